@@ -1,0 +1,147 @@
+"""The parsed form of a dice expression: small immutable nodes whose ``str`` is canonical.
+
+``str(parse(text))`` is the canonical spelling, and parsing it again gives an equal tree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+CompareOp = Literal["=", ">", ">=", "<", "<="]
+KeepKind = Literal["kh", "kl", "dh", "dl"]
+BinaryOp = Literal["+", "-", "*", "/", "/^"]
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A compare point such as ``>=7``: which die faces a modifier applies to."""
+
+    op: CompareOp
+    value: int
+
+    def matches(self, face: int) -> bool:
+        op, v = self.op, self.value
+        if op == "=":
+            return face == v
+        if op == ">":
+            return face > v
+        if op == ">=":
+            return face >= v
+        if op == "<":
+            return face < v
+        return face <= v
+
+    def faces_matching(self, faces: int) -> list[int]:
+        return [f for f in range(1, faces + 1) if self.matches(f)]
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.value}"
+
+    def short(self) -> str:
+        """Spelling after ``r``/``ro``/``!``, where a bare number means equality."""
+        return str(self.value) if self.op == "=" else str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """Keep or drop the highest or lowest ``count`` dice."""
+
+    kind: KeepKind
+    count: int
+
+    def kept_highest(self, pool: int) -> tuple[bool, int]:
+        """As (keep highest?, how many kept) for a pool of ``pool`` dice."""
+        if self.kind == "kh":
+            return True, min(self.count, pool)
+        if self.kind == "kl":
+            return False, min(self.count, pool)
+        if self.kind == "dl":
+            return True, max(pool - self.count, 0)
+        return False, max(pool - self.count, 0)
+
+    def __str__(self) -> str:
+        return f"{self.kind}{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: int
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """``NdX`` with its modifiers, applied in this order: reroll, explode, keep, count successes.
+
+    ``compound`` (``!!``) adds an explosion's rolls to the die that exploded; plain ``!``
+    adds them to the pool as separate dice.
+    """
+
+    count: int
+    faces: int
+    percentile: bool = False
+    reroll: Compare | None = None
+    reroll_once: bool = False
+    explode: Compare | None = None
+    compound: bool = False
+    keep: Keep | None = None
+    success: Compare | None = None
+
+    def __str__(self) -> str:
+        parts = [f"{self.count}d{'%' if self.percentile else self.faces}"]
+        if self.reroll is not None:
+            parts.append(("ro" if self.reroll_once else "r") + self.reroll.short())
+        if self.explode is not None:
+            mark = "!!" if self.compound else "!"
+            is_max = self.explode.op == "=" and self.explode.value == self.faces
+            parts.append(mark if is_max else mark + str(self.explode))
+        if self.keep is not None:
+            parts.append(str(self.keep))
+        if self.success is not None:
+            parts.append(str(self.success))
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: Node
+
+    def __str__(self) -> str:
+        return f"-{self.operand}"
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    inner: Node
+
+    def __str__(self) -> str:
+        return f"({self.inner})"
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp:
+    op: BinaryOp
+    left: Node
+    right: Node
+
+    def __str__(self) -> str:
+        return f"{self.left}{self.op}{self.right}"
+
+
+Node = Num | Dice | Neg | Group | BinOp
+
+
+def dice_terms(node: Node) -> list[Dice]:
+    """Every ``NdX`` term of an expression, left to right."""
+    if isinstance(node, Dice):
+        return [node]
+    if isinstance(node, Num):
+        return []
+    if isinstance(node, Neg):
+        return dice_terms(node.operand)
+    if isinstance(node, Group):
+        return dice_terms(node.inner)
+    return dice_terms(node.left) + dice_terms(node.right)

@@ -1,0 +1,99 @@
+"""Exact distributions: checked against icepool, an independent exact library."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from typing import Any
+
+import icepool
+import pytest
+
+from arbiter.dice import DiceError, DistributionTooLarge, distribution
+from arbiter.dice.errors import DiceEvalError
+
+
+def as_dict(die: Any) -> dict[int, Fraction]:
+    den = die.denominator()
+    return {int(k): Fraction(int(v), den) for k, v in die.items() if v}
+
+
+def ours(expr: str) -> dict[int, Fraction]:
+    return dict(distribution(expr).items())
+
+
+d6, d20, d10 = icepool.d6, icepool.d20, icepool.d10
+
+
+@pytest.mark.parametrize(
+    ("expr", "reference"),
+    [
+        ("2d6", lambda: 2 @ d6),
+        ("3d6+2d4-1", lambda: 3 @ d6 + 2 @ icepool.d4 - 1),
+        ("4d6kh3", lambda: d6.highest(4, 3)),
+        ("2d20kl1", lambda: d20.lowest(2, 1)),
+        ("5d6dl2", lambda: d6.highest(5, 3)),
+        ("5d6dh2", lambda: d6.lowest(5, 3)),
+        ("10d10kh5+2", lambda: d10.highest(10, 5) + 2),
+        ("d20r1", lambda: d20.reroll([1], depth="inf")),
+        ("d20ro1", lambda: d20.reroll([1], depth=1)),
+        ("2d6!", lambda: 2 @ d6.explode(depth=20)),
+        ("d6!!", lambda: d6.explode(depth=20)),
+        ("d6!>4", lambda: d6.explode([5, 6], depth=20)),
+        ("3d6!!kh2", lambda: d6.explode(depth=20).highest(3, 2)),
+        ("6d10>=7", lambda: 6 @ (d10 >= 7)),
+        ("1d8/2", lambda: d6.map(lambda x: x) if False else icepool.d8 // 2),
+        ("-1d4*3", lambda: -(icepool.d4 * 3)),
+        ("1d6*1d6", lambda: d6 * d6),
+    ],
+)
+def test_matches_icepool(expr: str, reference: Any) -> None:
+    assert ours(expr) == as_dict(reference())
+
+
+def test_round_up_division() -> None:
+    dist = distribution("1d8/^3")
+    assert dict(dist.items()) == {1: Fraction(3, 8), 2: Fraction(3, 8), 3: Fraction(2, 8)}
+
+
+def test_statistics() -> None:
+    dist = distribution("2d6")
+    assert dist.mean == 7
+    assert dist.variance == Fraction(35, 6)
+    assert dist.at_least(7) == Fraction(7, 12)
+    assert dist.at_most(4) == Fraction(1, 6)
+    assert dist.at_least(13) == 0
+    assert dist.at_most(1) == 0
+    assert abs(dist.stdev - 2.41523) < 1e-5
+
+
+def test_exploding_successes_count_each_die() -> None:
+    # d6 exploding on 6, counting 5+: chain of 6s each count, then one more die
+    dist = distribution("1d6!>=5")  # explode on 5 or 6; success counting needs its own clause
+    assert dist.at_least(7) > 0
+    s = distribution("1d6!6>=5")
+    assert s.probability(0) == Fraction(4, 6)
+    assert s.probability(1) == Fraction(1, 6) + Fraction(1, 6) * Fraction(4, 6)
+
+
+def test_json_uses_exact_fraction_strings() -> None:
+    data = distribution("1d6").to_json()
+    assert data["outcomes"]["3"] == "1/6"
+    assert data["mean"] == "7/2"
+
+
+def test_large_pool_is_exact_and_quick() -> None:
+    start = time.perf_counter()
+    dist = distribution("1000d6")
+    assert time.perf_counter() - start < 5
+    assert dist.mean == 3500
+    assert dist.probability(1000) == Fraction(1, 6**1000)
+
+
+def test_too_large_says_so() -> None:
+    with pytest.raises(DistributionTooLarge):
+        distribution("1000d10000*1000d10000")
+    with pytest.raises(DiceEvalError, match="division by zero is possible"):
+        distribution("1d6/(1d2-1)")
+    with pytest.raises(DiceError, match="separately exploding dice"):
+        distribution("3d6!kh1")

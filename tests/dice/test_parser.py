@@ -1,0 +1,152 @@
+"""The dice grammar: canonical round trip, every construct, and clear errors."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arbiter.dice import DiceLimitError, DiceSyntaxError, parse
+from arbiter.dice.ast import BinOp, Compare, Dice, Group, Keep, Neg, Node, Num
+from arbiter.dice.errors import DiceError
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("1d20+5", "1d20+5"),
+        ("d20", "1d20"),
+        ("2D6 + 3", "2d6+3"),
+        ("d%", "1d%"),
+        ("4d6kh3", "4d6kh3"),
+        ("4d6k3", "4d6kh3"),
+        ("2d20kl1", "2d20kl1"),
+        ("5d6dl2", "5d6dl2"),
+        ("5d6dh1", "5d6dh1"),
+        ("8d6!", "8d6!"),
+        ("d6!>5", "1d6!>5"),
+        ("d6!6", "1d6!"),
+        ("d6!!", "1d6!!"),
+        ("d20r1", "1d20r1"),
+        ("d20ro1", "1d20ro1"),
+        ("d20r<3", "1d20r<3"),
+        ("10d10>=7", "10d10>=7"),
+        ("(1d6+2)*3", "(1d6+2)*3"),
+        ("7/2", "7/2"),
+        ("7/^2", "7/^2"),
+        ("-d4", "-1d4"),
+        ("1--2", "1--2"),
+    ],
+)
+def test_canonical_spelling(text: str, canonical: str) -> None:
+    assert str(parse(text)) == canonical
+    assert parse(canonical) == parse(text)
+
+
+def test_tree_shape_and_precedence() -> None:
+    assert parse("1+2*3") == BinOp("+", Num(1), BinOp("*", Num(2), Num(3)))
+    assert parse("1-2-3") == BinOp("-", BinOp("-", Num(1), Num(2)), Num(3))
+    assert parse("4d6kh3") == Dice(4, 6, keep=Keep("kh", 3))
+    assert parse("d6!>5") == Dice(1, 6, explode=Compare(">", 5))
+    assert parse("-(1)") == Neg(Group(Num(1)))
+
+
+compare = st.builds(
+    Compare, st.sampled_from(["=", ">", ">=", "<", "<="]), st.integers(0, 30)
+)
+
+
+@st.composite
+def dice_nodes(draw: st.DrawFn) -> Dice:
+    faces = draw(st.integers(1, 30))
+    reroll = draw(st.none() | compare)
+    if reroll is not None and len(reroll.faces_matching(faces)) == faces:
+        reroll = None
+    explode = draw(st.none() | compare)
+    if explode is not None and len(explode.faces_matching(faces)) == faces:
+        explode = None
+    keep = draw(st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
+                                      st.integers(0, 5)))
+    return Dice(
+        draw(st.integers(0, 20)),
+        faces,
+        False,
+        reroll,
+        draw(st.booleans()) if reroll else False,
+        explode,
+        draw(st.booleans()) if explode else False,
+        keep,
+        draw(st.none() | compare),
+    )
+
+
+nodes: st.SearchStrategy[Node] = st.recursive(
+    st.builds(Num, st.integers(0, 1000)) | dice_nodes(),
+    lambda inner: st.builds(Group, inner)
+    | st.builds(Neg, inner)
+    | st.builds(BinOp, st.sampled_from(["+", "-", "*", "/", "/^"]), inner,
+                inner.map(Group)),
+    max_leaves=8,
+)
+
+
+@given(nodes)
+def test_print_then_parse_round_trips(node: Node) -> None:
+    text = str(node)
+    again = parse(text)
+    assert str(again) == text
+
+
+@given(st.text(alphabet="0123456789d%+-*/^()!<>=khlor ", max_size=40))
+def test_any_text_parses_or_fails_with_a_dice_error(text: str) -> None:
+    try:
+        node = parse(text)
+    except DiceError as err:
+        assert str(err)
+    else:
+        assert parse(str(node)) == node
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty dice expression"),
+        ("d", "expected the number of faces after 'd'"),
+        ("((((", "expression ends too early"),
+        ("1d6+", "expression ends too early"),
+        ("2d6)", "unbalanced ')'"),
+        ("(2d6", "missing ')'"),
+        ("1d6 x 2", "unexpected character 'x' at column 5"),
+        ("d20r1r2", "reroll given twice on one die"),
+        ("d6r<7", "matches every face of d6"),
+        ("d6!>0", "matches every face of d6"),
+        ("1d1!", "matches every face of d1"),
+        ("3kh1", "unexpected 'kh'"),
+    ],
+)
+def test_malformed_text_says_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(DiceSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("1000000d1000000", "1,000,000 dice in one term is more than the limit of 1,000"),
+        ("1d0", "a die needs at least 1 face"),
+        ("1d100000", "more faces than the limit of 10,000"),
+        ("(" * 10_000 + "1" + ")" * 10_000, "characters long; the limit is 500"),
+        ("(" * 100 + "1" + ")" * 100, "nests deeper than 32 levels"),
+        ("-" * 100 + "1", "nests deeper than 32 levels"),
+        ("99999999999", "larger than the limit"),
+        ("+".join(["1"] * 101), "more than 100 terms"),
+    ],
+)
+def test_hostile_input_fails_fast_with_the_limit_named(text: str, message: str) -> None:
+    parse.cache_clear()
+    start = time.perf_counter()
+    with pytest.raises(DiceLimitError, match=message):
+        parse(text)
+    assert time.perf_counter() - start < 0.5
