@@ -12,7 +12,7 @@ $(BIN)/arbiter: pyproject.toml
 	touch $@
 
 run: $(BIN)/arbiter
-	$(BIN)/arbiter roll 4d6kh3
+	$(BIN)/arbiter demo
 
 lint: $(BIN)/arbiter
 	$(BIN)/ruff check src tests bench

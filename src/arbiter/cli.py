@@ -8,13 +8,16 @@ from __future__ import annotations
 import json
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from .core import RulesError, available, load_ruleset
 from .dice import DiceError, SeededDice, distribution, roll
+from .scenario import ScenarioError, run_file, scenario_files
 
 app = typer.Typer(
     name="arbiter",
@@ -23,8 +26,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
-err_console = Console(stderr=True, highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str) -> NoReturn:
@@ -100,6 +103,89 @@ def odds_command(
     if at_most is not None:
         p = dist.at_most(at_most)
         console.print(f"P(total ≤ {at_most}) = {p} ≈ {percent(p)}")
+
+
+@app.command("run")
+def run_command(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files or folders of them.")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show each log entry.")] = False,
+) -> None:
+    """Play scenario files and check their expectations (exit 1 when one fails)."""
+    files = scenario_files(paths)
+    missing = [p for p in files if not p.exists()]
+    if missing:
+        fail(f"no such file or folder: {missing[0]}")
+    if not files:
+        fail("no scenario files found")
+    failed = broken = 0
+    for path in files:
+        try:
+            result = run_file(path)
+        except ScenarioError as err:
+            broken += 1
+            console.print(f"ERROR {err}", markup=False)
+            continue
+        status = "PASS" if result.passed else "FAIL"
+        rules = f" [{', '.join(result.rules)}]" if result.rules else ""
+        console.print(f"{status} {path} ({result.steps} steps){rules}", markup=False)
+        for failure in result.failures:
+            console.print(f"    {failure}", markup=False)
+        if verbose and result.encounter is not None:
+            for entry in result.encounter.log:
+                console.print(f"    #{entry.seq} {entry.command}: "
+                              f"{', '.join(e.type for e in entry.events)}", markup=False)
+        failed += not result.passed
+    passed = len(files) - failed - broken
+    console.print(f"{passed} passed, {failed + broken} failed", markup=False)
+    if broken:
+        raise typer.Exit(2)
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command("rulings")
+def rulings_command(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset name.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """List a ruleset's rulings: the question, the default, the alternatives, the citation."""
+    try:
+        rules = load_ruleset(ruleset)
+    except RulesError as err:
+        fail(str(err))
+    if as_json:
+        emit_json([{"id": r.id, "title": r.title, "citation": r.citation,
+                    "question": r.question, "default": r.default, "choices": r.choices,
+                    "rules": list(r.rules)} for r in rules.rulings])
+        return
+    table = Table(title=f"rulings of {ruleset}", show_lines=True)
+    for col in ("id", "ruling", "default", "alternatives"):
+        table.add_column(col)
+    for r in rules.rulings:
+        others = "\n".join(f"{k}: {v}" for k, v in r.choices.items() if k != r.default)
+        table.add_row(r.id, f"{r.title}\n{r.question}\n[dim]{r.citation}[/dim]",
+                      f"{r.default}: {r.choices[r.default]}", others)
+    console.print(table)
+
+
+@app.command("rulesets")
+def rulesets_command() -> None:
+    """List the installed rulesets."""
+    for name in available():
+        console.print(f"{name}: {load_ruleset(name).title}", markup=False)
+
+
+@app.command("demo")
+def demo_command(
+    seed: Annotated[int, typer.Option(help="Seed for the dice.")] = 7,
+) -> None:
+    """Play a short demo encounter in the terminal."""
+    from .demo import play_demo
+
+    try:
+        play_demo(console, seed)
+    except RulesError as err:
+        fail(str(err))
 
 
 def main() -> None:

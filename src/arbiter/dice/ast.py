@@ -97,7 +97,8 @@ class Dice:
         if self.explode is not None:
             mark = "!!" if self.compound else "!"
             is_max = self.explode.op == "=" and self.explode.value == self.faces
-            parts.append(mark if is_max else mark + str(self.explode))
+            # a bare mark is only unambiguous when no success count follows it
+            parts.append(mark if is_max and self.success is None else mark + self.explode.short())
         if self.keep is not None:
             parts.append(str(self.keep))
         if self.success is not None:

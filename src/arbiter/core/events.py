@@ -1,0 +1,131 @@
+"""Commands (what a person wants) and events (what happened), with schema versions.
+
+Every stored payload carries its schema version ``v``; :func:`upcast` brings an old one up
+to date through registered upcasters, one version at a time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import InvalidCommand, SchemaError
+
+EVENT_SCHEMA = 1
+"""Current schema version of events (of every type)."""
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_UPCASTERS: dict[tuple[str, int], Upcaster] = {}
+
+
+def upcaster(event_type: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
+    """Register a function that turns a ``from_version`` payload into the next version."""
+
+    def register(fn: Upcaster) -> Upcaster:
+        _UPCASTERS[(event_type, from_version)] = fn
+        return fn
+
+    return register
+
+
+def upcast(event_type: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
+    if version > EVENT_SCHEMA:
+        raise SchemaError(
+            f"event {event_type!r} has schema version {version}, newer than this Arbiter "
+            f"understands ({EVENT_SCHEMA})"
+        )
+    while version < EVENT_SCHEMA:
+        step = _UPCASTERS.get((event_type, version)) or _UPCASTERS.get(("*", version))
+        if step is None:
+            raise SchemaError(f"no upcaster for event {event_type!r} from version {version}")
+        data = step(data)
+        version += 1
+    return data
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``data`` is plain JSON-compatible values."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    v: int = EVENT_SCHEMA
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "v": self.v, "data": self.data}
+
+    @classmethod
+    def from_json(cls, payload: Mapping[str, Any]) -> Event:
+        try:
+            etype, version, data = payload["type"], int(payload.get("v", 1)), payload["data"]
+        except (KeyError, TypeError, ValueError) as err:
+            raise SchemaError(f"malformed event payload: {err}") from None
+        return cls(etype, upcast(etype, version, dict(data)))
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A request: ``name`` (the ``do`` of a scenario step), an acting entity, arguments.
+
+    >>> Command.from_json({"do": "attack", "actor": "nia", "target": "bandit"})
+    Command(name='attack', actor='nia', args={'target': 'bandit'})
+    """
+
+    name: str
+    actor: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, payload: Mapping[str, Any]) -> Command:
+        if not isinstance(payload, Mapping):
+            raise InvalidCommand(f"a command is a mapping with a 'do' key, not {payload!r}")
+        data = dict(payload)
+        name = data.pop("do", None)
+        if not isinstance(name, str) or not name:
+            raise InvalidCommand("a command needs 'do': the name of the command")
+        actor = data.pop("actor", None)
+        if actor is not None and not isinstance(actor, str):
+            raise InvalidCommand(f"'actor' must be a name, not {actor!r}")
+        return cls(name, actor, data)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"do": self.name}
+        if self.actor is not None:
+            out["actor"] = self.actor
+        out.update(self.args)
+        return out
+
+    def __str__(self) -> str:
+        parts = [self.name]
+        if self.actor:
+            parts.append(f"actor={self.actor}")
+        parts += [f"{k}={v}" for k, v in self.args.items()]
+        return " ".join(parts)
+
+
+@dataclass(slots=True)
+class Entry:
+    """One decided command in the log: the command, its events, and every die it rolled."""
+
+    seq: int
+    command: Command
+    events: list[Event]
+    dice: list[tuple[int, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seq": self.seq,
+            "command": self.command.to_json(),
+            "events": [e.to_json() for e in self.events],
+            "dice": [list(d) for d in self.dice],
+        }
+
+    @classmethod
+    def from_json(cls, payload: Mapping[str, Any]) -> Entry:
+        return cls(
+            seq=int(payload["seq"]),
+            command=Command.from_json(payload["command"]),
+            events=[Event.from_json(e) for e in payload["events"]],
+            dice=[(int(f), int(v)) for f, v in payload.get("dice", [])],
+        )

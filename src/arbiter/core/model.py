@@ -1,0 +1,163 @@
+"""Entities, conditions with durations, and the encounter state every ruleset shares.
+
+Base values are stored; effective values are derived by folding active effects, never
+written back. Durations are absolute end points (a round and whose turn, at its start or
+end), so stepping back and forward never ticks an effect twice; "remaining" is derived.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .errors import UnknownEntity
+
+DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
+TurnPoint = Literal["start", "end"]
+
+
+@dataclass(frozen=True, slots=True)
+class Duration:
+    """How long a condition lasts.
+
+    - ``until_removed``: until something removes it.
+    - ``timed``: until the ``at`` (start or end) of ``turn_of``'s turn in round ``round``.
+    - ``sustained``: while creature ``by`` keeps sustaining it.
+    - ``caused``: while ``cause`` persists; re-added while it remains.
+    - ``field``: a condition of a location, applying to whoever is in it.
+    """
+
+    kind: DurationKind = "until_removed"
+    round: int | None = None
+    turn_of: str | None = None
+    at: TurnPoint = "end"
+    by: str | None = None
+    cause: str | None = None
+
+    @classmethod
+    def for_rounds(cls, state: EncounterState, rounds: int, who: str | None = None) -> Duration:
+        """Lasting ``rounds`` rounds: until the start of ``who``'s turn (default: whoever is
+        acting) that many rounds later."""
+        return cls("timed", round=state.round + rounds, turn_of=who or state.current, at="start")
+
+    def remaining_rounds(self, state: EncounterState) -> int | None:
+        """Rounds left, derived from the absolute end point."""
+        if self.kind != "timed" or self.round is None:
+            return None
+        return max(self.round - state.round + (1 if self.at == "end" else 0), 0)
+
+    def expires_at(self, round_: int, who: str, point: TurnPoint) -> bool:
+        return (
+            self.kind == "timed"
+            and self.at == point
+            and self.turn_of == who
+            and self.round is not None
+            and self.round <= round_
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in _fields(self).items() if v is not None}
+
+
+def _fields(obj: Any) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class Condition:
+    """A named condition on an entity: a level, tags, a source and a duration."""
+
+    name: str
+    level: int = 1
+    tags: tuple[str, ...] = ()
+    source: str | None = None
+    duration: Duration = field(default_factory=Duration)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "level": self.level}
+        if self.tags:
+            out["tags"] = list(self.tags)
+        if self.source:
+            out["source"] = self.source
+        if self.duration.kind != "until_removed":
+            out["duration"] = self.duration.to_json()
+        if self.data:
+            out["data"] = self.data
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Condition:
+        return cls(
+            name=data["name"],
+            level=int(data.get("level", 1)),
+            tags=tuple(data.get("tags", ())),
+            source=data.get("source"),
+            duration=Duration(**data.get("duration", {})),
+            data=dict(data.get("data", {})),
+        )
+
+
+@dataclass
+class Entity:
+    """A creature or object in an encounter. Rulesets subclass it with their own stats."""
+
+    id: str
+    name: str = ""
+    kind: str = "creature"
+    side: str | None = None
+    owner: str | None = None
+    tags: set[str] = field(default_factory=set)
+    stats: dict[str, int] = field(default_factory=dict)
+    conditions: list[Condition] = field(default_factory=list)
+    hidden: bool = False
+
+    def condition(self, name: str) -> Condition | None:
+        for cond in self.conditions:
+            if cond.name == name:
+                return cond
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.condition(name) is not None
+
+    def level(self, name: str) -> int:
+        cond = self.condition(name)
+        return cond.level if cond else 0
+
+    def stat(self, name: str, default: int = 0) -> int:
+        return self.stats.get(name, default)
+
+
+@dataclass
+class EncounterState:
+    """Everything the rules know about one encounter. Only ``evolve`` changes it."""
+
+    ruleset: str
+    rulings: dict[str, str] = field(default_factory=dict)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    initiative: dict[str, int] = field(default_factory=dict)
+    round: int = 0
+    turn_index: int = -1
+    in_combat: bool = False
+    economy: dict[str, Any] = field(default_factory=dict)
+    version: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def current(self) -> str | None:
+        """Whose turn it is, or None outside turn-by-turn play."""
+        if self.in_combat and 0 <= self.turn_index < len(self.order):
+            return self.order[self.turn_index]
+        return None
+
+    def entity(self, name: str) -> Entity:
+        try:
+            return self.entities[name]
+        except KeyError:
+            raise UnknownEntity(name, list(self.entities)) from None
+
+    def copy(self) -> EncounterState:
+        return copy.deepcopy(self)

@@ -1,0 +1,422 @@
+"""The Ruleset base: decide and evolve, the commands every ruleset shares, and hooks.
+
+A ruleset subclasses :class:`Ruleset`. A command ``attack`` is handled by a method
+``do_attack(state, command, dice) -> list[Event]`` (pure: reads the state, rolls only from
+``dice``); an event ``attacked`` is applied by ``apply_attacked(state, data)``, the only code
+that changes state. Rulesets are found through the ``arbiter.rulesets`` entry-point group.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+
+from ..dice import DiceError, DiceSource, roll
+from .economy import ActionEconomy
+from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
+from .events import Command, Event
+from .model import Condition, Duration, EncounterState, Entity
+from .paths import get_path, set_path
+from .rulings import RulingSet
+
+T = TypeVar("T")
+_MISSING: Any = object()
+Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
+
+ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
+
+
+class Ruleset:
+    """Base class of every rule system."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    seed: ClassVar[str] = ""
+    entity_type: ClassVar[type[Entity]] = Entity
+    economy: ClassVar[ActionEconomy] = ActionEconomy()
+    initiative_dice: ClassVar[str] = "1d20"
+
+    def __init__(self) -> None:
+        module = inspect.getmodule(type(self))
+        path = Path(module.__file__).parent / "rulings.toml" if module and module.__file__ else None
+        self.rulings = RulingSet.load(path) if path and path.exists() else RulingSet([])
+
+    # -- the two pure functions --------------------------------------------------------
+    def commands(self) -> dict[str, str]:
+        """Every command name with the first line of its description."""
+        out = {}
+        for attr in sorted(dir(self)):
+            if attr.startswith("do_"):
+                doc = inspect.getdoc(getattr(self, attr)) or ""
+                out[attr[3:]] = doc.splitlines()[0] if doc else ""
+        return out
+
+    def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The events a command causes, or a RulesError saying why it cannot happen."""
+        handler: Handler | None = getattr(self, f"do_{command.name}", None)
+        if handler is None:
+            raise InvalidCommand(
+                f"{self.name} has no command {command.name!r} "
+                f"(commands: {', '.join(self.commands())})"
+            )
+        if command.name != "create" and not state.ruleset:
+            raise IllegalCommand("the encounter has not been created yet")
+        try:
+            return handler(state, command, dice)
+        except DiceError as err:
+            raise InvalidCommand(str(err)) from None
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        """Apply one event. The only way state changes; replay gives the same state."""
+        fn: Callable[[EncounterState, dict[str, Any]], None] | None = getattr(
+            self, f"apply_{event.type}", None
+        )
+        if fn is None:
+            raise SchemaError(f"{self.name} does not know the event type {event.type!r}")
+        fn(state, event.data)
+        if "economy" in event.data and "actor" in event.data:
+            state.economy[event.data["actor"]] = event.data["economy"]
+        state.version += 1
+        return state
+
+    def lookahead(self, state: EncounterState, events: list[Event]) -> EncounterState:
+        """A copy of ``state`` with ``events`` applied, for deciding what follows them."""
+        scratch = state.copy()
+        for event in events:
+            self.evolve(scratch, event)
+        return scratch
+
+    # -- helpers for handlers ------------------------------------------------------------
+    @staticmethod
+    def arg(command: Command, key: str, kind: type[T], default: Any = _MISSING) -> T:
+        """A command argument of the given type, or InvalidCommand naming it."""
+        if key not in command.args:
+            if default is _MISSING:
+                raise InvalidCommand(f"{command.name}: missing argument {key!r}")
+            return default  # type: ignore[no-any-return]
+        value = command.args[key]
+        if kind is int and isinstance(value, bool):
+            raise InvalidCommand(f"{command.name}: {key!r} must be a whole number, not {value!r}")
+        if kind is int and isinstance(value, str) and value.lstrip("+-").isdigit():
+            value = int(value)
+        if not isinstance(value, kind):
+            raise InvalidCommand(
+                f"{command.name}: {key!r} must be {kind.__name__}, not {value!r}"
+            )
+        return value
+
+    def actor(self, state: EncounterState, command: Command) -> Entity:
+        if command.actor is None:
+            raise InvalidCommand(f"{command.name}: which creature acts? give 'actor'")
+        return state.entity(command.actor)
+
+    def spend(self, state: EncounterState, who: str, kind: str) -> dict[str, Any]:
+        """The economy of ``who`` after spending ``kind``; refuses when it is not theirs."""
+        if state.in_combat and kind != "free" and state.current != who:
+            raise IllegalCommand(f"it is {state.current}'s turn, not {who}'s")
+        economy = state.economy.get(who, self.economy.fresh(state, who))
+        return self.economy.spend(state, who, kind, economy)
+
+    # -- hooks a ruleset overrides ------------------------------------------------------
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        """Build an entity from a stat block (a scenario's or a template's mapping)."""
+        unknown = set(spec) - ENTITY_KEYS
+        if unknown:
+            raise InvalidCommand(
+                f"{entity_id}: unknown stat-block key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(ENTITY_KEYS))})"
+            )
+        return self.entity_type(
+            id=entity_id,
+            name=str(spec.get("name", entity_id)),
+            kind=str(spec.get("kind", "creature")),
+            side=spec.get("side"),
+            owner=spec.get("owner"),
+            tags=set(spec.get("tags", ())),
+            stats={str(k): int(v) for k, v in dict(spec.get("stats", {})).items()},
+            conditions=[Condition.from_json(c) for c in spec.get("conditions", [])],
+            hidden=bool(spec.get("hidden", False)),
+        )
+
+    def roll_initiative(
+        self, state: EncounterState, entity: Entity, dice: DiceSource
+    ) -> tuple[int, dict[str, Any]]:
+        result = roll(f"{self.initiative_dice}+{entity.stat('initiative')}", dice)
+        return result.total, result.to_json()
+
+    def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        return []
+
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        return []
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        """How a condition combines with one of the same name: the higher level stays."""
+        if existing is None or new.level >= existing.level:
+            return new
+        return existing
+
+    def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Exact odds of each outcome of a command, before rolling it."""
+        raise IllegalCommand(f"{self.name} computes no odds for {command.name!r}")
+
+    # -- commands every ruleset shares ----------------------------------------------------
+    def do_create(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Create the encounter with rulings overrides."""
+        if state.ruleset:
+            raise IllegalCommand("the encounter already exists")
+        overrides = self.arg(command, "rulings", dict, {})
+        chosen = self.rulings.resolve(overrides)
+        return [Event("encounter_created", {"ruleset": self.name, "rulings": chosen})]
+
+    def apply_encounter_created(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.ruleset = data["ruleset"]
+        state.rulings = dict(data["rulings"])
+
+    def do_ruling(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Change one ruling for this encounter: id, value."""
+        rid, value = self.arg(command, "id", str), self.arg(command, "value", str)
+        self.rulings.resolve({rid: value})
+        return [Event("ruling_set", {"id": rid, "value": value})]
+
+    def apply_ruling_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.rulings[data["id"]] = data["value"]
+
+    def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Add a creature or object: id, and its stat block."""
+        entity_id = self.arg(command, "id", str)
+        if entity_id in state.entities:
+            raise IllegalCommand(f"{entity_id!r} is already in the encounter")
+        if not entity_id.replace("_", "").replace("-", "").isalnum():
+            raise InvalidCommand(f"{entity_id!r}: ids are letters, digits, '-' and '_'")
+        spec = {k: v for k, v in command.args.items() if k != "id"}
+        self.make_entity(entity_id, spec)  # validate now, not at evolve
+        return [Event("entity_added", {"id": entity_id, "spec": spec})]
+
+    def apply_entity_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.entities[data["id"]] = self.make_entity(data["id"], data["spec"])
+        if state.in_combat and data["id"] not in state.order:
+            state.order.append(data["id"])
+
+    def do_remove(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Remove a creature or object from the encounter: target."""
+        target = state.entity(self.arg(command, "target", str))
+        return [Event("entity_removed", {"id": target.id})]
+
+    def apply_entity_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = data["id"]
+        current = state.current
+        del state.entities[who]
+        if who in state.order:
+            state.order.remove(who)
+            if current is not None and current != who:
+                state.turn_index = state.order.index(current)
+            elif state.turn_index >= len(state.order):
+                state.turn_index = 0
+
+    def do_start(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Start turn-by-turn play: roll initiative (or take given values) and begin round 1."""
+        if state.in_combat:
+            raise IllegalCommand("turn-by-turn play has already started")
+        if not state.entities:
+            raise IllegalCommand("there is nobody to act: add creatures first")
+        given = self.arg(command, "initiative", dict, {})
+        initiative: dict[str, int] = {}
+        rolls: dict[str, Any] = {}
+        for entity in state.entities.values():
+            if entity.kind != "creature":
+                continue
+            if entity.id in given:
+                initiative[entity.id] = int(given[entity.id])
+            else:
+                initiative[entity.id], rolls[entity.id] = self.roll_initiative(state, entity, dice)
+        order = self.initiative_order(state, initiative)
+        events = [Event("combat_started", {"initiative": initiative, "order": order,
+                                           "rolls": rolls})]
+        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice)
+
+    def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
+        """Highest first; ties keep the order creatures were added (a ruleset may refine)."""
+        added = list(state.entities)
+        return sorted(initiative, key=lambda e: (-initiative[e], added.index(e)))
+
+    def apply_combat_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.in_combat = True
+        state.initiative = dict(data["initiative"])
+        state.order = list(data["order"])
+        state.round = 0
+        state.turn_index = -1
+
+    def _begin_turn(
+        self, state: EncounterState, who: str, round_: int, dice: DiceSource
+    ) -> list[Event]:
+        events = [Event("turn_started", {"actor": who, "round": round_,
+                                         "economy": self.economy.fresh(state, who)})]
+        after = self.lookahead(state, events)
+        entity = after.entity(who)
+        for cond in entity.conditions:
+            if cond.duration.expires_at(round_, who, "start"):
+                events.append(Event("condition_removed", {"target": who, "name": cond.name,
+                                                          "why": "expired"}))
+        events += self._expire_others(after, who, round_, "start")
+        return events + self.turn_start_events(self.lookahead(state, events), who, dice)
+
+    def _expire_others(
+        self, state: EncounterState, who: str, round_: int, point: str
+    ) -> list[Event]:
+        """Conditions on other creatures whose duration ends at ``who``'s turn point."""
+        out = []
+        for other in state.entities.values():
+            if other.id == who:
+                continue
+            for cond in other.conditions:
+                if cond.duration.expires_at(round_, who, point):  # type: ignore[arg-type]
+                    out.append(Event("condition_removed", {"target": other.id,
+                                                           "name": cond.name, "why": "expired"}))
+        return out
+
+    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.round = data["round"]
+        state.turn_index = state.order.index(data["actor"])
+
+    def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End the current turn and start the next creature's (a new round after the last)."""
+        who = state.current
+        if who is None:
+            raise IllegalCommand("turn-by-turn play has not started (use 'start')")
+        events = self.turn_end_events(state, who, dice)
+        after = self.lookahead(state, events)
+        if who in after.entities:
+            for cond in after.entity(who).conditions:
+                if cond.duration.expires_at(state.round, who, "end"):
+                    events.append(Event("condition_removed", {"target": who, "name": cond.name,
+                                                              "why": "expired"}))
+        events += self._expire_others(after, who, state.round, "end")
+        events.append(Event("turn_ended", {"actor": who, "round": state.round}))
+        after = self.lookahead(state, events)
+        if not after.order:
+            return events
+        index = state.order.index(who) + 1 if who in state.order else state.turn_index
+        round_ = state.round
+        if index >= len(state.order):
+            index, round_ = 0, round_ + 1
+        nxt = state.order[index]
+        return events + self._begin_turn(after, nxt, round_, dice)
+
+    def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.economy.pop(data["actor"], None)
+
+    def do_end(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End turn-by-turn play."""
+        if not state.in_combat:
+            raise IllegalCommand("turn-by-turn play is not running")
+        return [Event("combat_ended", {"round": state.round})]
+
+    def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.in_combat = False
+        state.turn_index = -1
+        state.economy.clear()
+
+    def do_initiative(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Set a creature's initiative (an ability or the GM changes it): target, value."""
+        target = state.entity(self.arg(command, "target", str))
+        value = self.arg(command, "value", int)
+        if not state.in_combat:
+            raise IllegalCommand("initiative only exists in turn-by-turn play")
+        initiative = {**state.initiative, target.id: value}
+        return [Event("initiative_set", {"target": target.id, "value": value,
+                                         "order": self.initiative_order(state, initiative)})]
+
+    def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        current = state.current
+        state.initiative[data["target"]] = data["value"]
+        state.order = list(data["order"])
+        if current is not None:
+            state.turn_index = state.order.index(current)
+
+    def do_condition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Give a condition: target, name, [level], [rounds], [source], [tags]."""
+        target = state.entity(self.arg(command, "target", str))
+        rounds = self.arg(command, "rounds", int, 0)
+        duration = Duration.for_rounds(state, rounds) if rounds > 0 else Duration()
+        cond = Condition(
+            name=self.arg(command, "name", str),
+            level=self.arg(command, "level", int, 1),
+            tags=tuple(self.arg(command, "tags", list, [])),
+            source=self.arg(command, "source", str, None),
+            duration=duration,
+        )
+        return [Event("condition_added", {"target": target.id, "condition": cond.to_json()})]
+
+    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        entity = state.entity(data["target"])
+        new = Condition.from_json(data["condition"])
+        old = entity.condition(new.name)
+        kept = self.stack_condition(old, new)
+        if old is not None:
+            entity.conditions.remove(old)
+        entity.conditions.append(kept)
+
+    def do_uncondition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Remove a condition: target, name."""
+        target = state.entity(self.arg(command, "target", str))
+        name = self.arg(command, "name", str)
+        if not target.has(name):
+            raise IllegalCommand(f"{target.id} has no condition {name!r}")
+        return [Event("condition_removed", {"target": target.id, "name": name, "why": "removed"})]
+
+    def apply_condition_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        entity = state.entities.get(data["target"])
+        if entity is not None:
+            entity.conditions = [c for c in entity.conditions if c.name != data["name"]]
+
+    def do_override(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """The game master overrides any value: path (e.g. nia.health), value, reason."""
+        path = self.arg(command, "path", str)
+        reason = self.arg(command, "reason", str, "")
+        if not reason.strip():
+            raise InvalidCommand("override: give a 'reason', so the log stays true")
+        if "value" not in command.args:
+            raise InvalidCommand("override: missing argument 'value'")
+        try:
+            old = get_path(state, path)
+        except KeyError as err:
+            raise InvalidCommand(f"override: {err.args[0]}") from None
+        value = command.args["value"]
+        probe = state.copy()
+        set_path(probe, path, value)
+        return [Event("overridden", {"path": path, "value": value, "old": _plain(old),
+                                     "reason": reason})]
+
+    def apply_overridden(self, state: EncounterState, data: dict[str, Any]) -> None:
+        set_path(state, data["path"], data["value"])
+
+    def do_note(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Write a note into the log: text."""
+        return [Event("noted", {"text": self.arg(command, "text", str)})]
+
+    def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, int | str | float | bool) or value is None:
+        return value
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return repr(value)
+
+
+__all__ = ["RulesError", "Ruleset"]

@@ -1,0 +1,85 @@
+"""Rulings: named, documented choices where a seed text is unclear or contradicts itself.
+
+Each ruleset ships a ``rulings.toml``; a campaign or scenario overrides any ruling by id.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import RulingError
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    id: str
+    title: str
+    citation: str
+    question: str
+    default: str
+    choices: dict[str, str]
+    rules: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise RulingError(f"ruling {self.id}: default {self.default!r} is not a choice")
+
+
+class RulingSet:
+    """The rulings of one ruleset, looked up by id."""
+
+    def __init__(self, rulings: list[Ruling]) -> None:
+        self._by_id = {r.id: r for r in rulings}
+
+    @classmethod
+    def load(cls, path: Path) -> RulingSet:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+        rulings = []
+        for i, raw in enumerate(data.get("ruling", [])):
+            try:
+                rulings.append(
+                    Ruling(
+                        id=raw["id"],
+                        title=raw["title"],
+                        citation=raw["citation"],
+                        question=raw.get("question", ""),
+                        default=raw["default"],
+                        choices=dict(raw["choices"]),
+                        rules=tuple(raw.get("rules", ())),
+                    )
+                )
+            except KeyError as err:
+                raise RulingError(f"{path}: ruling #{i + 1} lacks the key {err}") from None
+        return cls(rulings)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._by_id.values())
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def __contains__(self, ruling_id: object) -> bool:
+        return ruling_id in self._by_id
+
+    def get(self, ruling_id: str) -> Ruling:
+        try:
+            return self._by_id[ruling_id]
+        except KeyError:
+            known = ", ".join(sorted(self._by_id)) or "none"
+            raise RulingError(f"unknown ruling {ruling_id!r} (known: {known})") from None
+
+    def resolve(self, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
+        """Every ruling's chosen value: defaults, with ``overrides`` validated and applied."""
+        chosen = {r.id: r.default for r in self._by_id.values()}
+        for rid, value in (overrides or {}).items():
+            ruling = self.get(rid)
+            if value not in ruling.choices:
+                raise RulingError(
+                    f"ruling {rid} has no choice {value!r} (choices: {', '.join(ruling.choices)})"
+                )
+            chosen[rid] = value
+        return chosen

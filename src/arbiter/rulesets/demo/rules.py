@@ -1,0 +1,155 @@
+"""Decide and evolve for the demo ruleset."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...core import (
+    Command,
+    DamageCalc,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Pipeline,
+    Ruleset,
+)
+from ...core.ruleset import ENTITY_KEYS
+from ...dice import DiceSource, distribution, parse, roll
+from ...dice.ast import dice_terms
+
+DEMO_KEYS = {"health", "attack", "defense", "damage", "armor"}
+
+
+@dataclass
+class DemoCreature(Entity):
+    health_max: int = 1
+    health: int = 1
+    attack: int = 0
+    defense: int = 10
+    damage: str = "1d6"
+    armor: int = 0
+
+    @property
+    def down(self) -> bool:
+        return self.health <= 0
+
+
+def _armor(calc: DamageCalc, target: DemoCreature) -> None:
+    if target.armor:
+        calc.step(f"armor {target.armor}", max(calc.amount - target.armor, 0))
+
+
+DAMAGE = Pipeline[DemoCreature]([_armor])
+
+
+class DemoRuleset(Ruleset):
+    name = "demo"
+    title = "Demo (d20 attacks against defense)"
+    entity_type = DemoCreature
+
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        stats = dict(spec.get("stats", {}))
+        extra = {k: spec[k] for k in DEMO_KEYS if k in spec}
+        base = super().make_entity(entity_id, {k: v for k, v in spec.items() if k in ENTITY_KEYS
+                                               or k not in DEMO_KEYS})
+        values = {**stats, **extra}
+        damage = str(values.pop("damage", "1d6"))
+        try:
+            parse(damage)
+        except ValueError as err:
+            raise InvalidCommand(f"{entity_id}: damage {damage!r}: {err}") from None
+        creature = DemoCreature(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+        creature.health_max = creature.health = int(values.get("health", 1))
+        creature.attack = int(values.get("attack", 0))
+        creature.defense = int(values.get("defense", 10))
+        creature.armor = int(values.get("armor", 0))
+        creature.damage = damage
+        return creature
+
+    def creature(self, state: EncounterState, name: str) -> DemoCreature:
+        entity = state.entity(name)
+        if not isinstance(entity, DemoCreature):
+            raise IllegalCommand(f"{name} is not a creature")
+        return entity
+
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Attack: actor rolls 1d20 + attack against the target's defense; damage on a hit."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        if actor.down:
+            raise IllegalCommand(f"{actor.id} is down and cannot act")
+        if target.id == actor.id:
+            raise IllegalCommand("a creature cannot attack itself")
+        economy = self.spend(state, actor.id, "action")
+        attack = roll(f"1d20+{actor.attack}", dice)
+        natural = attack.dice()[0].value
+        hit = natural == 20 or (natural != 1 and attack.total >= target.defense)
+        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "hit": hit,
+                                "critical": natural == 20, "attack": attack.to_json(),
+                                "economy": economy}
+        if hit:
+            if natural == 20 and state.rulings.get("DEMO-1") == "max-damage":
+                amount = distribution(actor.damage).hi
+                data["damage"] = {"expression": actor.damage, "total": amount, "dice": [],
+                                  "text": f"{actor.damage} at its maximum = {amount}"}
+            else:
+                expr = actor.damage
+                if natural == 20:
+                    extra = "+".join(str(t) for t in dice_terms(parse(expr)))
+                    expr = f"{expr}+{extra}" if extra else expr
+                damage = roll(expr, dice)
+                amount = damage.total
+                data["damage"] = damage.to_json()
+            calc = DAMAGE.run(DamageCalc(max(amount, 0)), target)
+            data.update(pipeline=calc.to_json(), taken=calc.amount,
+                        health=target.health - calc.amount)
+        return [Event("attacked", data)]
+
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["hit"]:
+            self.creature(state, data["target"]).health = data["health"]
+
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage to a target through its armor: target, amount."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("damage: amount must not be negative")
+        calc = DAMAGE.run(DamageCalc(amount), target)
+        return [Event("damaged", {"target": target.id, "taken": calc.amount,
+                                  "pipeline": calc.to_json(),
+                                  "health": target.health - calc.amount})]
+
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).health = data["health"]
+
+    def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Heal a target up to its maximum health: target, amount."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("heal: amount must not be negative")
+        health = min(target.health + amount, target.health_max)
+        return [Event("healed", {"target": target.id, "healed": health - target.health,
+                                 "health": health})]
+
+    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).health = data["health"]
+
+    def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        if command.name != "attack":
+            return super().odds(state, command)
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        d20 = distribution("1d20")
+        hit = Fraction(0)
+        for natural, p in d20.items():
+            if natural == 20 or (natural != 1 and natural + actor.attack >= target.defense):
+                hit += p
+        return {"hit": hit, "miss": 1 - hit, "critical": Fraction(1, 20),
+                "damage_mean": distribution(actor.damage).mean}

@@ -1,0 +1,243 @@
+"""Running scenario files: the conformance suite of the rulesets (format: docs/scenarios.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..core import Command, Encounter, RulesError, Ruleset, load_ruleset
+from ..core.paths import get_path
+from ..dice import DiceSource, ForcedDice, SeededDice
+from .errors import ScenarioError
+from .loader import LineDict, LineList, load_yaml
+
+TOP_KEYS = {"ruleset", "rules", "rulings", "actors", "steps", "expect", "seed", "description",
+            "title"}
+STEP_KEYS = {"dice", "expect", "error"}
+
+
+@dataclass
+class Failure:
+    step: int
+    line: int
+    path: str
+    expected: Any
+    actual: Any
+    message: str = ""
+
+    def __str__(self) -> str:
+        where = f"step {self.step} (line {self.line})" if self.step else f"line {self.line}"
+        if self.message:
+            return f"{where}: {self.message}"
+        return f"{where}: {self.path}: expected {self.expected!r}, got {self.actual!r}"
+
+
+@dataclass
+class ScenarioResult:
+    source: str
+    title: str
+    rules: list[str]
+    steps: int = 0
+    failures: list[Failure] = field(default_factory=list)
+    encounter: Encounter | None = None
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _require(data: LineDict, key: str, kind: type, source: str) -> Any:
+    if key not in data:
+        raise ScenarioError(source, data.line, key, "missing")
+    value = data[key]
+    if not isinstance(value, kind):
+        raise ScenarioError(source, data.lines[key], key, f"must be a {kind.__name__}")
+    return value
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    if isinstance(actual, Fraction) and isinstance(expected, str):
+        return str(actual) == expected.replace(" ", "")
+    if isinstance(actual, bool) or isinstance(expected, bool):
+        return actual is expected
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        return set(expected) == set(actual) and all(_same(v, actual[k])
+                                                    for k, v in expected.items())
+    if isinstance(expected, list) and isinstance(actual, list | tuple):
+        return len(expected) == len(actual) and all(map(_same, expected, actual))
+    if isinstance(actual, set) and isinstance(expected, list):
+        return set(expected) == actual
+    return bool(expected == actual)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def last_result(encounter: Encounter) -> dict[str, Any]:
+    """What ``last.*`` refers to: the data of the last command's events, merged in order."""
+    if not encounter.log:
+        return {}
+    entry = encounter.log[-1]
+    merged: dict[str, Any] = {}
+    for event in entry.events:
+        merged.update(event.data)
+    merged["events"] = [e.type for e in entry.events]
+    merged["dice"] = [value for _, value in entry.dice]
+    return merged
+
+
+def check(encounter: Encounter, expectations: LineDict, step: int, source: str,
+          result: ScenarioResult) -> None:
+    last = last_result(encounter)
+    for path, expected in expectations.items():
+        line = expectations.lines[path]
+        try:
+            if path == "last" or path.startswith("last."):
+                actual: Any = last
+                for key in path.split(".")[1:]:
+                    if isinstance(actual, Mapping) and key in actual:
+                        actual = actual[key]
+                    elif isinstance(actual, list) and key.isdigit() and int(key) < len(actual):
+                        actual = actual[int(key)]
+                    else:
+                        raise KeyError(f"{path!r}: the last step has no {key!r}")
+            else:
+                actual = get_path(encounter.state, path)
+        except KeyError as err:
+            result.failures.append(Failure(step, line, path, _plain(expected), None,
+                                           str(err.args[0])))
+            continue
+        if not _same(_plain(expected), actual):
+            result.failures.append(Failure(step, line, path, _plain(expected), actual))
+
+
+def _dice_for(step: LineDict, source: str, seeded: SeededDice) -> DiceSource:
+    if "dice" not in step:
+        return seeded
+    values = step["dice"]
+    if not isinstance(values, list) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in values
+    ):
+        raise ScenarioError(source, step.lines["dice"], "dice", "must be a list of whole numbers")
+    return ForcedDice(values)
+
+
+def _empty_dict() -> LineDict:
+    out = LineDict()
+    out.line, out.lines = 1, {}
+    return out
+
+
+def _empty_list() -> LineList:
+    out = LineList()
+    out.line, out.lines = 1, []
+    return out
+
+
+def run_scenario(data: Any, source: str) -> ScenarioResult:
+    """Play one parsed scenario and check its expectations."""
+    if not isinstance(data, LineDict):
+        raise ScenarioError(source, 1, "", "a scenario is a mapping with 'ruleset' and 'steps'")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise ScenarioError(source, data.lines[key], key,
+                            f"unknown key (known: {', '.join(sorted(TOP_KEYS))})")
+    name = _require(data, "ruleset", str, source)
+    try:
+        ruleset: Ruleset = load_ruleset(name)
+    except RulesError as err:
+        raise ScenarioError(source, data.lines["ruleset"], "ruleset", str(err)) from None
+    rules = data.get("rules", [])
+    result = ScenarioResult(source, str(data.get("title", "")), list(rules))
+    try:
+        encounter = Encounter.create(ruleset, data.get("rulings") or {})
+    except RulesError as err:
+        raise ScenarioError(source, data.lines.get("rulings", 1), "rulings", str(err)) from None
+    result.encounter = encounter
+    seeded = SeededDice(int(data.get("seed", 0)))
+    actors = data.get("actors") if "actors" in data else _empty_dict()
+    if not isinstance(actors, LineDict):
+        raise ScenarioError(source, data.lines.get("actors", 1), "actors", "must be a mapping")
+    for actor_id, spec in actors.items():
+        if not isinstance(spec, Mapping):
+            raise ScenarioError(source, actors.lines[actor_id], actor_id,
+                                "a stat block is a mapping")
+        try:
+            encounter.execute(Command("add", args={"id": actor_id, **_plain(spec)}), seeded)
+        except RulesError as err:
+            raise ScenarioError(source, actors.lines[actor_id], actor_id, str(err)) from None
+    steps = data.get("steps") if "steps" in data else _empty_list()
+    if not isinstance(steps, LineList):
+        raise ScenarioError(source, data.lines.get("steps", 1), "steps", "must be a list")
+    for index, step in enumerate(steps, start=1):
+        line = steps.lines[index - 1]
+        if not isinstance(step, LineDict):
+            raise ScenarioError(source, line, f"steps[{index}]", "a step is a mapping")
+        result.steps += 1
+        if "do" in step:
+            _run_command(encounter, step, index, source, seeded, result)
+        elif "expect" not in step:
+            raise ScenarioError(source, line, f"steps[{index}]",
+                                "a step needs 'do' (a command) or 'expect'")
+        if "expect" in step:
+            expectations = step["expect"]
+            if not isinstance(expectations, LineDict):
+                raise ScenarioError(source, step.lines["expect"], "expect", "must be a mapping")
+            check(encounter, expectations, index, source, result)
+    if "expect" in data:
+        if not isinstance(data["expect"], LineDict):
+            raise ScenarioError(source, data.lines["expect"], "expect", "must be a mapping")
+        check(encounter, data["expect"], 0, source, result)
+    return result
+
+
+def _run_command(encounter: Encounter, step: LineDict, index: int, source: str,
+                 seeded: SeededDice, result: ScenarioResult) -> None:
+    line = step.line
+    payload = {k: _plain(v) for k, v in step.items() if k not in STEP_KEYS}
+    dice = _dice_for(step, source, seeded)
+    expected_error = step.get("error")
+    try:
+        encounter.execute(Command.from_json(payload), dice)
+    except RulesError as err:
+        if expected_error is None:
+            result.failures.append(Failure(index, line, "", None, None,
+                                           f"{payload['do']} was refused: {err}"))
+        elif str(expected_error) not in str(err):
+            result.failures.append(Failure(index, line, "error", expected_error, str(err)))
+        return
+    if expected_error is not None:
+        result.failures.append(Failure(index, line, "error", expected_error, None,
+                                       f"expected refusal containing {expected_error!r}, "
+                                       "but the command succeeded"))
+    if isinstance(dice, ForcedDice) and dice.remaining:
+        result.failures.append(Failure(index, step.lines["dice"], "dice", None, None,
+                                       f"forced dice not used: {dice.remaining}"))
+
+
+def run_file(path: Path) -> ScenarioResult:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ScenarioError(str(path), 1, "", f"cannot read: {err}") from None
+    return run_scenario(load_yaml(text, str(path)), str(path))
+
+
+def scenario_files(paths: Iterable[Path]) -> list[Path]:
+    """Files named, and every ``*.yaml``/``*.yml`` under folders named, sorted."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out += sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml"))
+        else:
+            out.append(path)
+    return out

@@ -1,0 +1,186 @@
+"""The rules kernel: decide/evolve, replay, turns, conditions, overrides, rulings, schemas."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.core import (
+    Command,
+    Encounter,
+    Entry,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    RulesError,
+    RulingError,
+    SchemaError,
+    UnknownEntity,
+    load_ruleset,
+)
+from arbiter.core.events import upcaster
+from arbiter.core.rounding import round_down, round_up
+from arbiter.dice import ForcedDice, SeededDice
+
+DEMO = load_ruleset("demo")
+
+
+def fight(seed: int = 1) -> Encounter:
+    enc = Encounter.create(DEMO)
+    dice = SeededDice(seed)
+    enc.execute({"do": "add", "id": "nia", "health": 20, "attack": 4, "defense": 13}, dice)
+    enc.execute({"do": "add", "id": "orc", "health": 20, "attack": 3, "defense": 12}, dice)
+    return enc
+
+
+def test_initiative_orders_highest_first_and_rounds_advance() -> None:
+    enc = fight()
+    enc.execute({"do": "start"}, ForcedDice([4, 17]))
+    assert enc.state.order == ["orc", "nia"]
+    assert (enc.state.round, enc.state.current) == (1, "orc")
+    enc.execute({"do": "next"}, ForcedDice([]))
+    assert (enc.state.round, enc.state.current) == (1, "nia")
+    enc.execute({"do": "next"}, ForcedDice([]))
+    assert (enc.state.round, enc.state.current) == (2, "orc")
+
+
+def test_initiative_can_change_mid_combat() -> None:
+    enc = fight()
+    enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5}}, ForcedDice([]))
+    enc.execute({"do": "initiative", "target": "orc", "value": 15}, ForcedDice([]))
+    assert enc.state.order == ["orc", "nia"]
+    assert enc.state.current == "nia"
+
+
+def test_acting_out_of_turn_is_refused_with_the_reason() -> None:
+    enc = fight()
+    enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5}}, ForcedDice([]))
+    with pytest.raises(IllegalCommand, match="it is nia's turn, not orc's"):
+        enc.execute({"do": "attack", "actor": "orc", "target": "nia"}, ForcedDice([10]))
+
+
+def test_a_refused_command_changes_nothing() -> None:
+    enc = fight()
+    before = enc.state.copy()
+    with pytest.raises(RulesError):
+        enc.execute({"do": "attack", "actor": "nia", "target": "nobody"}, ForcedDice([10]))
+    assert enc.state == before
+    assert len(enc.log) == 3
+
+
+def test_unknown_names_and_commands_say_what_exists() -> None:
+    enc = fight()
+    known = r"no creature or object named 'bob' here \(known: nia, orc\)"
+    with pytest.raises(UnknownEntity, match=known):
+        enc.execute({"do": "attack", "actor": "bob", "target": "orc"}, ForcedDice([]))
+    with pytest.raises(InvalidCommand, match="demo has no command 'fly'"):
+        enc.execute({"do": "fly"}, ForcedDice([]))
+    with pytest.raises(InvalidCommand, match="'amount' must be int"):
+        enc.execute({"do": "damage", "target": "orc", "amount": "lots"}, ForcedDice([]))
+    with pytest.raises(InvalidCommand, match="unknown stat-block key"):
+        enc.execute({"do": "add", "id": "x", "wings": 2}, ForcedDice([]))
+
+
+def test_conditions_keep_the_higher_level_and_expire_at_their_end_point() -> None:
+    enc = fight()
+    enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5}}, ForcedDice([]))
+    enc.execute({"do": "condition", "target": "orc", "name": "dazed", "level": 2, "rounds": 2},
+                ForcedDice([]))
+    enc.execute({"do": "condition", "target": "orc", "name": "dazed", "level": 1}, ForcedDice([]))
+    dazed = enc.state.entity("orc").condition("dazed")
+    assert dazed is not None and dazed.level == 2
+    assert dazed.duration.remaining_rounds(enc.state) == 2
+    for _ in range(3):
+        enc.execute({"do": "next"}, ForcedDice([]))
+    assert enc.state.entity("orc").has("dazed")
+    enc.execute({"do": "next"}, ForcedDice([]))  # start of nia's turn in round 3
+    assert (enc.state.round, enc.state.current) == (3, "nia")
+    assert not enc.state.entity("orc").has("dazed")
+
+
+def test_override_is_an_event_with_its_reason() -> None:
+    enc = fight()
+    entry = enc.execute({"do": "override", "path": "orc.health", "value": 3,
+                         "reason": "wounded earlier"}, ForcedDice([]))
+    assert entry.events[0].data == {"path": "orc.health", "value": 3, "old": 20,
+                                    "reason": "wounded earlier"}
+    assert enc.state.entity("orc").health == 3  # type: ignore[attr-defined]
+    with pytest.raises(InvalidCommand, match="give a 'reason'"):
+        enc.execute({"do": "override", "path": "orc.health", "value": 1}, ForcedDice([]))
+    with pytest.raises(InvalidCommand, match="nothing named 'mana'"):
+        enc.execute({"do": "override", "path": "orc.mana", "value": 1, "reason": "x"},
+                    ForcedDice([]))
+
+
+def test_rulings_resolve_defaults_and_validate_overrides() -> None:
+    assert DEMO.rulings.resolve() == {"DEMO-1": "double-dice"}
+    enc = Encounter.create(DEMO, {"DEMO-1": "max-damage"})
+    assert enc.state.rulings == {"DEMO-1": "max-damage"}
+    with pytest.raises(RulingError, match="has no choice 'triple'"):
+        Encounter.create(DEMO, {"DEMO-1": "triple"})
+    with pytest.raises(RulingError, match="unknown ruling 'X-9'"):
+        DEMO.rulings.resolve({"X-9": "a"})
+
+
+def test_rounding_helpers() -> None:
+    assert (round_down(7, 2), round_up(7, 2), round_down(-1, 2), round_up(-1, 2)) == (3, 4, -1, 0)
+
+
+def test_entries_round_trip_through_json() -> None:
+    enc = fight()
+    enc.execute({"do": "attack", "actor": "nia", "target": "orc"}, ForcedDice([15, 4]))
+    entry = enc.log[-1]
+    again = Entry.from_json(entry.to_json())
+    assert again == entry
+    assert again.dice == [(20, 15), (6, 4)]
+
+
+def test_old_event_versions_are_upcast() -> None:
+    @upcaster("noted", 0)
+    def _v0(data: dict[str, Any]) -> dict[str, Any]:
+        return {"text": data["message"]}
+
+    event = Event.from_json({"type": "noted", "v": 0, "data": {"message": "hello"}})
+    assert event == Event("noted", {"text": "hello"})
+    with pytest.raises(SchemaError, match="newer than this Arbiter understands"):
+        Event.from_json({"type": "noted", "v": 99, "data": {}})
+
+
+ACTIONS = st.sampled_from(["attack", "next", "damage", "heal", "condition", "uncondition"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(ACTIONS, st.sampled_from(["nia", "orc"]), st.integers(0, 9)),
+                max_size=25), st.integers(0, 1000))
+def test_replaying_the_log_gives_the_identical_state(
+    script: list[tuple[str, str, int]], seed: int
+) -> None:
+    enc = fight(seed)
+    dice = SeededDice(seed)
+    enc.execute({"do": "start"}, dice)
+    for action, who, n in script:
+        other = "orc" if who == "nia" else "nia"
+        commands: dict[str, dict[str, Any]] = {
+            "attack": {"do": "attack", "actor": enc.state.current, "target": other},
+            "next": {"do": "next"},
+            "damage": {"do": "damage", "target": who, "amount": n},
+            "heal": {"do": "heal", "target": who, "amount": n},
+            "condition": {"do": "condition", "target": who, "name": "dazed", "level": n,
+                          "rounds": n % 3},
+            "uncondition": {"do": "uncondition", "target": who, "name": "dazed"},
+        }
+        command = commands[action]
+        with contextlib.suppress(RulesError):
+            enc.execute(command, dice)
+    replayed = Encounter.replay(DEMO, [Entry.from_json(e.to_json()) for e in enc.log])
+    assert replayed.state == enc.state
+
+
+def test_commands_carry_their_canonical_text() -> None:
+    cmd = Command.from_json({"do": "attack", "actor": "nia", "target": "orc"})
+    assert str(cmd) == "attack actor=nia target=orc"
+    assert Command.from_json(cmd.to_json()) == cmd
