@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+import yaml
+
 from ..dice import DiceError, DiceSource, roll
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
@@ -42,6 +44,37 @@ class Ruleset:
         module = inspect.getmodule(type(self))
         path = Path(module.__file__).parent / "rulings.toml" if module and module.__file__ else None
         self.rulings = RulingSet.load(path) if path and path.exists() else RulingSet([])
+        self.package_dir = path.parent if path else None
+
+    @property
+    def templates(self) -> dict[str, dict[str, Any]]:
+        """Creature templates by name, from the package's ``templates.yaml`` (id: stat block)."""
+        cached: dict[str, dict[str, Any]] | None = self.__dict__.get("_templates")
+        if cached is None:
+            cached = {}
+            file = self.package_dir / "templates.yaml" if self.package_dir else None
+            if file is not None and file.exists():
+                loaded = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+                cached = {str(k): dict(v) for k, v in loaded.items()}
+            self.__dict__["_templates"] = cached
+        return cached
+
+    def expand_template(self, spec: Mapping[str, Any]) -> dict[str, Any]:
+        """A stat block with its ``template`` (if any) filled in; given keys win."""
+        spec = dict(spec)
+        name = spec.pop("template", None)
+        if name is None:
+            return spec
+        if name not in self.templates:
+            known = ", ".join(sorted(self.templates)) or "none"
+            raise InvalidCommand(f"{self.name} has no template {name!r} (templates: {known})")
+        merged = dict(self.templates[name])
+        for key, value in spec.items():
+            if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+        return merged
 
     # -- the two pure functions --------------------------------------------------------
     def commands(self) -> dict[str, str]:
@@ -191,7 +224,7 @@ class Ruleset:
             raise IllegalCommand(f"{entity_id!r} is already in the encounter")
         if not entity_id.replace("_", "").replace("-", "").isalnum():
             raise InvalidCommand(f"{entity_id!r}: ids are letters, digits, '-' and '_'")
-        spec = {k: v for k, v in command.args.items() if k != "id"}
+        spec = self.expand_template({k: v for k, v in command.args.items() if k != "id"})
         self.make_entity(entity_id, spec)  # validate now, not at evolve
         return [Event("entity_added", {"id": entity_id, "spec": spec})]
 
