@@ -72,3 +72,46 @@ def test_demo_plays_to_the_end() -> None:
     result = runner.invoke(app, ["demo", "--seed", "7"])
     assert result.exit_code == 0
     assert "Initiative:" in result.stdout and "Standing:" in result.stdout
+
+
+INVENTORY = """\
+## 1. Demo
+- `P-GEN-1` **MECH**: Fractions round down.
+- `P-SKL-1` **HOOK**: The GM decides.
+- `P-SKL-2` **MECH**: Two dice.
+- `P-GEN-2` **NARR**: Flavour.
+### ambiguities
+- **AP-1: Success.** text
+- **AP-2: Order.** text
+"""
+
+
+def test_coverage_counts_scenarios_tests_and_rulings(tmp_path: Path) -> None:
+    from arbiter.coverage import measure, parse_inventory
+
+    inventory = parse_inventory(INVENTORY)
+    assert inventory.rules == {"P-GEN-1": "MECH", "P-SKL-1": "HOOK", "P-SKL-2": "MECH",
+                               "P-GEN-2": "NARR"}
+    assert inventory.ambiguities == ["AP-1", "AP-2"]
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "a.yaml").write_text("ruleset: polemos\nrules: [P-GEN-1]\n")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text('"""P-SKL-1 is asked."""\n')
+    package = tmp_path / "src" / "arbiter" / "rulesets" / "polemos"
+    package.mkdir(parents=True)
+    (package / "rulings.toml").write_text('[[ruling]]\nid = "AP-2"\n')
+    report = measure("polemos", inventory, tmp_path).to_json()
+    assert report["classes"] == {
+        "MECH": {"covered": 1, "uncovered": ["P-SKL-2"], "total": 2},
+        "HOOK": {"covered": 1, "uncovered": [], "total": 1},
+        "NARR": {"covered": 0, "uncovered": ["P-GEN-2"], "total": 1},
+        "ambiguity": {"covered": 1, "uncovered": ["AP-1"], "total": 2},
+    }
+
+
+def test_coverage_command(tmp_path: Path) -> None:
+    path = tmp_path / "inventory.md"
+    path.write_text(INVENTORY)
+    result = runner.invoke(app, ["rulings", "demo", "--coverage", "--inventory", str(path)])
+    assert result.exit_code == 0
+    assert "inventory coverage of demo" in result.stdout

@@ -147,12 +147,20 @@ def run_command(
 def rulings_command(
     ruleset: Annotated[str, typer.Argument(help="Ruleset name.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+    coverage: Annotated[bool, typer.Option(
+        "--coverage", help="Report which inventory rule ids scenarios and tests cover.")] = False,
+    inventory: Annotated[Path | None, typer.Option(
+        help="The rules inventory (default: shared/rules/inventory.md in a parent folder).")
+    ] = None,
 ) -> None:
     """List a ruleset's rulings: the question, the default, the alternatives, the citation."""
     try:
         rules = load_ruleset(ruleset)
     except RulesError as err:
         fail(str(err))
+    if coverage:
+        coverage_report(ruleset, inventory, as_json)
+        return
     if as_json:
         emit_json([{"id": r.id, "title": r.title, "citation": r.citation,
                     "question": r.question, "default": r.default, "choices": r.choices,
@@ -165,6 +173,26 @@ def rulings_command(
         others = "\n".join(f"{k}: {v}" for k, v in r.choices.items() if k != r.default)
         table.add_row(r.id, f"{r.title}\n{r.question}\n[dim]{r.citation}[/dim]",
                       f"{r.default}: {r.choices[r.default]}", others)
+    console.print(table)
+
+
+def coverage_report(ruleset: str, inventory: Path | None, as_json: bool) -> None:
+    from .coverage import find_inventory, measure, parse_inventory
+
+    root = Path.cwd()
+    path = inventory or find_inventory(root)
+    if path is None or not path.exists():
+        fail("no rules inventory found: give --inventory PATH or set ARBITER_INVENTORY")
+    report = measure(ruleset, parse_inventory(path.read_text(encoding="utf-8")), root)
+    if as_json:
+        emit_json(report.to_json())
+        return
+    table = Table(title=f"inventory coverage of {ruleset} ({path})")
+    for col in ("class", "covered", "total", "not covered"):
+        table.add_column(col)
+    for cls, (covered, uncovered) in report.by_class.items():
+        table.add_row(cls, str(len(covered)), str(len(covered) + len(uncovered)),
+                      ", ".join(uncovered) or "-")
     console.print(table)
 
 
