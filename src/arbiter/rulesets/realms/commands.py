@@ -1,0 +1,239 @@
+"""Argument helpers and derived numbers of the realms ruleset (pure functions of the state).
+
+Everything here reads; nothing writes. ``rules.py`` uses these to decide.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, EncounterState, IllegalCommand, InvalidCommand
+from ...core.rounding import half_round_down, half_round_up
+from .model import RealmsCreature, conditions_catalogue, load_toml, sizes
+
+
+def ruling(state: EncounterState, rid: str, default: str) -> str:
+    """The chosen value of a ruling in this encounter."""
+    return state.rulings.get(rid, default)
+
+
+def half(state: EncounterState, value: int, *, damage: bool = False) -> int:
+    """An unspecified half (AR-18): damage rounds up, everything else down, by default."""
+    how = ruling(state, "AR-18", "damage-up-others-down")
+    if how == "all-up" or (how == "damage-up-others-down" and damage):
+        return half_round_up(value)
+    return half_round_down(value)
+
+
+def reduce_with_floor(state: EncounterState, value: int, level: int) -> int:
+    """R-CON-3: a leveled condition lowers ``value`` by ``level`` but leaves at least 1
+    when it would exceed it (AR-20: at or above, by default); a 0 stays 0."""
+    if value <= 0 or level <= 0:
+        return value
+    strict = ruling(state, "AR-20", "at-or-above") == "strictly-exceeds"
+    if level > value or (level == value and not strict):
+        return 1
+    return value - level
+
+
+def succeeds(state: EncounterState, total: int, ds: int) -> bool:
+    """AR-16: a roll meets or beats its Difficulty Score."""
+    if ruling(state, "AR-16", "meet-or-beat") == "beat":
+        return total > ds
+    return total >= ds
+
+
+def _modifier(spec: Any, level: int) -> int:
+    if isinstance(spec, bool):
+        return 0
+    if isinstance(spec, int):
+        return spec
+    return {"level": level, "+level": level, "-level": -level,
+            "-half-level": -half_round_down(level)}[str(spec)]
+
+
+def modifier(creature: RealmsCreature, key: str) -> int:
+    """The sum of one kind of modifier over a creature's conditions (conditions.toml)."""
+    catalogue = conditions_catalogue()
+    total = 0
+    for cond in creature.conditions:
+        spec = catalogue.get(cond.name, {}).get(key)
+        if spec is not None:
+            total += _modifier(spec, cond.level)
+    return total
+
+
+def flag(creature: RealmsCreature, key: str) -> str | None:
+    """The name of the first condition that sets a flag (``no_reactions``...), if any."""
+    catalogue = conditions_catalogue()
+    for cond in creature.conditions:
+        if catalogue.get(cond.name, {}).get(key):
+            return cond.name
+    return None
+
+
+def evasion(creature: RealmsCreature) -> int:
+    """Evasion with Exhausted, Exposed, Staggered, Faint and dodging folded in."""
+    return creature.evasion + modifier(creature, "evasion")
+
+
+def defense_bonus(creature: RealmsCreature, name: str) -> int:
+    """A defense (Might, Reflex...) with Exposed, Faint and Exhausted folded in."""
+    return (creature.defenses.get(name, 0) + modifier(creature, "defenses")
+            + modifier(creature, name) + modifier(creature, "bonuses"))
+
+
+def skill_bonus(creature: RealmsCreature, name: str) -> int:
+    """A skill bonus (or a defense, when ``name`` is one) with Exhausted folded in."""
+    if name in creature.defenses or name in ("might", "reflex"):
+        return defense_bonus(creature, name)
+    return creature.skills.get(name, 0) + modifier(creature, "bonuses")
+
+
+def agility(state: EncounterState, creature: RealmsCreature) -> int:
+    """Agility after armor's penalty (R-ARM-9) and, under AR-23 agility-too, Exhaustion."""
+    value = creature.agility - int(creature.armor.get("agility_penalty", 0))
+    if ruling(state, "AR-23", "explicit-only") == "agility-too":
+        value -= creature.level("exhausted")
+    return value
+
+
+def capacity(state: EncounterState, creature: RealmsCreature) -> int:
+    """Carrying capacity in kg (R-CAR-1, R-SIZ-3), never below the minimum (R-CAR-3, AR-28)."""
+    factor = creature.size_info.carry
+    minimum = 10 if ruling(state, "AR-28", "flat-10") == "flat-10" else factor
+    return max(factor * (1 + creature.strength), minimum)
+
+
+def speed(state: EncounterState, creature: RealmsCreature) -> int:
+    """Speed in spaces: half Agility + 6 (R-MOV-1), then conditions and load."""
+    if flag(creature, "speed_zero"):
+        return 0  # R-C-IMM: nothing can raise it
+    if creature.mounted_on and creature.mounted_on in state.entities:
+        mount = state.entities[creature.mounted_on]
+        if isinstance(mount, RealmsCreature):
+            return speed(state, mount)  # R-MNT-4
+    value = half(state, agility(state, creature)) + 6
+    catalogue = conditions_catalogue()
+    for cond in creature.conditions:
+        entry = catalogue.get(cond.name, {})
+        if "speed" not in entry:
+            continue
+        amount = -_modifier(entry["speed"], cond.level)
+        if entry.get("floor_one"):
+            value = reduce_with_floor(state, value, amount)  # R-C-SLO, R-CON-3
+        else:
+            value = max(value - amount, 0)  # R-C-EXH: -1 per 2 levels
+    if creature.has("prone") and ruling(state, "AR-19", "once") == "both":
+        value = half(state, value)
+    if 2 * creature.load > capacity(state, creature):
+        value = half(state, value)  # R-CAR-2
+    return value
+
+
+def climb_speed(state: EncounterState, creature: RealmsCreature) -> int:
+    """R-CLB-1: a given Climb Speed, else half of Strength."""
+    if creature.climb_speed is not None:
+        return creature.climb_speed
+    return max(half(state, creature.strength), 0)
+
+
+def swim_speed(state: EncounterState, creature: RealmsCreature) -> int:
+    """R-SWM-1: a given Swim Speed, else half of Agility or Vitality (AR-41: the higher)."""
+    if creature.swim_speed is not None:
+        return creature.swim_speed
+    how = ruling(state, "AR-41", "higher")
+    stat = {"agility": creature.agility, "vitality": creature.vitality}.get(
+        how, max(creature.agility, creature.vitality))
+    return max(half(state, stat), 0)
+
+
+def fly_speed(state: EncounterState, creature: RealmsCreature) -> int:
+    """R-FLY-1: Flight Speed is the regular Speed unless stated."""
+    return creature.fly_speed if creature.fly_speed is not None else speed(state, creature)
+
+
+def jump_limits(state: EncounterState, creature: RealmsCreature) -> tuple[int, int]:
+    """R-JMP-1: horizontal Strength or Agility (AR-30: the higher), vertical half of it."""
+    how = ruling(state, "AR-30", "higher")
+    stat = {"strength": creature.strength, "agility": creature.agility}.get(
+        how, max(creature.strength, creature.agility))
+    horizontal = max(stat, 0)
+    return horizontal, half(state, horizontal)
+
+
+def jump_ds(state: EncounterState, excess: int) -> int:
+    """R-JMP-2: DS 10, +5 for a space over the limit (AR-42: per space)."""
+    if excess <= 0:
+        return 0
+    if ruling(state, "AR-42", "per-space") == "once":
+        return 15
+    return 10 + 5 * excess
+
+
+def ap_costs(state: EncounterState) -> dict[str, int]:
+    """The AP cost of each action under ruling RLM-3."""
+    table: dict[str, dict[str, int]] = load_toml("actions.toml")
+    return table[ruling(state, "RLM-3", "standard")]
+
+
+def creature(state: EncounterState, name: str) -> RealmsCreature:
+    entity = state.entity(name)
+    if not isinstance(entity, RealmsCreature):
+        raise IllegalCommand(f"{name} is not a creature")
+    return entity
+
+
+def size_order(creature: RealmsCreature) -> int:
+    return sizes()[creature.size].order
+
+
+def position(command: Command, key: str) -> list[int] | None:
+    value = command.args.get(key)
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise InvalidCommand(f"{command.name}: {key!r} is a square [x, y], not {value!r}")
+    return [int(value[0]), int(value[1])]
+
+
+def distance(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+    """Squares between two footprints (0 when they overlap, 1 when adjacent)."""
+    return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in a for x2, y2 in b)
+
+
+def enemies(state: EncounterState, who: RealmsCreature) -> list[RealmsCreature]:
+    out = []
+    for other in state.entities.values():
+        if (isinstance(other, RealmsCreature) and other.id != who.id and not other.down
+                and other.side is not None and who.side is not None and other.side != who.side):
+            out.append(other)
+    return out
+
+
+def _side_of(target: list[tuple[int, int]], other: list[tuple[int, int]]) -> tuple[int, int]:
+    tx = sum(x for x, _ in target) * len(other)
+    ty = sum(y for _, y in target) * len(other)
+    ox = sum(x for x, _ in other) * len(target)
+    oy = sum(y for _, y in other) * len(target)
+    return ((ox > tx) - (ox < tx), (oy > ty) - (oy < ty))
+
+
+def flankers(state: EncounterState, target: RealmsCreature,
+             at: list[int] | None = None) -> list[str]:
+    """R-FLK-1: the enemies flanking ``target`` (two or more within 1 space, on different
+    sides); empty when it is not flanked."""
+    squares = target.squares(at)
+    if not squares:
+        return []
+    near = [e for e in enemies(state, target) if e.position is not None
+            and distance(squares, e.squares()) <= 1]
+    sides = {_side_of(squares, e.squares()) for e in near}
+    return [e.id for e in near] if len(near) >= 2 and len(sides) >= 2 else []
+
+
+__all__ = ["agility", "ap_costs", "capacity", "climb_speed", "creature", "defense_bonus",
+           "distance", "enemies", "evasion", "flag", "flankers", "fly_speed", "half",
+           "jump_ds", "jump_limits", "modifier", "position", "reduce_with_floor", "ruling",
+           "size_order", "skill_bonus", "speed", "succeeds", "swim_speed"]

@@ -1,0 +1,1502 @@
+"""Decide and evolve for the realms ruleset (seed 003, "Encounters").
+
+``do_*`` methods decide (pure, dice only from the argument); ``apply_*`` methods evolve and
+take every number from the event. Rule ids (R-...) are those of the rules inventory; the
+ambiguities (AR-n) and the missing rules (RLM-n) are rulings in ``rulings.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields
+from fractions import Fraction
+from typing import Any
+
+from ...core import (
+    ActionEconomy,
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Ruleset,
+)
+from ...core.rounding import half_round_down, half_round_up, round_up
+from ...core.ruleset import ENTITY_KEYS
+from ...dice import DiceSource, distribution, roll
+from . import commands as c
+from .damage import armor_dr, halved, resolve
+from .model import (
+    AP_PER_TURN,
+    RealmsCreature,
+    conditions_catalogue,
+    load_toml,
+    size_for,
+    sizes,
+)
+
+STAT_KEYS = {
+    "level", "health", "energy", "strength", "agility", "vitality", "evasion", "defenses",
+    "skills", "proficient", "attack", "damage_bonus", "power_bonus", "initiative", "weapon",
+    "armor", "shield", "resist", "vulnerable", "immune", "reductions", "size", "weight", "load",
+    "climb_speed", "swim_speed", "fly_speed", "flying", "altitude", "position", "companion_of",
+    "summoned", "mountable", "willing", "saddled", "height_cm", "length_cm",
+}
+ROUND_HALVES = 2  # movement is counted in half spaces: a diagonal costs 3 (R-MOV-3)
+
+
+class RealmsEconomy(ActionEconomy):
+    """Action Points (R-AP-1): AP live on the creature and are regained at the end of its
+    own turn (AR-21), so reactions between turns spend the same pool. ``movement`` is what
+    is left of bought movement this turn, in half spaces."""
+
+    def fresh(self, state: Any, who: str) -> dict[str, Any]:
+        entity = state.entities.get(who)
+        ap = entity.ap if isinstance(entity, RealmsCreature) else AP_PER_TURN
+        return {"ap": ap, "movement": 0}
+
+    def describe(self, economy: dict[str, Any]) -> str:
+        return f"{economy.get('ap', 0)} AP, {Fraction(economy.get('movement', 0), 2)} spaces"
+
+
+def _gear(table: str, value: Any, owner: str) -> dict[str, Any]:
+    """A weapon, armor or shield: a name from its data file, or an inline mapping."""
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return dict(value)
+    data = load_toml(f"{table}.toml")
+    if str(value) not in data:
+        raise InvalidCommand(f"{owner}: no {table[:-1] if table != 'armor' else table} "
+                             f"{value!r} (known: {', '.join(sorted(data))})")
+    return {"name": str(value), **data[str(value)]}
+
+
+def _dice(expr: str, owner: str) -> tuple[int, int]:
+    count, _, faces = expr.lower().partition("d")
+    if not faces.isdigit() or not (count or "1").isdigit():
+        raise InvalidCommand(f"{owner}: damage dice are written NdX, not {expr!r}")
+    return int(count or "1"), int(faces)
+
+
+class RealmsRuleset(Ruleset):
+    name = "realms"
+    title = "Realms (seed 003): Action Points, armor and damage, dying, companions"
+    seed = "003_c09b437c672869ab.txt"
+    entity_type = RealmsCreature
+    economy = RealmsEconomy()
+    initiative_dice = "1d20"
+
+    # -- stat blocks -------------------------------------------------------------------
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        """Build a creature from a stat block (keys: docs/rulesets/realms.md)."""
+        unknown = set(spec) - ENTITY_KEYS - STAT_KEYS
+        if unknown:
+            raise InvalidCommand(
+                f"{entity_id}: unknown stat-block key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(ENTITY_KEYS | STAT_KEYS))})")
+        base = super().make_entity(entity_id, {k: v for k, v in spec.items() if k in ENTITY_KEYS})
+        made = RealmsCreature(**{f.name: getattr(base, f.name) for f in fields(Entity)})
+        try:
+            self._fill(made, spec)
+        except (TypeError, ValueError, KeyError, AttributeError) as err:
+            raise InvalidCommand(f"{entity_id}: malformed stat block: {err}") from None
+        return made
+
+    def _fill(self, m: RealmsCreature, spec: Mapping[str, Any]) -> None:
+        m.creature_level = int(spec.get("level", 1))
+        ints = ("strength", "agility", "vitality", "evasion", "attack", "damage_bonus",
+                "power_bonus", "weight", "load", "altitude")
+        for key in ints:
+            if key in spec:
+                setattr(m, key, int(spec[key]))
+        m.health_max = m.health = int(spec.get("health", 10))
+        m.energy_max = m.energy = int(spec.get("energy", 0))
+        m.initiative_bonus = int(spec.get("initiative", m.agility))
+        m.defenses = {str(k): int(v) for k, v in dict(spec.get("defenses", {})).items()}
+        m.skills = {str(k): int(v) for k, v in dict(spec.get("skills", {})).items()}
+        m.proficient = [str(s) for s in spec.get("proficient", list(m.skills))]
+        for key in ("resist", "vulnerable", "immune"):
+            setattr(m, key, [str(t) for t in spec.get(key, [])])
+        m.reductions = [{"name": str(r["name"]), "amount": int(r["amount"]),
+                         **({"types": list(r["types"])} if "types" in r else {})}
+                        for r in spec.get("reductions", [])]
+        size = str(spec.get("size", "")) or None
+        if size is None and "height_cm" in spec:
+            size = size_for(int(spec["height_cm"]), int(spec.get("length_cm", 0)))  # R-SIZ-2
+        m.size = size or "medium"
+        if m.size not in sizes():
+            raise ValueError(f"size {m.size!r} is not one of {', '.join(sizes())}")
+        for key in ("climb_speed", "swim_speed", "fly_speed"):
+            if spec.get(key) is not None:
+                setattr(m, key, int(spec[key]))
+        m.flying = bool(spec.get("flying", False))
+        if "position" in spec:
+            m.position = [int(v) for v in spec["position"]]
+        m.companion_of = spec.get("companion_of")
+        for key in ("summoned", "mountable", "saddled"):
+            setattr(m, key, bool(spec.get(key, False)))
+        m.willing = bool(spec.get("willing", True))
+        weapon = _gear("weapons", spec.get("weapon", "unarmed"), m.id)
+        m.weapon = str(weapon.get("name", spec.get("weapon", "unarmed")))
+        m.weapon_range = str(weapon.get("range", "melee"))
+        m.damage = []
+        for part in weapon.get("damage", []):
+            _dice(str(part["dice"]), m.id)
+            m.damage.append({"dice": str(part["dice"]), "bonus": int(part.get("bonus", 0)),
+                             "type": str(part["type"])})
+        m.armor = _gear("armor", spec.get("armor"), m.id)
+        if m.armor and m.strength < int(m.armor.get("strength", -99)):  # R-ARM-9
+            raise ValueError(f"{m.armor.get('name', 'this armor')} needs Strength "
+                             f"{m.armor['strength']}, and {m.id} has {m.strength}")
+        m.shield = _gear("shields", spec.get("shield"), m.id)
+
+    def creature(self, state: EncounterState, name: str) -> RealmsCreature:
+        return c.creature(state, name)
+
+    def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Add a creature: id, and its stat block (or `template`); at most two companions
+        per character (R-CMP-1)."""
+        events = super().do_add(state, command, dice)
+        owner = events[0].data["spec"].get("companion_of")
+        if owner is not None:
+            if owner not in state.entities:
+                raise InvalidCommand(f"companion_of: no character {owner!r} here")
+            count = sum(1 for e in state.entities.values()
+                        if isinstance(e, RealmsCreature) and e.companion_of == owner)
+            if count >= 2:
+                raise IllegalCommand(f"{owner} already has two companions", rule="R-CMP-1")
+        return events
+
+    # -- initiative (R-CMP-5, R-CMP-6, AR-38) -------------------------------------------
+    def roll_initiative(self, state: EncounterState, entity: Entity,
+                        dice: DiceSource) -> tuple[int, dict[str, Any]]:
+        """d20 + initiative bonus (Agility unless given); a companion's place is its
+        Perceive bonus, with no roll (R-CMP-5)."""
+        if isinstance(entity, RealmsCreature) and entity.companion:
+            perceive = entity.skills.get("perceive", 0)
+            return perceive, {"perceive": perceive}
+        bonus = entity.initiative_bonus if isinstance(entity, RealmsCreature) else 0
+        result = roll(f"1d20+{bonus}" if bonus >= 0 else f"1d20-{-bonus}", dice)
+        return result.total, result.to_json()
+
+    def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
+        """Characters and creatures highest first; companions at the very end of the round
+        in order of Perceive (AR-38: highest first by default)."""
+        added = list(state.entities)
+        companions = {e for e in initiative if getattr(state.entities.get(e), "companion_of",
+                                                        None) is not None}
+        rest = sorted((e for e in initiative if e not in companions),
+                      key=lambda e: (-initiative[e], added.index(e)))
+        sign = 1 if c.ruling(state, "AR-38", "highest-first") == "lowest-first" else -1
+        tail = sorted(companions, key=lambda e: (sign * initiative[e], added.index(e)))
+        return rest + tail
+
+    def do_start(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Roll initiative (or take `initiative`) and begin round 1; `companion_order`
+        (a list of ids) is how the players break companions' ties (R-CMP-6)."""
+        ties = [str(x) for x in self.arg(command, "companion_order", list, [])]
+        args = {k: v for k, v in command.args.items() if k != "companion_order"}
+        events = super().do_start(state, Command(command.name, command.actor, args), dice)
+        if not ties:
+            return events
+        first = events[0]
+        order = list(first.data["order"])
+        initiative = first.data["initiative"]
+        for tie in ties:
+            if tie not in order:
+                raise InvalidCommand(f"companion_order: {tie!r} is not in the encounter")
+        rank = {e: i for i, e in enumerate(ties)}
+        head = [e for e in order if self.creature(state, e).companion_of is None]
+        tail = [e for e in order if e not in head]
+        sign = 1 if c.ruling(state, "AR-38", "highest-first") == "lowest-first" else -1
+        tail.sort(key=lambda e: (sign * initiative[e], rank.get(e, len(rank)), order.index(e)))
+        events[0] = Event("combat_started", {**first.data, "order": head + tail})
+        return events
+
+    # -- the action economy -------------------------------------------------------------
+    def pay(self, state: EncounterState, who: RealmsCreature, action: str, *,
+            reaction: bool = False, ap: int | None = None) -> dict[str, Any] | None:
+        """The economy after paying an action's AP (RLM-3), or IllegalCommand saying why.
+        Outside turn-by-turn play nothing is counted (None)."""
+        if who.dead or who.unsummoned:
+            raise IllegalCommand(f"{who.id} is dead and cannot act", rule="R-DTH-1")
+        if not state.in_combat:
+            return None
+        if not reaction and state.current != who.id:
+            raise IllegalCommand(f"it is {state.current}'s turn, not {who.id}'s", rule="R-AP-1")
+        cost = c.ap_costs(state)[action] if ap is None else ap
+        economy = dict(state.economy.get(who.id) or self.economy.fresh(state, who.id))
+        if economy["ap"] < cost:
+            why = " (Dying: 1 AP per turn)" if who.dying else ""
+            raise IllegalCommand(
+                f"{who.id} has {economy['ap']} AP left{why}, and {action.replace('_', ' ')} "
+                f"costs {cost}", rule="R-DY-2" if who.dying else "R-AP-1")
+        economy["ap"] -= cost
+        return economy
+
+    def buy_movement(self, state: EncounterState, who: RealmsCreature, halves: int,
+                     economy: dict[str, Any] | None) -> tuple[dict[str, Any] | None, int]:
+        """Spend ``halves`` half spaces of movement, buying move actions (1 Speed each) as
+        needed (R-PRN-2); returns the economy and the move actions bought."""
+        if economy is None:
+            return None, 0
+        if c.flag(who, "no_movement_actions") and halves > economy["movement"]:
+            cond = c.flag(who, "no_movement_actions")
+            raise IllegalCommand(f"{who.id} is {cond} and cannot take movement actions",
+                                 rule="R-C-GRA" if cond == "grappled" else "R-C-IMM")
+        per_action = c.speed(state, who) * ROUND_HALVES
+        bought = 0
+        economy = dict(economy)
+        while economy["movement"] < halves:
+            if per_action <= 0:
+                raise IllegalCommand(f"{who.id} has Speed 0 and cannot move", rule="R-C-IMM")
+            cost = c.ap_costs(state)["move"]
+            if economy["ap"] < cost:
+                raise IllegalCommand(
+                    f"{who.id} needs {Fraction(halves - economy['movement'], 2)} more spaces "
+                    f"of movement and has {economy['ap']} AP left", rule="R-AP-1")
+            economy["ap"] -= cost
+            economy["movement"] += per_action
+            bought += 1
+        economy["movement"] -= halves
+        return economy, bought
+
+    def apply_economy(self, state: EncounterState, who: str, ap: int) -> None:
+        entity = state.entities.get(who)
+        if isinstance(entity, RealmsCreature):
+            entity.ap = ap
+        if who in state.economy:
+            state.economy[who] = {**state.economy[who], "ap": ap}
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        super().evolve(state, event)
+        data = event.data
+        if "economy" in data and "actor" in data and data["economy"] is not None:
+            self.apply_economy(state, data["actor"], int(data["economy"]["ap"]))
+        elif "economy" in data and data["economy"] is None and "actor" in data:
+            state.economy.pop(data["actor"], None)
+        return state
+
+    # -- turns ----------------------------------------------------------------------------
+    def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """Damage reductions reset (AR-8); dying damage (R-DY-3, AR-1..3); Bleed (R-C-BLE)."""
+        events: list[Event] = []
+        resets = []
+        for entity in state.entities.values():
+            if not isinstance(entity, RealmsCreature):
+                continue
+            own = c.ruling(state, "AR-8", "every-turn") == "own-turn"
+            if (entity.armor_uses or entity.dr_uses or entity.shield_uses) and (
+                    not own or entity.id == who):
+                resets.append(entity.id)
+        if resets:
+            events.append(Event("reductions_reset", {"targets": resets}))
+        me = state.entity(who)
+        if not isinstance(me, RealmsCreature) or me.dead or me.unsummoned:
+            return events
+        if c.ruling(state, "AR-3", "start") == "start":
+            events += self.dying_damage(state, me, dice)
+            now = self.lookahead(state, events).entity(who)
+            assert isinstance(now, RealmsCreature)
+            me = now
+        bleed = me.level("bleed")
+        if bleed and not me.dead:
+            health = me.health - bleed
+            events.append(Event("bled", {"target": who, "lost": bleed, "health": health,
+                                         "destabilize": c.ruling(state, "AR-26",
+                                                                 "loss-not-damage") == "damage"
+                                         and me.stabilized and health < 0}))
+            events += self.consequences(self.lookahead(state, events), who)
+        return events
+
+    def dying_damage(self, state: EncounterState, me: RealmsCreature,
+                     dice: DiceSource) -> list[Event]:
+        """R-DY-3 / R-C-DYI: escalating irreducible damage while Dying below 0 Health."""
+        below = me.health < 0 or (me.health == 0 and c.ruling(state, "AR-2", "negative-only")
+                                  == "zero-too")
+        if not me.dying or me.stabilized or not below:
+            return []
+        k = me.dying_turns + 1
+        if c.ruling(state, "AR-1", "death-and-dying") == "dying-condition" and k > 1:
+            expr = f"{2 ** (k - 2)}d8"
+        else:
+            expr = f"{2 ** (k - 1)}d4"
+        rolled = roll(expr, dice)
+        result = resolve(me, [(rolled.total, "")], state.rulings, irreducible=True)
+        events = [Event("dying_damage", {"target": me.id, "turn": k, "roll": rolled.to_json(),
+                                         "pipeline": result.to_json(), "taken": result.taken,
+                                         "health": me.health - result.taken})]
+        return events + self.consequences(self.lookahead(state, events), me.id)
+
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """A creature may not end its turn in another's space (R-SIZ-5); an uncommanded
+        companion dodges (R-CMP-8); then AP are regained (R-AP-1, R-C-STU, R-DY-2, AR-21)."""
+        me = state.entity(who)
+        if not isinstance(me, RealmsCreature):
+            return []
+        events: list[Event] = []
+        if me.dead or me.unsummoned:
+            return events
+        self.check_shared_space(state, me)
+        if c.ruling(state, "AR-3", "start") == "end":
+            events += self.dying_damage(state, me, dice)
+        economy = state.economy.get(who) or self.economy.fresh(state, who)
+        ap = int(economy["ap"])
+        if me.companion and not me.commanded and ap >= AP_PER_TURN:
+            cond = Condition("dodging", level=ap, source=who)
+            events.append(Event("dodged", {"target": who, "ap": 0, "automatic": True}))
+            events.append(Event("condition_added", {"target": who, "condition": cond.to_json()}))
+            ap = 0
+        after = self.lookahead(state, events)
+        mine = after.entity(who)
+        assert isinstance(mine, RealmsCreature)
+        if mine.dead:
+            return events
+        if mine.companion:
+            gain = AP_PER_TURN  # R-CMP-7
+        elif mine.dying:
+            gain = 1  # R-DY-2
+        else:
+            gain = c.reduce_with_floor(state, AP_PER_TURN, mine.level("stunned"))  # R-C-STU
+        new = gain if c.ruling(state, "AR-21", "refill") == "refill" else ap + gain
+        events.append(Event("ap_gained", {"target": who, "gained": gain, "ap": new}))
+        return events
+
+    def check_shared_space(self, state: EncounterState, me: RealmsCreature) -> None:
+        mine = me.squares()
+        if not mine or me.mounted_on:
+            return
+        for other in state.entities.values():
+            if (not isinstance(other, RealmsCreature) or other.id == me.id
+                    or other.mounted_on == me.id or other.dead):
+                continue
+            theirs = other.squares()
+            if theirs and set(mine) & set(theirs) and other.spaces <= 2 * me.spaces:
+                raise IllegalCommand(
+                    f"{me.id} cannot end its turn in {other.id}'s space ({other.id} fills "
+                    f"{other.spaces} spaces, not more than double {me.spaces})", rule="R-SIZ-5")
+
+    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_turn_started(state, data)
+        state.extra.pop("provoked", None)
+        me = state.entities.get(data["actor"])
+        if isinstance(me, RealmsCreature):
+            me.controls_mount = False
+
+    def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_turn_ended(state, data)
+        me = state.entities.get(data["actor"])
+        if isinstance(me, RealmsCreature):
+            me.commanded = False
+
+    def apply_ap_gained(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.apply_economy(state, data["target"], data["ap"])
+
+    def apply_ap_lost(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.apply_economy(state, data["target"], data["ap"])
+
+    def apply_reductions_reset(self, state: EncounterState, data: dict[str, Any]) -> None:
+        for who in data["targets"]:
+            me = self.creature(state, who)
+            me.armor_uses, me.dr_uses, me.shield_uses = 0, {}, 0
+
+    def apply_bled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        if data.get("destabilize"):
+            me.stabilized, me.dying_turns = False, 0
+
+    def apply_dying_damage(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        me.dying_turns = data["turn"]
+
+    # -- what follows a change of Health ---------------------------------------------------
+    def consequences(self, state: EncounterState, who: str) -> list[Event]:
+        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning.
+        ``state`` already shows the new Health."""
+        me = self.creature(state, who)
+        events: list[Event] = []
+        if me.dead or me.unsummoned:
+            return events
+        if me.companion and me.health <= 0:  # R-CMP-10
+            events.append(Event("died", {"target": who, "unsummoned": me.summoned,
+                                         "why": "a companion dies at 0 Health or less"}))
+        elif me.health <= -me.health_max:  # R-DTH-1, AR-5
+            events.append(Event("died", {"target": who, "unsummoned": False,
+                                         "why": f"Health {me.health} reached -{me.health_max}"}))
+        elif me.health <= 0 and not me.dying:
+            economy = state.economy.get(who) or self.economy.fresh(state, who)
+            current = int(economy["ap"])
+            ap = 1 if c.ruling(state, "AR-6", "min-current") == "set-to-one" else min(current, 1)
+            events.append(Event("fell_dying", {"target": who, "ap": ap}))
+            events.append(Event("condition_added", {
+                "target": who, "condition": Condition("dying", source=who).to_json()}))
+            if not me.has("prone"):
+                events.append(Event("condition_added", {
+                    "target": who, "condition": Condition("prone", source=who).to_json()}))
+        if events:
+            events += self.winner(self.lookahead(state, events))
+        return events
+
+    def winner(self, state: EncounterState) -> list[Event]:
+        if "winner" in state.extra:
+            return []
+        sides: dict[str, bool] = {}
+        for e in state.entities.values():
+            if isinstance(e, RealmsCreature) and e.side is not None:
+                sides[e.side] = sides.get(e.side, False) or not e.down
+        standing = [s for s, up in sides.items() if up]
+        if len(sides) >= 2 and len(standing) == 1:
+            return [Event("side_won", {"winner": standing[0]})]
+        return []
+
+    def apply_side_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["winner"]
+
+    def apply_fell_dying(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.dying_turns, me.stabilized = 0, False
+        self.apply_economy(state, me.id, data["ap"])
+
+    def apply_died(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.dead = True
+        me.unsummoned = bool(data["unsummoned"])
+
+    # -- conditions ---------------------------------------------------------------------
+    def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
+        """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
+        if c.ruling(state, "AR-36", "stronger") == "newest":
+            return True
+
+        def ends(cond: Condition) -> int:
+            if cond.duration.kind == "timed" and cond.duration.round is not None:
+                return cond.duration.round
+            return 10**9
+
+        def key(cond: Condition) -> tuple[int, int, int]:
+            return cond.level, int(cond.data.get("potency", 0)), ends(cond)
+
+        return key(new) >= key(old)
+
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Give a condition: target, name, [level], [rounds], [source], [potency],
+        [keep: new|old] (the RM's choice between two versions, R-CON-6)."""
+        catalogue = conditions_catalogue()
+        name = self.arg(command, "name", str)
+        if name not in catalogue:
+            raise InvalidCommand(f"condition: no condition {name!r} in realms "
+                                 f"(known: {', '.join(sorted(catalogue))})")
+        target = self.creature(state, self.arg(command, "target", str))
+        level = self.arg(command, "level", int, 1)
+        entry = catalogue[name]
+        if level < 1 or (level != 1 and not entry.get("leveled")):
+            raise InvalidCommand(f"condition: {name} takes no level other than 1"
+                                 if not entry.get("leveled") else "condition: level must be >= 1")
+        rounds = self.arg(command, "rounds", int, 0)
+        potency = self.arg(command, "potency", int, 0)
+        new = Condition(name=name, level=level, source=self.arg(command, "source", str, None),
+                        duration=Duration.for_rounds(state, rounds) if rounds > 0 else Duration(),
+                        data={"potency": potency} if potency else {})
+        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
+            return [Event("began_falling", {"target": target.id, "altitude": target.altitude})]
+        old = target.condition(name)
+        keep = self.arg(command, "keep", str, "")
+        if keep not in ("", "new", "old"):
+            raise InvalidCommand("condition: keep is 'new' or 'old'")
+        if old is not None:
+            if entry.get("stacks") and c.ruling(state, "AR-22", "adds") == "adds":
+                new.level = old.level + level  # AR-22: Exhaustion adds
+                new.duration = old.duration  # R-CON-5: durations do not stack
+            elif keep == "old" or (not keep and not self.stronger(state, old, new)):
+                return [Event("condition_kept", {"target": target.id, "name": name,
+                                                 "kept": old.to_json(),
+                                                 "refused": new.to_json()})]
+        events = [Event("condition_added", {"target": target.id, "condition": new.to_json(),
+                                            "replaced": old.to_json() if old else None})]
+        if name == "stunned":  # R-C-STU: Stun N immediately removes N AP (R-CON-3 floor)
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            ap = c.reduce_with_floor(state, int(economy["ap"]), level)
+            events.append(Event("ap_lost", {"target": target.id, "ap": ap,
+                                            "lost": int(economy["ap"]) - ap}))
+        if name == "exhausted" and new.level > 10:  # R-DTH-2
+            events.append(Event("died", {"target": target.id, "unsummoned": False,
+                                         "why": f"Exhausted {new.level} is above 10"}))
+        if name == "prone":
+            events += self.unseat(state, target, dice)
+        return events
+
+    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        """The same condition never stacks: the version in the event replaces the old one,
+        and the old duration does not continue (R-CON-4, R-CON-5)."""
+        entity = state.entity(data["target"])
+        new = Condition.from_json(data["condition"])
+        entity.conditions = [x for x in entity.conditions if x.name != new.name] + [new]
+
+    def apply_condition_kept(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def apply_began_falling(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.flying = False
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        return new
+
+    # -- attacks (RLM-1, RLM-2, RLM-6, R-ARM-8) --------------------------------------------
+    def attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Everything about an attack but the dice: modifiers, the score, the crit range."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        if target.id == actor.id:
+            raise IllegalCommand("a creature cannot attack itself")
+        if target.dead or target.unsummoned:
+            raise IllegalCommand(f"{target.id} is already dead")
+        charm = target.id if any(x.name == "charmed" and x.source == target.id
+                                 for x in actor.conditions) else None
+        if charm:
+            raise IllegalCommand(f"{actor.id} is Charmed by {target.id} and cannot attack it",
+                                 rule="R-C-CHA")
+        if c.flag(actor, "no_arm_actions") and not self.arg(command, "rm_allows", bool, False):
+            raise IllegalCommand(f"{actor.id} is Restrained: no attacks that need the arms "
+                                 "(the RM may allow one: rm_allows: true)", rule="R-C-RES")
+        weapon = actor.damage
+        melee = actor.weapon_range == "melee"
+        if "weapon" in command.args:
+            gear = _gear("weapons", self.arg(command, "weapon", str), actor.id)
+            weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
+                      for p in gear["damage"]]
+            melee = gear.get("range", "melee") == "melee"
+        if not weapon:
+            weapon = [{"dice": "1d2", "bonus": 0, "type": "bludgeoning"}]
+        mods: list[tuple[str, int]] = [("attack bonus", actor.attack)]
+
+        def add(label: str, value: int) -> None:
+            if value:
+                mods.append((label, value))
+
+        add("conditions (attack)", c.modifier(actor, "attack"))
+        add("Weakened (d20)", c.modifier(actor, "d20"))  # R-C-WEA
+        add("Exhausted (bonuses)", c.modifier(actor, "bonuses"))  # R-C-EXH
+        add("target Grappled", c.modifier(target, "to_be_hit"))  # R-C-GRA
+        if melee:
+            add("target Prone, in melee", c.modifier(target, "to_be_hit_melee"))  # R-C-PRO
+        unaware = self.arg(command, "unaware", bool, actor.has("hidden"))
+        if actor.has("hidden") and unaware:
+            add("Hidden, target unaware", 2)  # R-C-HID
+        fear = actor.condition("frightened")
+        if fear is not None:  # R-C-FRI, AR-24
+            sees = self.arg(command, "sees_fear_source", bool, True)
+            penalty = 0
+            if fear.source == target.id:
+                penalty = fear.level
+                if sees and c.ruling(state, "AR-24", "no-stack") == "stack":
+                    penalty += c.half(state, fear.level)
+            elif sees:
+                penalty = c.half(state, fear.level)
+            add("Frightened", -penalty)
+        obscurity = 0
+        if actor.has("blinded") or target.has("invisible"):
+            obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
+        elif not melee:
+            obscurity = c.modifier(target, "obscurity_ranged")  # R-C-PRO
+        if obscurity and c.ruling(state, "RLM-4", "minus-1-per-level") == "minus-1-per-level":
+            add(f"Obscurity {obscurity}", -obscurity)
+        add("situational", self.arg(command, "bonus", int, 0))
+        against = self.arg(command, "against", str, "evasion")
+        dodge = target.level("dodging")
+        # Evasion includes dodging's +1 (R-CMP-8); a Defense score is 10 + the defense
+        score = (c.evasion(target) if against == "evasion"
+                 else 10 + c.defense_bonus(target, against))
+        scared = target.condition("frightened")
+        if scared is not None:  # R-C-FRI: the target's Scores (its Evasion, its Defenses)
+            if scared.source == actor.id:
+                score -= scared.level
+            elif self.arg(command, "target_sees_fear_source", bool, True):
+                score -= c.half(state, scared.level)
+        primary = weapon[0]["type"]
+        crit_range = int(c.ruling(state, "RLM-6", "10"))
+        increase = int(target.armor.get("crit_range", 0))
+        if primary in target.armor.get("vulnerable", ()):
+            increase = 0  # R-ARM-7
+        elif primary in target.armor.get("resist", ()):
+            increase *= 2  # R-ARM-6
+        return {"actor": actor, "target": target, "weapon": weapon, "melee": melee,
+                "modifiers": mods, "bonus": sum(v for _, v in mods), "against": against,
+                "score": score, "crit_range": crit_range + increase, "dodge": dodge}
+
+    def attack_outcome(self, state: EncounterState, setup: dict[str, Any],
+                       natural: int) -> tuple[bool, int]:
+        total = natural + setup["bonus"]
+        hit = c.succeeds(state, total, setup["score"])
+        if c.ruling(state, "RLM-1", "d20-vs-evasion") == "natural-20-1":
+            hit = natural == 20 or (natural != 1 and hit)
+        level = max(total - setup["score"], 0) // setup["crit_range"] if hit else 0
+        return hit, level
+
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Attack: actor, target, [weapon], [against: evasion|might|reflex...], [defend:
+        true (the target's shield reaction)], [reaction: flank], [bonus], [unaware],
+        [sees_fear_source], [target_sees_fear_source], [rm_allows]."""
+        setup = self.attack_setup(state, command)
+        actor: RealmsCreature = setup["actor"]
+        target: RealmsCreature = setup["target"]
+        reaction = self.arg(command, "reaction", str, "")
+        if reaction:
+            self.check_flank_reaction(state, actor, target, reaction)
+        defend = self.arg(command, "defend", bool, False)
+        if defend:  # refused before any die is rolled
+            if not target.shield:
+                raise IllegalCommand(f"{target.id} has no shield to Defend with",
+                                     rule="R-SHD-1")
+            self.check_reaction(target)
+        economy = self.pay(state, actor, "reaction_attack" if reaction else "attack",
+                           reaction=bool(reaction))
+        d20 = roll("1d20", dice).total
+        hit, level = self.attack_outcome(state, setup, d20)
+        data: dict[str, Any] = {
+            "actor": actor.id, "target": target.id, "d20": d20,
+            "total": d20 + setup["bonus"], "against": setup["against"], "score": setup["score"],
+            "modifiers": [[label, value] for label, value in setup["modifiers"]],
+            "hit": hit, "critical_level": level, "crit_range": setup["crit_range"],
+            "economy": economy, "reaction": reaction or None,
+            "dodge_left": max(setup["dodge"] - 1, 0) if setup["dodge"] else None,
+        }
+        events = [Event("attacked", data)]
+        if not hit:
+            return events
+        components, rolls = self.roll_damage(state, actor, setup["weapon"], level, dice)
+        data["damage"] = rolls
+        shield_roll = 0
+        if defend:
+            shield_roll, defended = self.defend(state, target, dice)
+            events.append(defended)
+        events += self.hurt(self.lookahead(state, events), target.id, components,
+                            shield_roll=shield_roll)
+        return events
+
+    def roll_damage(self, state: EncounterState, actor: RealmsCreature,
+                    weapon: list[dict[str, Any]], level: int,
+                    dice: DiceSource) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+        """Each damage component's dice; each Critical Level adds the dice again (RLM-2)."""
+        components = []
+        rolls = []
+        for i, part in enumerate(weapon):
+            count, faces = _dice(str(part["dice"]), actor.id)
+            bonus = int(part.get("bonus", 0)) + (actor.damage_bonus if i == 0 else 0)
+            if c.ruling(state, "RLM-2", "extra-dice") == "added-maximum":
+                result = roll(f"{count}d{faces}", dice)
+                total = result.total + level * count * faces + bonus
+            else:
+                result = roll(f"{count * (1 + level)}d{faces}", dice)
+                total = result.total + bonus
+            components.append((max(total, 0), str(part["type"])))
+            rolls.append({**result.to_json(), "bonus": bonus, "type": part["type"],
+                          "amount": max(total, 0)})
+        return components, rolls
+
+    def defend(self, state: EncounterState, target: RealmsCreature,
+               dice: DiceSource) -> tuple[int, Event]:
+        """R-SHD-1: the Defend reaction rolls the shield's die (AR-15: not a halving DR)."""
+        if not target.shield:
+            raise IllegalCommand(f"{target.id} has no shield to Defend with", rule="R-SHD-1")
+        self.check_reaction(target)
+        economy = self.pay(state, target, "defend", reaction=True)
+        result = roll(str(target.shield["die"]), dice)
+        amount = result.total
+        if c.ruling(state, "AR-15", "not-dr") == "halving-dr":
+            amount = halved(amount, target.shield_uses)
+        return amount, Event("defended", {"actor": target.id, "shield_roll": amount,
+                                          "shield": result.to_json(), "economy": economy})
+
+    def check_reaction(self, who: RealmsCreature) -> None:
+        if c.flag(who, "no_reactions"):
+            raise IllegalCommand(f"{who.id} is Dazed and cannot take Reactions", rule="R-C-DAZ")
+        if c.flag(who, "no_arm_actions"):
+            raise IllegalCommand(f"{who.id} is Restrained: no Reactions that need the arms",
+                                 rule="R-C-RES")
+
+    def check_flank_reaction(self, state: EncounterState, actor: RealmsCreature,
+                             target: RealmsCreature, reaction: str) -> None:
+        """R-FLK-2: a flanker's Basic Reaction when the target leaves; once per the
+        triggering creature's turn (AR-35: one in total)."""
+        if reaction != "flank":
+            raise InvalidCommand("attack: the only reaction attack is 'flank'")
+        self.check_reaction(actor)
+        provoked = state.extra.get("provoked")
+        if not provoked or provoked["mover"] != target.id or actor.id not in provoked["flankers"]:
+            raise IllegalCommand(f"{target.id} has not left {actor.id}'s flank this turn",
+                                 rule="R-FLK-2")
+        used = provoked.get("used", [])
+        if used and (c.ruling(state, "AR-35", "one-total") == "one-total" or actor.id in used):
+            raise IllegalCommand(f"the flanking reaction against {target.id} was already taken "
+                                 "this turn", rule="R-FLK-2")
+
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        target = self.creature(state, data["target"])
+        if data.get("dodge_left") is not None:
+            if data["dodge_left"] > 0:
+                cond = target.condition("dodging")
+                if cond is not None:
+                    cond.level = data["dodge_left"]
+            else:
+                target.conditions = [x for x in target.conditions if x.name != "dodging"]
+        if data.get("reaction"):
+            provoked = state.extra.get("provoked")
+            if provoked is not None:
+                provoked["used"] = [*provoked.get("used", []), data["actor"]]
+
+    def apply_defended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).shield_uses += 1
+
+    # -- damage ----------------------------------------------------------------------------
+    def hurt(self, state: EncounterState, who: str, components: list[tuple[int, str]], *,
+             shield_roll: int = 0, fall: bool = False, over_time: str | None = None,
+             irreducible: bool = False, cause: str = "damage") -> list[Event]:
+        """A ``damaged`` event through the pipeline, and what follows from it."""
+        target = self.creature(state, who)
+        later = over_time is not None and over_time in target.over_time_seen
+        result = resolve(target, components, state.rulings, fall=fall, shield_roll=shield_roll,
+                         over_time_later=later, irreducible=irreducible)
+        health = target.health - result.taken
+        data = {"target": who, "cause": cause, "taken": result.taken, "health": health,
+                "pipeline": result.to_json(), "armor_uses": result.armor_uses,
+                "dr_uses": result.dr_uses, "over_time": over_time,
+                # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
+                "destabilize": target.stabilized and result.taken > 0 and health < 0}
+        events = [Event("damaged", data)]
+        return events + self.consequences(self.lookahead(state, events), who)
+
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        me.armor_uses = data["armor_uses"]
+        me.dr_uses = dict(data["dr_uses"])
+        if data.get("over_time") and data["over_time"] not in me.over_time_seen:
+            me.over_time_seen.append(data["over_time"])
+        if data.get("destabilize"):
+            me.stabilized, me.dying_turns = False, 0
+
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage through the pipeline: target, amount and type, or components
+        [[amount, type], ...]; [over_time: a name for damage over time (R-ARM-5)],
+        [irreducible: true]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        if "components" in command.args:
+            raw = self.arg(command, "components", list)
+            try:
+                components = [(int(a), str(t)) for a, t in raw]
+            except (TypeError, ValueError):
+                raise InvalidCommand("damage: components are [[amount, type], ...]") from None
+        else:
+            components = [(self.arg(command, "amount", int), self.arg(command, "type", str, ""))]
+        if any(a < 0 for a, _ in components):
+            raise InvalidCommand("damage: amounts must not be negative")
+        if target.dead:
+            raise IllegalCommand(f"{target.id} is already dead")
+        return self.hurt(state, target.id, components,
+                         over_time=self.arg(command, "over_time", str, None),
+                         irreducible=self.arg(command, "irreducible", bool, False))
+
+    # -- healing (R-HEAL-*, R-OVH-*, R-STB-1, R-C-BLE) ---------------------------------------
+    def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Heal: target, amount, [healer, power: true (adds the healer's Power Bonus)],
+        [overheal: true (above the maximum, stacking)]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("heal: amount must not be negative")
+        if target.dead:
+            raise IllegalCommand(f"{target.id} is dead; healing cannot help", rule="R-DTH-1")
+        overheal = self.arg(command, "overheal", bool, False)
+        total = amount
+        if self.arg(command, "power", bool, False):
+            healer = self.creature(state, self.arg(command, "healer", str))
+            if not overheal or c.ruling(state, "AR-33", "applies") == "applies":
+                total += healer.power_bonus  # R-HEAL-2, AR-33
+        bleed = target.level("bleed")
+        cut = min(bleed, total)  # AR-25
+        restored = total - cut
+        if bleed and c.ruling(state, "AR-25", "min-bleed-heal") == "literal":
+            restored = 0
+        start = target.health
+        if start < 0 and c.ruling(state, "AR-7", "adds-normally") == "from-zero":
+            start = 0
+        if overheal:
+            health = start + restored  # R-OVH-1, R-OVH-3
+        else:
+            health = max(target.health, min(start + restored, target.health_max))  # R-HEAL-1
+        stabilizes = target.dying and total > 0  # R-STB-1: any healing
+        data = {"target": target.id, "amount": total, "healed": health - target.health,
+                "health": health, "bleed": bleed - cut, "stabilized": stabilizes}
+        events = [Event("healed", data)]
+        if target.dying and health > 0:  # R-DY-5
+            events.append(Event("condition_removed", {"target": target.id, "name": "dying",
+                                                      "why": "healed above 0"}))
+        return events
+
+    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        cond = me.condition("bleed")
+        if cond is not None:
+            if data["bleed"] > 0:
+                cond.level = data["bleed"]
+            else:
+                me.conditions.remove(cond)
+        if data["stabilized"]:
+            me.stabilized, me.dying_turns = True, 0
+
+    def do_stabilize(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
+        (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power]."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        method = self.arg(command, "method", str, "medicine")
+        if not target.dying:
+            raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+        economy = self.pay(state, actor, "stabilize")
+        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "method": method,
+                                "economy": economy}
+        if method == "medicine":
+            ds = self.arg(command, "ds", int, 10)
+            d20 = roll("1d20", dice).total
+            total = d20 + c.skill_bonus(actor, "medicine") + c.modifier(actor, "d20")
+            data.update(d20=d20, total=total, ds=ds, stabilized=c.succeeds(state, total, ds))
+        else:
+            data["stabilized"] = True
+        return [Event("stabilized", data)]
+
+    def apply_stabilized(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["stabilized"]:
+            me = self.creature(state, data["target"])
+            me.stabilized, me.dying_turns = True, 0
+
+    def do_recover(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """A full recovery: target. Exhaustion drops 1 (R-C-EXH), overheal ends (R-OVH-2)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        return [Event("recovered", {"target": target.id,
+                                    "health": min(target.health, target.health_max),
+                                    "exhausted": max(target.level("exhausted") - 1, 0)})]
+
+    def apply_recovered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        cond = me.condition("exhausted")
+        if cond is not None:
+            if data["exhausted"]:
+                cond.level = data["exhausted"]
+            else:
+                me.conditions.remove(cond)
+
+    # -- Energy (R-EN-1, R-EN-2) ------------------------------------------------------------
+    def do_spend_energy(self, state: EncounterState, command: Command,
+                        dice: DiceSource) -> list[Event]:
+        """A creature spends its own Energy: actor, amount; never below 0 (R-EN-2)."""
+        actor = self.creature(state, self.actor(state, command).id)
+        amount = self.arg(command, "amount", int)
+        if amount > actor.energy:
+            raise IllegalCommand(f"{actor.id} has {actor.energy} Energy and cannot spend "
+                                 f"{amount}: a creature cannot take its own Energy below 0",
+                                 rule="R-EN-2")
+        return [Event("energy_changed", {"target": actor.id, "energy": actor.energy - amount,
+                                         "deficit": 0})]
+
+    def do_drain_energy(self, state: EncounterState, command: Command,
+                        dice: DiceSource) -> list[Event]:
+        """Something drains a creature's Energy: target, amount. Below 0, it takes 1 damage
+        per point below and Energy is set to 0 (R-EN-1, AR-27)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        left = target.energy - amount
+        events = [Event("energy_changed", {"target": target.id, "energy": max(left, 0),
+                                           "deficit": max(-left, 0)})]
+        if left < 0:
+            events += self.hurt(self.lookahead(state, events), target.id, [(-left, "")],
+                                cause="energy below 0")
+        return events
+
+    def apply_energy_changed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).energy = data["energy"]
+
+    # -- movement (R-MOV-*, R-DT-*, R-PRN-*, R-SIZ-4/5, R-FLK-*) ------------------------------
+    def do_terrain(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """Mark squares as difficult terrain: squares [[x, y], ...], [clear: true]."""
+        squares = [self.square(command, sq) for sq in self.arg(command, "squares", list)]
+        return [Event("terrain_set", {"squares": squares,
+                                      "clear": self.arg(command, "clear", bool, False)})]
+
+    @staticmethod
+    def square(command: Command, raw: Any) -> list[int]:
+        """A square [x, y] of a command's list, or InvalidCommand."""
+        if (not isinstance(raw, list) or len(raw) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)):
+            raise InvalidCommand(f"{command.name}: a square is [x, y] in whole numbers, "
+                                 f"not {raw!r}")
+        return [raw[0], raw[1]]
+
+    def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        current = {tuple(s) for s in state.extra.get("difficult", [])}
+        given = {tuple(s) for s in data["squares"]}
+        current = current - given if data["clear"] else current | given
+        state.extra["difficult"] = sorted([list(s) for s in current])
+
+    def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The game master puts a creature on a square: target, at [x, y]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        at = c.position(command, "at")
+        return [Event("placed", {"target": target.id, "at": at})]
+
+    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).position = data["at"]
+
+    def step_cost(self, state: EncounterState, me: RealmsCreature, start: list[int],
+                  end: list[int], difficult_all: bool, forbid_larger: bool) -> tuple[int, bool]:
+        """Half spaces for one step: 2 straight, 3 diagonal (R-MOV-3), doubled once for
+        difficult terrain (R-DT-1, R-DT-3): terrain, another creature (R-DT-2, R-SIZ-4,
+        AR-32) or prone (R-PRN-1)."""
+        dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
+        if max(dx, dy) != 1:
+            raise InvalidCommand(f"move: {start} to {end} is not one step")
+        cost = 3 if dx and dy else 2
+        squares = set(me.squares(end))
+        terrain = {tuple(s) for s in state.extra.get("difficult", [])}
+        difficult = difficult_all or bool(squares & terrain) or me.has("prone")
+        for other in state.entities.values():
+            if (not isinstance(other, RealmsCreature) or other.id == me.id or other.dead
+                    or other.id == me.mounted_on or other.mounted_on == me.id):
+                continue
+            if squares & set(other.squares()):
+                enemy = other.side is not None and me.side is not None and other.side != me.side
+                larger = c.size_order(other) > c.size_order(me)
+                if enemy and larger and (forbid_larger or c.ruling(
+                        state, "AR-32", "difficult") == "forbidden"):
+                    raise IllegalCommand(f"{me.id} cannot move through {other.id}, a larger "
+                                         "enemy", rule="R-SIZ-4")
+                difficult = True
+        return (2 * cost if difficult else cost), difficult
+
+    def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Move: actor, path [[x, y], ...] (each a step from the last), or spaces (straight)
+        and [diagonals]; [difficult: true] for the whole move; [forbid_larger: true] (the RM
+        forbids passing a larger enemy). Buys move actions (1 Speed each) as needed."""
+        me = self.creature(state, self.actor(state, command).id)
+        if me.mounted_on and me.mounted_on in state.entities:
+            mount = self.creature(state, me.mounted_on)
+            if not mount.willing and not mount.saddled and not me.controls_mount:
+                raise IllegalCommand(f"{mount.id} is unwilling and moves itself: 'control' it "
+                                     "with Animal Handling first", rule="R-MNT-6")
+        difficult_all = self.arg(command, "difficult", bool, False)
+        forbid = self.arg(command, "forbid_larger", bool, False)
+        path = self.arg(command, "path", list, [])
+        halves = 0
+        hard = 0
+        end = me.position
+        if path:
+            if me.position is None:
+                raise InvalidCommand(f"move: {me.id} has no position (place it first)")
+            here = me.position
+            for raw in path:
+                step = self.square(command, raw)
+                cost, was_hard = self.step_cost(state, me, here, step, difficult_all, forbid)
+                halves += cost
+                hard += int(was_hard)
+                here = step
+            end = here
+        else:
+            straight = self.arg(command, "spaces", int, 0)
+            diagonals = self.arg(command, "diagonals", int, 0)
+            if straight < 0 or diagonals < 0 or straight + diagonals == 0:
+                raise InvalidCommand("move: give a path, or spaces and/or diagonals")
+            factor = 2 if (difficult_all or me.has("prone")) else 1
+            halves = factor * (2 * straight + 3 * diagonals)
+        economy = self.pay(state, me, "move", ap=0)
+        economy, bought = self.buy_movement(state, me, halves, economy)
+        provoked: list[str] = []
+        if path and state.in_combat:
+            # R-FLK-2: leaving either flanker's reach lets "you or your flanking ally" react
+            before = c.flankers(state, me)
+            after_squares = me.squares(end)
+            if any(c.distance(after_squares, self.creature(state, fid).squares()) > 1
+                   for fid in before):
+                provoked = before
+        return [Event("moved", {"actor": me.id, "to": end, "cost_halves": halves,
+                                "cost": str(Fraction(halves, 2)), "difficult_steps": hard,
+                                "move_actions": bought, "economy": economy,
+                                "provoked": provoked})]
+
+    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["actor"])
+        if data["to"] is not None:
+            me.position = list(data["to"])
+            if me.mounted_on and me.mounted_on in state.entities:
+                self.creature(state, me.mounted_on).position = list(data["to"])
+        if data["economy"] is not None:
+            state.economy[me.id] = data["economy"]
+        if data["provoked"]:
+            state.extra["provoked"] = {"mover": me.id, "flankers": list(data["provoked"]),
+                                       "used": []}
+
+    def do_stand(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Stand up from Prone: 2 spaces of movement, buying move actions if needed (R-PRN-2)."""
+        me = self.creature(state, self.actor(state, command).id)
+        if not me.has("prone"):
+            raise IllegalCommand(f"{me.id} is not prone")
+        if me.dying:
+            raise IllegalCommand(f"{me.id} is Dying and stays prone", rule="R-C-DYI")
+        economy, bought = self.buy_movement(state, me, 4, self.pay(state, me, "move", ap=0))
+        return [Event("stood", {"actor": me.id, "move_actions": bought, "economy": economy}),
+                Event("condition_removed", {"target": me.id, "name": "prone", "why": "stood"})]
+
+    def apply_stood(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["economy"] is not None:
+            state.economy[data["actor"]] = data["economy"]
+
+    # -- mounts (R-MNT-*) --------------------------------------------------------------------
+    def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
+        mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
+        needs Animal Handling against DS 10 + its level (R-MNT-6)."""
+        me = self.creature(state, self.actor(state, command).id)
+        mount = self.creature(state, self.arg(command, "target", str))
+        if me.mounted_on:
+            raise IllegalCommand(f"{me.id} is already mounted on {me.mounted_on}")
+        if not mount.mountable:
+            raise IllegalCommand(f"{mount.id} cannot be mounted", rule="R-MNT-5")
+        if c.size_order(mount) <= c.size_order(me):
+            raise IllegalCommand(f"{mount.id} ({mount.size}) must be at least one size larger "
+                                 f"than {me.id} ({me.size}) to be mounted", rule="R-MNT-5")
+        economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
+        data: dict[str, Any] = {"actor": me.id, "mount": mount.id, "economy": economy,
+                                "move_actions": bought, "mounted": True}
+        if not mount.willing and not mount.saddled:
+            ds = 10 + mount.creature_level
+            d20 = roll("1d20", dice).total
+            total = d20 + c.skill_bonus(me, "animal_handling") + c.modifier(me, "d20")
+            data.update(d20=d20, total=total, ds=ds, mounted=c.succeeds(state, total, ds))
+        return [Event("mounted", data)]
+
+    def apply_mounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["economy"] is not None:
+            state.economy[data["actor"]] = data["economy"]
+        if data["mounted"]:
+            me = self.creature(state, data["actor"])
+            me.mounted_on = data["mount"]
+            me.position = self.creature(state, data["mount"]).position
+            me.controls_mount = "ds" in data
+
+    def do_dismount(self, state: EncounterState, command: Command,
+                    dice: DiceSource) -> list[Event]:
+        """Dismount: actor, [at [x, y]]; 3 spaces of movement (R-MNT-1)."""
+        me = self.creature(state, self.actor(state, command).id)
+        if not me.mounted_on:
+            raise IllegalCommand(f"{me.id} is not mounted")
+        economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
+        return [Event("dismounted", {"actor": me.id, "economy": economy, "move_actions": bought,
+                                     "at": c.position(command, "at")})]
+
+    def apply_dismounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["actor"])
+        me.mounted_on = None
+        me.controls_mount = False
+        if data["at"] is not None:
+            me.position = data["at"]
+        if data["economy"] is not None:
+            state.economy[me.id] = data["economy"]
+
+    def unseat(self, state: EncounterState, mount: RealmsCreature,
+               dice: DiceSource) -> list[Event]:
+        """R-MNT-3: a mount knocked prone unseats its riders, who fall prone unless they
+        pass DS 15 Reflex or Might (the better of the two)."""
+        events: list[Event] = []
+        for rider in state.entities.values():
+            if not isinstance(rider, RealmsCreature) or rider.mounted_on != mount.id:
+                continue
+            bonus = max(c.defense_bonus(rider, "reflex"), c.defense_bonus(rider, "might"))
+            d20 = roll("1d20", dice).total
+            total = d20 + bonus + c.modifier(rider, "d20")
+            kept = c.succeeds(state, total, 15)
+            events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
+                                                "ds": 15, "stays_mounted": kept}))
+            if not kept:
+                events.append(Event("condition_added", {
+                    "target": rider.id,
+                    "condition": Condition("prone", source=mount.id).to_json()}))
+        return events
+
+    def apply_unseat_roll(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if not data["stays_mounted"]:
+            self.creature(state, data["target"]).mounted_on = None
+
+    # -- rolls against a Difficulty Score ---------------------------------------------------
+    def check_roll(self, state: EncounterState, roller: RealmsCreature, skill: str, ds: int,
+                   dice: DiceSource, extra: int = 0, twice: bool = False) -> dict[str, Any]:
+        result = roll("2d20kh1" if twice else "1d20", dice)
+        bonus = c.skill_bonus(roller, skill) + c.modifier(roller, "d20") + extra
+        total = result.total + bonus
+        return {"skill": skill, "roller": roller.id, "d20": result.total, "bonus": bonus,
+                "total": total, "ds": ds, "success": c.succeeds(state, total, ds)}
+
+    def skill_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        actor = self.creature(state, self.actor(state, command).id)
+        skill = self.arg(command, "skill", str)
+        ds = self.arg(command, "ds", int)
+        roller = self.creature(state, self.arg(command, "roller", str, actor.id))
+        helper_id = self.arg(command, "helper", str, None)
+        mine = {e.id for e in state.entities.values()
+                if isinstance(e, RealmsCreature) and e.companion_of == actor.id}
+        if roller.id != actor.id and roller.id not in mine:
+            raise IllegalCommand(f"{roller.id} is not {actor.id}'s companion", rule="R-CMP-3")
+        notes = []
+        if roller.id != actor.id:
+            notes.append(f"{actor.id} gives up their own roll")  # R-CMP-3
+        extra: list[tuple[str, int]] = []
+        twice = False
+        if helper_id is not None:
+            helper = self.creature(state, helper_id)
+            if helper.id == roller.id:
+                raise IllegalCommand("a creature cannot help its own roll", rule="R-CMP-2")
+            if helper.companion and skill not in helper.proficient:
+                raise IllegalCommand(f"{helper.id} is not proficient in {skill} and cannot help",
+                                     rule="R-CMP-2")
+            if helper.id in mine and roller.id in mine:
+                notes.append(f"{actor.id} gives up their help to {helper.id}")  # R-CMP-4
+            if c.ruling(state, "RLM-5", "plus-2") == "roll-twice":
+                twice = True
+            else:
+                extra.append((f"help ({helper.id})", 2))
+        against = self.arg(command, "target", str, "")
+        if against:
+            other = self.creature(state, against)
+            if skill == "charisma" and any(x.name == "charmed" and x.source == roller.id
+                                           for x in other.conditions):
+                extra.append(("target Charmed by roller", 2))  # R-C-CHA
+            maneuver = self.arg(command, "maneuver", str, "")
+            if maneuver in ("prone", "knockback", "grapple"):
+                extra.append(("target Faint", c.modifier(other, "outside_forces")))  # R-C-FAI
+            fear = roller.condition("frightened")
+            if fear is not None and fear.source == other.id:
+                extra.append(("Frightened (source)", -fear.level))  # R-C-FRI
+        elif roller.has("frightened") and self.arg(command, "sees_fear_source", bool, False):
+            extra.append(("Frightened (in view)", -c.half(state, roller.level("frightened"))))
+        if self.arg(command, "balance", bool, False):
+            extra.append(("balance", c.modifier(roller, "balance")))  # R-C-FAI
+        extra.append(("situational", self.arg(command, "bonus", int, 0)))
+        sense = self.arg(command, "sense", str, "")
+        auto_fail = None
+        if sense == "sight" and roller.has("blinded"):
+            auto_fail = "Blinded: sight-based rolls fail"  # R-C-BLI
+        if sense == "hearing" and roller.has("deafened"):
+            auto_fail = "Deafened: hearing-based rolls fail"  # R-C-DEA
+        return {"actor": actor, "roller": roller, "skill": skill, "ds": ds, "twice": twice,
+                "extra": [(k, v) for k, v in extra if v], "notes": notes,
+                "auto_fail": auto_fail}
+
+    def do_overcome(self, state: EncounterState, command: Command,
+                    dice: DiceSource) -> list[Event]:
+        """Overcome a condition with a defense (R-CON-1): actor, name, ds, [defense: might,
+        reflex...; default might]. Success removes the condition. 1 AP (as a skill roll)."""
+        me = self.creature(state, self.actor(state, command).id)
+        name = self.arg(command, "name", str)
+        if not me.has(name):
+            raise IllegalCommand(f"{me.id} has no condition {name!r} to overcome", rule="R-CON-1")
+        economy = self.pay(state, me, "skill")
+        data = self.check_roll(state, me, self.arg(command, "defense", str, "might"),
+                               self.arg(command, "ds", int), dice)
+        data.update(actor=me.id, economy=economy, condition=name)
+        events = [Event("overcome_rolled", data)]
+        if data["success"]:
+            events.append(Event("condition_removed", {"target": me.id, "name": name,
+                                                      "why": "overcome"}))
+        return events
+
+    def apply_overcome_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def do_control(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """Control an unwilling, unsaddled mount this turn (R-MNT-6): actor (the rider);
+        Animal Handling against DS 10 + the mount's level. Free, once a turn."""
+        me = self.creature(state, self.actor(state, command).id)
+        if not me.mounted_on:
+            raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
+        mount = self.creature(state, me.mounted_on)
+        economy = self.pay(state, me, "move", ap=0)
+        data = self.check_roll(state, me, "animal_handling", 10 + mount.creature_level, dice)
+        data.update(actor=me.id, mount=mount.id, economy=economy)
+        return [Event("control_rolled", data)]
+
+    def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).controls_mount = bool(data["success"])
+
+    def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A skill (or defense) roll against a Difficulty Score: actor, skill, ds, [roller:
+        a companion rolling instead (R-CMP-3)], [helper (R-CMP-2, R-CMP-4)], [target],
+        [maneuver], [sense: sight|hearing], [balance], [bonus], [sees_fear_source]."""
+        setup = self.skill_setup(state, command)
+        economy = self.pay(state, setup["actor"], "skill")
+        if setup["auto_fail"]:
+            return [Event("skill_rolled", {"actor": setup["actor"].id, "skill": setup["skill"],
+                                           "success": False, "why": setup["auto_fail"],
+                                           "economy": economy})]
+        data = self.check_roll(state, setup["roller"], setup["skill"], setup["ds"], dice,
+                               sum(v for _, v in setup["extra"]), setup["twice"])
+        data.update(actor=setup["actor"].id, modifiers=[list(x) for x in setup["extra"]],
+                    notes=setup["notes"], economy=economy)
+        return [Event("skill_rolled", data)]
+
+    def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def do_jump(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Jump: actor, spaces, [vertical: true], [skill: athletics|acrobatics]. Within the
+        limit no roll (R-JMP-1); beyond it a roll against DS 10 + 5 per space (R-JMP-2)."""
+        me = self.creature(state, self.actor(state, command).id)
+        spaces = self.arg(command, "spaces", int)
+        vertical = self.arg(command, "vertical", bool, False)
+        horizontal_limit, vertical_limit = c.jump_limits(state, me)
+        limit = vertical_limit if vertical else horizontal_limit
+        excess = max(spaces - limit, 0)
+        economy, bought = self.buy_movement(state, me, 2 * spaces,
+                                            self.pay(state, me, "move", ap=0))
+        data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "limit": limit,
+                                "vertical": vertical, "economy": economy,
+                                "move_actions": bought, "success": True}
+        if excess:
+            skill = self.arg(command, "skill", str, "")
+            if not skill:
+                skill = max(("athletics", "acrobatics"), key=lambda s: c.skill_bonus(me, s))
+            data.update(self.check_roll(state, me, skill, c.jump_ds(state, excess), dice))
+        return [Event("jumped", data)]
+
+    def apply_jumped(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["economy"] is not None:
+            state.economy[data["actor"]] = data["economy"]
+
+    def do_climb(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Climb: actor, spaces, [ds: the wall's DS set by the RM, default 10 (R-CLB-2)].
+        With a Climb Speed no roll; otherwise an Athletics roll (R-CLB-1)."""
+        me = self.creature(state, self.actor(state, command).id)
+        spaces = self.arg(command, "spaces", int)
+        limit = c.climb_speed(state, me)
+        if spaces > limit:
+            raise IllegalCommand(f"{me.id} climbs {limit} spaces per action, not {spaces}",
+                                 rule="R-CLB-1")
+        economy = self.pay(state, me, "climb")
+        data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "climb_speed": limit,
+                                "economy": economy, "success": True}
+        if me.climb_speed is None:
+            data.update(self.check_roll(state, me, "athletics", self.arg(command, "ds", int, 10),
+                                        dice))
+        return [Event("climbed", data)]
+
+    def apply_climbed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def do_swim(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Swim: actor, spaces, [ds: 10 in calm water], [skill: acrobatics|athletics]. A
+        Swim Speed needs no roll (R-SWM-1); a failed roll starts suffocation (R-SWM-2)."""
+        me = self.creature(state, self.actor(state, command).id)
+        spaces = self.arg(command, "spaces", int)
+        limit = c.swim_speed(state, me)
+        if spaces > limit:
+            raise IllegalCommand(f"{me.id} swims {limit} spaces per action, not {spaces}",
+                                 rule="R-SWM-1")
+        economy = self.pay(state, me, "swim")
+        data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "swim_speed": limit,
+                                "economy": economy, "success": True}
+        events = [Event("swam", data)]
+        if me.swim_speed is None:
+            skill = self.arg(command, "skill", str, "") or max(
+                ("acrobatics", "athletics"), key=lambda s: c.skill_bonus(me, s))
+            data.update(self.check_roll(state, me, skill, self.arg(command, "ds", int, 10), dice))
+            if not data["success"]:
+                events.append(Event("condition_added", {
+                    "target": me.id, "condition": Condition("suffocating").to_json()}))
+        return events
+
+    def apply_swam(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    # -- falling (R-FALL-*) -----------------------------------------------------------------
+    def fall_setup(self, state: EncounterState, me: RealmsCreature,
+                   spaces: int) -> tuple[int, int, int]:
+        """(increments, d4 per increment, DS) of a fall (R-FALL-1, R-FALL-2, AR-17)."""
+        if c.ruling(state, "AR-17", "floor") == "ceil":
+            increments = half_round_up(spaces)
+        else:
+            increments = half_round_down(spaces)
+        per = min(max(round_up(me.weight, 200), 1), 4)  # rounds up to 200 kg, at most 800 kg
+        return increments, per, 10 + increments
+
+    def do_fall(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A creature falls: target, [spaces (default: its altitude)], [onto: a creature].
+        Dice: the damage, the faller's Reflex, then the creature below's Reflex."""
+        me = self.creature(state, self.arg(command, "target", str))
+        spaces = self.arg(command, "spaces", int, me.altitude)
+        if spaces <= 0:
+            raise InvalidCommand("fall: how many spaces? give 'spaces'")
+        increments, per, ds = self.fall_setup(state, me, spaces)
+        data: dict[str, Any] = {"target": me.id, "spaces": spaces, "increments": increments,
+                                "dice_per_increment": per, "ds": ds,
+                                "rounds": round_up(spaces, 30)}  # R-FALL-5: 30 spaces a round
+        events = [Event("fell", data)]
+        if increments == 0:
+            data.update(damage=0, success=True)
+            return events
+        damage = roll(f"{per * increments}d4", dice)
+        save = self.check_roll(state, me, "reflex", ds, dice)
+        amount = c.half(state, damage.total, damage=True) if save["success"] else damage.total
+        data.update(damage=damage.total, roll=damage.to_json(), reflex=save,
+                    success=save["success"], amount=amount)
+        prone = [me.id] if not save["success"] else []
+        below_id = self.arg(command, "onto", str, None)
+        mine = amount
+        if below_id is not None:
+            below = self.creature(state, below_id)
+            if below.id == me.id:
+                raise InvalidCommand("fall: a creature cannot land on itself")
+            dodge = self.check_roll(state, below, "reflex", ds, dice)
+            data["below_reflex"] = dodge
+            if not dodge["success"]:  # R-FALL-3, AR-31
+                share = half_round_down(amount) if c.ruling(
+                    state, "AR-31", "creature-floor-half") == "creature-floor-half" \
+                    else half_round_up(amount)
+                mine = amount - share
+                prone = [me.id, below.id]
+                events += self.hurt(self.lookahead(state, events), below.id,
+                                    [(share, "bludgeoning")], fall=True, cause="fall")
+        events += self.hurt(self.lookahead(state, events), me.id, [(mine, "bludgeoning")],
+                            fall=True, cause="fall")
+        after = self.lookahead(state, events)
+        for who in dict.fromkeys(prone):
+            if not after.entity(who).has("prone"):
+                events.append(Event("condition_added", {
+                    "target": who, "condition": Condition("prone", source="fall").to_json()}))
+        return events
+
+    def apply_fell(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.altitude = 0
+        me.flying = False
+
+    # -- companions (R-CMP-7..9) -------------------------------------------------------------
+    def do_dodge(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Ready a dodge with every AP left: +1 Evasion against that many attacks (R-CMP-8)."""
+        me = self.creature(state, self.actor(state, command).id)
+        economy = self.pay(state, me, "dodge")
+        spent = int(economy["ap"]) + c.ap_costs(state)["dodge"] if economy else AP_PER_TURN
+        if economy is not None:
+            economy["ap"] = 0
+        cond = Condition("dodging", level=spent, source=me.id)
+        return [Event("dodged", {"actor": me.id, "target": me.id, "ap": 0, "economy": economy,
+                                 "automatic": False}),
+                Event("condition_added", {"target": me.id, "condition": cond.to_json()})]
+
+    def apply_dodged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.apply_economy(state, data["target"], data["ap"])
+
+    def do_command(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """Command a companion (the command reaction, R-CMP-9): actor (its character), target
+        (the companion). It then acts as commanded instead of dodging."""
+        me = self.creature(state, self.actor(state, command).id)
+        pet = self.creature(state, self.arg(command, "target", str))
+        if pet.companion_of != me.id:
+            raise IllegalCommand(f"{pet.id} is not {me.id}'s companion", rule="R-CMP-9")
+        self.check_reaction(me)
+        economy = self.pay(state, me, "command", reaction=True)
+        return [Event("commanded", {"actor": me.id, "target": pet.id, "economy": economy})]
+
+    def apply_commanded(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).commanded = True
+
+    # -- a look at the numbers ------------------------------------------------------------
+    def do_check(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Show a creature's derived numbers: target, [type (a damage type for the DR)]."""
+        me = self.creature(state, self.arg(command, "target", str))
+        horizontal, vertical = c.jump_limits(state, me)
+        damage_type = self.arg(command, "type", str, "slashing")
+        return [Event("checked", {
+            "target": me.id, "speed": c.speed(state, me), "evasion": c.evasion(me),
+            "attack": me.attack + c.modifier(me, "attack") + c.modifier(me, "d20")
+            + c.modifier(me, "bonuses"),
+            "capacity": c.capacity(state, me), "climb_speed": c.climb_speed(state, me),
+            "swim_speed": c.swim_speed(state, me), "fly_speed": c.fly_speed(state, me),
+            "jump": horizontal, "jump_vertical": vertical, "ap": me.ap,
+            "dr": armor_dr(me, damage_type, me.armor_uses, state.rulings),
+            "terminal": me.terminal, "overheal": me.overheal, "size": me.size,
+            "spaces": me.spaces, "flanked_by": c.flankers(state, me)})]
+
+    def apply_checked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    # -- exact odds -----------------------------------------------------------------------
+    def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Exact odds of an attack (hit, miss, each Critical Level) or a skill roll."""
+        if command.name == "attack":
+            setup = self.attack_setup(state, command)
+            out: dict[str, Any] = {"miss": Fraction(0), "hit": Fraction(0)}
+            for natural, p in distribution("1d20").items():
+                hit, level = self.attack_outcome(state, setup, natural)
+                if not hit:
+                    out["miss"] += p
+                    continue
+                out["hit"] += p
+                key = f"critical_{level}" if level else "normal_hit"
+                out[key] = out.get(key, Fraction(0)) + p
+            return out
+        if command.name == "skill":
+            setup = self.skill_setup(state, command)
+            if setup["auto_fail"]:
+                return {"success": Fraction(0), "failure": Fraction(1)}
+            need = setup["ds"] - c.skill_bonus(setup["roller"], setup["skill"]) - c.modifier(
+                setup["roller"], "d20") - sum(v for _, v in setup["extra"])
+            if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
+                need += 1
+            d20 = distribution("2d20kh1" if setup["twice"] else "1d20")
+            success = d20.at_least(need)
+            return {"success": success, "failure": 1 - success}
+        if command.name in ("jump", "climb", "swim"):
+            return self.movement_roll_odds(state, command)
+        return super().odds(state, command)
+
+    def movement_roll_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Exact odds of a jump beyond the limit, a climb or a swim succeeding."""
+        me = self.creature(state, self.actor(state, command).id)
+        spaces = self.arg(command, "spaces", int)
+        skill = self.arg(command, "skill", str, "")
+        choices: tuple[str, ...]
+        if command.name == "jump":
+            horizontal, vertical = c.jump_limits(state, me)
+            excess = spaces - (vertical if self.arg(command, "vertical", bool, False)
+                               else horizontal)
+            ds = c.jump_ds(state, excess)
+            needs_roll = excess > 0
+            choices = ("athletics", "acrobatics")
+        elif command.name == "climb":
+            ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.climb_speed is None, (
+                "athletics",)
+        else:
+            ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.swim_speed is None, (
+                "acrobatics", "athletics")
+        if not needs_roll:
+            return {"success": Fraction(1), "failure": Fraction(0)}
+        skill = skill or max(choices, key=lambda s: c.skill_bonus(me, s))
+        need = ds - c.skill_bonus(me, skill) - c.modifier(me, "d20")
+        if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
+            need += 1
+        success = distribution("1d20").at_least(need)
+        return {"success": success, "failure": 1 - success}
+
+
+__all__ = ["RealmsEconomy", "RealmsRuleset"]
