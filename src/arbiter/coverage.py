@@ -18,7 +18,9 @@ from pathlib import Path
 
 from .scenario.loader import LineDict, load_yaml
 
-RULE_LINE = re.compile(r"^- `(?P<id>[A-Z]+-[A-Z]+-[A-Z0-9]+[a-z]?)` \*\*(?P<cls>MECH|HOOK|NARR)\*\*")
+RULE_LINE = re.compile(
+    r"^- `(?P<id>[A-Z]+-[A-Z]+-[A-Z0-9]+[a-z]?)` \*\*(?P<cls>MECH|HOOK|NARR)\*\*"
+)
 AMBIGUITY_LINE = re.compile(r"^- \*\*(?P<id>A[A-Z]-\d+)[:.]")
 ID = re.compile(r"\b[A-Z]-[A-Z]{1,5}-[A-Z0-9]{1,4}[a-z]?\b|\bA[A-Z]-\d+\b")
 PREFIX = {"polemos": "P", "zones": "Z", "realms": "R"}
