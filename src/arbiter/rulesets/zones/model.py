@@ -1,0 +1,306 @@
+"""Stat blocks, weapons and the geometry of the zones ruleset (seed 002, "Back in Combat").
+
+A creature stands in a **zone**, in a **group**; groups that are engaged with each other share
+an **engagement**. Range bands are engagement, short, medium and long; altitude (for flyers)
+is counted on the same scale, 0 being the ground.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand
+
+HERE = Path(__file__).parent
+
+RANGE_BANDS = ("engagement", "short", "medium", "long")
+"""Range bands, nearest first. Their index + 1 is the distance on the altitude scale."""
+
+ALTITUDE = {"ground": 0, "engagement": 1, "short": 2, "medium": 3, "long": 4}
+STATS = ("DEX", "STR", "SPD", "WGT")
+HEAVY_WGT = 25
+"""Creatures of at least this WGT: no cover but improved (Z-COV-11), always high (Z-ZAO-8)."""
+
+
+def band_distance(band: str) -> int:
+    """A range band as a distance on the altitude scale: engagement 1 ... long 4."""
+    return RANGE_BANDS.index(band) + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """Damage and drive of one effect (impact, area, high or low)."""
+
+    damage: int
+    drive: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"damage": self.damage, "drive": self.drive}
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """A weapon (or weapon-equivalent Ability), from ``weapons.toml`` or a stat block."""
+
+    name: str
+    kind: str = "ranged"
+    type: str = "kinetic"
+    damage: int = 0
+    drive: int = 0
+    offense: dict[str, str] = field(default_factory=dict)
+    hands: int = 2
+    tags: tuple[str, ...] = ()
+    ability: bool = False
+    full_auto_damage: int | None = None
+    ammo_per_shot: int = 1
+    aoe: str | None = None
+    impact: Effect | None = None
+    area: Effect | None = None
+    zaoe: dict[str, str] | None = None
+    high: Effect | None = None
+    low: Effect | None = None
+    effect: str | None = None
+    beneficial: bool = False
+    str_requirement: int | None = None
+    one_handed_str: int | None = None
+    str_drive: bool = False
+    offense_stat: str = "DEX"
+    powerful: bool = False
+    aoe_fractions: dict[str, str] = field(default_factory=dict)
+    aoe_types: tuple[str, ...] = ()
+
+    @property
+    def energy(self) -> bool:
+        """Entirely energy damage: its drive equals its damage (Z-EAO-2)."""
+        return self.type == "energy"
+
+    @property
+    def throwing(self) -> bool:
+        return "Throwing" in self.tags
+
+    @property
+    def normal(self) -> Effect:
+        return Effect(self.damage, self.damage if self.energy else self.drive)
+
+    def requirement(self) -> int:
+        """The STR needed to throw it (Z-THR-3): listed, or the one-handed requirement."""
+        if self.str_requirement is not None:
+            return self.str_requirement
+        return self.one_handed_str or 0
+
+    @classmethod
+    def from_spec(cls, name: str, spec: Mapping[str, Any]) -> Weapon:
+        known = set(cls.__dataclass_fields__) - {"name"}
+        unknown = set(spec) - known
+        if unknown:
+            raise InvalidCommand(
+                f"weapon {name}: unknown key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(known))})"
+            )
+        energy = spec.get("type") == "energy"
+
+        def effect(key: str) -> Effect | None:
+            raw = spec.get(key)
+            if raw is None:
+                return None
+            damage = int(raw["damage"])
+            return Effect(damage, damage if energy else int(raw.get("drive", 0)))
+
+        kind = str(spec.get("kind", "ranged"))
+        if kind not in ("ranged", "thrown", "melee"):
+            raise InvalidCommand(f"weapon {name}: kind must be ranged, thrown or melee")
+        aoe = spec.get("aoe")
+        if aoe not in (None, "burst", "spray", "both"):
+            raise InvalidCommand(f"weapon {name}: aoe must be burst, spray or both")
+        return cls(
+            name=name,
+            kind=kind,
+            type=str(spec.get("type", "kinetic")),
+            damage=int(spec.get("damage", 0)),
+            drive=int(spec.get("drive", 0)),
+            offense={str(k): str(v) for k, v in dict(spec.get("offense", {})).items()},
+            hands=int(spec.get("hands", 2)),
+            tags=tuple(spec.get("tags", ())),
+            ability=bool(spec.get("ability", False)),
+            full_auto_damage=(None if spec.get("full_auto_damage") is None
+                              else int(spec["full_auto_damage"])),
+            ammo_per_shot=int(spec.get("ammo_per_shot", 1)),
+            aoe=aoe,
+            impact=effect("impact"),
+            area=effect("area"),
+            zaoe=None if spec.get("zaoe") is None else {
+                str(k): str(v) for k, v in dict(spec["zaoe"]).items()},
+            high=effect("high"),
+            low=effect("low"),
+            effect=spec.get("effect"),
+            beneficial=bool(spec.get("beneficial", False)),
+            str_requirement=(None if spec.get("str_requirement") is None
+                             else int(spec["str_requirement"])),
+            one_handed_str=(None if spec.get("one_handed_str") is None
+                            else int(spec["one_handed_str"])),
+            str_drive=bool(spec.get("str_drive", False)),
+            offense_stat=str(spec.get("offense_stat", "DEX")),
+            powerful=bool(spec.get("powerful", False)),
+            aoe_fractions={str(k): str(v) for k, v in dict(spec.get("aoe_fractions", {})).items()},
+            aoe_types=tuple(spec.get("aoe_types", ())),
+        )
+
+
+@cache
+def catalogue() -> dict[str, dict[str, Any]]:
+    """The weapon catalogue (``weapons.toml``) as raw specs by name."""
+    with (HERE / "weapons.toml").open("rb") as fh:
+        return {str(k): dict(v) for k, v in tomllib.load(fh).items()}
+
+
+@cache
+def cover_chart() -> dict[str, int]:
+    """Cover armor bonus by environment (``cover.toml``; ruling AZ-10)."""
+    with (HERE / "cover.toml").open("rb") as fh:
+        return {str(k): int(v) for k, v in tomllib.load(fh)["environment"].items()}
+
+
+@cache
+def injury_table() -> list[tuple[int, str]]:
+    """The placeholder injury-type table (``injuries.toml``; ruling ZR-5)."""
+    with (HERE / "injuries.toml").open("rb") as fh:
+        return [(int(r["upto"]), str(r["type"])) for r in tomllib.load(fh)["range"]]
+
+
+def injury_type(roll: int) -> str:
+    for upto, name in injury_table():
+        if roll <= upto:
+            return name
+    return injury_table()[-1][1]
+
+
+@cache
+def condition_catalogue() -> dict[str, dict[str, Any]]:
+    with (HERE / "conditions.toml").open("rb") as fh:
+        return {str(k): dict(v) for k, v in tomllib.load(fh)["condition"].items()}
+
+
+def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A weapon's spec: the catalogue entry (if any) with a stat block's keys on top."""
+    base = dict(catalogue().get(name, {}))
+    if not base and not override:
+        raise InvalidCommand(
+            f"no weapon named {name!r} (catalogue: {', '.join(sorted(catalogue()))})"
+        )
+    return {**base, **dict(override or {})}
+
+
+@dataclass
+class Creature(Entity):
+    """A creature (or vehicle) of the zones ruleset. Stats DEX, STR, SPD, WGT live in ``stats``."""
+
+    health_max: int = 1
+    health: int = 1
+    armor: int = 0
+    shield: int = 0
+    kinetic_shielding: int = 0
+    weapons: dict[str, dict[str, Any]] = field(default_factory=dict)
+    competent: list[str] = field(default_factory=list)
+    skills: list[str] = field(default_factory=list)
+    ammo: dict[str, int] = field(default_factory=dict)
+    zone: str = "here"
+    group: str = ""
+    engagement: str = ""
+    altitude: int = 0
+    mount: str | None = None
+    touching: list[str] = field(default_factory=list)
+    flanking: dict[str, Any] = field(default_factory=dict)
+    interference: list[str] = field(default_factory=list)
+
+    @property
+    def down(self) -> bool:
+        return self.health <= 0
+
+    @property
+    def vehicle(self) -> bool:
+        return "vehicle" in self.tags
+
+    @property
+    def heavy(self) -> bool:
+        """WGT 25 or more (Z-COV-11, Z-ZAO-8)."""
+        return self.stat("WGT") >= HEAVY_WGT
+
+    @property
+    def flying(self) -> bool:
+        return self.altitude > 0
+
+    def weapon(self, name: str) -> Weapon:
+        if name not in self.weapons:
+            known = ", ".join(self.weapons) or "none"
+            raise IllegalCommand(f"{self.id} has no weapon {name!r} (weapons: {known})")
+        return Weapon.from_spec(name, self.weapons[name])
+
+    def is_competent(self, weapon: Weapon) -> bool:
+        """Competent with the weapon; a thrown melee weapon needs the Throwing tag (Z-THR-1)."""
+        return weapon.name in self.competent
+
+    def grappling(self) -> str | None:
+        """The creature this one is grappling with, if any."""
+        cond = self.condition("grappling")
+        return cond.source if cond is not None else None
+
+    def cover(self) -> dict[str, Any] | None:
+        cond = self.condition("cover")
+        return dict(cond.data) if cond is not None else None
+
+
+def creatures(state: EncounterState) -> list[Creature]:
+    return [e for e in state.entities.values() if isinstance(e, Creature)]
+
+
+def engaged(a: Creature, b: Creature) -> bool:
+    return a.zone == b.zone and a.engagement == b.engagement
+
+
+def allies(a: Creature, b: Creature) -> bool:
+    return a.id == b.id or (a.side is not None and a.side == b.side)
+
+
+def zones(state: EncounterState) -> dict[str, dict[str, Any]]:
+    """The zone map: id → {adjacent: [...], indoor: bool}."""
+    out: dict[str, dict[str, Any]] = state.extra.get("zones", {})
+    return out
+
+
+def adjacent(state: EncounterState, zone: str) -> list[str]:
+    return list(zones(state).get(zone, {}).get("adjacent", []))
+
+
+def default_range(state: EncounterState, a: Creature, b: Creature) -> str:
+    """The range band between two creatures when the GM gives none (ruling ZR-4)."""
+    if engaged(a, b):
+        return "engagement"
+    if a.zone == b.zone:
+        return "short"
+    if b.zone in adjacent(state, a.zone):
+        return "medium"
+    return "long"
+
+
+def engagements_in(state: EncounterState, zone: str) -> list[str]:
+    """The separate groups/engagements in a zone, in the order creatures were added."""
+    out: list[str] = []
+    for c in creatures(state):
+        if c.zone == zone and not c.down and c.engagement not in out:
+            out.append(c.engagement)
+    return out
+
+
+def counts_for_group_defense(creature: Creature) -> bool:
+    """A creature in cover defends nobody by group defense (Z-COV-9)."""
+    return not creature.down and creature.cover() is None
+
+
+def outnumbering(state: EncounterState, group: str) -> int:
+    """Creatures of a group counted for outnumbering dice: not those in cover (Z-COV-9)."""
+    return sum(1 for c in creatures(state) if c.group == group and counts_for_group_defense(c))

@@ -1,0 +1,1513 @@
+"""Decide and evolve for the zones ruleset (seed 002, "Back in Combat").
+
+Offense and defense rolls are roll-under checks (ruling AZ-1, :mod:`.rolls`). A ranged
+attack is resolved in the order of Z-RA-3: abilities, ammunition, offense roll, the target's
+defense roll on DEX, then damage and drive through :mod:`.damage`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from ...core import (
+    ActionEconomy,
+    Command,
+    Condition,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Ruleset,
+)
+from ...core.ruleset import ENTITY_KEYS
+from ...dice import DiceSource, roll
+from . import aoe as area
+from .commands import band, choice, flag, names
+from .damage import Hit, fraction_of
+from .damage import run as run_damage
+from .model import (
+    ALTITUDE,
+    RANGE_BANDS,
+    STATS,
+    Creature,
+    Effect,
+    Weapon,
+    allies,
+    band_distance,
+    cover_chart,
+    creatures,
+    default_range,
+    engaged,
+    engagements_in,
+    injury_type,
+    weapon_spec,
+    zones,
+)
+from .rolls import roll_check, success_odds
+
+ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "competent",
+              "skills", "ammo", "zone", "group", "engagement", "altitude", "mount", "cover",
+              *STATS}
+ONE_HANDED_HINDRANCE = {"short": 1, "medium": 2, "long": 4}
+"""Hindrance for a conventional ranged weapon wielded one-handed (Z-HND-1)."""
+MELEE_INTERFERENCE = 2
+FLANK_HINDRANCE = {"basic": 1, "severe": 3}
+FLANK_CUTOFFS = {"80-160": (80, 160), "90-170": (90, 170)}
+FULL_AUTO_AMMO = 10
+ENERGY_AOE_DAMAGE, OVEREFFECT_DAMAGE, PROJECTILE_AOE_DAMAGE = 40, 120, 150
+FULL_AUTO_SKILL = "Full-Auto Skill"
+
+
+class ZonesEconomy(ActionEconomy):
+    """A major action, a minor action and a movement each turn (ruling ZR-1).
+
+    A *slowing* action and movement exclude each other in one turn (ruling ZR-7,
+    ``no-move``); with ``record-only`` slowing is only recorded.
+    """
+
+    def fresh(self, state: Any, who: str) -> dict[str, Any]:
+        return {"major": 1, "minor": 1, "moved": False, "slowed": False}
+
+    def spend(self, state: Any, who: str, kind: str, economy: dict[str, Any]) -> dict[str, Any]:
+        if kind == "free":
+            return dict(economy)
+        strict = state.rulings.get("ZR-7", "no-move") == "no-move"
+        base, _, slowing = kind.partition("/")
+        out = dict(economy)
+        if base == "move":
+            if out.get("moved"):
+                raise IllegalCommand(f"{who} has already moved this turn", rule="ZR-7")
+            if strict and out.get("slowed"):
+                raise IllegalCommand(f"{who} took a slowing action and cannot move this turn",
+                                     rule="ZR-7")
+            out["moved"] = True
+            return out
+        if out.get(base, 0) < 1:
+            raise IllegalCommand(f"{who} has no {base} action left this turn", rule="ZR-1")
+        if slowing and strict and out.get("moved"):
+            raise IllegalCommand(f"{who} has moved this turn, so cannot take a slowing action",
+                                 rule="ZR-7")
+        out[base] -= 1
+        if slowing:
+            out["slowed"] = True
+        return out
+
+
+@dataclass
+class Shot:
+    """A ranged attack, planned and checked before any die is rolled."""
+
+    actor: Creature
+    weapon: Weapon
+    targets: list[Creature]
+    band: str
+    competent: bool
+    unaimed: bool
+    blind: bool
+    thrown: bool
+    one_handed: bool
+    full_auto: bool
+    expr: str
+    on: str
+    stat: int
+    hindrance: dict[str, int]
+    ammo_cost: int
+    normal: Effect
+    action: str
+    aoe: str | None = None
+    aoe_source: str | None = None
+    impact: Effect | None = None
+    area: Effect | None = None
+    engagement: str | None = None
+    zone: str = ""
+    spread: list[str] = field(default_factory=list)
+    caution: bool = False
+    blinded: bool = False
+    grapple_partner: bool = False
+    engagements: tuple[str, ...] = ()
+
+
+class ZonesRuleset(Ruleset):
+    name = "zones"
+    title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
+    seed = "002_f87c09dfc02f1736.txt"
+    entity_type = Creature
+    economy = ZonesEconomy()
+    initiative_dice = "1d20"
+
+    # -- stat blocks -------------------------------------------------------------------
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        """A creature from its stat block (keys: docs/rulesets/zones.md)."""
+        try:
+            return self._make_creature(entity_id, spec)
+        except (ValueError, TypeError, KeyError, AttributeError) as err:
+            raise InvalidCommand(f"{entity_id}: malformed stat block: {err}") from None
+
+    def _make_creature(self, entity_id: str, spec: Mapping[str, Any]) -> Creature:
+        unknown = set(spec) - ENTITY_KEYS - ZONES_KEYS
+        if unknown:
+            raise InvalidCommand(
+                f"{entity_id}: unknown stat-block key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(ENTITY_KEYS | ZONES_KEYS))})"
+            )
+        stats = {str(k): int(v) for k, v in dict(spec.get("stats", {})).items()}
+        stats.update({k: int(spec[k]) for k in STATS if k in spec})
+        base = super().make_entity(entity_id, {**{k: v for k, v in spec.items()
+                                                  if k in ENTITY_KEYS}, "stats": stats})
+        creature = Creature(**{f: getattr(base, f) for f in base.__dataclass_fields__})
+        creature.health_max = creature.health = int(spec.get("health", 100))
+        creature.armor = int(spec.get("armor", 0))
+        creature.shield = int(spec.get("shield", 0))
+        creature.kinetic_shielding = int(spec.get("kinetic_shielding", 0))
+        raw = spec.get("weapons", [])
+        specs = {str(w): {} for w in raw} if isinstance(raw, list) else dict(raw)
+        for name, override in specs.items():
+            creature.weapons[name] = weapon_spec(name, override)
+            Weapon.from_spec(name, creature.weapons[name])
+        if "unarmed" not in creature.weapons:
+            creature.weapons["unarmed"] = weapon_spec("unarmed")
+        creature.competent = [str(w) for w in spec.get("competent", [])]
+        creature.skills = [str(s) for s in spec.get("skills", [])]
+        creature.ammo = {str(k): int(v) for k, v in dict(spec.get("ammo", {})).items()}
+        creature.zone = str(spec.get("zone", "here"))
+        creature.group = str(spec.get("group", entity_id))
+        creature.engagement = str(spec.get("engagement", creature.group))
+        altitude = spec.get("altitude", 0)
+        if isinstance(altitude, str):
+            if altitude not in ALTITUDE:
+                raise InvalidCommand(f"{entity_id}: altitude must be a number or one of "
+                                     f"{', '.join(ALTITUDE)}")
+            altitude = ALTITUDE[altitude]
+        creature.altitude = int(altitude)
+        creature.mount = spec.get("mount")
+        if "cover" in spec:  # the GM lets it begin the fight in cover (Z-COV-4)
+            creature.conditions.append(Condition("cover", data=_cover_data(
+                spec["cover"], entity_id)))
+        return creature
+
+    def creature(self, state: EncounterState, name: str) -> Creature:
+        entity = state.entity(name)
+        if not isinstance(entity, Creature):
+            raise IllegalCommand(f"{name} is not a creature")
+        return entity
+
+    def acting(self, state: EncounterState, command: Command) -> Creature:
+        actor = self.creature(state, self.actor(state, command).id)
+        if actor.down:
+            raise IllegalCommand(f"{actor.id} is down and cannot act")
+        return actor
+
+    def use(self, state: EncounterState, who: str, kind: str) -> dict[str, Any]:
+        """``{"economy": ...}`` after spending ``kind`` in turn-by-turn play, else nothing."""
+        if not state.in_combat:
+            return {}
+        return {"economy": self.spend(state, who, kind)}
+
+    # -- initiative (ruling ZR-3) ---------------------------------------------------------
+    def roll_initiative(
+        self, state: EncounterState, entity: Entity, dice: DiceSource
+    ) -> tuple[int, dict[str, Any]]:
+        """d20 + SPD, highest first (ruling ZR-3; not a roll *on* SPD, so cover stays)."""
+        result = roll(f"{self.initiative_dice}+{entity.stat('SPD')}", dice)
+        return result.total, result.to_json()
+
+    # -- turns ----------------------------------------------------------------------------
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """Melee interference lasts until the end of the creature's turn (AZ-9); bright light
+        from an energy ZAoE ends at the end of its attacker's next turn (Z-ZAO-10)."""
+        events = []
+        entity = state.entities.get(who)
+        if isinstance(entity, Creature) and entity.interference:
+            events.append(Event("interference_cleared", {"target": who}))
+        for zone, light in sorted(state.extra.get("lights", {}).items()):
+            if light["by"] == who and light["round"] < state.round:
+                events.append(Event("light_faded", {"zone": zone, "by": who}))
+        return events
+
+    def apply_interference_cleared(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).interference = []
+
+    def apply_light_faded(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.get("lights", {}).pop(data["zone"], None)
+
+    # -- geometry -------------------------------------------------------------------------
+    def do_zone(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Describe a zone: id, [adjacent] (zone ids), [indoor]. Adjacency goes both ways."""
+        zone = self.arg(command, "id", str)
+        return [Event("zone_set", {"id": zone, "adjacent": names(command, "adjacent"),
+                                   "indoor": flag(command, "indoor")})]
+
+    def apply_zone_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        zmap = state.extra.setdefault("zones", {})
+        entry = zmap.setdefault(data["id"], {"adjacent": [], "indoor": False})
+        entry["indoor"] = data["indoor"]
+        for other in data["adjacent"]:
+            if other not in entry["adjacent"]:
+                entry["adjacent"].append(other)
+            back = zmap.setdefault(other, {"adjacent": [], "indoor": False})
+            if data["id"] not in back["adjacent"]:
+                back["adjacent"].append(data["id"])
+
+    def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Move in the movement phase: actor, [zone], [group], [engagement], [altitude].
+
+        Moving leaves cover (Z-COV-10).
+        """
+        actor = self.acting(state, command)
+        return self._moved(state, command, actor, self.use(state, actor.id, "move"), "moved")
+
+    def do_displace(self, state: EncounterState, command: Command,
+                    dice: DiceSource) -> list[Event]:
+        """Something moves a creature (the GM): target, distance, and where to.
+
+        distance is a range band; where: [zone], [group], [engagement], [altitude]. At least
+        short range removes cover (Z-COV-10).
+        """
+        target = self.creature(state, self.arg(command, "target", str))
+        distance = band(command, "distance") or "engagement"
+        return self._moved(state, command, target, {"distance": distance}, "displaced")
+
+    def _moved(self, state: EncounterState, command: Command, who: Creature,
+               extra: dict[str, Any], kind: str) -> list[Event]:
+        place = {
+            "zone": self.arg(command, "zone", str, who.zone),
+            "group": self.arg(command, "group", str, who.group),
+            "altitude": self.arg(command, "altitude", int, who.altitude),
+        }
+        joined = next((c.engagement for c in creatures(state) if c.id != who.id
+                       and c.group == place["group"] and c.zone == place["zone"]),
+                      place["group"])
+        place["engagement"] = self.arg(command, "engagement", str,
+                                       joined if place["group"] != who.group
+                                       or place["zone"] != who.zone else who.engagement)
+        events = [Event(kind, {"actor": who.id, "target": who.id, **place, **extra})]
+        leaves = kind == "moved" or RANGE_BANDS.index(extra.get("distance", "engagement")) >= 1
+        if who.has("cover") and leaves:
+            why = ("left as part of movement" if kind == "moved"
+                   else "moved at least short range")
+            events.append(Event("cover_left", {"target": who.id, "why": why}))
+        return events
+
+    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        who.zone, who.group = data["zone"], data["group"]
+        who.engagement, who.altitude = data["engagement"], data["altitude"]
+
+    apply_displaced = apply_moved
+
+    def do_engage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Two groups become engaged (the GM): group, with."""
+        group, other = self.arg(command, "group", str), self.arg(command, "with", str)
+        members = [c for c in creatures(state) if c.group in (group, other)]
+        if not members:
+            raise InvalidCommand(f"engage: no creature is in group {group!r} or {other!r}")
+        engagement = next(c.engagement for c in members if c.group == other) \
+            if any(c.group == other for c in members) else other
+        return [Event("engaged", {"ids": [c.id for c in members], "engagement": engagement})]
+
+    def apply_engaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        for who in data["ids"]:
+            self.creature(state, who).engagement = data["engagement"]
+
+    def do_disengage(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """A group leaves its engagement (the GM): group."""
+        group = self.arg(command, "group", str)
+        members = [c.id for c in creatures(state) if c.group == group]
+        return [Event("engaged", {"ids": members, "engagement": group})]
+
+    def do_grapple(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Two creatures are in a grapple (the GM): actor, target.
+
+        Grappling rules themselves are outside the excerpt.
+        """
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        events = [Event("condition_added", {"target": a.id, "condition": Condition(
+            "grappling", source=b.id).to_json()}) for a, b in ((actor, target), (target, actor))]
+        for who in (actor, target):
+            if who.has("cover"):  # no cover while grappling (Z-COV-2)
+                events.append(Event("cover_left", {"target": who.id, "why": "grappling"}))
+        return events
+
+    def do_release(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End a grapple: actor."""
+        actor = self.creature(state, self.actor(state, command).id)
+        partner = actor.grappling()
+        if partner is None:
+            raise IllegalCommand(f"{actor.id} is not grappling")
+        return [Event("condition_removed", {"target": w, "name": "grappling", "why": "released"})
+                for w in (actor.id, partner)]
+
+    def do_touch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Touch a creature (a free action): actor, target.
+
+        From cover, only allies also in cover (Z-COV-3).
+        """
+        actor = self.acting(state, command)
+        target = self.creature(state, self.arg(command, "target", str))
+        if actor.has("cover") and allies(actor, target) and not target.has("cover"):
+            raise IllegalCommand(f"{actor.id} is using cover and cannot touch {target.id}, "
+                                 "an ally not in cover", rule="Z-COV-3")
+        return [Event("touched", {"actor": actor.id, "target": target.id})]
+
+    def apply_touched(self, state: EncounterState, data: dict[str, Any]) -> None:
+        actor = self.creature(state, data["actor"])
+        if data["target"] not in actor.touching:
+            actor.touching.append(data["target"])
+
+    # -- cover ----------------------------------------------------------------------------
+    def do_cover(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Begin using cover (a slowing minor action): actor, environment or bonus.
+
+        Also [improved] (bonus 100) and [roofed].
+        """
+        actor = self.acting(state, command)
+        improved = flag(command, "improved")
+        if actor.has("cover"):
+            raise IllegalCommand(f"{actor.id} is already using cover")
+        if actor.grappling():
+            raise IllegalCommand(f"{actor.id} cannot use cover while grappling", rule="Z-COV-2")
+        if actor.flying:
+            raise IllegalCommand(f"{actor.id} cannot use cover while flying", rule="Z-COV-2")
+        if actor.mount:
+            raise IllegalCommand(f"{actor.id} cannot use cover while mounted", rule="Z-COV-2")
+        if actor.heavy and not improved:
+            raise IllegalCommand(f"{actor.id} weighs {actor.stat('WGT')} WGT: only improved "
+                                 "cover built for it will do", rule="Z-COV-11")
+        spec: dict[str, Any] = {"improved": improved, "roofed": flag(command, "roofed")}
+        if "environment" in command.args:
+            spec["environment"] = self.arg(command, "environment", str)
+        if "bonus" in command.args:
+            spec["bonus"] = self.arg(command, "bonus", int)
+        if state.rulings.get("AZ-10", "chart") == "gm-only" and "bonus" not in spec \
+                and not improved:
+            raise InvalidCommand("cover: ruling AZ-10 is gm-only: give the armor 'bonus'")
+        data = _cover_data(spec, actor.id)
+        return [Event("cover_taken", {"actor": actor.id, "cover": data,
+                                      **self.use(state, actor.id, "minor/slowing")})]
+
+    def apply_cover_taken(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["actor"])
+        who.conditions = [c for c in who.conditions if c.name != "cover"]
+        who.conditions.append(Condition("cover", data=dict(data["cover"])))
+
+    def do_leave_cover(self, state: EncounterState, command: Command,
+                       dice: DiceSource) -> list[Event]:
+        """Stop using cover (a free action): actor."""
+        actor = self.creature(state, self.actor(state, command).id)
+        if not actor.has("cover"):
+            raise IllegalCommand(f"{actor.id} is not using cover")
+        return [Event("cover_left", {"target": actor.id, "why": "left as a free action"})]
+
+    def apply_cover_left(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        who.conditions = [c for c in who.conditions if c.name != "cover"]
+
+    # -- plain rolls ----------------------------------------------------------------------
+    def do_roll(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A roll on a stat: actor, stat (DEX, STR, SPD...), [expr] (default 1d20).
+
+        Also [hindrance], [melee_interference] (the roll is subject to it, Z-MI-3),
+        [voluntary_fail]. A roll on SPD not voluntarily failed ends cover (Z-COV-10).
+        """
+        actor = self.creature(state, self.actor(state, command).id)
+        on = self.arg(command, "stat", str)
+        expr = self.arg(command, "expr", str, "1d20")
+        hindrance = {"hindrance": self.arg(command, "hindrance", int, 0)}
+        if flag(command, "melee_interference"):
+            hindrance.update(self._interference(state, actor))
+        fail = flag(command, "voluntary_fail")
+        check = roll_check(expr, on, actor.stat(on), hindrance, dice, state.rulings, fail)
+        events = [Event("rolled", {"actor": actor.id, "roll": check,
+                                   "success": check["success"]})]
+        if on == "SPD" and not fail and actor.has("cover"):
+            events.append(Event("cover_left", {"target": actor.id, "why": "rolled on SPD"}))
+        return events
+
+    def apply_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def _interference(self, state: EncounterState, actor: Creature) -> dict[str, int]:
+        """Melee interference Hindrance (Z-MI-1): +2 after a melee attack since your last turn
+        that succeeded on its offense roll, or while grappling; flat by AZ-8."""
+        meleed, grappling = bool(actor.interference), actor.grappling() is not None
+        if not (meleed or grappling):
+            return {}
+        if state.rulings.get("AZ-8", "flat") == "per-source":
+            return {"melee interference": MELEE_INTERFERENCE * (int(meleed) + int(grappling))}
+        return {"melee interference": MELEE_INTERFERENCE}
+
+    # -- flanking -------------------------------------------------------------------------
+    def do_flank(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Set how a creature is flanked (the GM, Z-FLK-3): target, angles or type.
+
+        angles: group → degrees seen from the defender; or type (basic, severe, none) and
+        groups.
+        """
+        target = self.creature(state, self.arg(command, "target", str))
+        angles = self.arg(command, "angles", dict, {})
+        kind = choice(command, "type", ("basic", "severe", "none"), None)
+        if not angles and kind is None:
+            raise InvalidCommand("flank: give 'angles' (group: degrees) or 'type' and 'groups'")
+        flanking: dict[str, Any] = {}
+        if angles:
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in angles.values()):
+                raise InvalidCommand("flank: angles are whole degrees, e.g. {north: 0, east: 90}")
+            flanking["angles"] = {str(k): int(v) for k, v in angles.items()}
+        if kind is not None:
+            flanking["type"] = kind
+            flanking["groups"] = names(command, "groups")
+        return [Event("flanking_set", {"target": target.id, "flanking": flanking})]
+
+    def apply_flanking_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).flanking = dict(data["flanking"])
+
+    def do_prioritize(self, state: EncounterState, command: Command,
+                      dice: DiceSource) -> list[Event]:
+        """Prioritise a flank at the end of the movement phase: actor, groups (Z-FLK-4)."""
+        actor = self.creature(state, self.actor(state, command).id)
+        groups = names(command, "groups")
+        if not groups:
+            raise InvalidCommand("prioritize: name the group(s) to prioritise")
+        angles = actor.flanking.get("angles", {})
+        basic, _ = FLANK_CUTOFFS[state.rulings.get("AZ-22", "80-160")]
+        for a, b in combinations([g for g in groups if g in angles], 2):
+            if _separation(angles[a], angles[b]) >= basic:
+                raise IllegalCommand(f"{a} and {b} are not in very similar directions "
+                                     f"({_separation(angles[a], angles[b])} degrees apart): "
+                                     "they cannot be prioritised at once", rule="Z-FLK-5")
+        return [Event("flank_prioritized", {"actor": actor.id, "target": actor.id,
+                                            "groups": groups,
+                                            **self.use(state, actor.id, "free")})]
+
+    def apply_flank_prioritized(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        who.flanking = {**who.flanking, "prioritized": list(data["groups"])}
+
+    def flanking_type(self, state: EncounterState, defender: Creature) -> tuple[str, list[str]]:
+        """The flanking that applies to a defender and the groups that count (Z-FLK-1..7)."""
+        info = defender.flanking
+        groups = list(info.get("angles", {})) or list(info.get("groups", []))
+        counting = []
+        for g in groups:
+            members = [c for c in creatures(state) if c.group == g and not c.down]
+            if any(engaged(c, defender) for c in members):
+                continue  # engaged with the defender's group: does not help flank (Z-FLK-7)
+            if members and all("strafing" in c.tags for c in members):
+                continue  # strafing aircraft do not count (Z-FLK-7)
+            counting.append(g)
+        if len(counting) < 2:
+            return "none", counting
+        if "type" in info:
+            return str(info["type"]), counting
+        basic, severe = FLANK_CUTOFFS[state.rulings.get("AZ-22", "80-160")]
+        widest = 0
+        for a, b in combinations(counting, 2):
+            widest = max(widest, _separation(info["angles"][a], info["angles"][b]))
+        kind = "severe" if widest >= severe else "basic" if widest >= basic else "none"
+        return kind, counting  # the most severe pair applies to every group (Z-FLK-5)
+
+    def flank_hindrance(self, state: EncounterState, defender: Creature, attacker: Creature,
+                        range_band: str) -> dict[str, int]:
+        if range_band == "engagement":
+            return {}  # never at engagement range (Z-FLK-6)
+        kind, counting = self.flanking_type(state, defender)
+        if kind == "none":
+            return {}
+        base = FLANK_HINDRANCE[kind]
+        prioritized = [g for g in defender.flanking.get("prioritized", []) if g in counting]
+        if attacker.group in prioritized:
+            return {}
+        if prioritized:
+            return {f"{kind} flanking, doubled (a flank is prioritised)": 2 * base}
+        return {f"{kind} flanking": base}
+
+    # -- ranged attacks -------------------------------------------------------------------
+    def plan_shot(self, state: EncounterState, command: Command) -> Shot:
+        """Check a ranged attack and work out its dice and Hindrance, rolling nothing."""
+        rulings = state.rulings
+        actor = self.acting(state, command)
+        if isinstance(command.args.get("weapon"), list):
+            raise IllegalCommand("only one ranged weapon (or weapon-equivalent Ability) may "
+                                 "be involved in a single attack", rule="Z-RA-7")
+        weapon = actor.weapon(self.arg(command, "weapon", str) if "weapon" in command.args
+                              else _default_ranged(actor))
+        if weapon.zaoe is not None:
+            raise IllegalCommand(f"{weapon.name} is a zonewide AoE: use the zaoe command",
+                                 rule="Z-ZAO-1")
+        thrown = weapon.kind in ("thrown", "melee")
+        unaimed, blind = flag(command, "unaimed"), flag(command, "blind")
+        if unaimed and blind:
+            raise IllegalCommand("a ranged attack cannot be both blind and unaimed",
+                                 rule="Z-BLI-7")
+        competent_normally = actor.is_competent(weapon) and (
+            weapon.kind != "melee" or weapon.throwing)
+        if unaimed and not competent_normally:
+            raise IllegalCommand(f"{actor.id} is not competent with {weapon.name}, so cannot "
+                                 "make an unaimed attack", rule="Z-UNA-1")
+        competent = competent_normally and not unaimed and not blind
+        full_auto = flag(command, "full_auto")
+        partner = actor.grappling()
+        if partner is not None and thrown:
+            raise IllegalCommand(f"{actor.id} is in a grapple: only a non-thrown ranged weapon "
+                                 "can be used", rule="Z-RA-8")
+        one_handed = flag(command, "one_handed") or partner is not None
+        marksmanship = names(command, "marksmanship")
+        if marksmanship and not competent:
+            raise IllegalCommand("an incompetent ranged attack cannot use Marksmanship "
+                                 f"Abilities ({', '.join(marksmanship)})", rule="Z-RA-5")
+        blinded = actor.has("blinded")
+        aoe_kind, source, impact, area_effect = self._aoe_mode(state, command, actor, weapon,
+                                                               full_auto, thrown)
+        # targets
+        targets = [self.creature(state, t) for t in names(command, "targets")]
+        if "target" in command.args:
+            targets.insert(0, self.creature(state, self.arg(command, "target", str)))
+        spread = names(command, "spread")
+        spread_engagements = []
+        for g in spread:
+            members = [c for c in creatures(state) if (c.group == g or c.engagement == g)
+                       and not c.down]
+            if not members:
+                raise InvalidCommand(f"attack: nobody standing is in group {g!r}")
+            spread_engagements.append(members[0].engagement)
+        engagement = command.args.get("engagement")
+        if blinded and rulings.get("AZ-26", "all-three") == "grapple-only":
+            raise IllegalCommand("ruling AZ-26 (grapple-only): the only ranged attack without "
+                                 "sight is against a grapple partner", rule="Z-RA-2")
+        if blind:
+            if rulings.get("AZ-26", "all-three") == "grapple-only":
+                raise IllegalCommand("ruling AZ-26 (grapple-only): blind attacks are not "
+                                     "allowed", rule="Z-RA-2")
+            if not competent_normally:
+                raise IllegalCommand(f"{actor.id} must be normally competent with "
+                                     f"{weapon.name} to attack blind", rule="Z-BLI-2")
+            if blinded:
+                raise IllegalCommand(f"{actor.id} is blinded: a blind attack needs an attacker "
+                                     "who can otherwise see", rule="Z-BLI-2")
+            if engagement is None:
+                raise InvalidCommand("attack: a blind attack names the 'engagement' it aims at")
+        if not targets and not blind and not (aoe_kind == "spray" or spread or blinded
+                                               or "group" in command.args):
+            raise InvalidCommand("attack: missing argument 'target'")
+        for t in targets:
+            if t.down:
+                raise IllegalCommand(f"{t.id} is already down")
+            if t.id == actor.id:
+                raise IllegalCommand("a creature cannot shoot itself")
+        if len(targets) > 1 and not full_auto:
+            raise IllegalCommand("a ranged attack has one target", rule="Z-RA-3")
+        # sight (Z-RA-2, Z-RA-8, AZ-26)
+        for t in targets:
+            if t.has("unseen") and not allies(actor, t) and t.id != partner and not blind:
+                raise IllegalCommand(f"{actor.id} cannot see {t.id}: a ranged attack needs a "
+                                     "visible target", rule="Z-RA-2")
+        # range
+        first = targets[0] if targets else None
+        zone = first.zone if first else actor.zone
+        group_arg = command.args.get("group")
+        if first is None and group_arg is not None:
+            members = [c for c in creatures(state) if c.group == group_arg and not c.down]
+            if not members:
+                raise InvalidCommand(f"attack: nobody standing is in group {group_arg!r}")
+            first = members[0]
+            zone = first.zone
+        if blinded and not (aoe_kind and not spread and engagement in (None, actor.engagement)
+                            and (first is None or engaged(actor, first))):
+            raise IllegalCommand(f"{actor.id} is fully blinded: only an AoE at its own "
+                                 "engagement is possible", rule="Z-BLI-1")
+        if blind:
+            zone = actor.zone
+            for c in creatures(state):
+                if c.engagement == engagement:
+                    zone = c.zone
+                    break
+        given = band(command)
+        if given is not None:
+            range_band = given
+        elif first is not None and not blind:
+            range_band = default_range(state, actor, first)
+        elif blind:
+            range_band = "engagement" if engagement == actor.engagement and \
+                zone == actor.zone else "short" if zone == actor.zone else "medium"
+        else:
+            range_band = "short"
+        grapple_partner = first is not None and first.id == partner
+        if range_band == "engagement" and rulings.get("AZ-7", "as-short") == "not-allowed" \
+                and not grapple_partner:
+            raise IllegalCommand("ruling AZ-7: no ranged attack at engagement range except "
+                                 "against a grapple partner", rule="Z-RA-6")
+        values_band = "short" if range_band == "engagement" else range_band  # AZ-7
+        if not competent:
+            if values_band != "short":
+                raise IllegalCommand(f"an incompetent ranged attack is only possible at short "
+                                     f"range, not {range_band}", rule="Z-RA-5")
+            if actor.mount:
+                raise IllegalCommand(f"{actor.id} is mounted and cannot make an incompetent "
+                                     "ranged attack", rule="Z-RA-5")
+        if blind and values_band != "short":
+            raise IllegalCommand("a blind attack needs the unseen target known to be within "
+                                 "short range", rule="Z-BLI-2")
+        # full-auto (Z-FA-1, Z-FA-2, AZ-18)
+        if full_auto:
+            if weapon.full_auto_damage is None:
+                raise IllegalCommand(f"{weapon.name} lists no full-auto damage and cannot fire "
+                                     "full-auto", rule="Z-FA-2")
+            limits = source != "projectile" or rulings.get(
+                "AZ-18", "ten-rounds-no-limits") == "full-auto-limits"
+            if limits and FULL_AUTO_SKILL not in actor.skills:
+                if values_band != "short":
+                    raise IllegalCommand(f"without {FULL_AUTO_SKILL}, full-auto is only "
+                                         f"possible at short range, not {range_band}",
+                                         rule="Z-FA-1")
+                if len(targets) > 1:
+                    raise IllegalCommand(f"without {FULL_AUTO_SKILL}, full-auto can only "
+                                         "target a single character", rule="Z-FA-1")
+        elif source == "projectile":
+            raise IllegalCommand("a projectile AoE is fired in full-auto mode: add "
+                                 "full_auto: true", rule="Z-PAO-1")
+        # STR requirement of thrown weapons (Z-THR-3)
+        if thrown and actor.stat("STR") < weapon.requirement():
+            raise IllegalCommand(f"{actor.id} has STR {actor.stat('STR')}, and throwing "
+                                 f"{weapon.name} needs {weapon.requirement()}", rule="Z-THR-3")
+        # offense dice (Z-RA-5, Z-RA-6, AZ-4, AZ-5, AZ-6)
+        if not competent:
+            expr = "1d20"
+        elif thrown:
+            expr = {"short": "1d12", "medium": "2d20", "long": "X"}[values_band]
+        else:
+            listed = weapon.offense.get(values_band)
+            if listed is None:
+                if rulings.get("AZ-5", "weapon-data") == "weapon-data":
+                    raise IllegalCommand(f"{weapon.name} lists no offense dice at "
+                                         f"{values_band} range", rule="Z-RA-6")
+                listed = "1d20"
+            expr = listed
+        if expr.upper() == "X":
+            raise IllegalCommand(f"{weapon.name} cannot attack at {range_band} range (X)",
+                                 rule="Z-RA-6")
+        on = "DEX" if rulings.get("AZ-6", "dex-unless-weapon") == "always-dex" or not competent \
+            else weapon.offense_stat
+        hindrance: dict[str, int] = {}
+        if one_handed and weapon.hands == 2 and not thrown and not weapon.ability:
+            hindrance["one-handed"] = ONE_HANDED_HINDRANCE[values_band]
+        hindrance.update(self._interference(state, actor))
+        if self.arg(command, "hindrance", int, 0):
+            hindrance["other"] = self.arg(command, "hindrance", int, 0)
+        # caution (Z-AOE-8)
+        caution = flag(command, "caution")
+        if caution and not aoe_kind:
+            raise InvalidCommand("attack: caution only applies to an AoE")
+        if caution and not competent:
+            raise IllegalCommand("caution cannot be used with an incompetent weapon attack",
+                                 rule="Z-AOE-8")
+        if caution and spread:
+            raise IllegalCommand("no caution when an AoE spreads over several engagements",
+                                 rule="Z-AOE-11")
+        # ammunition (Z-RA-3, Z-FA-2)
+        cost = FULL_AUTO_AMMO if full_auto else weapon.ammo_per_shot
+        left = actor.ammo.get(weapon.name)
+        if left is not None and left < cost:
+            raise IllegalCommand(f"{actor.id} has {left} rounds for {weapon.name} and needs "
+                                 f"{cost}", rule="Z-FA-2" if full_auto else "Z-RA-3")
+        normal = self._normal(actor, weapon, thrown, full_auto)
+        unaimed_action = "major" if unaimed else "major/slowing"  # Z-RA-1, Z-UNA-1
+        return Shot(actor=actor, weapon=weapon, targets=targets, band=range_band,
+                    competent=competent, unaimed=unaimed, blind=blind, thrown=thrown,
+                    one_handed=one_handed, full_auto=full_auto, expr=expr, on=on,
+                    stat=actor.stat(on), hindrance=hindrance, ammo_cost=cost, normal=normal,
+                    action=unaimed_action, aoe=aoe_kind, aoe_source=source, impact=impact,
+                    area=area_effect, engagement=engagement if blind else (
+                        first.engagement if first else actor.engagement),
+                    zone=zone, spread=spread, caution=caution, blinded=blinded,
+                    grapple_partner=grapple_partner,
+                    engagements=tuple(spread_engagements) if spread else (
+                        str(engagement if blind else first.engagement if first
+                            else actor.engagement),))
+
+    def _normal(self, actor: Creature, weapon: Weapon, thrown: bool, full_auto: bool) -> Effect:
+        """Damage and drive of a normal hit: full-auto damage (Z-FA-2), STR added when thrown
+        (Z-THR-2; to drive too when the weapon says so)."""
+        damage = weapon.full_auto_damage if full_auto and weapon.full_auto_damage else \
+            weapon.damage
+        drive = weapon.normal.drive
+        if thrown and weapon.kind == "melee":
+            damage += actor.stat("STR")
+            if weapon.str_drive:
+                drive += actor.stat("STR")
+        if weapon.energy:
+            drive = damage
+        return Effect(damage, drive)
+
+    def _aoe_mode(self, state: EncounterState, command: Command, actor: Creature,
+                  weapon: Weapon, full_auto: bool,
+                  thrown: bool) -> tuple[str | None, str | None, Effect | None, Effect | None]:
+        """Which AoE (if any) the attack makes, and its impact and area effects."""
+        rulings = state.rulings
+        asked = choice(command, "aoe", ("burst", "spray"), None)
+        if weapon.aoe is not None:
+            kind = asked or ("burst" if weapon.aoe == "both" else weapon.aoe)
+            if weapon.aoe not in ("both", kind):
+                raise IllegalCommand(f"{weapon.name} is a {weapon.aoe} AoE, not a {kind}",
+                                     rule="Z-AOE-1")
+            if weapon.effect is not None and weapon.impact is None and weapon.area is None:
+                return kind, "effect", None, None
+            return kind, "weapon", weapon.impact if kind == "burst" else None, weapon.area
+        normal = self._normal(actor, weapon, thrown, False)
+        threshold = normal.damage if rulings.get("AZ-13", "after-modifiers") == \
+            "after-modifiers" else weapon.damage
+        if asked is not None:
+            if weapon.aoe_types and asked not in weapon.aoe_types:
+                raise IllegalCommand(f"{weapon.name} can only make a "
+                                     f"{' or '.join(weapon.aoe_types)} AoE", rule="Z-EAO-3")
+            if weapon.energy and threshold >= ENERGY_AOE_DAMAGE:
+                fr = {"impact": "3/4", "area": "1/4", "spray": "1/3", **weapon.aoe_fractions}
+                if asked == "burst":
+                    return "burst", "energy", _part(normal.damage, fr["impact"], rulings), \
+                        _part(normal.damage, fr["area"], rulings)
+                return "spray", "energy", None, _part(normal.damage, fr["spray"], rulings)
+            fa = weapon.full_auto_damage
+            if asked == "spray" and fa is not None and fa >= PROJECTILE_AOE_DAMAGE:
+                return "spray", "projectile", None, Effect(
+                    fraction_of(fa, 1, 4, rulings), weapon.normal.drive)
+            raise IllegalCommand(
+                f"{weapon.name} cannot make an AoE: that needs an energy weapon of damage "
+                f"{ENERGY_AOE_DAMAGE} or more, or a full-auto damage of {PROJECTILE_AOE_DAMAGE} "
+                "or more (spray)", rule="Z-EAO-1")
+        energy = weapon.energy or (weapon.type == "mixed"
+                                   and rulings.get("AZ-14", "energy-only") == "any-damage")
+        if energy and threshold >= OVEREFFECT_DAMAGE and not full_auto:
+            area_part = weapon.aoe_fractions.get("overeffect", "1/6")
+            return "burst", "overeffect", normal, _part(normal.damage, area_part, rulings)
+        return None, None, None, None
+
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A ranged attack (a slowing major action): target, [weapon], [range], and more.
+
+        Arguments: [unaimed], [blind, engagement, location_known], [full_auto], [targets],
+        [aoe burst|spray], [group], [spread], [caution], [one_handed], [marksmanship],
+        [critical], [ignore_cover], [defend_with cover|shield], [group_defense],
+        [cover_applies], [tall_cover], [hindrance], [defense_hindrance], [injury].
+        """
+        shot = self.plan_shot(state, command)
+        actor = shot.actor
+        data: dict[str, Any] = {
+            "actor": actor.id, "weapon": shot.weapon.name, "range": shot.band,
+            "competent": shot.competent, "action": shot.action, "full_auto": shot.full_auto,
+            "order": ["abilities", "ammunition", "offense", "defense", "damage & drive"],
+        }
+        data.update(self.use(state, actor.id, shot.action))
+        left = actor.ammo.get(shot.weapon.name)
+        if left is not None:
+            data["ammo"] = {"weapon": shot.weapon.name, "left": left - shot.ammo_cost}
+        if shot.aoe is not None:
+            return self._attack_aoe(state, command, shot, data, dice)
+        offense = roll_check(shot.expr, shot.on, shot.stat, shot.hindrance, dice, state.rulings)
+        data["offense"] = offense
+        critical, denied = self._critical(state, command, shot, offense)
+        data["critical"] = critical
+        if denied:
+            data["critical_denied"] = denied
+        targets = shot.targets
+        if shot.blind:
+            unseen = [c for c in creatures(state) if c.engagement == shot.engagement
+                      and c.zone == shot.zone and c.has("unseen") and not allies(actor, c)
+                      and not c.down]
+            known = self.arg(command, "location_known", bool, any(
+                c.engagement == shot.engagement and allies(actor, c) for c in creatures(state)))
+            if not known:
+                raise IllegalCommand("the attacker does not know where an unseen enemy is, to "
+                                     "engagement level (the GM's call)", rule="Z-BLI-3")
+            data["engagement"] = shot.engagement
+            if not offense["success"]:
+                data["hit"] = False
+                return [Event("attacked", data)]
+            if not unseen:
+                data.update(hit=False, outcome="nobody there",
+                            attacker_learns="nothing: gone, or simply missed")
+                return [Event("attacked", data)]
+            if len(unseen) > 1:
+                pick = roll(f"1d{len(unseen)}", dice).total
+                data["random_target"] = {"among": [c.id for c in unseen], "roll": pick}
+                targets = [unseen[pick - 1]]
+            else:
+                targets = unseen
+            data["target"] = targets[0].id
+        elif targets:
+            data["target"] = targets[0].id
+        if not offense["success"]:
+            data["hit"] = False
+            return [Event("attacked", data)]
+        events: list[Event] = []
+        results: dict[str, Any] = {}
+        for target in targets:
+            result, hit_events = self._ranged_hit(state, command, shot, target, critical, dice)
+            results[target.id] = result
+            events += hit_events
+        if len(targets) == 1:
+            data.update(results[targets[0].id])
+        else:
+            data["results"] = results
+            data["hit"] = any(r["hit"] for r in results.values())
+        return [Event("attacked", data), *events, *self._aftermath(state, events)]
+
+    def _critical(self, state: EncounterState, command: Command, shot: Shot,
+                  offense: dict[str, Any]) -> tuple[bool, str | None]:
+        """A critical hit (ruling ZR-3), unless the attack cannot inflict one."""
+        asked = flag(command, "critical")
+        if state.rulings.get("ZR-3", "gm") == "natural-1" and offense["success"]:
+            asked = asked or all(v == 1 for v in offense["rolled"])
+        if not asked:
+            return False, None
+        if shot.blind:
+            return False, "blind attacks cannot inflict critical hits (Z-BLI-4)"
+        if shot.full_auto:
+            return False, "full-auto attacks cannot inflict critical hits (Z-FA-3)"
+        return True, None
+
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if "ammo" in data:
+            self.creature(state, data["actor"]).ammo[data["ammo"]["weapon"]] = \
+                data["ammo"]["left"]
+
+    def _defense(self, state: EncounterState, command: Command, attacker: Creature,
+                 target: Creature, range_band: str, dice: DiceSource) -> dict[str, Any]:
+        """The target's defense roll: always d20 on DEX (Z-RA-4), with flanking Hindrance."""
+        hindrance = self.flank_hindrance(state, target, attacker, range_band)
+        extra = self.arg(command, "defense_hindrance", int, 0)
+        if extra:
+            hindrance["other"] = extra
+        return roll_check("1d20", "DEX", target.stat("DEX"), hindrance, dice, state.rulings)
+
+    def _cover_bonus(self, state: EncounterState, command: Command, attacker: Creature,
+                     target: Creature, range_band: str, critical: bool,
+                     aoe: bool = False) -> tuple[int, str, str | None]:
+        """The armor bonus the defender uses against a ranged attack: cover or shield, one of
+        the two (Z-COV-12), and why cover does not count when it does not."""
+        cover = target.cover()
+        use = choice(command, "defend_with", ("cover", "shield"),
+                     "cover" if cover else "shield")
+        if use == "shield" or cover is None:
+            if aoe:
+                return 0, "", "shields do nothing against AoEs (Z-AOE-13)"
+            return (target.shield, "shield", None) if target.shield else (0, "", None)
+        if not flag(command, "cover_applies", True):
+            return 0, "", "the GM rules the cover does not protect here (Z-COV-15)"
+        if critical and flag(command, "ignore_cover", True):
+            return 0, "", "a critical hit shoots an unprotected area (Z-COV-7)"
+        if engaged(attacker, target) and not flag(command, "group_defense"):
+            return 0, "", "the attacker is engaged with the defender (Z-COV-8)"
+        if attacker.flying and not aoe and not (cover.get("improved") and cover.get("roofed")) \
+                and not flag(command, "tall_cover"):
+            height = attacker.altitude - target.altitude
+            horizontal = band_distance(range_band)
+            strict = state.rulings.get("AZ-21", "equal-fails-cover") == "strictly-higher"
+            if height > horizontal or (height == horizontal and not strict):
+                return 0, "", (f"a flyer {height} above at horizontal range {horizontal}: "
+                               "cover does not work (Z-COV-16)")
+        return int(cover["bonus"]), "cover", None
+
+    def _ranged_hit(self, state: EncounterState, command: Command, shot: Shot,
+                    target: Creature, critical: bool,
+                    dice: DiceSource) -> tuple[dict[str, Any], list[Event]]:
+        """The defense roll and, if it fails, damage and drive (Z-RA-3, Z-COV-13)."""
+        defense = self._defense(state, command, shot.actor, target, shot.band, dice)
+        result: dict[str, Any] = {"target": target.id, "defense": defense}
+        if defense["success"]:
+            result["hit"] = False
+            return result, []
+        bonus, label, why = self._cover_bonus(state, command, shot.actor, target, shot.band,
+                                              critical)
+        if why:
+            result["cover_ignored"] = why
+        effect = shot.normal
+        if shot.weapon.effect and effect.damage == 0:
+            if label == "cover":  # cover always protects against such effects (Z-COV-13)
+                result.update(hit=False, stopped_by_cover=True)
+                return result, []
+            result["hit"] = True
+            return result, [Event("condition_added", {"target": target.id, "condition":
+                                                      Condition(shot.weapon.effect).to_json()})]
+        hit = self._hit(state, target, effect, shot.weapon, shot.full_auto, bonus, label,
+                        drive_only=False)
+        calc = run_damage(effect.damage, shot.weapon.type, hit)
+        if label == "cover" and calc.amount == 0:
+            bare = run_damage(effect.damage, shot.weapon.type, self._hit(
+                state, target, effect, shot.weapon, shot.full_auto, 0, "", False))
+            if bare.amount > 0:  # stopped by the cover bonus: not a hit (Z-COV-13)
+                result.update(hit=False, stopped_by_cover=True, pipeline=calc.to_json())
+                return result, []
+        result["hit"] = True
+        injury = self._injury(command, calc.amount, dice, area_damage=False)
+        events = self._damage_events(target, calc.to_json(), calc.amount,
+                                     calc.notes.get("shielding_used", 0), injury,
+                                     shot.actor.id)
+        result.update(taken=calc.amount, pipeline=calc.to_json(), injury=injury)
+        return result, events
+
+    def _hit(self, state: EncounterState, target: Creature, effect: Effect, weapon: Weapon,
+             full_auto: bool, bonus: int, label: str, drive_only: bool) -> Hit:
+        # kinetic shielding meets non-thrown kinetic attacks (Z-THR-4 read as ruling ZR-6)
+        shielded = weapon.type == "kinetic" and weapon.kind == "ranged"
+        return Hit(armor=target.armor, drive=effect.drive, bonus=bonus, bonus_label=label,
+                   bonus_vs_drive_only=drive_only, shielding=target.kinetic_shielding,
+                   shielded=shielded, shielding_counts=(1, 4) if full_auto else (1, 1),
+                   rulings=state.rulings)
+
+    def _injury(self, command: Command, taken: int, dice: DiceSource,
+                area_damage: bool) -> dict[str, Any] | None:
+        """The injury type: Core for area damage (Z-INJ-2); else the GM's d20 on the injury
+        table (Z-INJ-1), or the type the GM names with ``injury``."""
+        if taken <= 0:
+            return None
+        if area_damage:
+            return {"type": "Core Injury", "roll": None}
+        if "injury" in command.args:
+            return {"type": self.arg(command, "injury", str), "roll": None}
+        value = roll("1d20", dice).total
+        return {"type": injury_type(value), "roll": value}
+
+    def _damage_events(self, target: Creature, pipeline: dict[str, Any], taken: int,
+                       shielding_used: int, injury: dict[str, Any] | None,
+                       source: str) -> list[Event]:
+        if taken <= 0 and not shielding_used:
+            return []
+        data = {"target": target.id, "source": source, "taken": taken,
+                "health": target.health - taken, "pipeline": pipeline,
+                "kinetic_shielding": target.kinetic_shielding - shielding_used}
+        if injury:
+            data["injury"] = injury
+        events = [Event("damaged", data)]
+        if target.health > 0 >= target.health - taken:
+            events.append(Event("condition_added", {"target": target.id,
+                                                    "condition": {"name": "down"}}))
+        return events
+
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        who.health = data["health"]
+        who.kinetic_shielding = data["kinetic_shielding"]
+
+    def _aftermath(self, state: EncounterState, events: list[Event]) -> list[Event]:
+        """The encounter is won when only one side has creatures standing."""
+        if not events or "winner" in state.extra:
+            return []
+        after = self.lookahead(state, events)
+        sides = {c.side for c in creatures(after) if not c.down and c.side is not None}
+        all_sides = {c.side for c in creatures(after) if c.side is not None}
+        if len(all_sides) > 1 and len(sides) <= 1:
+            winner = next(iter(sides)) if sides else None
+            return [Event("encounter_won", {"winner": winner})]
+        return []
+
+    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["winner"]
+
+    # -- AoE ------------------------------------------------------------------------------
+    def _attack_aoe(self, state: EncounterState, command: Command, shot: Shot,
+                    data: dict[str, Any], dice: DiceSource) -> list[Event]:
+        rulings = state.rulings
+        actor, weapon = shot.actor, shot.weapon
+        direct = shot.targets[0] if shot.targets and shot.aoe == "burst" and not shot.spread \
+            else None
+        data.update(aoe=shot.aoe, aoe_source=shot.aoe_source)
+        if shot.impact:
+            data["impact"] = shot.impact.to_json()
+        if shot.area:
+            data["area"] = shot.area.to_json()
+        non_damaging = shot.aoe_source == "effect"
+        if shot.blinded:
+            data["offense"] = None
+            success = False
+            data["offense_note"] = "fully blinded: the offense roll counts as failed (Z-BLI-1)"
+        elif non_damaging:
+            success = True
+            data["offense"] = None
+            data["offense_note"] = "non-damaging AoE: hit chances as if the offense roll " \
+                                   "succeeded (Z-AOE-5)"
+        else:
+            offense = roll_check(shot.expr, shot.on, shot.stat, shot.hindrance, dice, rulings)
+            data["offense"] = offense
+            success = offense["success"]
+        data["offense_success"] = success
+        critical, denied = self._critical(state, command, shot, data["offense"] or
+                                          {"success": False, "rolled": []})
+        if shot.aoe_source == "overeffect" and not success and \
+                rulings.get("AZ-15", "burst-rules") == "hit-only":
+            data["hit"] = False
+            return [Event("attacked", data)]
+        events: list[Event] = []
+        results: dict[str, Any] = {}
+        impact_hit = False
+        if direct is not None:
+            data["target"] = direct.id
+            if success:
+                flank_on = rulings.get("AZ-23", "applies") == "applies"
+                defense = self._defense(state, command, actor, direct,
+                                        shot.band if flank_on else "engagement", dice)
+                data["defense"] = defense
+                impact_hit = not defense["success"]
+            data["impact_hit"] = impact_hit
+            data["critical"] = critical and impact_hit
+            if denied:
+                data["critical_denied"] = denied
+        if shot.aoe_source == "overeffect" and direct is not None and impact_hit is False \
+                and success and rulings.get("AZ-15", "burst-rules") == "hit-only":
+            data["hit"] = False
+            return [Event("attacked", data)]
+        plan = area.AoePlan(attacker=actor, kind=shot.aoe or "burst", direct=direct,
+                            engagements=shot.engagements, zone=shot.zone, offense_success=success,
+                            caution=shot.caution and success, beneficial=weapon.beneficial,
+                            spread=bool(shot.spread),
+                            altitude=direct.altitude if direct else 0)
+        group = [c for c in area.candidates(state, plan)
+                 if not (impact_hit and direct is not None and c.id == direct.id)]
+        if direct is not None and success and not impact_hit:
+            # a successful defense still takes the area effect, guaranteed (Z-AOE-2)
+            group = [c for c in group if c.id != direct.id]
+            results[direct.id] = {"included": True, "chance": 100, "roll": None,
+                                  "why": "defended the impact: area guaranteed (Z-AOE-2)"}
+        inclusion = area.roll_inclusion(state, plan, group, dice, rulings)
+        results.update(inclusion)
+        data["inclusion"] = results
+        taken: dict[str, int] = {}
+        effects: dict[str, str] = {}
+        indoor = zones(state).get(shot.zone, {}).get("indoor", False)
+        if impact_hit and direct is not None:
+            effects[direct.id] = "impact"
+            events += self._aoe_effect(state, command, shot, direct, "impact", critical, dice,
+                                       taken)
+        for who_id, info in results.items():
+            if not info["included"]:
+                continue
+            effects[who_id] = "area"
+            events += self._aoe_effect(state, command, shot, self.creature(state, who_id),
+                                       "area", False, dice, taken)
+        data["effects"] = effects
+        data["damage_taken"] = taken
+        data["hit"] = bool(effects)
+        if indoor and (weapon.powerful or shot.aoe_source == "overeffect"):
+            data["collapse_check"] = "a powerful AoE indoors: the GM checks Demolition & " \
+                                     "Collapses (Z-AOE-16)"
+        return [Event("attacked", data), *events, *self._aftermath(state, events)]
+
+    def _aoe_effect(self, state: EncounterState, command: Command, shot: Shot,
+                    target: Creature, part: str, critical: bool, dice: DiceSource,
+                    taken: dict[str, int]) -> list[Event]:
+        """One creature struck by the impact or the area effect."""
+        weapon = shot.weapon
+        if shot.aoe_source == "effect":  # non-damaging: neither cover nor shields (Z-AOE-14)
+            assert weapon.effect is not None
+            return [Event("condition_added", {"target": target.id, "condition":
+                                              Condition(weapon.effect).to_json()})]
+        effect = shot.impact if part == "impact" else shot.area
+        if effect is None:
+            return []
+        if part == "impact":
+            bonus, label, _ = self._cover_bonus(state, command, shot.actor, target, shot.band,
+                                                critical, aoe=True)
+            drive_only = False
+        else:
+            cover = target.cover()
+            bonus, label = (int(cover["bonus"]), "cover") if cover else (0, "")
+            # cover against the area effect's drive (Z-AOE-13, AZ-11)
+            drive_only = state.rulings.get("AZ-11", "drive-only") == "drive-only"
+        hit = self._hit(state, target, effect, weapon, False, bonus, label, drive_only)
+        calc = run_damage(effect.damage, weapon.type, hit)
+        injury = self._injury(command, calc.amount, dice, area_damage=part == "area")
+        taken[target.id] = calc.amount
+        return self._damage_events(target, calc.to_json(), calc.amount,
+                                   calc.notes.get("shielding_used", 0), injury, shot.actor.id)
+
+    # -- ZAoE -----------------------------------------------------------------------------
+    def do_zaoe(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A zonewide AoE (a slowing major action): actor, weapon, zone, [group].
+
+        group is a lesser point's aim. No defense rolls, no percentages, no caution
+        (Z-ZAO-2, Z-ZAO-3).
+        """
+        rulings = state.rulings
+        actor = self.acting(state, command)
+        weapon = actor.weapon(self.arg(command, "weapon", str))
+        if weapon.zaoe is None or weapon.high is None or weapon.low is None:
+            raise IllegalCommand(f"{weapon.name} does not say it uses ZAoE rules, so it never "
+                                 "does", rule="Z-ZAO-1")
+        if flag(command, "caution"):
+            raise IllegalCommand("a ZAoE allows no caution", rule="Z-ZAO-3")
+        zone = self.arg(command, "zone", str)
+        shape, size = weapon.zaoe.get("shape", "point"), weapon.zaoe.get("size", "lesser")
+        affected = area.zaoe_zones(state, zone, size)
+        data: dict[str, Any] = {"actor": actor.id, "weapon": weapon.name, "zone": zone,
+                                "shape": shape, "size": size, "zones": affected,
+                                "high": weapon.high.to_json(), "low": weapon.low.to_json()}
+        data.update(self.use(state, actor.id, "major/slowing"))
+        people = [c for c in creatures(state) if c.zone in affected and not c.down]
+        value: dict[str, str] = {}
+        why: dict[str, str] = {}
+        if shape == "point":
+            high_engagement = None
+            if size == "lesser":
+                aim = command.args.get("group")
+                offense_dice = weapon.zaoe.get("offense")
+                success = False
+                if aim is not None and offense_dice:
+                    members = [c for c in creatures(state) if c.group == aim or
+                               c.engagement == aim]
+                    if not members:
+                        raise InvalidCommand(f"zaoe: no creature is in group {aim!r}")
+                    check = roll_check(offense_dice, "DEX", actor.stat("DEX"),
+                                       self._interference(state, actor), dice, rulings)
+                    data["offense"] = check
+                    success = check["success"]
+                    if success:
+                        high_engagement = members[0].engagement
+                if not success:
+                    groups = engagements_in(state, zone)
+                    d6 = roll("1d6", dice).total
+                    data["random"] = {"d6": d6, "groups": len(groups)}
+                    if groups and d6 <= len(groups):
+                        pick, picks = area.pick_group(len(groups), dice, rulings)
+                        data["random"]["pick"] = picks
+                        high_engagement = groups[pick - 1]
+                data["high_engagement"] = high_engagement
+            for c in people:
+                if c.altitude > ALTITUDE["medium"]:
+                    why[c.id] = "flying above medium range: unaffected (Z-ZAO-12)"
+                    continue
+                if c.flying and c.altitude > ALTITUDE["engagement"]:
+                    centre = size == "greater" and c.zone == zone
+                    value[c.id] = "high" if centre else "low"
+                    why[c.id] = "flyer over the centre zone (Z-ZAO-12)" if centre else \
+                        "flyer: low damage (Z-ZAO-12)"
+                    continue
+                if size == "greater":
+                    value[c.id] = "high" if c.zone == zone else "low"
+                else:
+                    value[c.id] = "high" if c.engagement == high_engagement else "low"
+        else:
+            d6s: dict[str, int] = {}
+            units = area.pairs([c for c in people if not (
+                c.flying and c.altitude > ALTITUDE["engagement"])], rulings, "AZ-20")
+            for c in people:
+                if c.flying and c.altitude > ALTITUDE["engagement"]:
+                    why[c.id] = "flying above engagement range: unaffected (Z-ZAO-11)"
+            for unit in units:
+                if any(u.vehicle or u.heavy for u in unit):
+                    for u in unit:
+                        value[u.id] = "high"
+                        why[u.id] = "vehicle or 25+ WGT: always high (Z-ZAO-8)"
+                    continue
+                d6 = roll("1d6", dice).total
+                for u in unit:
+                    d6s[u.id] = d6
+                    value[u.id] = "high" if d6 >= 5 else "low"
+            data["rolls"] = d6s
+        data["values"] = value
+        data["why"] = why
+        events: list[Event] = []
+        taken: dict[str, int] = {}
+        for c in people:
+            if c.id not in value:
+                continue
+            effect = weapon.high if value[c.id] == "high" else weapon.low
+            cover = c.cover()
+            bonus, label = (int(cover["bonus"]), "cover") if cover else (0, "")
+            drive_only = rulings.get("AZ-11", "drive-only") == "drive-only"
+            hit = self._hit(state, c, effect, weapon, False, bonus, label, drive_only)
+            calc = run_damage(effect.damage, weapon.type, hit)
+            taken[c.id] = calc.amount
+            events += self._damage_events(c, calc.to_json(), calc.amount,
+                                          calc.notes.get("shielding_used", 0),
+                                          self._injury(command, calc.amount, dice, True),
+                                          actor.id)
+        data["damage_taken"] = taken
+        if weapon.energy:
+            data["bright_light"] = affected  # until the end of the attacker's next turn
+        return [Event("zaoe_resolved", data), *events, *self._aftermath(state, events)]
+
+    def apply_zaoe_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        for zone in data.get("bright_light", []):
+            state.extra.setdefault("lights", {})[zone] = {"by": data["actor"],
+                                                          "round": state.round}
+
+    # -- melee (ruling ZR-1) --------------------------------------------------------------
+    def do_melee(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A melee attack (a major action, ruling ZR-1): target, [weapon].
+
+        Also [no_offense_roll], [hindrance]. Offense d20 on DEX, defense d20 on DEX, damage +
+        STR against armor and shield. An offense roll that succeeds (or none needed)
+        interferes with the target's ranged attacks (Z-MI-1).
+        """
+        actor = self.acting(state, command)
+        target = self.creature(state, self.arg(command, "target", str))
+        if target.down:
+            raise IllegalCommand(f"{target.id} is already down")
+        if not engaged(actor, target) and actor.grappling() != target.id:
+            raise IllegalCommand(f"{actor.id} is not engaged with {target.id}", rule="ZR-1")
+        weapon = actor.weapon(self.arg(command, "weapon", str) if "weapon" in command.args
+                              else _default_melee(actor))
+        if weapon.kind != "melee":
+            raise IllegalCommand(f"{weapon.name} is not a melee weapon: use attack")
+        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "weapon": weapon.name,
+                                "melee": True}
+        data.update(self.use(state, actor.id, "major"))
+        disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
+        hindrance = {"melee disadvantage (cover)": disadvantage}
+        if self.arg(command, "hindrance", int, 0):
+            hindrance["other"] = self.arg(command, "hindrance", int, 0)
+        if flag(command, "no_offense_roll"):
+            data["offense"] = None
+            success = True
+        else:
+            offense = roll_check("1d20", "DEX", actor.stat("DEX"), hindrance, dice,
+                                 state.rulings)
+            data["offense"] = offense
+            success = offense["success"]
+        events: list[Event] = []
+        if success:
+            data["interferes"] = True
+            events.append(Event("interfered", {"target": target.id, "by": actor.id}))
+            d_h = {"melee disadvantage (cover)": 2 if target.has("cover") else 0}
+            defense = roll_check("1d20", "DEX", target.stat("DEX"), d_h, dice, state.rulings)
+            data["defense"] = defense
+            data["hit"] = not defense["success"]
+            if data["hit"]:
+                damage = weapon.damage + actor.stat("STR")
+                drive = weapon.normal.drive + (actor.stat("STR") if weapon.str_drive else 0)
+                label = "shield" if target.shield else ""
+                hit = Hit(armor=target.armor, drive=drive, bonus=target.shield,
+                          bonus_label=label, rulings=state.rulings)
+                calc = run_damage(damage, weapon.type, hit)
+                data.update(taken=calc.amount, pipeline=calc.to_json())
+                events += self._damage_events(target, calc.to_json(), calc.amount, 0, None,
+                                              actor.id)
+        else:
+            data["hit"] = False
+        return [Event("melee_attacked", data), *events, *self._aftermath(state, events)]
+
+    def apply_melee_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def apply_interfered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        if data["by"] not in who.interference:
+            who.interference.append(data["by"])
+
+    # -- the GM's damage and healing --------------------------------------------------------
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage through armor (the GM): target, amount, [drive], [type], [bonus]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("damage: amount must not be negative")
+        kind = self.arg(command, "type", str, "kinetic")
+        hit = Hit(armor=target.armor, drive=self.arg(command, "drive", int, 0),
+                  bonus=self.arg(command, "bonus", int, 0), bonus_label="bonus",
+                  rulings=state.rulings)
+        calc = run_damage(amount, kind, hit)
+        events = self._damage_events(target, calc.to_json(), calc.amount, 0, None, "gm")
+        if not events:
+            events = [Event("damaged", {"target": target.id, "source": "gm", "taken": 0,
+                                        "health": target.health, "pipeline": calc.to_json(),
+                                        "kinetic_shielding": target.kinetic_shielding})]
+        return events + self._aftermath(state, events)
+
+    def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Heal a creature up to its maximum health: target, amount."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("heal: amount must not be negative")
+        health = min(target.health + amount, target.health_max)
+        events = [Event("healed", {"target": target.id, "health": health})]
+        if target.down and health > 0:
+            events.append(Event("condition_removed", {"target": target.id, "name": "down",
+                                                      "why": "healed"}))
+        return events
+
+    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).health = data["health"]
+
+    # -- exact odds ---------------------------------------------------------------------
+    def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Exact chances before rolling: offense, defense and hit for ``attack`` and
+        ``melee``, success for ``roll``, inclusion chances for an AoE, the chance of high
+        damage for a ``zaoe``."""
+        rulings = state.rulings
+        if command.name == "roll":
+            actor = self.creature(state, self.actor(state, command).id)
+            on = self.arg(command, "stat", str)
+            h = self.arg(command, "hindrance", int, 0)
+            if flag(command, "melee_interference"):
+                h += sum(self._interference(state, actor).values())
+            p = success_odds(self.arg(command, "expr", str, "1d20"), actor.stat(on), h, rulings)
+            return {"success": p, "failure": 1 - p}
+        if command.name == "melee":
+            actor = self.acting(state, command)
+            target = self.creature(state, self.arg(command, "target", str))
+            off = success_odds("1d20", actor.stat("DEX"), 2 if actor.has("cover") else 0,
+                               rulings)
+            dfn = success_odds("1d20", target.stat("DEX"), 2 if target.has("cover") else 0,
+                               rulings)
+            return {"offense": off, "defense": dfn, "hit": off * (1 - dfn),
+                    "miss": 1 - off * (1 - dfn)}
+        if command.name == "zaoe":
+            return self._zaoe_odds(state, command)
+        if command.name != "attack":
+            return super().odds(state, command)
+        shot = self.plan_shot(state, command)
+        off = Fraction(0) if shot.blinded else (
+            Fraction(1) if shot.aoe_source == "effect" else
+            success_odds(shot.expr, shot.stat, sum(shot.hindrance.values()), rulings))
+        out: dict[str, Any] = {"offense": off}
+        aimed = shot.targets[0] if shot.targets else None
+        if aimed is not None:
+            target = aimed
+            h = sum(self.flank_hindrance(state, target, shot.actor, shot.band).values())
+            h += self.arg(command, "defense_hindrance", int, 0)
+            dfn = success_odds("1d20", target.stat("DEX"), h, rulings)
+            out["defense"] = dfn
+            out["hit"] = off * (1 - dfn)
+            out["miss"] = 1 - out["hit"]
+        if shot.aoe is not None:
+            out["inclusion"] = self._inclusion_odds(state, shot, off)
+        return out
+
+    def _inclusion_odds(self, state: EncounterState, shot: Shot,
+                        off: Fraction) -> dict[str, Fraction]:
+        """Each candidate's exact chance to be included (success and failure weighed)."""
+        out: dict[str, Fraction] = {}
+        direct = shot.targets[0] if shot.targets and shot.aoe == "burst" else None
+        for success, weight in ((True, off), (False, 1 - off)):
+            if weight == 0:
+                continue
+            plan = area.AoePlan(attacker=shot.actor, kind=shot.aoe or "burst", direct=direct,
+                                engagements=shot.engagements, zone=shot.zone,
+                                offense_success=success, caution=shot.caution and success,
+                                beneficial=shot.weapon.beneficial, spread=bool(shot.spread),
+                                altitude=direct.altitude if direct else 0)
+            for c in area.candidates(state, plan):
+                if direct is not None and c.id == direct.id and success:
+                    p = Fraction(1)  # impact or a guaranteed area effect (Z-AOE-2)
+                else:
+                    chance, _ = area.chance_for(state, plan, c, state.rulings)
+                    p = Fraction(1) if chance is None else area.inclusion_odds(chance)
+                out[c.id] = out.get(c.id, Fraction(0)) + weight * p
+        return out
+
+    def _zaoe_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Each creature's exact chance to take the high damage of a ZAoE (0: low or none)."""
+        actor = self.acting(state, command)
+        weapon = actor.weapon(self.arg(command, "weapon", str))
+        if weapon.zaoe is None:
+            raise IllegalCommand(f"{weapon.name} does not say it uses ZAoE rules, so it never "
+                                 "does", rule="Z-ZAO-1")
+        zone = self.arg(command, "zone", str)
+        shape, size = weapon.zaoe.get("shape", "point"), weapon.zaoe.get("size", "lesser")
+        affected = area.zaoe_zones(state, zone, size)
+        people = [c for c in creatures(state) if c.zone in affected and not c.down]
+        out: dict[str, Any] = {}
+        high: dict[str, Fraction] = {}
+        groups = engagements_in(state, zone)
+        n = len(groups)
+        random_pick = Fraction(min(n, 6), 6) * Fraction(1, n) if n else Fraction(0)
+        aim = command.args.get("group")
+        aimed = next((c.engagement for c in creatures(state) if aim is not None and
+                      (c.group == aim or c.engagement == aim)), None)
+        offense = Fraction(0)
+        if shape == "point" and size == "lesser" and aimed is not None \
+                and weapon.zaoe.get("offense"):
+            offense = success_odds(weapon.zaoe["offense"], actor.stat("DEX"),
+                                   sum(self._interference(state, actor).values()),
+                                   state.rulings)
+            out["offense"] = offense
+        units = area.pairs(people, state.rulings, "AZ-20")
+        for c in people:
+            high_flyer = c.flying and c.altitude > ALTITUDE["engagement"]
+            if shape == "cluster":
+                unit = next(u for u in units if c in u)
+                p = Fraction(0) if high_flyer else Fraction(1) if any(
+                    u.vehicle or u.heavy for u in unit) else Fraction(1, 3)
+            elif c.altitude > ALTITUDE["medium"]:
+                p = Fraction(0)
+            elif size == "greater" or high_flyer:
+                p = Fraction(int(size == "greater" and c.zone == zone))
+            else:
+                hit_aim = Fraction(int(c.engagement == aimed))
+                p = offense * hit_aim + (1 - offense) * random_pick
+            high[c.id] = p
+        out["high"] = high
+        return out
+
+    def do_odds(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Record the exact odds of a command before it is rolled: of (the command)."""
+        of = self.arg(command, "of", dict)
+        inner = Command.from_json(of)
+        odds = self.odds(state, inner)
+        return [Event("odds_computed", {"of": inner.to_json(), "odds": _plain_odds(odds)})]
+
+    def apply_odds_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+
+def _separation(a: int, b: int) -> int:
+    """Degrees between two directions seen from the defender (0 to 180)."""
+    gap = abs(a - b) % 360
+    return min(gap, 360 - gap)
+
+
+def _plain_odds(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain_odds(v) for k, v in value.items()}
+    return value
+
+
+def _part(damage: int, fraction: str, rulings: Mapping[str, str]) -> Effect:
+    """A fraction of the damage, as an energy effect whose drive equals its damage."""
+    num, _, den = fraction.partition("/")
+    value = fraction_of(damage, int(num), int(den or 1), rulings)
+    return Effect(value, value)
+
+
+def _cover_data(spec: Any, who: str) -> dict[str, Any]:
+    """Cover as data: an environment name, or a mapping with environment/bonus/improved."""
+    if isinstance(spec, str):
+        spec = {"environment": spec}
+    if not isinstance(spec, Mapping):
+        raise InvalidCommand(f"{who}: cover is an environment name or a mapping")
+    chart = cover_chart()
+    improved = bool(spec.get("improved", False)) or spec.get("environment") == "improved"
+    env = str(spec.get("environment", "improved" if improved else ""))
+    if "bonus" in spec:
+        bonus = int(spec["bonus"])  # the GM's own value (Z-COV-6)
+    elif improved:
+        bonus = chart["improved"]  # Z-COV-14
+    elif env in chart:
+        bonus = chart[env]
+    else:
+        raise InvalidCommand(f"{who}: cover environment {env!r} is not on the chart "
+                             f"({', '.join(chart)}); or give 'bonus'")
+    return {"environment": env or "custom", "bonus": bonus, "improved": improved,
+            "roofed": bool(spec.get("roofed", False))}
+
+
+def _default_ranged(actor: Creature) -> str:
+    for name, spec in actor.weapons.items():
+        if spec.get("kind", "ranged") in ("ranged", "thrown") and not spec.get("zaoe"):
+            return name
+    raise InvalidCommand(f"attack: {actor.id} has no ranged weapon; name the 'weapon'")
+
+
+def _default_melee(actor: Creature) -> str:
+    for name, spec in actor.weapons.items():
+        if spec.get("kind") == "melee" and name != "unarmed":
+            return name
+    return "unarmed"
