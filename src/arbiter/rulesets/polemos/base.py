@@ -1,0 +1,377 @@
+"""The shared machinery of the Polemos rules: stat blocks, rulings, the clock, spending
+actions, dealing damage and what follows from it (thresholds, defeat).
+
+``injuries.py`` (wounds, bleeding, afflictions, time, rest, stress) builds on it, and
+``rules.py`` (turns, actions, attacks, conditions, cover, odds) on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from ...core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Ruleset,
+)
+from ...core.rounding import round_down
+from ...core.ruleset import ENTITY_KEYS
+from ...dice import DiceSource
+from .damage import resolve_damage
+from .economy import PolemosEconomy
+from .model import (
+    ROUNDS_PER,
+    Affliction,
+    Bleed,
+    Creature,
+    DamageType,
+    Wound,
+    condition_catalogue,
+    make_areas,
+    make_armor,
+    make_weapon,
+    wound_catalogue,
+)
+
+T = TypeVar("T")
+
+POLEMOS_KEYS = {"skills", "body", "vitality", "sp", "fp", "stress", "weapons", "armor",
+                "wounds", "afflictions", "critical_threshold", "location"}
+
+DAY = ROUNDS_PER["day"]
+WEEK = ROUNDS_PER["week"]
+HOUR = ROUNDS_PER["hour"]
+
+CRITICAL_EFFECTS = {"unknown-wound": 1, "fatigue-wounds": 1, "daze": 2}
+"""The default critical damage point menu and costs (P-CDP-7)."""
+
+FATIGUE_THRESHOLDS = {"4-8": (4, 8), "every-4": (4, 8, 12)}  # AP-13
+STRESS_THRESHOLDS = {"5-10-15": (5, 10, 15), "10-20-30": (10, 20, 30)}  # AP-16
+ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
+
+
+class PolemosBase(Ruleset):
+    """Helpers every part of the Polemos rules uses."""
+
+    entity_type = Creature
+    economy = PolemosEconomy()
+
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        """A creature from a stat block (keys: docs/rulesets/polemos.md)."""
+        try:
+            return self._make_creature(entity_id, spec)
+        except (TypeError, ValueError, KeyError, AttributeError) as err:
+            raise InvalidCommand(f"{entity_id}: a stat-block value is malformed ({err!r}); "
+                                 "see docs/rulesets/polemos.md") from None
+
+    def _make_creature(self, entity_id: str, spec: Mapping[str, Any]) -> Creature:
+        unknown = set(spec) - ENTITY_KEYS - POLEMOS_KEYS
+        if unknown:
+            raise InvalidCommand(
+                f"{entity_id}: unknown stat-block key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(ENTITY_KEYS | POLEMOS_KEYS))})")
+        base = super().make_entity(entity_id, {k: v for k, v in spec.items() if k in ENTITY_KEYS})
+        assert isinstance(base, Creature)
+        creature = base
+        creature.skills = {str(k): int(v) for k, v in dict(spec.get("skills", {})).items()}
+        creature.body_plan = str(spec.get("body", "human"))
+        creature.areas = make_areas(entity_id, creature.body_plan, dict(spec.get("vitality", {})))
+        creature.sp = creature.sp_max = int(spec.get("sp", 10))
+        creature.fp = creature.fp_max = int(spec.get("fp", 10))
+        creature.stress = int(spec.get("stress", 0))
+        creature.critical_threshold = int(spec.get("critical_threshold", 3))
+        if creature.critical_threshold < 1:
+            raise InvalidCommand(f"{entity_id}: critical_threshold must be at least 1")
+        creature.location = spec.get("location")
+        for weapon in spec.get("weapons", []):
+            name, made = make_weapon(entity_id, weapon)
+            creature.weapons[name] = made
+        creature.armor = [make_armor(entity_id, a) for a in spec.get("armor", [])]
+        for piece in creature.armor:
+            for area in piece.areas:
+                if area not in creature.areas:
+                    raise InvalidCommand(f"{entity_id}: armor {piece.name!r} covers {area!r}, "
+                                         f"which a {creature.body_plan} body does not have")
+        for index, raw in enumerate(spec.get("wounds", [])):
+            raw = {"name": raw} if isinstance(raw, str) else dict(raw)
+            data = self._wound_data(entity_id, creature, raw, f"{entity_id}-w{index + 1}",
+                                    0)
+            wound = Wound(**data)
+            creature.wounds.append(wound)
+            bleeding = int(dict(raw).get("bleeding", wound_catalogue().get(wound.name, {})
+                                         .get("bleeding", 0)))
+            self._wound_effects(creature, wound, bleeding, dict(raw).get("source"))
+        for index, raw in enumerate(spec.get("afflictions", [])):
+            raw = {"name": raw} if isinstance(raw, str) else dict(raw)
+            creature.afflictions.append(Affliction(
+                id=f"{entity_id}-a{index + 1}", name=str(raw["name"]), area=raw.get("area"),
+                cause=raw.get("cause"), tags=list(raw.get("tags", []))))
+        return creature
+
+    def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Add a creature or object: id, and its stat block (docs/rulesets/polemos.md)."""
+        events = super().do_add(state, command, dice)
+        return events + self._consequences(state, events)
+
+    def creature(self, state: EncounterState, name: str) -> Creature:
+        entity = state.entity(name)
+        if not isinstance(entity, Creature):
+            raise IllegalCommand(f"{name} is not a creature")
+        return entity
+
+    def acting(self, state: EncounterState, command: Command) -> Creature:
+        actor = self.creature(state, self.actor(state, command).id)
+        if actor.down:
+            raise IllegalCommand(f"{actor.id} is down and cannot act")
+        return actor
+
+    def opt(self, command: Command, key: str, kind: type[T]) -> T | None:
+        """An optional command argument: None when it is not given."""
+        if key not in command.args or command.args[key] is None:
+            return None
+        return self.arg(command, key, kind)
+
+    def rule(self, state: EncounterState, ruling: str) -> str:
+        return state.rulings.get(ruling, self.rulings.get(ruling).default)
+
+    @staticmethod
+    def clock(state: EncounterState) -> int:
+        """Rounds elapsed since the encounter was created (P-TIM-1)."""
+        return int(state.extra.get("clock", 0))
+
+    @staticmethod
+    def _is_down(state: EncounterState, who: str) -> bool:
+        entity = state.entities.get(who)
+        return isinstance(entity, Creature) and entity.down
+
+    def duration(self, state: EncounterState, rounds: int) -> Duration:
+        """A duration of ``rounds`` rounds: to the start of the giver's turn in turn-by-turn
+        play, by the clock otherwise (P-CON-4)."""
+        if rounds <= 0:
+            return Duration()
+        if state.in_combat and state.current is not None:
+            return Duration.for_rounds(state, rounds)
+        return Duration("timed", round=self.clock(state) + rounds, at="start")
+
+    def use(self, state: EncounterState, actor: Creature, kind: str,
+            ability: str) -> dict[str, Any]:
+        """Check and spend an action of ``kind`` for ``ability``: the event data it adds."""
+        if not state.in_combat:
+            return {"actor": actor.id, "ability": ability, "kind": kind}  # P-ORD-1 free-form
+        if kind == "minor":
+            if state.current != actor.id:
+                raise IllegalCommand(f"{actor.id} can use minor actions only on their own turn",
+                                     rule="P-ACT-4")
+            if any(p["command"].get("do") and p["kind"] != "free"
+                   for p in state.extra.get("pending", [])):
+                raise IllegalCommand(
+                    "a minor action cannot be used while another action is being resolved",
+                    rule="P-ACT-4")
+        counts = (self.rule(state, "AP-6") == "every-use") or state.current == actor.id
+        if counts and actor.used_round == state.round and ability in actor.used:
+            raise IllegalCommand(f"{actor.id} has already used {ability!r} this round",
+                                 rule="P-ACT-1")
+        if kind == "free" and state.current != actor.id and actor.channel \
+                and self.rule(state, "AP-5") == "whole-span":
+            raise IllegalCommand(f"{actor.id} is in the middle of a full action",
+                                 rule="P-ACT-6")
+        economy = self.spend(state, actor.id, kind)
+        return {"actor": actor.id, "ability": ability, "kind": kind, "economy": economy,
+                "round": state.round, "counts": counts}
+
+    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
+        super().evolve(state, event)
+        data = event.data
+        if data.get("counts") and "ability" in data:
+            creature = state.entities.get(data["actor"])
+            if isinstance(creature, Creature):
+                if creature.used_round != data["round"]:
+                    creature.used, creature.used_round = [], data["round"]
+                creature.used.append(data["ability"])
+        return state
+
+    def _damage_events(self, state: EncounterState, target_id: str, area: str,
+                       dtype: DamageType, amount: int, rating: int, source: str | None,
+                       targeted: bool, extra: dict[str, Any], dice: DiceSource,
+                       armor: bool = True) -> list[Event]:
+        target = self.creature(state, target_id)
+        covered = bool(extra.get("covered")) and self.rule(state, "AP-18") == "nullify"
+        result = resolve_damage(target, area, dtype, amount, rating, covered=covered,
+                                armor_rule=self.rule(state, "AP-8"),
+                                measures=self.rule(state, "AP-19"),
+                                clamp=self.rule(state, "AP-9") == "clamp", armor=armor)
+        threshold = target.critical_threshold
+        if source is not None and isinstance(state.entities.get(source), Creature):
+            threshold = self.creature(state, source).critical_threshold
+        # P-CDP-1, P-CDP-2: one point per full threshold of the damage dealt before armor
+        points = round_down(amount, threshold)
+        if self.rule(state, "AP-7") == "extra":
+            points += round_down(result["armor_damage"], threshold)
+        data = {"target": target_id, "source": source, "actor": source, "amount": amount,
+                "taken": sum(result["taken"].values()),
+                "targeted": targeted, "result": result, "critical_points": points,
+                "text": " | ".join(i["text"] for i in result["instances"]), **extra}
+        return [Event("damaged", data)]
+
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        target = self.creature(state, data["target"])
+        result = data["result"]
+        for index, value in result["armor"].items():
+            target.armor[int(index)].value = value
+        for area, value in result["vitality"].items():
+            target.areas[area].vitality = value
+        target.sp, target.fp = result["sp"], result["fp"]
+        source = data.get("source")
+        owner = state.entities.get(source) if source else None
+        if isinstance(owner, Creature):  # P-CDP-3, P-CDP-5: the (original) attacker spends
+            owner.critical_points = data["critical_points"]
+            owner.critical_target = data["target"]
+            owner.critical_area = result["area"] if data.get("targeted") else None
+            state.extra.setdefault("critical_area_hit", {})[owner.id] = result["area"]
+        else:  # P-CDP-8: no attacker: the GM decides how to spend them
+            state.extra["gm_critical"] = {
+                "points": data["critical_points"], "target": data["target"],
+                "area": result["area"] if data.get("targeted") else None}
+
+    @staticmethod
+    def _cause_present(target: Entity, cause: str | None) -> bool:
+        if cause is None or not isinstance(target, Creature):
+            return False
+        return any(w.id == cause for w in target.wounds) or \
+            any(a.id == cause for a in target.afflictions) or target.has(cause) or \
+            cause in target.tags
+
+    def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
+                    received: int) -> dict[str, Any]:
+        name = str(raw.get("name", ""))
+        if not name:
+            raise InvalidCommand(f"{owner}: a wound needs a 'name'")
+        spec = {**wound_catalogue().get(name, {}), **raw}
+        area = spec.get("area")
+        if spec.get("whole_body"):
+            area = None
+        if area is not None:
+            creature.area(str(area))
+        return {"id": wound_id, "name": name, "area": area,
+                "tags": [str(t) for t in spec.get("tags", [])],
+                "fatigue": int(spec.get("fatigue", 0)), "level": int(spec.get("level", 1)),
+                "known": bool(spec.get("known", True)), "cause": spec.get("cause"),
+                "received": received, "max_days": spec.get("max_days"),
+                "conditions": [str(c) for c in spec.get("conditions", [])]}
+
+    def _new_wound(self, state: EncounterState, creature: Creature, raw: dict[str, Any],
+                   why: str, index: int = 0) -> Event:
+        count = int(state.extra.get("wound_count", 0)) + 1 + index
+        data = self._wound_data(creature.id, creature, raw, f"w{count}", self.clock(state))
+        spec = wound_catalogue().get(data["name"], {})
+        bleeding = int(raw.get("bleeding", spec.get("bleeding", 0)))
+        return Event("wound_added", {"target": creature.id, "wound": data, "why": why,
+                                     "count": count, "bleeding": bleeding,
+                                     "source": raw.get("source")})
+
+    def _wound_effects(self, creature: Creature, wound: Wound, bleeding: int,
+                       source: str | None) -> None:
+        """What a known wound brings: its caused conditions (P-WND-1 via P-CON-6) and the
+        bleeding it starts on its body area (P-BLD-*)."""
+        if not wound.known:
+            return
+        for name in wound.conditions:
+            spec = condition_catalogue().get(name, {})
+            cond = Condition(name, 1, tuple(spec.get("tags", [])), wound.id,
+                             Duration("caused", cause=wound.id))
+            kept = self.stack_condition(creature.condition(name), cond)
+            creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
+        if bleeding and wound.area is not None:
+            creature.bleeding.append(Bleed(f"b-{wound.id}", wound.area, bleeding,
+                                           [wound.area], [], source))
+
+    @staticmethod
+    def _reset_bleeding(creature: Creature, origin: str | None) -> None:
+        for bleed in creature.bleeding:
+            if origin is None or bleed.origin == origin:
+                bleed.areas, bleed.pending = [bleed.origin], []  # P-BLD-2
+
+    def _new_affliction(self, state: EncounterState, creature: Creature,
+                        raw: dict[str, Any]) -> Event:
+        count = int(state.extra.get("affliction_count", 0)) + 1
+        data = {"id": f"a{count}", "name": str(raw["name"]), "area": raw.get("area"),
+                "cause": raw.get("cause"), "tags": [str(t) for t in raw.get("tags", [])]}
+        return Event("affliction_added", {"target": creature.id, "affliction": data,
+                                          "count": count})
+
+    def _consequences(self, state: EncounterState, events: list[Event]) -> list[Event]:
+        """Events that follow from the state after ``events``: physical/mental fatigue
+        (P-FAT-3), fatigue and stress threshold conditions (P-FAT-2, P-STS-4), defeat
+        (POL-1), sustained conditions ending (P-CON-7), and the end of the fight."""
+        after = self.lookahead(state, events)
+        out: list[Event] = []
+        fatigue_steps = FATIGUE_THRESHOLDS[self.rule(state, "AP-13")]
+        stress_steps = STRESS_THRESHOLDS[self.rule(state, "AP-16")][:-1]
+        downed: list[str] = []
+        for creature in after.entities.values():
+            if not isinstance(creature, Creature):
+                continue
+            wanted = {"physical fatigue": creature.sp <= 0, "mental fatigue": creature.fp <= 0}
+            for step in FATIGUE_THRESHOLDS["every-4"]:
+                wanted[f"fatigue {step}"] = step in fatigue_steps and creature.fatigue >= step
+            for i in range(len(STRESS_THRESHOLDS["5-10-15"]) - 1):
+                wanted[f"stress {i + 1}"] = creature.stress >= stress_steps[i]
+            for name, want in wanted.items():
+                has = creature.has(name)
+                if want and not has:
+                    spec = condition_catalogue().get(name, {})
+                    cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+                                     Duration("caused", cause="status"))
+                    out.append(Event("condition_added", {"target": creature.id,
+                                                         "condition": cond.to_json()}))
+                elif has and not want:
+                    out.append(Event("condition_removed", {"target": creature.id, "name": name,
+                                                           "why": "no longer applies"}))
+            if not creature.down and self.rule(state, "POL-1") == "vital-zero" and any(
+                    a.vital and a.vitality <= 0 for a in creature.areas.values()):
+                out.append(Event("downed", {"target": creature.id}))
+                downed.append(creature.id)
+        for creature in after.entities.values():  # P-CON-7
+            out_cold = creature.has("unconscious") or creature.id in downed or (
+                isinstance(creature, Creature) and creature.down)
+            if not out_cold:
+                continue
+            for other in after.entities.values():
+                for cond in other.conditions:
+                    if cond.duration.kind == "sustained" and cond.duration.by == creature.id:
+                        out.append(Event("condition_removed", {
+                            "target": other.id, "name": cond.name,
+                            "why": f"{creature.id} is unconscious"}))
+        if downed and after.in_combat:
+            standing = {c.side for c in after.entities.values()
+                        if isinstance(c, Creature) and c.kind == "creature" and not c.down
+                        and c.id not in downed}
+            if len(standing) <= 1:
+                out.append(Event("encounter_won", {"side": next(iter(standing), None)}))
+                out.append(Event("combat_ended", {"round": after.round}))
+        return out
+
+    def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        creature = self.creature(state, data["target"])
+        creature.down = True
+        if not creature.has("unconscious"):
+            creature.conditions.append(Condition("unconscious", 1, ("mental",)))
+
+    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["side"]
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        """Levels add for conditions whose catalogue entry says ``stack = "add"`` (daze);
+        otherwise the higher level stays."""
+        spec = condition_catalogue().get(new.name, {})
+        if existing is not None and spec.get("stack") == "add":
+            return Condition(new.name, existing.level + new.level, new.tags, new.source,
+                             new.duration, {**existing.data, **new.data})
+        return super().stack_condition(existing, new)

@@ -1,0 +1,322 @@
+"""Polemos stat blocks and state: creatures made of body areas, wounds, armor, the catalogues.
+
+A creature (P-TGT-4) is a set of body areas with vitality, vital or not, and adjacency (from a
+body plan in ``body_plans.yaml``); stamina (SP) and focus (FP) are creature-wide pools (AP-19).
+Base values are stored; derived values (fatigue, P-FAT-1) are properties.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ...core import Entity, InvalidCommand
+
+HERE = Path(__file__).parent
+
+MEASURES = ("vitality", "stamina", "focus")
+"""Damage measures from most to least lethal; degrading moves one step right (P-DTY-4)."""
+
+ROUNDS_PER = {
+    "round": 1,
+    "minute": 20,  # P-TIM-2: 60 seconds, or 20 rounds
+    "hour": 20 * 60,  # P-TIM-2: 60 minutes
+    "day": 20 * 60 * 24,  # P-TIM-2: 24 hours
+    "week": 20 * 60 * 24 * 7,  # P-TIM-3: seven days
+    "month": 20 * 60 * 24 * 28,  # P-TIM-3: four weeks, or 28 days
+}
+"""Time scales in rounds (P-TIM-1: a round is about three seconds). A year is 12 months
+(P-TIM-3, 336 days) or 365 days, by ruling AP-30."""
+
+SECONDS_PER_ROUND = 3  # P-TIM-1
+
+
+def rounds_in(amount: int, unit: str, calendar: str = "literal-336") -> int:
+    """``amount`` of ``unit`` in rounds (P-TIM-1..3, AP-30)."""
+    unit = unit.rstrip("s") if unit.endswith("s") and unit != "s" else unit
+    if unit == "year":
+        days = 365 if calendar == "calendar-365" else 12 * 28  # AP-30
+        return amount * days * ROUNDS_PER["day"]
+    if unit == "second":
+        return amount // SECONDS_PER_ROUND  # P-GEN-1: fractions round down
+    if unit not in ROUNDS_PER:
+        known = ", ".join([*ROUNDS_PER, "year", "second"])
+        raise InvalidCommand(f"unknown time unit {unit!r} (units: {known})")
+    return amount * ROUNDS_PER[unit]
+
+
+@dataclass(frozen=True, slots=True)
+class DamageType:
+    """A damage type with its measure: ``bashing`` (vitality), ``bashing (stamina)`` (P-DTY-3)."""
+
+    base: str
+    measure: str = "vitality"
+
+    @classmethod
+    def parse(cls, text: str) -> DamageType:
+        text = text.strip()
+        if text.endswith(")") and "(" in text:
+            base, _, rest = text.partition("(")
+            measure = rest[:-1].strip()
+            if measure not in MEASURES[1:]:
+                raise InvalidCommand(
+                    f"damage type {text!r}: the measure must be stamina or focus, not {measure!r}"
+                )
+            return cls(base.strip(), measure)
+        if not text:
+            raise InvalidCommand("a damage type needs a name, e.g. 'kinetic'")
+        return cls(text)
+
+    def degraded(self) -> DamageType | None:
+        """vitality → stamina → focus → nothing (P-DTY-4)."""
+        index = MEASURES.index(self.measure)
+        if index + 1 >= len(MEASURES):
+            return None
+        return DamageType(self.base, MEASURES[index + 1])
+
+    def __str__(self) -> str:
+        return self.base if self.measure == "vitality" else f"{self.base} ({self.measure})"
+
+
+@dataclass
+class BodyArea:
+    """One body area: vitality, its maximum, vital or not, and its adjacent areas."""
+
+    vitality: int
+    vitality_max: int
+    vital: bool
+    adjacent: list[str]
+
+    @property
+    def minimum(self) -> int:
+        """Minimum vitality: 1 for a non-vital area, 0 for a vital one (P-BLD-1, AP-9)."""
+        return 0 if self.vital else 1
+
+
+@dataclass
+class Weapon:
+    skill: str
+    rating: int
+    damage: dict[str, int]
+
+    def types(self) -> list[str]:
+        return list(self.damage)
+
+
+@dataclass
+class ArmorPiece:
+    """A piece of high-impact armor: areas covered, armor value, ratings per exact type."""
+
+    name: str
+    areas: list[str]
+    value: int
+    value_max: int
+    ratings: dict[str, int]
+    worn: bool = True
+
+
+@dataclass
+class Wound:
+    id: str
+    name: str
+    area: str | None = None
+    tags: list[str] = field(default_factory=list)
+    fatigue: int = 0
+    level: int = 1
+    known: bool = True
+    cause: str | None = None
+    received: int = 0
+    max_days: int | None = None
+    conditions: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Affliction:
+    id: str
+    name: str
+    area: str | None = None
+    cause: str | None = None
+    tags: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Bleed:
+    """A bleeding condition: its origin, the areas it damages, and the areas it spread to
+    that start taking damage on the next tick (P-BLD-1)."""
+
+    id: str
+    origin: str
+    damage: int = 1
+    areas: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)
+    source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Creature(Entity):
+    """A Polemos creature."""
+
+    skills: dict[str, int] = field(default_factory=dict)
+    body_plan: str = "human"
+    areas: dict[str, BodyArea] = field(default_factory=dict)
+    sp: int = 10
+    sp_max: int = 10
+    fp: int = 10
+    fp_max: int = 10
+    stress: int = 0
+    weapons: dict[str, Weapon] = field(default_factory=dict)
+    armor: list[ArmorPiece] = field(default_factory=list)
+    wounds: list[Wound] = field(default_factory=list)
+    afflictions: list[Affliction] = field(default_factory=list)
+    bleeding: list[Bleed] = field(default_factory=list)
+    critical_threshold: int = 3
+    critical_points: int = 0
+    critical_target: str | None = None
+    critical_area: str | None = None
+    attacks_received: int = 0
+    down: bool = False
+    used: list[str] = field(default_factory=list)
+    used_round: int = 0
+    channel: dict[str, Any] | None = None
+    location: str | None = None
+
+    @property
+    def fatigue(self) -> int:
+        """The fatigue value: the fatigue points of all current wounds (P-FAT-1)."""
+        return sum(w.fatigue for w in self.wounds)
+
+    def skill(self, name: str) -> int:
+        return self.skills.get(name, 0)
+
+    def area(self, name: str) -> BodyArea:
+        if name not in self.areas:
+            raise InvalidCommand(
+                f"{self.id} has no body area {name!r} (body areas: {', '.join(self.areas)})"
+            )
+        return self.areas[name]
+
+    def wound(self, wound_id: str) -> Wound:
+        for wound in self.wounds:
+            if wound.id == wound_id:
+                return wound
+        shown = ", ".join(f"{w.id} ({w.name})" for w in self.wounds) or "none"
+        raise InvalidCommand(f"{self.id} has no wound {wound_id!r} (wounds: {shown})")
+
+
+# -- catalogues (data files of the package) ---------------------------------------------
+def _toml(name: str) -> dict[str, Any]:
+    with (HERE / name).open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def body_plans() -> dict[str, dict[str, dict[str, Any]]]:
+    loaded = yaml.safe_load((HERE / "body_plans.yaml").read_text(encoding="utf-8"))
+    return {str(k): dict(v) for k, v in loaded.items()}
+
+
+@cache
+def weapon_catalogue() -> dict[str, dict[str, Any]]:
+    return dict(_toml("weapons.toml")["weapon"])
+
+
+@cache
+def armor_catalogue() -> dict[str, dict[str, Any]]:
+    return dict(_toml("armor.toml")["armor"])
+
+
+@cache
+def condition_catalogue() -> dict[str, dict[str, Any]]:
+    return dict(_toml("conditions.toml")["condition"])
+
+
+@cache
+def wound_catalogue() -> dict[str, dict[str, Any]]:
+    return dict(_toml("wounds.toml")["wound"])
+
+
+@cache
+def reveal_table() -> list[dict[str, Any]]:
+    return list(_toml("wounds.toml")["reveal"])
+
+
+def make_areas(owner: str, plan: str, overrides: Mapping[str, Any]) -> dict[str, BodyArea]:
+    plans = body_plans()
+    if plan not in plans:
+        raise InvalidCommand(f"{owner}: no body plan {plan!r} (body plans: {', '.join(plans)})")
+    areas: dict[str, BodyArea] = {}
+    for name, spec in plans[plan].items():
+        vitality = int(spec["vitality"])
+        areas[name] = BodyArea(vitality, vitality, bool(spec["vital"]), list(spec["adjacent"]))
+    for name, value in overrides.items():
+        if name not in areas:
+            raise InvalidCommand(
+                f"{owner}: vitality for unknown body area {name!r} (areas: {', '.join(areas)})"
+            )
+        areas[name].vitality = areas[name].vitality_max = int(value)
+    return areas
+
+
+def make_weapon(owner: str, spec: Any) -> tuple[str, Weapon]:
+    if isinstance(spec, str):
+        catalogue = weapon_catalogue()
+        if spec not in catalogue:
+            raise InvalidCommand(
+                f"{owner}: no weapon {spec!r} (weapons: {', '.join(catalogue)})"
+            )
+        name, spec = spec, catalogue[spec]
+    elif isinstance(spec, Mapping):
+        spec = dict(spec)
+        name = str(spec.pop("name", ""))
+        base = weapon_catalogue().get(str(spec.pop("like", name)), {})
+        spec = {**base, **spec}
+        if not name:
+            raise InvalidCommand(f"{owner}: a weapon needs a 'name'")
+    else:
+        raise InvalidCommand(f"{owner}: a weapon is a name or a mapping, not {spec!r}")
+    if "damage" not in spec:
+        raise InvalidCommand(f"{owner}: weapon {name!r} lacks 'damage' (a mapping of damage "
+                             "types to modifiers)")
+    damage = {str(DamageType.parse(str(k))): int(v) for k, v in dict(spec["damage"]).items()}
+    return name, Weapon(str(spec.get("skill", "melee")), int(spec.get("rating", 0)), damage)
+
+
+def make_armor(owner: str, spec: Any) -> ArmorPiece:
+    worn = True
+    if isinstance(spec, Mapping) and "name" in spec and set(spec) <= {"name", "worn", "value"}:
+        worn = bool(spec.get("worn", True))
+        value = spec.get("value")
+        spec = str(spec["name"]) if value is None else {**dict(spec), "like": spec["name"]}
+    if isinstance(spec, str):
+        catalogue = armor_catalogue()
+        if spec not in catalogue:
+            raise InvalidCommand(f"{owner}: no armor {spec!r} (armor: {', '.join(catalogue)})")
+        name, data = spec, dict(catalogue[spec])
+    elif isinstance(spec, Mapping):
+        data = dict(spec)
+        name = str(data.pop("name", ""))
+        data = {**armor_catalogue().get(str(data.pop("like", name)), {}), **data}
+        worn = bool(data.pop("worn", worn))
+    else:
+        raise InvalidCommand(f"{owner}: an armor piece is a name or a mapping, not {spec!r}")
+    try:
+        value = int(data["value"])
+        ratings = {str(DamageType.parse(str(k))): int(v) for k, v in dict(data["ratings"]).items()}
+        return ArmorPiece(name, [str(a) for a in data["areas"]], value, value, ratings, worn)
+    except KeyError as err:
+        raise InvalidCommand(f"{owner}: armor {name!r} lacks {err.args[0]!r}") from None

@@ -1,0 +1,700 @@
+"""Decide and evolve for Polemos (8th Age), part 1.
+
+Every ``do_*`` reads the state and rolls only from ``dice``; every ``apply_*`` writes exactly
+what its event says. Rule ids (P-..., AP-...) refer to ``shared/rules/inventory.md``; the
+rulings (AP-n, POL-n) are in ``rulings.toml`` and read from ``state.rulings``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
+from ...core.rounding import round_down
+from ...dice import DiceSource, distribution, roll
+from .base import CRITICAL_EFFECTS
+from .commands import (
+    CONCEALMENT,
+    chance,
+    concealment_level,
+    dice_modifier,
+    kind_of,
+    roll_skill,
+    skill_distribution,
+    success,
+)
+from .injuries import InjuryRules
+from .model import (
+    Creature,
+    DamageType,
+    condition_catalogue,
+    reveal_table,
+)
+
+
+class PolemosRuleset(InjuryRules):
+    name = "polemos"
+    title = "Polemos: 8th Age (part 1: rolls, turns, conditions, injuries, damage, armor)"
+    seed = "000_415f966c2cbdbe2b"
+
+    def roll_initiative(
+        self, state: EncounterState, entity: Entity, dice: DiceSource
+    ) -> tuple[int, dict[str, Any]]:
+        """P-ORD-3: one [initiative] skill roll when turn-by-turn play starts."""
+        value = entity.skills.get("initiative", 0) if isinstance(entity, Creature) else 0
+        result = roll_skill(value, 0, 0, self.rule(state, "AP-2"), dice)
+        return result.total, result.to_json()
+
+    def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
+        """P-ORD-4 highest first; ties (AP-3): higher [initiative] skill, then listed order."""
+        added = list(state.entities)
+        by_skill = self.rule(state, "AP-3") == "skill-then-listed"
+
+        def skill(who: str) -> int:
+            entity = state.entities.get(who)
+            return entity.skill("initiative") if by_skill and isinstance(entity, Creature) else 0
+
+        return sorted(initiative, key=lambda e: (-initiative[e], -skill(e),
+                                                  added.index(e) if e in added else 0))
+
+    def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Roll a skill: actor and skill (or value), [bonus], [penalty], [target] or [against]
+        (a creature, opposed with [against_skill])."""
+        actor = self.creature(state, self.actor(state, command).id) if command.actor else None
+        skill = self.arg(command, "skill", str, "")
+        if "value" in command.args:
+            value = self.arg(command, "value", int)
+        elif actor is not None and skill:
+            value = actor.skill(skill)
+        else:
+            raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
+        bonus, penalty = dice_modifier(command)
+        ties = self.rule(state, "AP-1")
+        result = roll_skill(value, bonus, penalty, self.rule(state, "AP-2"), dice)
+        data: dict[str, Any] = {"actor": command.actor, "skill": skill, "value": value,
+                                "bonus": bonus, "penalty": penalty, "total": result.total,
+                                "roll": result.to_json()}
+        if "against" in command.args:
+            other = self.creature(state, self.arg(command, "against", str))
+            other_skill = self.arg(command, "against_skill", str, skill)
+            opposed = roll_skill(other.skill(other_skill), 0, 0, self.rule(state, "AP-2"), dice)
+            data.update(against=other.id, opposed=opposed.total, opposed_roll=opposed.to_json(),
+                        success=success(result.total, opposed.total, ties))
+        elif "target" in command.args:
+            target = self.arg(command, "target", int)
+            data.update(target=target, success=success(result.total, target, ties))
+        return [Event("skill_rolled", data)]
+
+    def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def do_simultaneous(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Order creatures acting at the same moment (P-ORD-6, AP-33): actors (a list)."""
+        names = self.arg(command, "actors", list)
+        creatures = [self.creature(state, str(n)) for n in names]
+        fresh = self.rule(state, "AP-33") == "fresh-roll"
+        values: dict[str, int] = {}
+        rolls: dict[str, Any] = {}
+        for creature in creatures:
+            if not fresh and creature.id in state.initiative:
+                values[creature.id] = state.initiative[creature.id]
+            else:
+                values[creature.id], rolls[creature.id] = self.roll_initiative(
+                    state, creature, dice)
+        order = self.initiative_order(state, values)
+        return [Event("simultaneous_ordered", {"order": order, "initiative": values,
+                                               "rolls": rolls})]
+
+    def apply_simultaneous_ordered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End the current turn; the next is the highest initiative who has not acted this
+        round (P-ORD-4), or a new round when all have acted."""
+        who = state.current
+        if who is None:
+            raise IllegalCommand("turn-by-turn play has not started (use 'start')")
+        if state.extra.get("pending"):
+            raise IllegalCommand("declared actions are waiting: 'resolve' or 'withdraw' them "
+                                 "before the turn ends", rule="P-ACT-5")
+        events = self.turn_end_events(state, who, dice)
+        after = self.lookahead(state, events)
+        if who in after.entities:
+            for cond in after.entity(who).conditions:
+                if cond.duration.expires_at(state.round, who, "end"):
+                    events.append(Event("condition_removed", {"target": who, "name": cond.name,
+                                                              "why": "expired"}))
+        events += self._expire_others(after, who, state.round, "end")
+        events.append(Event("turn_ended", {"actor": who, "round": state.round}))
+        after = self.lookahead(state, events)
+        if not after.in_combat or not after.order:
+            return events
+        acted = set(after.extra.get("acted", []))
+        standing = [c for c in after.order if not self._is_down(after, c)]
+        waiting = [c for c in standing if c not in acted]
+        round_ = state.round
+        if not waiting:
+            if not standing:
+                return events
+            waiting, round_ = standing, round_ + 1
+        return events + self._begin_turn(after, waiting[0], round_, dice)
+
+    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["round"] != state.round:
+            if state.round >= 1:  # each new round is three more seconds (P-TIM-1)
+                state.extra["clock"] = self.clock(state) + max(data["round"] - state.round, 0)
+            state.extra["acted"] = []
+        state.extra.setdefault("acted", []).append(data["actor"])
+        super().apply_turn_started(state, data)
+
+    def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_initiative_set(state, data)
+        acted = state.extra.get("acted", [])
+        if self.rule(state, "AP-4") == "acts-again" and data["target"] != state.current \
+                and data["target"] in acted:
+            acted.remove(data["target"])
+
+    def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_combat_ended(state, data)
+        state.extra["acted"] = []
+        state.extra.pop("pending", None)
+
+    def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """At the start of a turn: what falls due by the clock, then the bearer's per-round
+        effects (P-CON-9)."""
+        events = self._due_readds(state, self.clock(state))
+        events += self._expire_clock(self.lookahead(state, events), self.clock(state))
+        events += self._round_effects(self.lookahead(state, events), who, dice)
+        return events + self._consequences(state, events)
+
+    def do_wear(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Put on or take off a piece of armor (P-ARM-1): target, armor (its name), [worn]
+        (default true)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        name = self.arg(command, "armor", str)
+        names = [p.name for p in target.armor]
+        if name not in names:
+            raise InvalidCommand(f"{target.id} has no armor {name!r} (armor: "
+                                 f"{', '.join(names) or 'none'})")
+        return [Event("armor_worn", {"target": target.id, "index": names.index(name),
+                                     "worn": self.arg(command, "worn", bool, True)})]
+
+    def apply_armor_worn(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).armor[data["index"]].worn = data["worn"]
+
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """P-ACT-7: a multi-turn full action advances at the end of each of its turns."""
+        creature = state.entities.get(who)
+        if not isinstance(creature, Creature) or not creature.channel:
+            return []
+        channel = creature.channel
+        done = int(channel["done"]) + 1
+        if done >= int(channel["turns"]):
+            cost = dict(channel.get("cost", {}))
+            return [Event("full_action_completed", {
+                "actor": who, "ability": channel["ability"], "cost": cost,
+                "sp": max(creature.sp - int(cost.get("sp", 0)), 0),
+                "fp": max(creature.fp - int(cost.get("fp", 0)), 0)})]
+        return [Event("full_action_progressed", {"actor": who, "done": done})]
+
+    def apply_full_action_progressed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        creature = self.creature(state, data["actor"])
+        if creature.channel is not None:
+            creature.channel = {**creature.channel, "done": data["done"]}
+
+    def apply_full_action_completed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        creature = self.creature(state, data["actor"])
+        creature.channel = None
+        creature.sp, creature.fp = data["sp"], data["fp"]
+
+    def do_cancel(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Cancel a multi-turn full action after its first full turn: no effect, no cost
+        (P-ACT-7): actor."""
+        actor = self.creature(state, self.actor(state, command).id)
+        if not actor.channel:
+            raise IllegalCommand(f"{actor.id} is not taking a multi-turn full action",
+                                 rule="P-ACT-7")
+        if int(actor.channel["done"]) < 1:
+            raise IllegalCommand(
+                f"{actor.channel['ability']} can only be cancelled after its first full turn",
+                rule="P-ACT-7")
+        return [Event("full_action_cancelled", {"actor": actor.id,
+                                                "ability": actor.channel["ability"],
+                                                "cost": {}})]
+
+    def apply_full_action_cancelled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).channel = None
+
+    def do_act(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Use an ability: actor, ability, [kind], [target], [willing], [affects], [effects],
+        [turns] (an "N full" action), [cost] ({sp, fp})."""
+        actor = self.acting(state, command)
+        ability = self.arg(command, "ability", str)
+        kind = kind_of(command)
+        turns = self.arg(command, "turns", int, 1)
+        if turns < 1 or (turns > 1 and kind != "full"):
+            raise InvalidCommand("act: 'turns' is for full actions and at least 1")
+        data = self.use(state, actor, kind, ability)
+        target_name = self.opt(command, "target", str)
+        is_attack = False
+        if target_name is not None:
+            target = state.entity(target_name)
+            willing = self.arg(command, "willing", bool, False)
+            if "affects" not in command.args and not willing \
+                    and self.rule(state, "AP-21") == "declared":
+                raise InvalidCommand("act: say whether the ability could affect its unwilling "
+                                     "target ('affects: true/false', ruling AP-21)")
+            affects = self.arg(command, "affects", bool, True)
+            # P-ATK-1..4: an unwilling target that the action could affect; P-ATK-5: one attack
+            is_attack = target.id != actor.id and not willing and affects
+            data["target"] = target.id
+        cost = dict(self.arg(command, "cost", dict, {}))
+        data.update(attack=is_attack, effects=self.arg(command, "effects", int, 1), cost=cost)
+        if turns > 1 and state.in_combat:
+            data["channel"] = {"ability": ability, "turns": turns, "done": 0, "cost": cost}
+        else:
+            data["sp"] = max(actor.sp - int(cost.get("sp", 0)), 0)
+            data["fp"] = max(actor.fp - int(cost.get("fp", 0)), 0)
+        events = [Event("acted", data)]
+        return events + self._consequences(state, events)
+
+    def apply_acted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        actor = self.creature(state, data["actor"])
+        if "channel" in data:
+            actor.channel = dict(data["channel"])
+        if "sp" in data:
+            actor.sp, actor.fp = data["sp"], data["fp"]
+        if data.get("attack"):
+            target = state.entities.get(data["target"])
+            if isinstance(target, Creature):
+                target.attacks_received += 1
+
+    def do_declare(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Declare an action to resolve later: actor, action (a command mapping). Free
+        actions may be declared after others and resolve first (P-ACT-5)."""
+        actor = self.acting(state, command)
+        action = dict(self.arg(command, "action", dict))
+        action.setdefault("actor", actor.id)
+        if action["actor"] != actor.id:
+            raise InvalidCommand("declare: the declared action's actor must be the declarer")
+        inner = Command.from_json(action)
+        kind = kind_of(inner)
+        if kind != "free" and state.in_combat and state.current != actor.id:
+            raise IllegalCommand(f"it is {state.current}'s turn, not {actor.id}'s; only free "
+                                 "actions can be declared on another's turn", rule="P-ACT-5")
+        if kind == "minor":
+            raise IllegalCommand("minor actions are not declared: use them directly",
+                                 rule="P-ACT-4")
+        if inner.name == "attack":  # P-DTY-2: the damage type is chosen before resolution
+            self._weapon(actor, inner)
+        elif not hasattr(self, f"do_{inner.name}") or inner.name in ("declare", "resolve"):
+            raise InvalidCommand(f"declare: {inner.name!r} is not an action that can be "
+                                 "declared")
+        return [Event("declared", {"actor": actor.id, "command": action, "kind": kind})]
+
+    def apply_declared(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.setdefault("pending", []).append(
+            {"actor": data["actor"], "command": data["command"], "kind": data["kind"]})
+
+    def do_resolve(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Resolve every declared action: free actions first, then the rest (P-ACT-5)."""
+        pending = list(state.extra.get("pending", []))
+        if not pending:
+            raise IllegalCommand("no action has been declared")
+        ordered = [p for p in pending if p["kind"] == "free"] + \
+                  [p for p in pending if p["kind"] != "free"]
+        events: list[Event] = [Event("resolving", {"order": [p["actor"] for p in ordered]})]
+        for item in ordered:
+            scratch = self.lookahead(state, events)
+            try:
+                events += self.decide(scratch, Command.from_json(item["command"]), dice)
+            except IllegalCommand as err:
+                raise IllegalCommand(f"{item['actor']}'s declared {item['command']['do']} "
+                                     f"cannot resolve: {err.reason}", rule=err.rule) from None
+        return [*events, Event("resolved", {})]
+
+    def apply_resolving(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["pending"] = []
+
+    def apply_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["pending"] = []
+
+    def do_withdraw(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Withdraw the actor's declared actions before resolution: actor."""
+        actor = self.creature(state, self.actor(state, command).id)
+        if not any(p["actor"] == actor.id for p in state.extra.get("pending", [])):
+            raise IllegalCommand(f"{actor.id} has declared nothing")
+        return [Event("withdrawn", {"actor": actor.id})]
+
+    def apply_withdrawn(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["pending"] = [p for p in state.extra.get("pending", [])
+                                  if p["actor"] != data["actor"]]
+
+    def _weapon(self, actor: Creature, command: Command) -> tuple[str, Any, str]:
+        if not actor.weapons:
+            raise IllegalCommand(f"{actor.id} has no weapon")
+        name = self.arg(command, "weapon", str, next(iter(actor.weapons)))
+        if name not in actor.weapons:
+            raise InvalidCommand(f"{actor.id} has no weapon {name!r} "
+                                 f"(weapons: {', '.join(actor.weapons)})")
+        weapon = actor.weapons[name]
+        types = weapon.types()
+        if "type" in command.args:
+            kind = str(DamageType.parse(self.arg(command, "type", str)))
+            if kind not in types:
+                raise IllegalCommand(f"{name} cannot deal {kind} damage (types: "
+                                     f"{', '.join(types)})", rule="P-DTY-2")
+        elif len(types) == 1:
+            kind = types[0]
+        else:
+            raise InvalidCommand(f"{name} deals several damage types: choose one with 'type' "
+                                 f"before the attack resolves ({', '.join(types)}) [P-DTY-2]")
+        return name, weapon, kind
+
+    def _concealment(self, state: EncounterState, target: Creature,
+                     command: Command) -> tuple[str, list[str]]:
+        cond = target.condition("concealed")
+        if cond is None:
+            return "none", []
+        level = str(cond.data.get("concealment", "none"))
+        if "angle" in command.args:  # P-COV-4: the angle of attack can lower the level
+            angle = concealment_level(command.args["angle"])
+            if CONCEALMENT[angle] < CONCEALMENT[level]:
+                level = angle
+        return level, list(cond.data.get("areas", []))
+
+    def _attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        actor = self.acting(state, command)
+        target = self.creature(state, self.arg(command, "target", str))
+        if target.id == actor.id:
+            raise IllegalCommand("a creature cannot attack itself", rule="P-ATK-1")
+        if target.hidden:
+            raise IllegalCommand(f"{target.id} is not detected and cannot be targeted",
+                                 rule="P-REQ-1")
+        weapon_name, weapon, dtype = self._weapon(actor, command)
+        area = self.opt(command, "area", str)
+        if area is not None:
+            target.area(area)  # P-TGT-4: must be one of the target's body areas
+        elif self.rule(state, "AP-12") == "gm-chooses":
+            raise InvalidCommand("attack: name the body area hit (ruling AP-12 gm-chooses)")
+        bonus, penalty = dice_modifier(command)
+        defense_skill = f"{weapon.skill}_defense"
+        defense_bonus, defense_dice = 0, 0
+        level, covered = self._concealment(state, target, command)
+        if weapon.skill == "firearm":  # P-COV-2: concealment helps [firearm defense] only
+            if self.rule(state, "AP-17") == "dice":
+                defense_dice = CONCEALMENT[level]
+            else:
+                defense_bonus = CONCEALMENT[level]
+        return {"actor": actor, "target": target, "weapon_name": weapon_name, "weapon": weapon,
+                "type": dtype, "area": area, "bonus": bonus, "penalty": penalty,
+                "defense_skill": defense_skill, "defense_bonus": defense_bonus,
+                "defense_dice": defense_dice, "concealment": level, "covered": covered}
+
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
+        [bonus], [penalty], [angle], [kind], [ability], [willing]. Dice: the attack roll, the
+        defense roll, the body area (1D<areas>, when no area is named), the damage 1D6."""
+        s = self._attack_setup(state, command)
+        actor, target, weapon = s["actor"], s["target"], s["weapon"]
+        ability = self.arg(command, "ability", str, "attack")
+        data = self.use(state, actor, kind_of(command), ability)
+        willing = self.arg(command, "willing", bool, False)
+        rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
+        attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
+        data.update(target=target.id, weapon=s["weapon_name"], type=s["type"],
+                    attack=not willing, attack_roll=attack.to_json(),
+                    attack_total=attack.total, concealment=s["concealment"])
+        if willing:  # P-ATK-2: a willing target is not attacked and does not defend
+            hit = True
+        else:
+            defense = roll_skill(target.skill(s["defense_skill"]) + s["defense_bonus"],
+                                 s["defense_dice"], 0, rule2, dice)
+            hit = success(attack.total, defense.total, ties)
+            data.update(defense_roll=defense.to_json(), defense_total=defense.total)
+        data["hit"] = hit
+        events = [Event("attacked", data)]
+        if hit:
+            area = s["area"]
+            targeted = area is not None
+            if area is None:  # P-DMG-4: a random body area, 1D<number of areas> (AP-12)
+                areas = list(target.areas)
+                area = areas[roll(f"1d{len(areas)}", dice).total - 1]
+            damage = roll(f"1d6+{weapon.damage[s['type']]}".replace("+-", "-"), dice)  # P-DMG-2
+            events += self._damage_events(
+                self.lookahead(state, events), target.id, area, DamageType.parse(s["type"]),
+                max(damage.total, 0), weapon.rating, actor.id, targeted,
+                {"damage_roll": damage.to_json(), "covered": area in s["covered"]}, dice)
+        return events + self._consequences(state, events)
+
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data.get("attack"):
+            self.creature(state, data["target"]).attacks_received += 1
+
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage (an ability's or the GM's): target, amount, [type], [area], [rating],
+        [source] (who earns the critical damage points), [armor] (false: bypass armor)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("damage: amount must not be negative")
+        dtype = DamageType.parse(self.arg(command, "type", str, "kinetic"))
+        area = self.opt(command, "area", str)
+        targeted = area is not None
+        if area is None:
+            areas = list(target.areas)
+            area = areas[roll(f"1d{len(areas)}", dice).total - 1]
+        target.area(area)
+        source = self.opt(command, "source", str)
+        if source is not None:
+            state.entity(source)
+        events = self._damage_events(state, target.id, area, dtype, amount,
+                                     self.arg(command, "rating", int, 0), source, targeted,
+                                     {"covered": self.arg(command, "covered", bool, False)},
+                                     dice, armor=self.arg(command, "armor", bool, True))
+        return events + self._consequences(state, events)
+
+    def do_critical(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Spend critical damage points (P-CDP-7): actor (none: the GM spends points nobody
+        earned, P-CDP-8), effect (unknown-wound, fatigue-wounds, daze), [target] (default:
+        the creature damaged), [area], [relevant] (the GM rules another target relevant,
+        P-CDP-4)."""
+        effect = self.arg(command, "effect", str)
+        if effect not in CRITICAL_EFFECTS:
+            raise InvalidCommand(f"critical: effect must be one of {', '.join(CRITICAL_EFFECTS)}")
+        cost = CRITICAL_EFFECTS[effect]
+        if command.actor is None:  # P-CDP-8
+            pool = dict(state.extra.get("gm_critical", {}))
+            owner, points = "the GM", int(pool.get("points", 0))
+            earned_on, hit_area = pool.get("target"), pool.get("area")
+        else:
+            actor = self.creature(state, command.actor)
+            owner, points = actor.id, actor.critical_points
+            earned_on, hit_area = actor.critical_target, actor.critical_area
+        if points < cost:
+            raise IllegalCommand(f"{owner} has {points} critical damage point(s); {effect} "
+                                 f"costs {cost}", rule="P-CDP-7")
+        target = self.creature(state, self.arg(command, "target", str, earned_on or ""))
+        relevant = self.arg(command, "relevant", bool, False)
+        if target.id != earned_on and not relevant:  # P-CDP-3: relevant to the attack made
+            raise IllegalCommand(f"the critical damage points were earned against "
+                                 f"{earned_on}, not {target.id} (the GM may rule it relevant "
+                                 "with 'relevant: true')", rule="P-CDP-3")
+        events = [Event("critical_spent", {"actor": command.actor, "effect": effect,
+                                           "cost": cost, "left": points - cost,
+                                           "target": target.id})]
+        after = self.lookahead(state, events)
+        if effect == "unknown-wound":  # P-WND-7: the targeted area, else random when revealed
+            area = self.opt(command, "area", str) or (hit_area if target.id == earned_on
+                                                       else None)
+            events.append(self._new_wound(after, target, {"name": "unknown", "known": False,
+                                                          "area": area}, why="critical"))
+        elif effect == "fatigue-wounds":
+            points_each = 2 if self.rule(state, "AP-14") == "two-point" else 1
+            for _ in range(2):
+                events.append(self._new_wound(self.lookahead(state, events), target,
+                                              {"name": "fatigue", "fatigue": points_each},
+                                              why="critical"))
+        else:
+            daze = Condition("daze", 1, tags=("mental",), source=command.actor)
+            events.append(Event("condition_added", {"target": target.id,
+                                                    "condition": daze.to_json()}))
+        return events + self._consequences(state, events)
+
+    def apply_critical_spent(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["actor"] is None:
+            state.extra.setdefault("gm_critical", {})["points"] = data["left"]
+        else:
+            self.creature(state, data["actor"]).critical_points = data["left"]
+
+    def do_condition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Give a condition: target, name, [level], [rounds] (a number or "level"), [tags],
+        [source], [sustained_by], [cause], [area], [damage], [type]."""
+        target = state.entity(self.arg(command, "target", str))
+        name = self.arg(command, "name", str)
+        spec = condition_catalogue().get(name, {})
+        level = self.arg(command, "level", int, 1)
+        rounds_arg = command.args.get("rounds", 0)
+        rounds = level if rounds_arg == "level" else self.arg(command, "rounds", int, 0)
+        sustainer = self.opt(command, "sustained_by", str)
+        cause = self.opt(command, "cause", str)
+        if sustainer is not None:
+            state.entity(sustainer)
+            duration = Duration("sustained", by=sustainer)
+        elif cause is not None:
+            duration = Duration("caused", cause=cause)
+        else:
+            duration = self.duration(state, rounds)  # P-CON-10: e.g. level 3, 3 turns
+        tags = tuple(dict.fromkeys([*spec.get("tags", []), *self.arg(command, "tags", list,
+                                                                       [])]))
+        data: dict[str, Any] = {}
+        for key in ("area", "type"):
+            if key in command.args:
+                data[key] = self.arg(command, key, str)
+        if "area" in data and isinstance(target, Creature):
+            target.area(data["area"])
+        if "damage" in command.args:
+            data["damage"] = self.arg(command, "damage", int)
+        cond = Condition(name, level, tags, self.opt(command, "source", str), duration,
+                         data)
+        events = []
+        excludes = set(spec.get("excludes", [])) | set(self.arg(command, "excludes", list, []))
+        for other in target.conditions:  # P-CON-11: mutually exclusive conditions
+            if other.name != name and (other.name in excludes or excludes & set(other.tags)):
+                events.append(Event("condition_removed", {"target": target.id,
+                                                          "name": other.name,
+                                                          "why": f"excluded by {name}"}))
+        events.append(Event("condition_added", {"target": target.id,
+                                                "condition": cond.to_json()}))
+        return events + self._consequences(state, events)
+
+    def do_uncondition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Remove one condition (P-CON-2): target, and name or tag (P-CON-3)."""
+        target = state.entity(self.arg(command, "target", str))
+        name = self.opt(command, "name", str)
+        tag = self.opt(command, "tag", str)
+        if name is None and tag is None:
+            raise InvalidCommand("uncondition: give the condition's 'name' or a 'tag'")
+        matching = [c for c in target.conditions
+                    if (name is None or c.name == name) and (tag is None or tag in c.tags)]
+        if not matching:
+            what = f"condition {name!r}" if name else f"condition tagged {tag!r}"
+            raise IllegalCommand(f"{target.id} has no {what}", rule="P-CON-3")
+        cond = matching[0]  # P-CON-2: one at a time
+        events = [Event("condition_removed", {"target": target.id, "name": cond.name,
+                                              "why": "removed"})]
+        if cond.duration.kind == "caused" and self._cause_present(target, cond.duration.cause):
+            if self.rule(state, "AP-20") == "refuse":
+                raise IllegalCommand(f"{cond.name} is caused by {cond.duration.cause} and "
+                                     "cannot be removed while it remains", rule="P-CON-6")
+            rounds = self.arg(command, "rounds", int, 0)
+            if rounds > 0:  # removed by a lasting effect: back when that effect ends
+                events.append(Event("readd_scheduled", {
+                    "due": self.clock(state) + rounds, "target": target.id, "kind": "condition",
+                    "payload": cond.to_json(), "cause": cond.duration.cause}))
+            else:  # AP-20: an instantaneous removal is undone at once
+                events.append(Event("condition_added", {"target": target.id,
+                                                        "condition": cond.to_json(),
+                                                        "why": "its cause remains"}))
+        return events + self._consequences(state, events)
+
+    def do_field(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The GM sets a location's field conditions (P-CON-12): location, conditions."""
+        location = self.arg(command, "location", str)
+        names = [str(n) for n in self.arg(command, "conditions", list)]
+        return [Event("field_set", {"location": location, "conditions": names})]
+
+    def apply_field_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.setdefault("fields", {})[data["location"]] = list(data["conditions"])
+
+    def do_enter(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Move into a location (or out, with no location): actor, [location]. Field conditions
+        of the old location go, those of the new one come (P-CON-12)."""
+        actor = self.creature(state, self.actor(state, command).id)
+        location = self.opt(command, "location", str)
+        fields = state.extra.get("fields", {})
+        events = [Event("entered", {"actor": actor.id, "location": location})]
+        for cond in actor.conditions:
+            if cond.duration.kind == "field":
+                events.append(Event("condition_removed", {"target": actor.id, "name": cond.name,
+                                                          "why": "left the location"}))
+        for name in fields.get(location, []) if location else []:
+            spec = condition_catalogue().get(name, {})
+            cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+                             Duration("field", cause=location))
+            events.append(Event("condition_added", {"target": actor.id,
+                                                    "condition": cond.to_json()}))
+        return events
+
+    def apply_entered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).location = data["location"]
+
+    def do_take_cover(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Take cover: actor, concealment (none, quarter, half, total or a percentage),
+        [areas] (body areas in cover, the GM's call, P-COV-3), [kind] (default minor)."""
+        actor = self.acting(state, command)
+        level = concealment_level(command.args.get("concealment", "none"))
+        areas = [str(a) for a in self.arg(command, "areas", list, [])]
+        for area in areas:
+            actor.area(area)
+        data = self.use(state, actor, kind_of(command), "take cover")
+        # P-COV-5: lost at the start of the next turn unless taken again
+        duration = (Duration("timed", round=state.round + 1, turn_of=actor.id, at="start")
+                    if state.in_combat else Duration())
+        cond = Condition("concealed", CONCEALMENT[level], ("cover",), actor.id, duration,
+                         {"concealment": level, "areas": areas})
+        events = [Event("acted", data)]
+        if actor.has("concealed"):
+            events.append(Event("condition_removed", {"target": actor.id, "name": "concealed",
+                                                      "why": "taken again"}))
+        events.append(Event("condition_added", {"target": actor.id,
+                                                "condition": cond.to_json()}))
+        return events
+
+    def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Exact odds of a skill roll (success against a target) or an attack (hit, and the
+        chance of each number of critical damage points)."""
+        rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
+        bonus, penalty = dice_modifier(command)
+        if command.name == "skill":
+            actor = self.creature(state, command.actor) if command.actor else None
+            if "value" in command.args:
+                value = self.arg(command, "value", int)
+            elif actor is not None:
+                value = actor.skill(self.arg(command, "skill", str))
+            else:
+                raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
+            dist = skill_distribution(value, bonus, penalty, rule2)
+            out: dict[str, Any] = {"mean": dist.mean,
+                                   "totals": {v: p for v, p in dist.items()}}
+            if "target" in command.args:
+                hit = chance(dist, self.arg(command, "target", int), ties)
+                out.update(success=hit, failure=1 - hit)
+            return out
+        if command.name == "attack":
+            s = self._attack_setup(state, command)
+            attack = skill_distribution(s["actor"].skill(s["weapon"].skill), s["bonus"],
+                                        s["penalty"], rule2)
+            defense = skill_distribution(s["target"].skill(s["defense_skill"])
+                                         + s["defense_bonus"], s["defense_dice"], 0, rule2)
+            margin = attack - defense
+            hit = chance(margin, 0, ties)
+            modifier = s["weapon"].damage[s["type"]]
+            threshold = s["actor"].critical_threshold
+            critical: dict[int, Fraction] = {}
+            for face in range(1, 7):
+                points = round_down(max(face + modifier, 0), threshold)
+                critical[points] = critical.get(points, Fraction(0)) + hit / 6
+            critical[0] = critical.get(0, Fraction(0)) + (1 - hit)
+            return {"hit": hit, "miss": 1 - hit, "critical_points": dict(sorted(
+                critical.items())), "damage_mean": Fraction(7, 2) + modifier}
+        if command.name == "stress" and "discipline" in command.args:
+            target = self.creature(state, self.arg(command, "target", str))
+            dist = skill_distribution(target.skill("discipline"), 0, 0, rule2)
+            avoid = chance(dist, self.arg(command, "discipline", int), ties)
+            return {"avoided": avoid, "taken": 1 - avoid}
+        if command.name == "reveal":  # P-WND-6: each result of the 3D6 reveal list
+            results: dict[str, Fraction] = {}
+            for total, p in distribution("3d6").items():
+                name = next(r["wound"] for r in reveal_table() if total <= r["upto"])
+                results[name] = results.get(name, Fraction(0)) + p
+            return {"results": results}
+        return super().odds(state, command)
