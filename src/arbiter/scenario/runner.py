@@ -91,24 +91,31 @@ def last_result(encounter: Encounter) -> dict[str, Any]:
         merged.update(event.data)
     merged["events"] = [e.type for e in entry.events]
     merged["dice"] = [value for _, value in entry.dice]
+    by_type: dict[str, Any] = {}
+    for event in entry.events:
+        by_type.setdefault(event.type, event.data)
+    merged["event"] = by_type
     return merged
 
 
 def check(encounter: Encounter, expectations: LineDict, step: int, source: str,
-          result: ScenarioResult) -> None:
-    last = last_result(encounter)
+          result: ScenarioResult, odds: Mapping[str, Any] | None = None) -> None:
+    roots: dict[str, Any] = {"last": last_result(encounter)}
+    if odds is not None:
+        roots["odds"] = odds
     for path, expected in expectations.items():
         line = expectations.lines[path]
+        head = path.split(".")[0]
         try:
-            if path == "last" or path.startswith("last."):
-                actual: Any = last
+            if head in roots:
+                actual: Any = roots[head]
                 for key in path.split(".")[1:]:
                     if isinstance(actual, Mapping) and key in actual:
                         actual = actual[key]
                     elif isinstance(actual, list) and key.isdigit() and int(key) < len(actual):
                         actual = actual[int(key)]
                     else:
-                        raise KeyError(f"{path!r}: the last step has no {key!r}")
+                        raise KeyError(f"{path!r}: the {head} result has no {key!r}")
             else:
                 actual = get_path(encounter.state, path)
         except KeyError as err:
@@ -178,6 +185,7 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
     steps = data.get("steps") if "steps" in data else _empty_list()
     if not isinstance(steps, LineList):
         raise ScenarioError(source, data.lines.get("steps", 1), "steps", "must be a list")
+    odds: dict[str, Any] | None = None
     for index, step in enumerate(steps, start=1):
         line = steps.lines[index - 1]
         if not isinstance(step, LineDict):
@@ -185,19 +193,37 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
         result.steps += 1
         if "do" in step:
             _run_command(encounter, step, index, source, seeded, result)
+        elif "odds" in step:
+            odds = _odds(encounter, step, index, source, result)
         elif "expect" not in step:
             raise ScenarioError(source, line, f"steps[{index}]",
-                                "a step needs 'do' (a command) or 'expect'")
+                                "a step needs 'do' (a command), 'odds' or 'expect'")
         if "expect" in step:
             expectations = step["expect"]
             if not isinstance(expectations, LineDict):
                 raise ScenarioError(source, step.lines["expect"], "expect", "must be a mapping")
-            check(encounter, expectations, index, source, result)
+            check(encounter, expectations, index, source, result, odds)
     if "expect" in data:
         if not isinstance(data["expect"], LineDict):
             raise ScenarioError(source, data.lines["expect"], "expect", "must be a mapping")
         check(encounter, data["expect"], 0, source, result)
     return result
+
+
+def _odds(encounter: Encounter, step: LineDict, index: int, source: str,
+          result: ScenarioResult) -> dict[str, Any] | None:
+    """The exact odds of a command, without rolling it: checked as ``odds.KEY``."""
+    payload = step["odds"]
+    if not isinstance(payload, Mapping):
+        raise ScenarioError(source, step.lines["odds"], "odds",
+                            "a command mapping, e.g. {do: attack, actor: nia, target: orc}")
+    try:
+        command = Command.from_json(_plain(payload))
+        return dict(encounter.ruleset.odds(encounter.state, command))
+    except RulesError as err:
+        result.failures.append(Failure(index, step.line, "odds", None, None,
+                                       f"no odds for {payload.get('do')}: {err}"))
+        return None
 
 
 def _run_command(encounter: Encounter, step: LineDict, index: int, source: str,
