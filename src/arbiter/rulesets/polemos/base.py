@@ -28,6 +28,7 @@ from .damage import resolve_damage
 from .economy import PolemosEconomy
 from .model import (
     ROUNDS_PER,
+    WORLD_KEYS,
     Affliction,
     Bleed,
     Creature,
@@ -37,13 +38,14 @@ from .model import (
     make_areas,
     make_armor,
     make_weapon,
+    set_world_stats,
     wound_catalogue,
 )
 
 T = TypeVar("T")
 
 POLEMOS_KEYS = {"skills", "body", "vitality", "sp", "fp", "stress", "weapons", "armor",
-                "wounds", "afflictions", "critical_threshold", "location"}
+                "wounds", "afflictions", "critical_threshold", "location", *WORLD_KEYS}
 
 DAY = ROUNDS_PER["day"]
 WEEK = ROUNDS_PER["week"]
@@ -113,6 +115,7 @@ class PolemosBase(Ruleset):
             creature.afflictions.append(Affliction(
                 id=f"{entity_id}-a{index + 1}", name=str(raw["name"]), area=raw.get("area"),
                 cause=raw.get("cause"), tags=list(raw.get("tags", []))))
+        set_world_stats(creature, spec)
         return creature
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:

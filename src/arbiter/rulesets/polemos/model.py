@@ -104,6 +104,8 @@ class Weapon:
     skill: str
     rating: int
     damage: dict[str, int]
+    range: int = 1
+    """Squares the weapon reaches (P-REQ-5: one square for hands and held items)."""
 
     def types(self) -> list[str]:
         return list(self.damage)
@@ -194,6 +196,27 @@ class Creature(Entity):
     used_round: int = 0
     channel: dict[str, Any] | None = None
     location: str | None = None
+    # part 2: the grid, targets, detection, attitude, networks, vehicles, spheres
+    position: list[int] | None = None
+    reach: int = 1
+    speed: int = 5
+    mp: int = 0
+    mp_max: int = 0
+    languages: dict[str, int] = field(default_factory=dict)
+    groups: list[str] = field(default_factory=list)
+    attitude: dict[str, int] = field(default_factory=dict)
+    gear: list[dict[str, Any]] = field(default_factory=list)
+    carried_by: str | None = None
+    packed: bool = False
+    locked: bool = False
+    design: str | None = None
+    installed_in: str | None = None
+    pulling: str | None = None
+    system: bool = False
+    device: dict[str, Any] | None = None
+    vehicle: dict[str, Any] | None = None
+    sphere: str | None = None
+    quadrant: str | None = None
 
     @property
     def fatigue(self) -> int:
@@ -293,7 +316,8 @@ def make_weapon(owner: str, spec: Any) -> tuple[str, Weapon]:
         raise InvalidCommand(f"{owner}: weapon {name!r} lacks 'damage' (a mapping of damage "
                              "types to modifiers)")
     damage = {str(DamageType.parse(str(k))): int(v) for k, v in dict(spec["damage"]).items()}
-    return name, Weapon(str(spec.get("skill", "melee")), int(spec.get("rating", 0)), damage)
+    return name, Weapon(str(spec.get("skill", "melee")), int(spec.get("rating", 0)), damage,
+                        int(spec.get("range", 1)))
 
 
 def make_armor(owner: str, spec: Any) -> ArmorPiece:
@@ -320,3 +344,116 @@ def make_armor(owner: str, spec: Any) -> ArmorPiece:
         return ArmorPiece(name, [str(a) for a in data["areas"]], value, value, ratings, worn)
     except KeyError as err:
         raise InvalidCommand(f"{owner}: armor {name!r} lacks {err.args[0]!r}") from None
+
+
+# -- part 2: the stat-block keys of targets, networks, vehicles and spheres ---------------
+WORLD_KEYS = {"position", "reach", "speed", "mp", "languages", "groups", "attitude", "gear",
+              "carried_by", "packed", "locked", "design", "installed_in", "pulling", "system",
+              "device", "vehicle", "sphere", "quadrant"}
+
+SPHERES = ("contact", "battle", "support")
+QUADRANTS = ("north", "east", "south", "west")
+"""The combat spheres and the battle sphere's quadrants (P-SPH-5), clockwise."""
+
+
+@cache
+def vehicle_catalogue() -> dict[str, dict[str, Any]]:
+    return _toml("vehicles.toml")
+
+
+@cache
+def network_kinds() -> dict[str, dict[str, Any]]:
+    return dict(_toml("networks.toml")["kind"])
+
+
+@cache
+def network_examples() -> dict[str, dict[str, Any]]:
+    return dict(_toml("networks.toml")["example"])
+
+
+def square(owner: str, value: Any) -> list[int]:
+    """A grid square ``[x, y]`` (P-RNG-1: ranges are counted in squares)."""
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise InvalidCommand(f"{owner}: a square is [x, y] in whole numbers, not {value!r}")
+    return [int(value[0]), int(value[1])]
+
+
+def make_vehicle(owner: str, spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A vehicle: a chassis (footprint and which modules fit where) with modules installed on
+    its squares (P-VEH-1). Returns the chassis, the module on each square, each square's
+    characteristics, the combined characteristics and the tags."""
+    catalogue = vehicle_catalogue()
+    chassis_name = str(spec.get("chassis", ""))
+    chassis = catalogue.get("chassis", {}).get(chassis_name)
+    if chassis is None:
+        known = ", ".join(catalogue.get("chassis", {}))
+        raise InvalidCommand(f"{owner}: no chassis {chassis_name!r} (chassis: {known})")
+    slots: dict[str, list[str]] = {str(k): [str(m) for m in v]
+                                   for k, v in dict(chassis["slots"]).items()}
+    modules = {str(k): str(v) for k, v in dict(spec.get("modules", {})).items()}
+    known_modules = catalogue.get("module", {})
+    squares: dict[str, dict[str, Any]] = {}
+    for key, module in modules.items():
+        if key not in slots:
+            raise InvalidCommand(f"{owner}: square {key} is not on the {chassis_name} chassis "
+                                 f"(squares: {', '.join(slots)})")
+        if module not in known_modules:
+            raise InvalidCommand(f"{owner}: no vehicle module {module!r} (modules: "
+                                 f"{', '.join(known_modules)})")
+        kind = str(known_modules[module]["kind"])
+        if kind not in slots[key]:
+            raise InvalidCommand(f"{owner}: a {kind} module ({module}) does not fit square {key} "
+                                 f"of the {chassis_name} chassis (fits: {', '.join(slots[key])})")
+        squares[key] = {"module": module, **dict(known_modules[module].get("stats", {}))}
+    tags = sorted({*chassis.get("tags", []),
+                   *(t for m in modules.values() for t in known_modules[m].get("tags", []))})
+    return {"chassis": chassis_name, "modules": modules, "squares": squares, "tags": tags,
+            "footprint": list(slots)}
+
+
+def set_world_stats(creature: Creature, spec: Mapping[str, Any]) -> None:
+    """Fill the part 2 keys of a stat block (docs/rulesets/polemos.md)."""
+    owner = creature.id
+    if spec.get("position") is not None:
+        creature.position = square(owner, spec["position"])
+    creature.reach = int(spec.get("reach", 1))  # P-REQ-5: one square by default
+    creature.speed = int(spec.get("speed", 5))
+    creature.mp = creature.mp_max = int(spec.get("mp", 0))
+    creature.languages = {str(k): int(v) for k, v in dict(spec.get("languages", {})).items()}
+    creature.groups = [str(g) for g in spec.get("groups", [])]
+    creature.attitude = {str(k): int(v) for k, v in dict(spec.get("attitude", {})).items()}
+    creature.gear = []
+    for raw in spec.get("gear", []):
+        item: dict[str, Any] = {"name": raw} if isinstance(raw, str) else dict(raw)
+        creature.gear.append({"name": str(item["name"]),
+                              "tags": [str(t) for t in item.get("tags", [])],
+                              "attitude": {str(k): int(v) for k, v in
+                                           dict(item.get("attitude", {})).items()}})
+    for key in ("carried_by", "design", "installed_in", "pulling"):
+        if spec.get(key) is not None:
+            setattr(creature, key, str(spec[key]))
+    creature.packed = bool(spec.get("packed", False))
+    creature.locked = bool(spec.get("locked", False))
+    device = spec.get("device")
+    if device is not None:
+        raw = dict(device)
+        creature.device = {
+            "actions": [str(a) for a in raw.get("actions", ["activate", "deactivate"])],
+            "active": bool(raw.get("active", False)),
+            "manual": bool(raw.get("manual", True)),
+            "owner": raw.get("owner"),
+            "personal": bool(raw.get("personal", "personal network" in creature.tags)),
+        }
+    creature.system = bool(spec.get("system", device is not None or "networked"
+                                    in creature.tags))
+    if spec.get("vehicle") is not None:
+        creature.vehicle = make_vehicle(owner, dict(spec["vehicle"]))
+    sphere = spec.get("sphere")
+    if sphere is not None and sphere not in SPHERES:
+        raise InvalidCommand(f"{owner}: sphere must be one of {', '.join(SPHERES)}")
+    creature.sphere = sphere
+    quadrant = spec.get("quadrant")
+    if quadrant is not None and quadrant not in QUADRANTS:
+        raise InvalidCommand(f"{owner}: quadrant must be one of {', '.join(QUADRANTS)}")
+    creature.quadrant = quadrant

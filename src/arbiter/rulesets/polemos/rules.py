@@ -33,18 +33,18 @@ from .commands import (
     skill_distribution,
     success,
 )
-from .injuries import InjuryRules
 from .model import (
     Creature,
     DamageType,
     condition_catalogue,
     reveal_table,
 )
+from .spheres import SphereRules
 
 
-class PolemosRuleset(InjuryRules):
+class PolemosRuleset(SphereRules):
     name = "polemos"
-    title = "Polemos: 8th Age (part 1: rolls, turns, conditions, injuries, damage, armor)"
+    title = "Polemos: 8th Age"
     seed = "000_415f966c2cbdbe2b"
 
     def roll_initiative(
@@ -177,6 +177,7 @@ class PolemosRuleset(InjuryRules):
         events = self._due_readds(state, self.clock(state))
         events += self._expire_clock(self.lookahead(state, events), self.clock(state))
         events += self._round_effects(self.lookahead(state, events), who, dice)
+        events += self.sphere_turn_start(self.lookahead(state, events), who)
         return events + self._consequences(state, events)
 
     def do_wear(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -249,6 +250,17 @@ class PolemosRuleset(InjuryRules):
         data = self.use(state, actor, kind, ability)
         target_name = self.opt(command, "target", str)
         is_attack = False
+        if "target_kind" in command.args:  # P-TGT-*, P-RNG-*, P-REQ-*
+            data["targets"] = self.resolve_target(state, actor, command)
+            target_name = data["targets"].get("target")
+            if target_name is None:
+                data["affected"] = data["targets"].get("affected", [])
+                # P-ATK-1, P-ATK-2: every unwilling creature an area could affect is attacked
+                if not self.arg(command, "willing", bool, False) \
+                        and self.arg(command, "affects", bool, True):
+                    data["attacked"] = [a for a in data["affected"] if a != actor.id
+                                        and state.entity(a).kind == "creature"]
+                    is_attack = bool(data["attacked"])
         if target_name is not None:
             target = state.entity(target_name)
             willing = self.arg(command, "willing", bool, False)
@@ -276,7 +288,11 @@ class PolemosRuleset(InjuryRules):
             actor.channel = dict(data["channel"])
         if "sp" in data:
             actor.sp, actor.fp = data["sp"], data["fp"]
-        if data.get("attack"):
+        for name in data.get("attacked", []):  # an area's unwilling creatures
+            hit = state.entities.get(name)
+            if isinstance(hit, Creature):
+                hit.attacks_received += 1
+        if data.get("attack") and "target" in data:
             target = state.entities.get(data["target"])
             if isinstance(target, Creature):
                 target.attacks_received += 1
@@ -380,10 +396,15 @@ class PolemosRuleset(InjuryRules):
         target = self.creature(state, self.arg(command, "target", str))
         if target.id == actor.id:
             raise IllegalCommand("a creature cannot attack itself", rule="P-ATK-1")
-        if target.hidden:
-            raise IllegalCommand(f"{target.id} is not detected and cannot be targeted",
-                                 rule="P-REQ-1")
+        self.check_detected(state, actor, target)  # P-REQ-1, P-STL-1
         weapon_name, weapon, dtype = self._weapon(actor, command)
+        gap = self.range_between(state, actor, target, command)
+        if gap is not None and gap > weapon.range:  # P-RNG-1
+            raise IllegalCommand(f"{target.id} is {gap} squares away, beyond the "
+                                 f"{weapon.range}-square range of the {weapon_name}",
+                                 rule="P-RNG-1")
+        # P-REQ-5: a weapon's target is reachable when its blow or shot can get there
+        self.check_reachable(state, actor, target, weapon.range, command)
         area = self.opt(command, "area", str)
         if area is not None:
             target.area(area)  # P-TGT-4: must be one of the target's body areas
@@ -608,6 +629,11 @@ class PolemosRuleset(InjuryRules):
         of the old location go, those of the new one come (P-CON-12)."""
         actor = self.creature(state, self.actor(state, command).id)
         location = self.opt(command, "location", str)
+        banned = self.restricted_items(state, actor, location)
+        if banned and not self.arg(command, "allowed", bool, False):  # P-SOC-5
+            raise IllegalCommand(f"{actor.id} carries items restricted at {location}: "
+                                 f"{', '.join(banned)} (the GM may allow it: allowed: true)",
+                                 rule="P-SOC-5")
         fields = state.extra.get("fields", {})
         events = [Event("entered", {"actor": actor.id, "location": location})]
         for cond in actor.conditions:
@@ -691,6 +717,24 @@ class PolemosRuleset(InjuryRules):
             dist = skill_distribution(target.skill("discipline"), 0, 0, rule2)
             avoid = chance(dist, self.arg(command, "discipline", int), ties)
             return {"avoided": avoid, "taken": 1 - avoid}
+        if command.name == "search":  # P-STL-3, POL-8: the chance to find each hidden object
+            searcher = self.creature(state, self.actor(state, command).id)
+            dist = skill_distribution(searcher.skill("search"), bonus, penalty, rule2)
+            shift = self.arg(command, "detection_modifier", int, 0) - \
+                self.arg(command, "stealth_modifier", int, 0)
+            found: dict[str, Fraction] = {}
+            for entity in state.entities.values():
+                if not isinstance(entity, Creature) or not (entity.hidden
+                                                            or entity.has("hidden")) \
+                        or entity.id == searcher.id \
+                        or self.detected(state, searcher.id, entity.id):
+                    continue
+                cond = entity.condition("hidden")
+                needed = int(cond.data["defense"]) if cond and "defense" in cond.data \
+                    else entity.skill("detection_defense")
+                found[entity.id] = Fraction(0) if self.rule(state, "POL-8") == "gm-decides" \
+                    else chance(dist, needed + shift, ties)
+            return {"found": found}
         if command.name == "reveal":  # P-WND-6: each result of the 3D6 reveal list
             results: dict[str, Fraction] = {}
             for total, p in distribution("3d6").items():

@@ -1,0 +1,212 @@
+"""Vehicles (P-VEH-1) and the combat spheres of the 8th Age (P-SPH-*): deploying units,
+moving between spheres over several turns, and the tags that gate each sphere.
+
+``extra.spheres`` holds the sizes (``spheres`` command, P-SPH-1); ``extra.transit.ID`` a move
+between spheres in progress (``to``, ``quadrant``, ``square``, ``cost``, ``spent``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...dice import DiceSource
+from .grid import as_square
+from .model import QUADRANTS, SPHERES, Creature
+from .spheres_math import move_cost, on_edge
+from .targets import TargetRules
+
+SIZES = {"square-counts": (10_000, 100_000), "area-prose": (2_236, 10_000)}
+"""Battle and support sphere sides in squares, by ruling AP-23 (the prose areas, five and a
+hundred square kilometres, give sides of about 2,236 and 10,000 one-metre squares)."""
+
+
+class SphereRules(TargetRules):
+    """Vehicles and the contact, battle and support spheres."""
+
+    # -- vehicles --------------------------------------------------------------------------
+    def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        events = super().do_add(state, command, dice)
+        spec = events[0].data["spec"]
+        if spec.get("vehicle") is None:
+            return events
+        made = self.make_entity(events[0].data["id"], spec)
+        assert isinstance(made, Creature) and made.vehicle is not None
+        return [*events, Event("vehicle_assembled", {
+            "id": made.id, "characteristics": self.combine(state, made.vehicle)})]
+
+    def combine(self, state: EncounterState, vehicle: dict[str, Any]) -> dict[str, int]:
+        """The vehicle's characteristics from its modules (P-VEH-1): each numeric
+        characteristic summed over the modules, or the highest one (ruling POL-6)."""
+        out: dict[str, int] = {}
+        highest = self.rule(state, "POL-6") == "max"
+        for stats in vehicle["squares"].values():
+            for key, value in stats.items():
+                if key == "module" or not isinstance(value, int):
+                    continue
+                out[key] = max(out.get(key, value), value) if highest \
+                    else out.get(key, 0) + value
+        return dict(sorted(out.items()))
+
+    def apply_vehicle_assembled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        vehicle = self.creature(state, data["id"]).vehicle
+        assert vehicle is not None
+        vehicle["characteristics"] = dict(data["characteristics"])
+
+    # -- the spheres --------------------------------------------------------------------------
+    def do_spheres(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """The GM tracks large-scale warfare with combat spheres (P-SPH-1): [contact_size]
+        (25: 25×25 squares, P-SPH-2). The battle and support sizes follow ruling AP-23."""
+        size = self.arg(command, "contact_size", int, 25)
+        if size < 1:
+            raise InvalidCommand("spheres: contact_size must be at least 1")
+        battle, support = SIZES[self.rule(state, "AP-23")]
+        return [Event("spheres_set", {"contact_size": size, "battle_size": battle,
+                                      "support_size": support})]
+
+    def apply_spheres_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["spheres"] = {k: v for k, v in data.items()}
+
+    def contact_size(self, state: EncounterState) -> int:
+        return int(state.extra.get("spheres", {}).get("contact_size", 25))
+
+    @staticmethod
+    def check_entry(unit: Creature, sphere: str) -> bool:
+        """Whether a vehicle may enter ``sphere`` (P-SPH-3, P-SPH-8); returns True for a
+        [visit battle sphere] vehicle that must leave again. Units that are not vehicles go
+        anywhere."""
+        if unit.vehicle is None:
+            return False
+        tags = set(unit.vehicle["tags"]) | unit.tags
+        if sphere == "contact" and "contact sphere" not in tags:
+            raise IllegalCommand(f"{unit.id} lacks the [contact sphere] tag and cannot enter "
+                                 "the contact sphere", rule="P-SPH-3")
+        if sphere == "battle" and "battle sphere" not in tags:
+            if "visit battle sphere" not in tags:
+                raise IllegalCommand(f"{unit.id} has neither [battle sphere] nor [visit battle "
+                                     "sphere] and cannot enter the battle sphere",
+                                     rule="P-SPH-8")
+            return True
+        return False
+
+    def do_deploy(self, state: EncounterState, command: Command,
+                  dice: DiceSource) -> list[Event]:
+        """Place a unit in a sphere (the GM's set-up): target, sphere, [quadrant] (battle),
+        [square] (contact). Battle units have a quadrant and no square (P-SPH-5); support units
+        neither (P-SPH-11)."""
+        unit = self.creature(state, self.arg(command, "target", str))
+        sphere = self.arg(command, "sphere", str)
+        data = self._place(state, unit, sphere, command)
+        data["visiting"] = self.check_entry(unit, sphere)
+        return [Event("deployed", data)]
+
+    def _place(self, state: EncounterState, unit: Creature, sphere: str,
+               command: Command) -> dict[str, Any]:
+        if sphere not in SPHERES:
+            raise InvalidCommand(f"sphere must be one of {', '.join(SPHERES)}")
+        quadrant, square = None, None
+        if sphere == "battle":
+            quadrant = self.arg(command, "quadrant", str)
+            if quadrant not in QUADRANTS:
+                raise InvalidCommand(f"quadrant must be one of {', '.join(QUADRANTS)}")
+        elif sphere == "contact":
+            square = list(as_square(command.args.get("square"), "square"))
+            size = self.contact_size(state)
+            if not all(0 <= v < size for v in square):
+                raise IllegalCommand(f"the contact sphere is {size}×{size} squares; "
+                                     f"{square} is outside it", rule="P-SPH-2")
+        return {"target": unit.id, "sphere": sphere, "quadrant": quadrant, "square": square}
+
+    def apply_deployed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        unit = self.creature(state, data["target"])
+        unit.sphere, unit.quadrant = data["sphere"], data["quadrant"]
+        unit.position = list(data["square"]) if data["square"] is not None else None
+        visiting = state.extra.setdefault("visiting", [])
+        if data.get("visiting") and unit.id not in visiting:
+            visiting.append(unit.id)
+        elif not data.get("visiting") and unit.id in visiting:
+            visiting.remove(unit.id)
+        state.extra.get("transit", {}).pop(unit.id, None)
+
+    def do_sphere_move(self, state: EncounterState, command: Command,
+                       dice: DiceSource) -> list[Event]:
+        """Move toward another sphere or quadrant (P-SPH-9, P-SPH-10, P-SPH-14): actor, to
+        (contact, battle, support), [quadrant] (battle: where to; any quadrant coming from
+        support), [square] (contact: any square on the matching edge). Spends the turn's
+        movement (``speed``); a move longer than one turn continues with the next
+        ``sphere_move`` (AP-26). See ``extra.transit``."""
+        actor = self.acting(state, command)
+        return self._sphere_move(state, actor, command)
+
+    def _sphere_move(self, state: EncounterState, actor: Creature,
+                     command: Command) -> list[Event]:
+        if actor.sphere is None:
+            raise IllegalCommand(f"{actor.id} is in no combat sphere (deploy it first)",
+                                 rule="P-SPH-1")
+        to = self.arg(command, "to", str)
+        if to not in SPHERES:
+            raise InvalidCommand(f"sphere_move: to must be one of {', '.join(SPHERES)}")
+        size = self.contact_size(state)
+        if actor.id in state.extra.get("visiting", []) and to != "support":
+            raise IllegalCommand(f"{actor.id} is only visiting the battle sphere and must try "
+                                 "to leave for the support sphere", rule="P-SPH-8")
+        transit = state.extra.get("transit", {}).get(actor.id)
+        if transit is not None and transit["to"] == to:
+            plan = dict(transit)
+        else:
+            quadrant = self.opt(command, "quadrant", str)
+            if to == "contact":
+                quadrant = actor.quadrant
+            if to == "battle" and quadrant is None:
+                raise InvalidCommand("sphere_move: which quadrant?")
+            cost = move_cost((actor.sphere, actor.quadrant,
+                              self.square_of(state, actor.id)), (to, quadrant), size,
+                             self.rule(state, "AP-26"))
+            square = None
+            if to == "contact":
+                assert quadrant is not None
+                square = list(as_square(command.args.get("square"), "square"))
+                if not all(0 <= v < size for v in square) or \
+                        not on_edge((square[0], square[1]), quadrant, size):
+                    raise IllegalCommand(f"a unit coming from the {quadrant} quadrant starts "
+                                         f"on a square of the {quadrant} edge of the contact "
+                                         "sphere", rule="P-SPH-9")
+            self.check_entry(actor, to)
+            plan = {"to": to, "quadrant": quadrant, "square": square, "cost": cost,
+                    "spent": 0}
+        data: dict[str, Any] = {"actor": actor.id}
+        speed = self.speed_of(actor)
+        if state.in_combat:
+            economy = dict(state.economy.get(actor.id, self.economy.fresh(state, actor.id)))
+            left = speed - int(economy.get("moved", 0))
+            if economy.get("full") or left < 1:
+                raise IllegalCommand(f"{actor.id} has no movement left this turn",
+                                     rule="POL-5")
+            economy["moved"] = int(economy.get("moved", 0)) + left
+            data["economy"] = economy
+        else:
+            left = speed  # outside turn-by-turn play, one command is one turn's movement
+        plan["spent"] = int(plan["spent"]) + left
+        data["transit"] = plan
+        if plan["spent"] >= plan["cost"]:
+            data["arrived"] = {"target": actor.id, "sphere": plan["to"],
+                               "quadrant": plan["quadrant"], "square": plan["square"],
+                               "visiting": self.check_entry(actor, plan["to"])}
+        return [Event("sphere_moved", data)]
+
+    def apply_sphere_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if "arrived" in data:
+            self.apply_deployed(state, data["arrived"])
+        else:
+            state.extra.setdefault("transit", {})[data["actor"]] = dict(data["transit"])
+
+    def sphere_turn_start(self, state: EncounterState, who: str) -> list[Event]:
+        """A [visit battle sphere] vehicle spends all its movement leaving for the support
+        sphere, turn after turn, until it gets there (P-SPH-8, AP-26)."""
+        if who not in state.extra.get("visiting", []):
+            return []
+        unit = self.creature(state, who)
+        if unit.sphere != "battle" or unit.down:
+            return []
+        return self._sphere_move(state, unit, Command("sphere_move", who, {"to": "support"}))
