@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean postgresql chromium
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -12,13 +12,34 @@ $(BIN)/arbiter: pyproject.toml
 	touch $@
 
 run: $(BIN)/arbiter
-	$(BIN)/arbiter demo
+	$(BIN)/arbiter serve
 
 lint: $(BIN)/arbiter
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
 
-test: lint
+# The store tests start a throwaway PostgreSQL from Debian's package: install it when its
+# binaries are missing (CI runs as root on a fresh machine); without root, those tests skip.
+postgresql:
+	@if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	else \
+		echo "PostgreSQL is not installed and this is not root: the PostgreSQL store tests will skip"; \
+	fi
+
+# The browser tests (tests/web) drive Debian's Chromium through Playwright: install it when
+# /usr/bin/chromium is missing (CI runs as root on a fresh machine); without root, they skip.
+# Never `playwright install`: it downloads a browser build of its own.
+chromium:
+	@if [ -x /usr/bin/chromium ]; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+		echo "Chromium is not installed and this is not root: the browser tests will skip"; \
+	fi
+
+test: lint postgresql chromium
 	$(BIN)/pytest
 
 bench: $(BIN)/arbiter

@@ -216,6 +216,18 @@ def demo_command(
         fail(str(err))
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[Path | None, typer.Option(help="SQLite file (default: ./arbiter.db).")] = None,
+) -> None:
+    """Run the game server (GM console and API) on an embedded SQLite database."""
+    from .server import run_server
+
+    run_server(host=host, port=port, db=db)
+
+
 def main() -> None:
     """Entry point of the ``arbiter`` console script."""
     app()

@@ -1,0 +1,782 @@
+"""The HTTP and WebSocket API (Starlette). Routes, roles and errors: see ``docs/server.md``.
+
+Every answer is JSON. Errors are ``{"error": message, "field": name-or-null}`` with a 4xx
+status; a 5xx would be a bug (the fuzz tests look for one). Tokens travel only in the
+``Authorization: Bearer`` header (and the first WebSocket message), never in a URL, and are
+never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import re
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from .. import __version__
+from ..core import (
+    Command,
+    EncounterState,
+    IllegalCommand,
+    InvalidCommand,
+    RulesError,
+    UnknownEntity,
+    available,
+    load_ruleset,
+)
+from ..store import (
+    Conflict,
+    ExportFormatError,
+    GameService,
+    Loaded,
+    LogRecord,
+    NotFound,
+    NothingToUndo,
+    Principal,
+    StoreError,
+    open_store,
+)
+from ..store.backends import PostgresBackend
+from ..store.store import NOTIFY_CHANNEL
+from .hub import CLOSE, Hub, Subscriber
+from .openapi import openapi_document
+from .schema import MAX_DEPTH, SCHEMAS, ValidationError, depth, validate
+from .views import View, odds_json, plain
+
+log = logging.getLogger("arbiter.server")
+T = TypeVar("T")
+
+BODY_LIMIT = 64 * 1024
+IMPORT_LIMIT = 32 * 1024 * 1024
+LOG_PAGE = 500
+ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+GM_COMMANDS = frozenset({"create", "add", "remove", "start", "end", "initiative", "condition",
+                         "uncondition", "override", "ruling", "note"})
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, field: str | None = None,
+                 **extra: Any) -> None:
+        self.status = status
+        self.message = message
+        self.field = field
+        self.extra = extra
+        super().__init__(message)
+
+
+def error_response(status: int, message: str, field: str | None = None,
+                   **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field, **extra}, status_code=status)
+
+
+def _argument_field(err: RulesError, command: Command | None) -> str | None:
+    if command is None:
+        return "command"
+    if isinstance(err, UnknownEntity):
+        for key, value in command.args.items():
+            if value == err.name:
+                return f"command.{key}"
+        if command.actor == err.name:
+            return "command.actor"
+    match = re.search(r"argument '([^']+)'|'([^']+)' must", str(err))
+    if match:
+        return f"command.{match.group(1) or match.group(2)}"
+    return "command"
+
+
+def rules_error(err: RulesError, command: Command | None = None,
+                view: View | None = None) -> ApiError:
+    """A 422 for a refusal by the rules; for a player, with nothing concealed in it."""
+    message = str(err)
+    if view is not None and not view.gm:
+        if isinstance(err, UnknownEntity):
+            message = str(UnknownEntity(err.name, view.visible_ids()))
+        else:
+            message = view.error_text(message, _strings(command.to_json() if command else {}))
+    extra: dict[str, Any] = {}
+    if isinstance(err, IllegalCommand) and err.rule:
+        extra["rule"] = err.rule
+    return ApiError(422, message, _argument_field(err, command), **extra)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value, keys included."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+async def read_json(request: Request, schema: str | None, limit: int = BODY_LIMIT,
+                    optional: bool = False) -> Any:
+    """The request's JSON body, bounded in size and depth and checked against ``schema``."""
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > limit):
+        raise ApiError(413, f"the request body is larger than {limit} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise ApiError(413, f"the request body is larger than {limit} bytes")
+    if not body.strip():
+        if optional:
+            return {}
+        raise ApiError(400, "send a JSON object as the request body")
+    try:
+        value = json.loads(body, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as err:
+        raise ApiError(400, f"the body is not valid JSON: {str(err)[:200]}") from None
+    if depth(value) > MAX_DEPTH:
+        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
+    if schema is not None:
+        try:
+            validate(value, SCHEMAS[schema])
+        except ValidationError as err:
+            raise ApiError(422 if err.field else 400, err.message, err.field) from None
+    return value
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def _path_id(request: Request, name: str, kind: str) -> str:
+    value = str(request.path_params.get(name, ""))
+    if not ID_RE.match(value):
+        raise ApiError(404, f"no {kind} {value[:80]!r}")
+    return value
+
+
+def _query_int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"[0-9]{1,12}", raw):
+        raise ApiError(400, "must be a whole number", name)
+    value = int(raw)
+    if not lo <= value <= hi:
+        raise ApiError(400, f"must be between {lo} and {hi}", name)
+    return value
+
+
+_POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="arbiter")
+
+
+async def run_in_threadpool(fn: Callable[..., T], *args: Any) -> T:
+    """Run blocking work (the store) in a worker thread. A plain executor: cheaper per call
+    than anyio's, which matters at hundreds of commands per second."""
+    loop = asyncio.get_running_loop()
+    if args:
+        return await loop.run_in_executor(_POOL, functools.partial(fn, *args))
+    return await loop.run_in_executor(_POOL, fn)
+
+
+class Api:
+    """The routes, bound to a game service."""
+
+    def __init__(self, service: GameService | None = None, db: Path | str | None = None,
+                 snapshot_every: int = 200) -> None:
+        self.service = service
+        self.db = db
+        self.snapshot_every = snapshot_every
+        self.hub = Hub()
+        self._campaign_of: dict[str, str] = {}
+        self._campaigns: set[str] = set()
+
+    # -- life ---------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        owned = self.service is None
+        if self.service is None:
+            store = await run_in_threadpool(open_store, self.db)
+            self.service = GameService(store, snapshot_every=self.snapshot_every)
+        self.service.listeners.append(self.hub.on_record)
+        stop = threading.Event()
+        listener = None
+        backend = self.service.store.backend
+        if isinstance(backend, PostgresBackend):
+            listener = threading.Thread(target=self._listen, args=(backend, stop),
+                                        name="arbiter-listen", daemon=True)
+            listener.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            if listener is not None:
+                listener.join(timeout=5)
+            self.service.listeners.remove(self.hub.on_record)
+            if owned:
+                self.service.store.close()
+                self.service = None
+
+    def _listen(self, backend: PostgresBackend, stop: threading.Event) -> None:
+        """Follow appends made by other server processes on the same PostgreSQL, so this
+        process's WebSocket subscribers hear of them too."""
+        def heard(encounter_id: str) -> None:
+            if self.service is not None and self.hub.count(encounter_id):
+                self.service.catch_up(encounter_id)
+        while not stop.is_set():
+            try:
+                backend.listen(NOTIFY_CHANNEL, heard, stop)
+            except Exception:
+                log.warning("lost the PostgreSQL notification connection; retrying")
+                stop.wait(1.0)
+
+    @property
+    def games(self) -> GameService:
+        if self.service is None:
+            raise ApiError(503, "the store is not ready yet")
+        return self.service
+
+    # -- access -------------------------------------------------------------------------
+    async def campaign_principal(self, request: Request, campaign_id: str,
+                                 gm: bool = False) -> Principal:
+        games = self.games
+        token = bearer(request)
+        known = self._campaigns
+
+        def access() -> Principal | None:
+            if campaign_id not in known:
+                games.store.campaign(campaign_id)  # NotFound: 404 before 401
+                known.add(campaign_id)
+            return None if token is None else games.authenticate(campaign_id, token)
+        principal = None
+        if campaign_id in known and token is not None:
+            principal = games.cached_principal(campaign_id, token)
+        if principal is None:
+            principal = await run_in_threadpool(access)
+        if token is None:
+            raise ApiError(401, "send 'Authorization: Bearer TOKEN' (a token of this campaign)",
+                           "authorization")
+        if principal is None:
+            raise ApiError(401, "this token is not valid for this campaign", "authorization")
+        if gm and not principal.is_gm:
+            raise ApiError(403, "only the game master may do this")
+        return principal
+
+    async def encounter_principal(self, request: Request, gm: bool = False
+                                  ) -> tuple[str, Principal]:
+        encounter_id = _path_id(request, "encounter_id", "encounter")
+        campaign_id = self._campaign_of.get(encounter_id)
+        if campaign_id is None:
+            record = await run_in_threadpool(self.games.store.encounter, encounter_id)
+            campaign_id = self._campaign_of[encounter_id] = record.campaign_id
+        return encounter_id, await self.campaign_principal(request, campaign_id, gm)
+
+    # -- player rules -------------------------------------------------------------------
+    @staticmethod
+    def player_guard(principal: Principal) -> Callable[[Loaded, Command], None]:
+        def guard(loaded: Loaded, command: Command) -> None:
+            if principal.is_gm:
+                return
+            view = View(loaded.state, principal, loaded.ruleset)
+            secret = view.secret_in(command.to_json())
+            if secret is not None:
+                raise UnknownEntity(secret, view.visible_ids())
+            check_player_command(view, loaded.state, command)
+        return guard
+
+    # -- routes: service ------------------------------------------------------------------
+    async def health(self, request: Request) -> Response:
+        if self.service is None:
+            return error_response(503, "the store is not ready yet")
+        return JSONResponse({"ok": True})
+
+    async def openapi(self, request: Request) -> Response:
+        return JSONResponse(openapi_document(__version__))
+
+    async def rulesets(self, request: Request) -> Response:
+        out = []
+        for name in available():
+            try:
+                ruleset = load_ruleset(name)
+            except Exception:  # a ruleset package that does not import is not offered
+                continue
+            out.append({"name": name, "title": ruleset.title,
+                        "commands": ruleset.commands(),
+                        "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings]})
+        return JSONResponse({"rulesets": out})
+
+    # -- routes: campaigns --------------------------------------------------------------
+    async def create_campaign(self, request: Request) -> Response:
+        body = await read_json(request, "CreateCampaign")
+        games = self.games
+        try:
+            record, token = await run_in_threadpool(
+                games.create_campaign, body["name"], body["ruleset"], body.get("rulings", {}))
+        except RulesError as err:
+            field = "rulings" if "ruling" in str(err) else "ruleset"
+            raise ApiError(422, str(err), field) from None
+        return JSONResponse({"campaign": _campaign_json(record), "gm_token": token},
+                            status_code=201)
+
+    async def import_campaign(self, request: Request) -> Response:
+        body = await read_json(request, "CampaignFile", limit=IMPORT_LIMIT)
+        try:
+            record = await run_in_threadpool(self.games.import_campaign, body)
+        except ExportFormatError as err:
+            raise ApiError(422, str(err), err.field) from None
+        except RulesError as err:
+            raise ApiError(422, str(err), "campaign") from None
+        return JSONResponse({"campaign": _campaign_json(record)}, status_code=201)
+
+    async def campaign(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        principal = await self.campaign_principal(request, cid)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            record = games.store.campaign(cid)
+            out: dict[str, Any] = {"campaign": _campaign_json(record), "role": principal.role,
+                                   "encounters": [_encounter_json(e) for e in
+                                                  games.store.encounters(cid)]}
+            if principal.is_gm:
+                out["players"] = [{"name": t.name, "characters": list(t.characters),
+                                   "created_at": t.created_at} for t in games.players(cid)]
+            else:
+                out["name"] = principal.name
+                out["characters"] = sorted(principal.characters)
+            return out
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def campaign_rulings(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid)
+        record = await run_in_threadpool(self.games.store.campaign, cid)
+        chosen = load_ruleset(record.ruleset).rulings.resolve(record.rulings)
+        return JSONResponse({"rulings": _rulings_json(record.ruleset, chosen)})
+
+    async def set_campaign_rulings(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        body = await read_json(request, "SetRulings")
+        try:
+            await run_in_threadpool(self.games.set_campaign_rulings, cid, body["rulings"])
+        except RulesError as err:
+            raise ApiError(422, str(err), "rulings") from None
+        return await self.campaign_rulings(request)
+
+    async def create_player(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        body = await read_json(request, "CreatePlayer")
+        token = await run_in_threadpool(self.games.issue_token, cid, "player", body["name"],
+                                        body["characters"])
+        return JSONResponse({"name": body["name"], "characters": body["characters"],
+                             "token": token}, status_code=201)
+
+    async def players(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        tokens = await run_in_threadpool(self.games.players, cid)
+        return JSONResponse({"players": [{"name": t.name, "characters": list(t.characters),
+                                          "created_at": t.created_at} for t in tokens]})
+
+    async def create_encounter(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        body = await read_json(request, "CreateEncounter")
+        try:
+            record = await run_in_threadpool(self.games.create_encounter, cid, body["name"],
+                                             body.get("rulings", {}))
+        except RulesError as err:
+            raise ApiError(422, str(err), "rulings") from None
+        self._campaign_of[record.id] = cid
+        return JSONResponse({"encounter": _encounter_json(record)}, status_code=201)
+
+    async def export_campaign(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        document = await run_in_threadpool(self.games.export_campaign, cid)
+        return JSONResponse(document, headers={
+            "content-disposition": f'attachment; filename="{cid}.arbiter.json"'})
+
+    async def templates(self, request: Request) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        record = await run_in_threadpool(self.games.store.campaign, cid)
+        return JSONResponse({"templates": plain(load_ruleset(record.ruleset).templates)})
+
+    # -- routes: encounters -------------------------------------------------------------
+    async def state(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request)
+
+        def render(loaded: Loaded) -> dict[str, Any]:
+            view = View(loaded.state, principal, loaded.ruleset)
+            return view.state_json(eid, loaded.version)
+        return JSONResponse(await run_in_threadpool(self.games.read, eid, render))
+
+    async def log(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request)
+        after = _query_int(request, "after", 0, 0, 2**53)
+        limit = _query_int(request, "limit", LOG_PAGE, 1, LOG_PAGE)
+        games = self.games
+
+        def render(loaded: Loaded) -> dict[str, Any]:
+            records = games.records(eid, after, limit)
+            view = View(loaded.state, principal, loaded.ruleset)
+            return {"version": loaded.version, "records": view.records(records)}
+        return JSONResponse(await run_in_threadpool(games.read, eid, render))
+
+    async def commands(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request)
+
+        def render(loaded: Loaded) -> dict[str, Any]:
+            names = loaded.ruleset.commands()
+            if not principal.is_gm:
+                names = {k: v for k, v in names.items() if k not in GM_COMMANDS}
+            return {"commands": names}
+        return JSONResponse(await run_in_threadpool(self.games.read, eid, render))
+
+    async def _submit(self, eid: str, principal: Principal, command: Command,
+                      dice: list[int] | None, expected: int | None) -> Response:
+        if dice is not None and not principal.is_gm:
+            raise ApiError(403, "only the game master may force dice", "dice")
+        games = self.games
+        guard = self.player_guard(principal)
+
+        def work() -> dict[str, Any]:
+            with games.locked(eid):
+                try:
+                    loaded, record = games.submit(eid, command, principal.author, dice,
+                                                  expected, guard)
+                except RulesError as err:
+                    view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
+                    raise rules_error(err, command, view) from None
+                return _outcome(loaded, record, principal)
+        return JSONResponse(await run_in_threadpool(work), status_code=201)
+
+    async def submit(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request)
+        body = await read_json(request, "Submit")
+        try:
+            command = Command.from_json(body["command"])
+        except RulesError as err:
+            raise ApiError(422, str(err), "command") from None
+        return await self._submit(eid, principal, command, body.get("dice"),
+                                  body.get("expected_version"))
+
+    async def add_actor(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request, gm=True)
+        body = dict(await read_json(request, "AddActor"))
+        expected = body.pop("expected_version", None)
+        return await self._submit(eid, principal, Command("add", args=body), None, expected)
+
+    async def odds(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request)
+        body = await read_json(request, "Odds")
+        try:
+            command = Command.from_json(body["command"])
+        except RulesError as err:
+            raise ApiError(422, str(err), "command") from None
+        games = self.games
+        guard = self.player_guard(principal)
+
+        def work() -> dict[str, Any]:
+            with games.locked(eid):
+                try:
+                    result = games.odds(eid, command, guard)
+                except RulesError as err:
+                    view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
+                    raise rules_error(err, command, view) from None
+                out = odds_json(result)
+                if not principal.is_gm:
+                    view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
+                    if view.secret_in(out) or view.mentions_secret(json.dumps(out)):
+                        raise ApiError(422, "no odds for this command", "command")
+                return {"command": command.to_json(), "odds": out}
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def _step(self, request: Request, kind: str) -> Response:
+        eid, principal = await self.encounter_principal(request, gm=True)
+        body = await read_json(request, "Step", optional=True)
+        games = self.games
+        fn = games.undo if kind == "undo" else games.redo
+
+        def work() -> dict[str, Any]:
+            with games.locked(eid):
+                loaded, record = fn(eid, principal.author, body.get("expected_version"))
+                return _outcome(loaded, record, principal)
+        return JSONResponse(await run_in_threadpool(work), status_code=201)
+
+    async def undo(self, request: Request) -> Response:
+        return await self._step(request, "undo")
+
+    async def redo(self, request: Request) -> Response:
+        return await self._step(request, "redo")
+
+    async def encounter_rulings(self, request: Request) -> Response:
+        eid, _ = await self.encounter_principal(request)
+
+        def render(loaded: Loaded) -> dict[str, Any]:
+            return {"version": loaded.version,
+                    "rulings": _rulings_json(loaded.ruleset.name, loaded.state.rulings)}
+        return JSONResponse(await run_in_threadpool(self.games.read, eid, render))
+
+    async def set_encounter_ruling(self, request: Request) -> Response:
+        eid, principal = await self.encounter_principal(request, gm=True)
+        rid = str(request.path_params.get("ruling_id", ""))
+        body = await read_json(request, "SetRuling")
+        command = Command("ruling", args={"id": rid, "value": body["value"]})
+        return await self._submit(eid, principal, command, None, body.get("expected_version"))
+
+    # -- WebSocket ----------------------------------------------------------------------
+    async def websocket(self, ws: WebSocket) -> None:
+        await ws.accept()
+        try:
+            principal, eid = await self._ws_hello(ws)
+        except ApiError as err:
+            await _ws_close(ws, {"type": "error", "error": err.message, "field": err.field},
+                            4000 + err.status)
+            return
+        except (TimeoutError, WebSocketDisconnect):
+            return
+        sub = Subscriber(eid, principal, asyncio.get_running_loop())
+        games = self.games
+
+        def hello(loaded: Loaded) -> dict[str, Any]:
+            self.hub.add(sub)  # under the encounter lock: no record slips in between
+            view = View(loaded.state, principal, loaded.ruleset)
+            return {"type": "hello", "version": loaded.version, "role": principal.role,
+                    "state": view.state_json(eid, loaded.version)}
+        try:
+            await ws.send_json(await run_in_threadpool(games.read, eid, hello))
+            reader = asyncio.create_task(_ws_reader(ws))
+            while True:
+                getter = asyncio.create_task(sub.queue.get())
+                done, _ = await asyncio.wait({getter, reader},
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if reader in done:
+                    getter.cancel()
+                    break
+                message = getter.result()
+                if message is CLOSE:
+                    await _ws_close(ws, {"type": "error", "error": "too far behind"}, 4008)
+                    break
+                await ws.send_json(message)
+            reader.cancel()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self.hub.remove(sub)
+
+    async def _ws_hello(self, ws: WebSocket) -> tuple[Principal, str]:
+        eid = str(ws.path_params.get("encounter_id", ""))
+        if not ID_RE.match(eid):
+            raise ApiError(404, f"no encounter {eid[:80]!r}")
+        first = await asyncio.wait_for(ws.receive(), timeout=10)
+        if first.get("type") == "websocket.disconnect":
+            raise WebSocketDisconnect()
+        text = first.get("text")
+        if not isinstance(text, str):
+            raise ApiError(400, "send {\"token\": TOKEN} first, as text")
+        if len(text) > 4096:
+            raise ApiError(413, "the first message is larger than 4096 bytes")
+        try:
+            hello = json.loads(text)
+        except ValueError:
+            raise ApiError(400, "send {\"token\": TOKEN} first") from None
+        token = hello.get("token") if isinstance(hello, dict) else None
+        if not isinstance(token, str) or not token:
+            raise ApiError(401, "send {\"token\": TOKEN} first", "token")
+        try:
+            record = await run_in_threadpool(self.games.store.encounter, eid)
+        except NotFound as err:
+            raise ApiError(404, str(err)) from None
+        principal = await run_in_threadpool(self.games.authenticate, record.campaign_id, token)
+        if principal is None:
+            raise ApiError(401, "this token is not valid for this campaign", "token")
+        return principal, eid
+
+
+def check_player_command(view: View, state: EncounterState, command: Command) -> None:
+    """Refuse what a player may not do: act for someone else, or use a GM command."""
+    if command.name in GM_COMMANDS:
+        raise ApiError(403, f"only the game master may use {command.name!r}", "command.do")
+    if command.name == "next" and command.actor is None:
+        if state.current not in view.own:
+            raise ApiError(403, "you may only end your own character's turn", "command.do")
+        return
+    if command.actor is None:
+        raise ApiError(403, "name which of your characters acts ('actor'); other commands "
+                       "are the game master's", "command.actor")
+    if command.actor not in view.own:
+        raise ApiError(403, f"{command.actor!r} is not one of your characters "
+                       f"({', '.join(sorted(view.own)) or 'none'})", "command.actor")
+
+
+def _outcome(loaded: Loaded, record: LogRecord, principal: Principal) -> dict[str, Any]:
+    view = View(loaded.state, principal, loaded.ruleset)
+    return {"version": loaded.version, "record": view.record(record),
+            "state": view.state_json(loaded.encounter.id, loaded.version)}
+
+
+def _campaign_json(record: Any) -> dict[str, Any]:
+    return {"id": record.id, "name": record.name, "ruleset": record.ruleset,
+            "rulings": record.rulings, "created_at": record.created_at}
+
+
+def _encounter_json(record: Any) -> dict[str, Any]:
+    return {"id": record.id, "campaign": record.campaign_id, "name": record.name,
+            "version": record.version, "created_at": record.created_at}
+
+
+def _ruling_json(ruling: Any, chosen: str) -> dict[str, Any]:
+    return {"id": ruling.id, "title": ruling.title, "question": ruling.question,
+            "citation": ruling.citation, "default": ruling.default, "value": chosen,
+            "choices": dict(ruling.choices)}
+
+
+def _rulings_json(ruleset: str, chosen: dict[str, str]) -> list[dict[str, Any]]:
+    rules = load_ruleset(ruleset)
+    return [_ruling_json(r, chosen.get(r.id, r.default)) for r in rules.rulings]
+
+
+async def _ws_reader(ws: WebSocket) -> None:
+    """Answer pings; return when the client goes away."""
+    while True:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text and len(text) < 1024 and '"ping"' in text:
+            await ws.send_json({"type": "pong"})
+
+
+async def _ws_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+    with contextlib.suppress(Exception):
+        if ws.application_state == WebSocketState.CONNECTED:
+            await ws.send_json(message)
+            await ws.close(code)
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def guarded(fn: Handler) -> Handler:
+    """Turn every expected failure into a JSON 4xx answer."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except ApiError as err:
+            return error_response(err.status, err.message, err.field, **err.extra)
+        except ValidationError as err:
+            return error_response(422, err.message, err.field)
+        except NotFound as err:
+            return error_response(404, str(err))
+        except Conflict as err:
+            return error_response(409, str(err), "expected_version", version=err.actual)
+        except NothingToUndo as err:
+            return error_response(409, str(err))
+        except ExportFormatError as err:
+            return error_response(422, str(err), err.field)
+        except RulesError as err:
+            return error_response(422, str(err), "command" if isinstance(
+                err, InvalidCommand | IllegalCommand) else None)
+        except StoreError as err:
+            return error_response(409, str(err))
+    endpoint.__name__ = fn.__name__
+    endpoint.__doc__ = fn.__doc__
+    return endpoint
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    status = exc.status_code if isinstance(exc, HTTPException) else 500
+    detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+    if status == 404:
+        detail = f"no route {request.url.path[:200]!r} (see /openapi.json)"
+    elif status == 405:
+        detail = f"{request.method} is not allowed on {request.url.path[:200]!r}"
+    return error_response(status, str(detail))
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.error("unexpected %s on %s %s", type(exc).__name__, request.method,
+              request.url.path[:200], exc_info=exc)
+    return error_response(500, "internal error (this is a bug; the log has the details)")
+
+
+def routes(api: Api) -> list[BaseRoute]:
+    g = guarded
+    out: list[BaseRoute] = [
+        Route("/openapi.json", api.openapi, methods=["GET"]),
+        Route("/api/health", g(api.health), methods=["GET"]),
+        Route("/api/rulesets", g(api.rulesets), methods=["GET"]),
+        Route("/api/campaigns", g(api.create_campaign), methods=["POST"]),
+        Route("/api/campaigns/import", g(api.import_campaign), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}", g(api.campaign), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/rulings", g(api.campaign_rulings),
+              methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/rulings", g(api.set_campaign_rulings),
+              methods=["PUT"]),
+        Route("/api/campaigns/{campaign_id}/players", g(api.create_player), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/players", g(api.players), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/encounters", g(api.create_encounter),
+              methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/export", g(api.export_campaign), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/templates", g(api.templates), methods=["GET"]),
+        Route("/api/encounters/{encounter_id}", g(api.state), methods=["GET"]),
+        Route("/api/encounters/{encounter_id}/log", g(api.log), methods=["GET"]),
+        Route("/api/encounters/{encounter_id}/commands", g(api.commands), methods=["GET"]),
+        Route("/api/encounters/{encounter_id}/commands", g(api.submit), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/actors", g(api.add_actor), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/odds", g(api.odds), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/undo", g(api.undo), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/redo", g(api.redo), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/rulings", g(api.encounter_rulings),
+              methods=["GET"]),
+        Route("/api/encounters/{encounter_id}/rulings/{ruling_id}",
+              g(api.set_encounter_ruling), methods=["PUT"]),
+        WebSocketRoute("/api/encounters/{encounter_id}/ws", api.websocket),
+    ]
+    from starlette.staticfiles import StaticFiles
+
+    from .. import web
+
+    out += web.routes()  # the dice roller's endpoint
+    out.append(Mount("/", app=StaticFiles(directory=web.STATIC_DIR, html=True), name="web"))
+    return out
+
+
+def create_app(db: Path | str | None = None, service: GameService | None = None,
+               snapshot_every: int = 200) -> Starlette:
+    """The ASGI application. It opens the store (``db``, else ``$ARBITER_DATABASE_URL``,
+    else ``./arbiter.db``) when it starts, unless given a ``service``."""
+    api = Api(service, db, snapshot_every)
+    app = Starlette(
+        routes=routes(api),
+        lifespan=api.lifespan,
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+    )
+    app.state.api = api
+    return app

@@ -1,0 +1,123 @@
+"""The OpenAPI description served at ``/openapi.json``, built from the request schemas."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .schema import SCHEMAS
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    method: str
+    path: str
+    summary: str
+    body: str | None = None
+    role: str | None = None  # None: no token; "any": GM or player; "gm": game master only
+    query: tuple[str, ...] = ()
+    created: bool = False
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    Operation("get", "/api/health", "Whether the server and its store are ready"),
+    Operation("get", "/api/rulesets", "The installed rulesets, their commands and rulings"),
+    Operation("post", "/api/campaigns", "Create a campaign; answers the game master's token",
+              "CreateCampaign", created=True),
+    Operation("post", "/api/campaigns/import", "Import a campaign file from an export",
+              "CampaignFile", created=True),
+    Operation("get", "/api/campaigns/{campaign_id}", "The campaign and its encounters",
+              role="any"),
+    Operation("get", "/api/campaigns/{campaign_id}/rulings", "The campaign's rulings",
+              role="any"),
+    Operation("put", "/api/campaigns/{campaign_id}/rulings",
+              "Set the rulings new encounters start with", "SetRulings", "gm"),
+    Operation("post", "/api/campaigns/{campaign_id}/players",
+              "Issue a player token bound to characters", "CreatePlayer", "gm", created=True),
+    Operation("get", "/api/campaigns/{campaign_id}/players", "The players", role="gm"),
+    Operation("post", "/api/campaigns/{campaign_id}/encounters", "Create an encounter",
+              "CreateEncounter", "gm", created=True),
+    Operation("get", "/api/campaigns/{campaign_id}/export",
+              "The whole campaign as one versioned JSON file", role="gm"),
+    Operation("get", "/api/campaigns/{campaign_id}/templates",
+              "The ruleset's creature templates", role="gm"),
+    Operation("get", "/api/encounters/{encounter_id}", "The encounter's state (your view)",
+              role="any"),
+    Operation("get", "/api/encounters/{encounter_id}/log", "The log (your view)",
+              role="any", query=("after", "limit")),
+    Operation("get", "/api/encounters/{encounter_id}/commands", "The commands you may send",
+              role="any"),
+    Operation("post", "/api/encounters/{encounter_id}/commands",
+              "Submit a command: decided, stored durably, applied", "Submit", "any",
+              created=True),
+    Operation("post", "/api/encounters/{encounter_id}/actors",
+              "Add a creature from a template or an inline stat block", "AddActor", "gm",
+              created=True),
+    Operation("post", "/api/encounters/{encounter_id}/odds",
+              "Exact odds of a command's outcomes, before rolling", "Odds", "any"),
+    Operation("post", "/api/encounters/{encounter_id}/undo",
+              "Undo the latest command in effect", "Step", "gm", created=True),
+    Operation("post", "/api/encounters/{encounter_id}/redo",
+              "Redo the command undone last", "Step", "gm", created=True),
+    Operation("get", "/api/encounters/{encounter_id}/rulings", "The encounter's rulings",
+              role="any"),
+    Operation("put", "/api/encounters/{encounter_id}/rulings/{ruling_id}",
+              "Change one ruling in this encounter", "SetRuling", "gm", created=True),
+)
+
+ERROR_SCHEMA = {
+    "type": "object", "required": ["error", "field"],
+    "properties": {"error": {"type": "string"},
+                   "field": {"type": ["string", "null"]},
+                   "rule": {"type": "string"}, "version": {"type": "integer"}},
+}
+
+
+def openapi_document(version: str) -> dict[str, Any]:
+    paths: dict[str, dict[str, Any]] = {}
+    for op in OPERATIONS:
+        params: list[dict[str, Any]] = [
+            {"name": name, "in": "path", "required": True,
+             "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$"}}
+            for name in ("campaign_id", "encounter_id", "ruling_id") if f"{{{name}}}" in op.path
+        ]
+        params += [{"name": q, "in": "query", "required": False,
+                    "schema": {"type": "integer", "minimum": 0}} for q in op.query]
+        ok = "201" if op.created else "200"
+        operation: dict[str, Any] = {
+            "summary": op.summary,
+            "operationId": f"{op.method}_{op.path.strip('/').replace('/', '_')}"
+                           .replace("{", "").replace("}", ""),
+            "parameters": params,
+            "responses": {
+                ok: {"description": "done", "content": {"application/json": {
+                    "schema": {"type": "object"}}}},
+                "4XX": {"description": "refused; the message says why and 'field' where",
+                        "content": {"application/json": {
+                            "schema": {"$ref": "#/components/schemas/Error"}}}},
+            },
+        }
+        if op.role is not None:
+            operation["security"] = [{"token": []}]
+            operation["x-role"] = op.role
+        if op.body is not None:
+            operation["requestBody"] = {
+                "required": op.body != "Step",
+                "content": {"application/json": {
+                    "schema": {"$ref": f"#/components/schemas/{op.body}"}}},
+            }
+        paths.setdefault(op.path, {})[op.method] = operation
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Arbiter", "version": version,
+                 "description": "Rules engine and game-master console. Tokens go in "
+                                "'Authorization: Bearer TOKEN'. WebSocket: "
+                                "/api/encounters/{encounter_id}/ws, first message "
+                                "{\"token\": TOKEN}; then one 'update' message per log "
+                                "record, filtered for your role."},
+        "paths": paths,
+        "components": {
+            "schemas": {**SCHEMAS, "Error": ERROR_SCHEMA},
+            "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
+        },
+    }

@@ -1,0 +1,304 @@
+"""What each role may see: the game master everything, a player only what their characters
+know.
+
+A player's view of an encounter:
+
+- **Concealed creatures are absent.** A creature is concealed from a player when it is not
+  one of their characters and either the game master marked it ``hidden``, or it has a
+  condition named ``hidden``, ``invisible``, ``undetected`` or ``unnoticed`` and is not on
+  the side of one of the player's characters, unless that condition's data lists one of the
+  player's characters in ``detected_by``. A ruleset may decide instead with a method
+  ``visible_to(state, entity, characters) -> bool``. A concealed creature appears nowhere:
+  not in the state, the turn order, the log, odds, error messages or WebSocket messages.
+  In the log, keys and list items naming it are taken out of events, an event that names
+  it in any other way is left out, an entry whose command names it (or all of whose
+  events are left out) is sent as ``{"seq": n, "kind": "entry", "redacted": true}``, and
+  an entry that lost anything loses its dice too (their count would betray a creature).
+  Naming it in a command gets the same answer as naming nobody.
+- **Other creatures show their public face**: id, name, kind, side, conditions (name and
+  level) and a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
+  their health and stat block. The player's own characters and those on their side are
+  shown in full, less the game-master-only fields (``notes``, ``gm_notes``, ``secret``).
+- **Log entries** keep their events and dice; for events about a creature not on the
+  player's side, the stat block, exact health and game-master reasons are dropped.
+  Who sent a command (``author``) and the arguments of commands not acted by the player's
+  characters are game-master only. The state's ``extra`` mapping is game-master only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from ..core import EncounterState, Entity, Ruleset
+from ..store import LogRecord, Principal
+
+CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
+SECRET_EVENT_KEYS = frozenset({"health", "health_max", "spec", "stats", "old", "value",
+                               "reason", "pipeline", "hp", "wounds"})
+PUBLIC_FIELDS = ("id", "name", "kind", "side")
+_BOUNDARY = "A-Za-z0-9_-"
+
+
+def plain(value: Any) -> Any:
+    """JSON-compatible values: dataclasses as mappings, sets sorted, fractions as text."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((plain(v) for v in value), key=repr)
+    if isinstance(value, Fraction):
+        return str(value)
+    to_json = getattr(value, "to_json", None)
+    if callable(to_json):
+        return plain(to_json())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return repr(value)
+
+
+def fraction_json(value: Fraction) -> dict[str, Any]:
+    """An exact probability (or other fraction) for the wire: ``{"exact": "7/12", "float":
+    0.5833..., "percent": 58.33}`` (``percent`` only between 0 and 1)."""
+    out: dict[str, Any] = {"exact": str(value), "float": float(value)}
+    if 0 <= value <= 1:
+        out["percent"] = round(float(value) * 100, 2)
+    return out
+
+
+def odds_json(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return fraction_json(value)
+    if isinstance(value, dict):
+        return {str(k): odds_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [odds_json(v) for v in value]
+    return plain(value)
+
+
+def wound_status(entity: Entity) -> str | None:
+    health, most = getattr(entity, "health", None), getattr(entity, "health_max", None)
+    if not isinstance(health, int) or not isinstance(most, int) or most <= 0:
+        return None
+    if health <= 0:
+        return "down"
+    if health >= most:
+        return "unhurt"
+    return "wounded" if health * 2 > most else "bloodied"
+
+
+class _Mentioned(Exception):
+    """A value names a concealed creature in free text."""
+
+
+class View:
+    """The view of one encounter state for one principal."""
+
+    def __init__(self, state: EncounterState, principal: Principal,
+                 ruleset: Ruleset | None = None) -> None:
+        self.state = state
+        self.principal = principal
+        self.gm = principal.is_gm
+        self.own = {c for c in principal.characters if c in state.entities}
+        self.sides = {state.entities[c].side for c in self.own} - {None}
+        self.concealed: set[str] = set()
+        if not self.gm:
+            hook = getattr(ruleset, "visible_to", None)
+            for entity in state.entities.values():
+                visible = (hook(state, entity, frozenset(self.own)) if callable(hook)
+                           else self._visible(entity))
+                if not visible:
+                    self.concealed.add(entity.id)
+        self.friends = {e.id for e in state.entities.values()
+                        if e.id in self.own or (e.side is not None and e.side in self.sides)}
+        terms: set[str] = set()
+        for who in self.concealed:
+            terms.add(who)
+            name = state.entities[who].name
+            if name:
+                terms.add(name)
+        self._secret = (re.compile("|".join(
+            f"(?<![{_BOUNDARY}]){re.escape(t)}(?![{_BOUNDARY}])"
+            for t in sorted(terms, key=len, reverse=True))) if terms else None)
+
+    def _visible(self, entity: Entity) -> bool:
+        if entity.id in self.own:
+            return True
+        if entity.hidden:
+            return False
+        for cond in entity.conditions:
+            if cond.name in CONCEALING:
+                detected = cond.data.get("detected_by", ())
+                if isinstance(detected, list | tuple) and self.own & set(map(str, detected)):
+                    continue
+                if entity.side is not None and entity.side in self.sides:
+                    continue
+                return False
+        return True
+
+    # -- questions ----------------------------------------------------------------------
+    def visible_ids(self) -> list[str]:
+        return [e for e in self.state.entities if e not in self.concealed]
+
+    def mentions_secret(self, text: str) -> bool:
+        return self._secret is not None and self._secret.search(text) is not None
+
+    def secret_in(self, value: Any) -> str | None:
+        """The first concealed id or name that ``value`` names as a whole string."""
+        if self._secret is None:
+            return None
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if item in self.concealed or self._secret.fullmatch(item):
+                    return item
+            elif isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+        return None
+
+    def _mentions(self, value: Any) -> bool:
+        if self._secret is None:
+            return False
+        stack = [value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                if self._secret.search(item):
+                    return True
+            elif isinstance(item, dict):
+                stack.extend(str(k) for k in item)
+                stack.extend(item.values())
+            elif isinstance(item, list | tuple):
+                stack.extend(item)
+        return False
+
+    # -- state --------------------------------------------------------------------------
+    def entity(self, entity: Entity) -> dict[str, Any]:
+        if self.gm:
+            return plain(entity)  # type: ignore[no-any-return]
+        if entity.id in self.friends:
+            full: dict[str, Any] = plain(entity)
+            return {k: v for k, v in full.items() if k not in GM_ONLY_FIELDS}
+        out: dict[str, Any] = {k: getattr(entity, k) for k in PUBLIC_FIELDS}
+        out["conditions"] = [{"name": c.name, "level": c.level} for c in entity.conditions]
+        status = wound_status(entity)
+        if status is not None:
+            out["status"] = status
+        return out
+
+    def state_json(self, encounter_id: str, version: int) -> dict[str, Any]:
+        s = self.state
+        hide = self.concealed
+        current = s.current if s.current not in hide else None
+        out: dict[str, Any] = {
+            "encounter": encounter_id,
+            "version": version,
+            "role": self.principal.role,
+            "ruleset": s.ruleset,
+            "rulings": dict(s.rulings),
+            "round": s.round,
+            "in_combat": s.in_combat,
+            "current": current,
+            "order": [e for e in s.order if e not in hide],
+            "initiative": {k: v for k, v in s.initiative.items() if k not in hide},
+            "entities": {e.id: self.entity(e) for e in s.entities.values() if e.id not in hide},
+        }
+        if self.gm:
+            out["economy"] = plain(s.economy)
+            out["extra"] = plain(s.extra)
+        else:
+            out["characters"] = sorted(self.own)
+            out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}
+        return out
+
+    # -- log ----------------------------------------------------------------------------
+    def record(self, record: LogRecord) -> dict[str, Any]:
+        if self.gm:
+            out = record.to_json()
+            if record.kind == "entry":
+                out.pop("payload")
+                out.update(record.payload)
+            return out
+        if record.kind != "entry":
+            return {"seq": record.seq, "kind": record.kind, "target": record.target}
+        payload = record.payload
+        redacted = {"seq": record.seq, "kind": "entry", "redacted": True}
+        command = dict(payload.get("command", {}))
+        if self._mentions(command):
+            return redacted
+        if command.get("actor") not in self.own:
+            command = {k: command[k] for k in ("do", "actor") if k in command}
+        events = []
+        whole = True
+        for event in payload.get("events", []):
+            shown = self._event(event)
+            if shown is not None:
+                events.append(shown)
+            whole = whole and shown == event
+        if payload.get("events") and not events:
+            return redacted
+        # Dice only when nothing was taken out: a concealed creature's rolls would count it.
+        return {"seq": record.seq, "kind": "entry", "command": command, "events": events,
+                "dice": payload.get("dice", []) if whole else []}
+
+    def _event(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The event as this player may see it, or None when it is about a concealed one."""
+        data = event.get("data", {})
+        if not isinstance(data, dict):
+            return None
+        subject = data.get("target", data.get("id"))
+        if subject is None and isinstance(data.get("path"), str):
+            subject = data["path"].split(".")[0]
+        if subject is not None and subject not in self.friends:
+            data = {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS}
+        try:
+            return {**event, "data": self._scrub(data)}
+        except _Mentioned:
+            return None
+
+    def _scrub(self, value: Any) -> Any:
+        """``value`` without keys or list items that are concealed ids or names; raises
+        :class:`_Mentioned` when any other text names one."""
+        if self._secret is None:
+            return value
+        if isinstance(value, str):
+            if self._secret.search(value):
+                raise _Mentioned
+            return value
+        if isinstance(value, dict):
+            return {k: self._scrub(v) for k, v in value.items()
+                    if not (isinstance(k, str) and self._secret.fullmatch(k))}
+        if isinstance(value, list):
+            return [self._scrub(v) for v in value
+                    if not (isinstance(v, str) and self._secret.fullmatch(v))]
+        return value
+
+    def records(self, records: Iterable[LogRecord]) -> list[dict[str, Any]]:
+        return [self.record(r) for r in records]
+
+    # -- errors -------------------------------------------------------------------------
+    def error_text(self, message: str, said: Iterable[str] = ()) -> str:
+        """An error message safe to show: no concealed name, no list that would hold one.
+
+        ``said`` are the strings the player sent: echoing them back tells nothing, so they
+        do not count (otherwise the answer would betray whether a guessed name exists)."""
+        if self.gm:
+            return message
+        rest = message
+        for text in sorted(said, key=len, reverse=True):
+            if text:
+                rest = rest.replace(text, "")
+        if not self.mentions_secret(rest):
+            return message
+        return "that command is not possible here"

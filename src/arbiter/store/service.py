@@ -1,0 +1,541 @@
+"""The game service: decide → append → evolve against the store, for many clients at once.
+
+It keeps the state of each encounter it has served in memory, at the version it was built
+from. A command is decided on that state and appended with that version; when another
+client (or another server process on the same PostgreSQL) appended first, the append is
+refused, the state is brought up to date and the command decided again, up to a few times.
+A client that names the version it saw (``expected_version``) gets the conflict reported
+instead. Per encounter, commands run one at a time; encounters run in parallel.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from ..core import (
+    Command,
+    EncounterState,
+    Entry,
+    InvalidCommand,
+    RulesError,
+    Ruleset,
+    load_ruleset,
+)
+from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
+from .errors import Conflict, ExportFormatError, NotFound, SnapshotError, StoreError
+from .replay import (
+    apply_entries,
+    effective_entries,
+    make_snapshot,
+    redo_target,
+    snapshot_state,
+    stacks,
+    undo_target,
+)
+from .store import (
+    CampaignRecord,
+    EncounterRecord,
+    EventStore,
+    LogRecord,
+    Role,
+    TokenRecord,
+    now,
+)
+
+log = logging.getLogger("arbiter.store")
+T = TypeVar("T")
+
+EXPORT_FORMAT = "arbiter-campaign"
+EXPORT_SCHEMA = 1
+ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_RETRIES = 40
+
+
+def digest(token: str) -> str:
+    """The SHA-256 of a token: what the store keeps instead of the token."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(5)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who is asking: the game master of a campaign, or a player and their characters."""
+
+    campaign_id: str
+    role: Role
+    name: str
+    characters: frozenset[str] = frozenset()
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    @property
+    def author(self) -> str:
+        return "gm" if self.is_gm else f"player:{self.name}"
+
+
+@dataclass(slots=True)
+class Loaded:
+    """An encounter's state in memory, as of log record ``version``."""
+
+    encounter: EncounterRecord
+    ruleset: Ruleset
+    state: EncounterState
+    version: int
+    snapshot_seq: int
+
+
+Listener = Callable[[Loaded, LogRecord], None]
+Guard = Callable[[Loaded, Command], None]
+
+
+class _NoDice:
+    def roll(self, faces: int) -> int:
+        raise InvalidCommand("this command rolls no dice")
+
+
+class GameService:
+    """Campaigns, tokens and encounters played through the store."""
+
+    def __init__(self, store: EventStore, snapshot_every: int = 200,
+                 cache_size: int = 512) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, Loaded] = OrderedDict()
+        self._locks: dict[str, threading.RLock] = {}
+        self._locks_guard = threading.Lock()
+        self._tokens: dict[str, list[TokenRecord]] = {}
+        self._announced: dict[str, int] = {}
+        self.listeners: list[Listener] = []
+
+    # -- campaigns and tokens -----------------------------------------------------------
+    def create_campaign(
+        self, name: str, ruleset: str, rulings: Mapping[str, str] | None = None
+    ) -> tuple[CampaignRecord, str]:
+        """A new campaign and its game master's token (shown once, stored as a digest)."""
+        rules = load_ruleset(ruleset)
+        chosen = dict(rulings or {})
+        rules.rulings.resolve(chosen)
+        record = self.store.create_campaign(new_id("c-"), name, ruleset, chosen)
+        token = self.issue_token(record.id, "gm", "game master", ())
+        return record, token
+
+    def set_campaign_rulings(self, campaign_id: str, rulings: Mapping[str, str]) -> None:
+        campaign = self.store.campaign(campaign_id)
+        load_ruleset(campaign.ruleset).rulings.resolve(rulings)
+        self.store.set_campaign_rulings(campaign_id, dict(rulings))
+
+    def issue_token(
+        self, campaign_id: str, role: Role, name: str, characters: Sequence[str]
+    ) -> str:
+        token = secrets.token_urlsafe(32)
+        self.store.add_token(TokenRecord(campaign_id, digest(token), role, name,
+                                         tuple(characters), now()))
+        self._tokens.pop(campaign_id, None)
+        return token
+
+    def authenticate(self, campaign_id: str, token: str) -> Principal | None:
+        """The principal a token stands for in a campaign, compared in constant time.
+
+        Tokens of a campaign are cached; an unknown token reloads them once (another
+        server may have issued it)."""
+        found = self.cached_principal(campaign_id, token)
+        if found is None:
+            self._tokens[campaign_id] = self.store.tokens(campaign_id)
+            found = self.cached_principal(campaign_id, token)
+        return found
+
+    def cached_principal(self, campaign_id: str, token: str) -> Principal | None:
+        """:meth:`authenticate` against the cached tokens only (no database access)."""
+        records = self._tokens.get(campaign_id)
+        if records is None:
+            return None
+        wanted = digest(token)
+        found = None
+        for rec in records:  # look at every record: the time does not tell which matched
+            if hmac.compare_digest(rec.digest, wanted):
+                found = rec
+        if found is None:
+            return None
+        return Principal(campaign_id, found.role, found.name, frozenset(found.characters))
+
+    def players(self, campaign_id: str) -> list[TokenRecord]:
+        return [t for t in self.store.tokens(campaign_id) if t.role == "player"]
+
+    # -- encounters ---------------------------------------------------------------------
+    def create_encounter(
+        self, campaign_id: str, name: str, rulings: Mapping[str, str] | None = None
+    ) -> EncounterRecord:
+        campaign = self.store.campaign(campaign_id)
+        ruleset = load_ruleset(campaign.ruleset)
+        chosen = {**campaign.rulings, **(rulings or {})}
+        command = Command("create", args={"rulings": chosen})
+        state = EncounterState(ruleset="")
+        events = ruleset.decide(state, command, _NoDice())
+        entry = Entry(1, command, events, [])
+        record = LogRecord(1, "entry", _payload(entry), author="gm", created_at=now())
+        return self.store.create_encounter(new_id("e-"), campaign_id, name, [record])
+
+    @contextmanager
+    def locked(self, encounter_id: str) -> Iterator[None]:
+        with self._locks_guard:
+            lock = self._locks.setdefault(encounter_id, threading.RLock())
+        with lock:
+            yield
+
+    def _load(self, encounter_id: str) -> Loaded:
+        encounter, snapshot, records = self.store.load(encounter_id)
+        campaign = self.store.campaign(encounter.campaign_id)
+        ruleset = load_ruleset(campaign.ruleset)
+        state = snapshot_state(ruleset, snapshot)
+        if state is None and snapshot is not None:  # another version: replay everything
+            encounter, snapshot, records = encounter, None, self.store.records(encounter_id)
+        if state is None:
+            state = EncounterState(ruleset="")
+        apply_entries(ruleset, state, effective_entries(records))
+        last = records[-1].seq if records else (snapshot.seq if snapshot else 0)
+        loaded = Loaded(encounter, ruleset, state, last, snapshot.seq if snapshot else 0)
+        self._remember(loaded)
+        self._announced.setdefault(encounter_id, last)  # listeners knew the log up to here
+        return loaded
+
+    def _remember(self, loaded: Loaded) -> None:
+        self._cache[loaded.encounter.id] = loaded
+        self._cache.move_to_end(loaded.encounter.id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    def _current(self, encounter_id: str, check: bool = True) -> Loaded:
+        """The encounter in memory, brought up to the stored version when ``check``."""
+        loaded = self._cache.get(encounter_id)
+        if loaded is None:
+            return self._load(encounter_id)
+        if check:
+            stored = self.store.version(encounter_id)
+            if stored != loaded.version:
+                # Another process appended: catch up, and tell this process's listeners.
+                newer = self.store.records(encounter_id, after=loaded.version)
+                if any(r.kind != "entry" for r in newer):
+                    loaded = self._load(encounter_id)
+                else:
+                    apply_entries(loaded.ruleset, loaded.state, [r.entry() for r in newer])
+                    loaded.version = newer[-1].seq if newer else loaded.version
+                self._announce(loaded)
+        return loaded
+
+    def catch_up(self, encounter_id: str) -> None:
+        """Bring the encounter up to the stored version, notifying listeners of what is new
+        (called when another server process signals an append)."""
+        with self.locked(encounter_id):
+            if encounter_id in self._cache:
+                self._current(encounter_id)
+
+    def read(self, encounter_id: str, fn: Callable[[Loaded], T]) -> T:
+        """``fn`` of the encounter's current state, with nobody changing it meanwhile."""
+        with self.locked(encounter_id):
+            return fn(self._current(encounter_id))
+
+    def forget(self, encounter_id: str) -> None:
+        self._cache.pop(encounter_id, None)
+
+    # -- play ---------------------------------------------------------------------------
+    def submit(
+        self, encounter_id: str, command: Command, author: str = "gm",
+        dice: Sequence[int] | None = None, expected_version: int | None = None,
+        guard: Guard | None = None, source: Callable[[], DiceSource] | None = None,
+    ) -> tuple[Loaded, LogRecord]:
+        """Decide ``command``, append it durably, apply it; the encounter and the record.
+
+        ``dice`` forces the command's dice (all must be used); otherwise they are rolled
+        from ``source()`` (default: a fresh seed from :mod:`secrets`). ``guard`` may refuse
+        the command (it raises) after seeing the current state. With ``expected_version``
+        a stale state is reported as :class:`Conflict`; without it the command is decided
+        again on the newer state.
+        """
+        tried = -1
+        for attempt in range(MAX_RETRIES):
+            if attempt:
+                _back_off(attempt)
+            with self.locked(encounter_id):
+                loaded = self._current(encounter_id, check=expected_version is not None)
+                tried = loaded.version
+                if expected_version is not None and expected_version != loaded.version:
+                    raise Conflict(encounter_id, expected_version, loaded.version)
+                if guard is not None:
+                    guard(loaded, command)
+                entry = self._decide(loaded, command, dice, source)
+                record = LogRecord(loaded.version + 1, "entry", _payload(entry),
+                                   author=author, created_at=now())
+                try:
+                    apply_entries(loaded.ruleset, loaded.state, [entry])
+                except Exception as err:
+                    self.forget(encounter_id)
+                    log.exception("applying %s failed", command.name)
+                    raise InvalidCommand(
+                        f"{command.name}: the ruleset could not apply its events ({err})"
+                    ) from None
+                try:
+                    self.store.append(encounter_id, loaded.version, [record])
+                except Conflict:
+                    self.forget(encounter_id)
+                    if expected_version is not None:
+                        raise
+                    continue
+                except BaseException:
+                    self.forget(encounter_id)
+                    raise
+                loaded.version = record.seq
+                self._maybe_snapshot(loaded)
+                self._announce(loaded, record)
+                return loaded, record
+        raise Conflict(encounter_id, tried, self.store.version(encounter_id))
+
+    def _decide(
+        self, loaded: Loaded, command: Command, dice: Sequence[int] | None,
+        source: Callable[[], DiceSource] | None,
+    ) -> Entry:
+        inner: DiceSource
+        if dice is not None:
+            forced = ForcedDice(dice)
+            inner = forced
+        else:
+            inner = source() if source else SeededDice(secrets.randbits(64))
+        recorder = RecordingDice(inner)
+        try:
+            events = loaded.ruleset.decide(loaded.state, command, recorder)
+        except RulesError:
+            raise
+        except Exception as err:  # a ruleset tripping on odd input must not become a 500
+            log.exception("%s failed to decide %s", loaded.ruleset.name, command.name)
+            raise InvalidCommand(
+                f"{command.name}: the {loaded.ruleset.name} ruleset could not decide this "
+                f"command ({type(err).__name__}: {err})"
+            ) from None
+        if dice is not None and forced.remaining:
+            raise InvalidCommand(
+                f"{command.name}: {len(forced.remaining)} forced dice value(s) left unused "
+                f"({forced.used} used)"
+            )
+        return Entry(loaded.version + 1, command, events, list(recorder.rolls))
+
+    def odds(self, encounter_id: str, command: Command, guard: Guard | None = None
+             ) -> dict[str, Any]:
+        with self.locked(encounter_id):
+            loaded = self._current(encounter_id)
+            if guard is not None:
+                guard(loaded, command)
+            try:
+                return loaded.ruleset.odds(loaded.state, command)
+            except RulesError:
+                raise
+            except Exception as err:
+                log.exception("%s failed to compute odds", loaded.ruleset.name)
+                raise InvalidCommand(
+                    f"{command.name}: no odds for this command ({type(err).__name__}: {err})"
+                ) from None
+
+    def undo(self, encounter_id: str, author: str = "gm",
+             expected_version: int | None = None) -> tuple[Loaded, LogRecord]:
+        """Withdraw the latest command in effect (an ``undo`` record; nothing is deleted)."""
+        return self._marker(encounter_id, "undo", author, expected_version)
+
+    def redo(self, encounter_id: str, author: str = "gm",
+             expected_version: int | None = None) -> tuple[Loaded, LogRecord]:
+        """Put back the command undone last, with its recorded events and dice."""
+        return self._marker(encounter_id, "redo", author, expected_version)
+
+    def _marker(self, encounter_id: str, kind: str, author: str,
+                expected_version: int | None) -> tuple[Loaded, LogRecord]:
+        tried = -1
+        for attempt in range(MAX_RETRIES):
+            if attempt:
+                _back_off(attempt)
+            with self.locked(encounter_id):
+                rows = self.store.markers(encounter_id)
+                version = tried = rows[-1][0] if rows else 0
+                if expected_version is not None and expected_version != version:
+                    raise Conflict(encounter_id, expected_version, version)
+                target = undo_target(rows) if kind == "undo" else redo_target(rows)
+                record = LogRecord(version + 1, "undo" if kind == "undo" else "redo",
+                                   target=target, author=author, created_at=now())
+                try:
+                    self.store.append(encounter_id, version, [record],
+                                      drop_snapshots_from=target)
+                except Conflict:
+                    self.forget(encounter_id)
+                    if expected_version is not None:
+                        raise
+                    continue
+                finally:
+                    self.forget(encounter_id)
+                loaded = self._load(encounter_id)
+                self._announce(loaded, record)
+                return loaded, record
+        raise Conflict(encounter_id, tried, self.store.version(encounter_id))
+
+    def snapshot(self, encounter_id: str) -> int:
+        """Write a snapshot of the encounter's current state now; its log position."""
+        with self.locked(encounter_id):
+            loaded = self._current(encounter_id)
+            self.store.save_snapshot(encounter_id, make_snapshot(loaded.ruleset, loaded.version,
+                                                                 loaded.state))
+            loaded.snapshot_seq = loaded.version
+            return loaded.version
+
+    def _maybe_snapshot(self, loaded: Loaded) -> None:
+        if loaded.version - loaded.snapshot_seq < self.snapshot_every:
+            return
+        try:
+            self.store.save_snapshot(loaded.encounter.id,
+                                     make_snapshot(loaded.ruleset, loaded.version, loaded.state))
+            loaded.snapshot_seq = loaded.version
+        except (SnapshotError, StoreError):
+            log.warning("no snapshot of %s at %d", loaded.encounter.id, loaded.version)
+            loaded.snapshot_seq = loaded.version  # try again a full interval later
+
+    def _announce(self, loaded: Loaded, known: LogRecord | None = None) -> None:
+        """Tell the listeners of every record up to ``loaded.version`` not told yet, in
+        order: ``known`` when it is the only new one, else read from the store (records
+        appended by another process, or by a command that raced this one)."""
+        if not self.listeners:
+            return
+        eid = loaded.encounter.id
+        last = self._announced.get(eid)
+        if last is None:
+            last = known.seq - 1 if known is not None else loaded.version
+        if known is not None and known.seq == last + 1 == loaded.version:
+            new = [known]
+        elif loaded.version > last:
+            new = self.store.records(eid, after=last, limit=loaded.version - last)
+        else:
+            new = []
+        self._announced[eid] = loaded.version
+        for record in new:
+            self._notify(loaded, record)
+
+    def _notify(self, loaded: Loaded, record: LogRecord) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(loaded, record)
+            except Exception:
+                log.exception("a listener failed")
+
+    def records(self, encounter_id: str, after: int = 0, limit: int | None = None
+                ) -> list[LogRecord]:
+        return self.store.records(encounter_id, after, limit)
+
+    def in_effect(self, encounter_id: str) -> tuple[list[int], list[int]]:
+        """The entries in effect and the redo stack (see :func:`arbiter.store.replay.stacks`)."""
+        return stacks(self.store.markers(encounter_id))
+
+    # -- export and import --------------------------------------------------------------
+    def export_campaign(self, campaign_id: str) -> dict[str, Any]:
+        """The whole campaign as one JSON document; importing it gives it back exactly."""
+        return {"format": EXPORT_FORMAT, "v": EXPORT_SCHEMA,
+                **self.store.export_rows(campaign_id)}
+
+    def import_campaign(self, document: Any) -> CampaignRecord:
+        """Store an exported campaign under its own ids, checking every log replays."""
+        doc = _upcast_export(document)
+        try:
+            c = doc["campaign"]
+            campaign = CampaignRecord(_id(c["id"], "campaign.id"), _text(c["name"]),
+                                      _text(c["ruleset"]),
+                                      {str(k): str(v) for k, v in dict(c["rulings"]).items()},
+                                      _text(c["created_at"]))
+            tokens = [TokenRecord(campaign.id, _text(t["digest"]), _role(t["role"]),
+                                  _text(t["name"]), tuple(str(x) for x in t["characters"]),
+                                  _text(t["created_at"])) for t in doc["tokens"]]
+            encounters: list[tuple[EncounterRecord, list[LogRecord]]] = []
+            for i, e in enumerate(doc["encounters"]):
+                records = [LogRecord.from_json(r) for r in e["log"]]
+                encounters.append((EncounterRecord(_id(e["id"], f"encounters.{i}.id"),
+                                                   campaign.id, _text(e["name"]),
+                                                   len(records), _text(e["created_at"])),
+                                   records))
+        except ExportFormatError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as err:
+            raise ExportFormatError(f"malformed campaign file: {type(err).__name__}: {err}",
+                                    "campaign") from None
+        ruleset = load_ruleset(campaign.ruleset)
+        ruleset.rulings.resolve(campaign.rulings)
+        for i, (_enc, records) in enumerate(encounters):
+            field = f"encounters.{i}.log"
+            if [r.seq for r in records] != list(range(1, len(records) + 1)):
+                raise ExportFormatError("records must be numbered 1, 2, 3... without gaps",
+                                        field)
+            try:
+                stacks([(r.seq, r.kind, r.target) for r in records])
+                state = EncounterState(ruleset="")
+                apply_entries(ruleset, state, effective_entries(records))
+            except (RulesError, SnapshotError, KeyError, TypeError, ValueError) as err:
+                raise ExportFormatError(f"the log does not replay: {err}", field) from None
+        self.store.import_rows(campaign, tokens, encounters)
+        self._tokens.pop(campaign.id, None)
+        return campaign
+
+
+def _back_off(attempt: int) -> None:
+    """Wait a little, randomly, before deciding again, so contenders spread out."""
+    time.sleep(secrets.randbelow(1000) / 1_000_000 * min(attempt, 10))
+
+
+def _payload(entry: Entry) -> dict[str, Any]:
+    data = entry.to_json()
+    data.pop("seq", None)
+    return data
+
+
+def _upcast_export(document: Any) -> dict[str, Any]:
+    if not isinstance(document, dict):
+        raise ExportFormatError("a campaign file is a JSON object", None)
+    if document.get("format") != EXPORT_FORMAT:
+        raise ExportFormatError(f"must be {EXPORT_FORMAT!r}", "format")
+    version = document.get("v")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ExportFormatError("must be a schema version (a whole number from 1)", "v")
+    if version > EXPORT_SCHEMA:
+        raise ExportFormatError(
+            f"schema version {version} is newer than this Arbiter reads ({EXPORT_SCHEMA})", "v")
+    # Version 1 is the only one so far; older versions would be upcast here, one step each.
+    return document
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected text, not {type(value).__name__}")
+    return value
+
+
+def _id(value: Any, field: str) -> str:
+    if not isinstance(value, str) or not ID_PATTERN.match(value):
+        raise ExportFormatError("ids are 1 to 64 letters, digits, '-' or '_'", field)
+    return value
+
+
+def _role(value: Any) -> Role:
+    if value == "gm":
+        return "gm"
+    if value == "player":
+        return "player"
+    raise ValueError(f"unknown role {value!r}")
+
+
+__all__ = ["GameService", "Loaded", "NotFound", "Principal", "digest"]

@@ -1,0 +1,100 @@
+// The server's HTTP API and WebSocket, and nothing else (docs/server.md).
+// Tokens travel in the Authorization header and the WebSocket's first message, never in a URL.
+
+export class ApiError extends Error {
+  constructor(status, message, field) {
+    super(message);
+    this.status = status;
+    this.field = field || null;
+  }
+}
+
+export class Api {
+  constructor(token) {
+    this.token = token;
+  }
+
+  async request(method, path, body) {
+    const headers = {};
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    let response;
+    try {
+      response = await fetch(path, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ApiError(0, `the server does not answer (${err.message})`, null);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = null;
+    }
+    if (!response.ok) {
+      const message = data && data.error ? data.error : `${method} ${path}: HTTP ${response.status}`;
+      throw new ApiError(response.status, message, data ? data.field : null);
+    }
+    return data;
+  }
+
+  get(path) { return this.request("GET", path); }
+  post(path, body) { return this.request("POST", path, body === undefined ? {} : body); }
+  put(path, body) { return this.request("PUT", path, body); }
+
+  // Every log record of an encounter, page by page (500 at most per page).
+  async log(encounter) {
+    const out = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.get(`/api/encounters/${encounter}/log?after=${after}&limit=500`);
+      out.push(...page.records);
+      if (page.records.length < 500) return out;
+      after = page.records[page.records.length - 1].seq;
+    }
+  }
+
+  // A live subscription: onMessage gets {type: "hello"|"update", ...}; reconnects after a drop.
+  subscribe(encounter, onMessage, onStatus) {
+    let socket = null;
+    let closed = false;
+    let delay = 500;
+    let ping = null;
+    const open = () => {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/api/encounters/${encounter}/ws`);
+      socket.onopen = () => {
+        socket.send(JSON.stringify({ token: this.token }));
+        delay = 500;
+        ping = setInterval(() => socket.readyState === 1 && socket.send('{"type": "ping"}'), 20000);
+      };
+      socket.onmessage = (event) => {
+        const message = JSON.parse(event.data);
+        if (message.type === "hello") onStatus("live");
+        if (message.type === "error") onStatus(`error: ${message.error}`);
+        onMessage(message);
+      };
+      socket.onclose = () => {
+        clearInterval(ping);
+        if (closed) return;
+        onStatus("reconnecting…");
+        setTimeout(open, delay);
+        delay = Math.min(delay * 2, 8000);
+      };
+    };
+    open();
+    return { close() { closed = true; if (socket) socket.close(); } };
+  }
+}
+
+// "#campaign=c-1&token=abc" as {campaign: "c-1", token: "abc"}.
+export function fragment() {
+  const out = {};
+  for (const part of location.hash.replace(/^#/, "").split("&")) {
+    if (!part) continue;
+    const [key, ...rest] = part.split("=");
+    out[decodeURIComponent(key)] = decodeURIComponent(rest.join("="));
+  }
+  return out;
+}

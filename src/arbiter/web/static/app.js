@@ -1,0 +1,730 @@
+// The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
+import { Api, ApiError, fragment } from "./api.js";
+import {
+  InputError, arith, argValue, card, chart, commandArgs, h, logEntry, logList, moreArgs,
+  oddsView, replace, toast, tracker,
+} from "./ui.js";
+
+const $ = (sel) => document.querySelector(sel);
+const F = (form, name) => form.querySelector(`[name="${name}"]`);
+const STORE = "arbiter.campaigns";
+// Commands with their own controls (header buttons, forms), not offered as actions.
+const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds"]);
+// Actions a creature takes even when the description does not say "actor".
+const ACTS = new Set(["attack", "melee", "skill", "roll", "move", "cover", "leave_cover", "touch",
+  "zaoe", "dodge", "stand", "act", "declare", "withdraw", "take_cover", "enter"]);
+
+const S = {
+  api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
+  rulesets: [], commands: {}, templates: {}, selected: new Set(), sub: null,
+  actorTouched: false, probe: 0, legal: {}, oddsTimer: null,
+};
+
+// -- saved campaigns (this browser only) --------------------------------------------------
+function saved() {
+  try {
+    return JSON.parse(localStorage.getItem(STORE) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function remember(entry) {
+  const list = saved().filter((c) => c.id !== entry.id);
+  list.unshift(entry);
+  localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30)));
+}
+
+// -- errors in forms ----------------------------------------------------------------------
+function clearError(form) {
+  const box = form.querySelector(".error");
+  if (box) box.textContent = "";
+  form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
+}
+
+function showError(form, err, fieldMap = {}) {
+  const box = form.querySelector(".error");
+  const field = err.field ? String(err.field).replace(/^command\./, "") : null;
+  const name = field ? fieldMap[field] || field : null;
+  const input = name ? form.querySelector(`[name="${name}"], #${CSS.escape(name)}`) : null;
+  const where = field && !input ? `${field}: ` : "";
+  if (box) box.textContent = `${where}${err.message}`;
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
+  }
+  if (!(err instanceof ApiError) && !(err instanceof InputError)) console.error(err);
+}
+
+async function guard(form, fn, fieldMap) {
+  clearError(form);
+  const button = form.querySelector("button[type=submit]");
+  if (button) button.disabled = true;
+  try {
+    return await fn();
+  } catch (err) {
+    showError(form, err, fieldMap);
+    return undefined;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+// -- start ---------------------------------------------------------------------------------
+async function boot() {
+  const given = fragment();
+  S.rulesetsReady = new Api(null).get("/api/rulesets").then((out) => {
+    S.rulesets = out.rulesets;
+    replace($("#new-campaign [name=ruleset]"), S.rulesets.map((r) => h("option", { value: r.name }, `${r.title} (${r.name})`)));
+  });
+  if (given.campaigns) {
+    // Several campaigns at once (the demo link): remember them all, open the first.
+    const pairs = given.campaigns.split(",").map((p) => p.split(":")).filter((p) => p.length === 2);
+    history.replaceState(null, "", location.pathname);
+    await Promise.all(pairs.slice(1).reverse().map(async ([id, token]) => {
+      const info = await new Api(token).get(`/api/campaigns/${id}`).catch(() => null);
+      if (info && info.role === "gm") remember({ id, token, name: info.campaign.name, ruleset: info.campaign.ruleset });
+    }));
+    if (pairs.length) {
+      await openCampaign(pairs[0][0], pairs[0][1]);
+      return;
+    }
+  }
+  if (given.campaign && given.token) {
+    history.replaceState(null, "", location.pathname);
+    await openCampaign(given.campaign, given.token, given.encounter);
+    return;
+  }
+  const last = saved()[0];
+  if (last) {
+    try {
+      await openCampaign(last.id, last.token);
+      return;
+    } catch (err) {
+      toast(`could not open ${last.id}: ${err.message}`, "error");
+    }
+  }
+  await S.rulesetsReady;
+  showSetup();
+}
+
+function showSetup() {
+  $("#setup").hidden = false;
+  $("#console").hidden = true;
+  fillCampaignSelect();
+}
+
+function fillCampaignSelect() {
+  const list = saved();
+  replace($("#campaign-select"),
+    list.map((c) => h("option", { value: c.id, selected: S.campaign && c.id === S.campaign.id }, `${c.name} · ${c.ruleset}`)),
+    h("option", { value: "" }, "+ new campaign…"));
+}
+
+async function openCampaign(id, token, encounterId) {
+  const api = new Api(token);
+  const info = await api.get(`/api/campaigns/${id}`);
+  await S.rulesetsReady;
+  if (info.role !== "gm") {
+    location.replace(`/play/#campaign=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
+    return;
+  }
+  S.api = api;
+  S.campaign = info.campaign;
+  S.encounters = info.encounters;
+  remember({ id, token, name: info.campaign.name, ruleset: info.campaign.ruleset });
+  fillCampaignSelect();
+  $("#ruleset-name").textContent = info.campaign.ruleset;
+  renderPlayers(info.players || []);
+  const templates = api.get(`/api/campaigns/${id}/templates`).then((out) => {
+    S.templates = out.templates;
+    replace($("#add [name=template]"), h("option", { value: "" }, "(stat block below)"),
+      Object.keys(S.templates).map((t) => h("option", { value: t }, t)));
+  });
+  const ruleset = S.rulesets.find((r) => r.name === info.campaign.ruleset);
+  S.commands = ruleset ? ruleset.commands : {};
+  fillActions();
+  $("#setup").hidden = true;
+  $("#console").hidden = false;
+  const pick = encounterId || (S.encounters.length ? S.encounters[S.encounters.length - 1].id : null);
+  fillEncounterSelect(pick);
+  if (pick) await openEncounter(pick);
+  else {
+    $("#campaign-panel").open = true;
+    $("#new-encounter [name=name]").focus();
+    render();
+  }
+  await templates;
+}
+
+function fillEncounterSelect(current) {
+  replace($("#encounter-select"), S.encounters.map((e) => h("option", { value: e.id, selected: e.id === current }, e.name)),
+    S.encounters.length ? null : h("option", { value: "" }, "(none yet)"));
+}
+
+async function openEncounter(id) {
+  if (S.sub) S.sub.close();
+  S.encounter = id;
+  S.selected.clear();
+  S.actorTouched = false;
+  const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
+  S.state = state;
+  S.records = records;
+  S.sub = S.api.subscribe(id, onMessage, (status) => {
+    $("#status").textContent = status;
+    $("#status").className = `status ${status === "live" ? "live" : ""}`;
+  });
+  renderRulings().catch((err) => toast(err.message, "error"));
+  render();
+  scheduleProbe();
+}
+
+function onMessage(message) {
+  if (message.type === "hello") {
+    setState(message.state);
+  } else if (message.type === "update") {
+    addRecord(message.record);
+    setState(message.state);
+    if (message.record.kind === "entry" && message.record.command && message.record.command.do === "next") {
+      turnFeed(message.record);
+    }
+  }
+}
+
+function addRecord(record) {
+  if (!record || S.records.some((r) => r.seq === record.seq)) return;
+  S.records.push(record);
+}
+
+function setState(state) {
+  if (!state || (S.state && state.encounter === S.state.encounter && state.version < S.state.version)) return;
+  const changed = !S.state || S.state.version !== state.version;
+  S.state = state;
+  if (changed) {
+    render();
+    scheduleProbe();
+  }
+}
+
+// -- render -------------------------------------------------------------------------------
+function render() {
+  const st = S.state;
+  const enc = S.encounters.find((e) => e.id === S.encounter);
+  document.title = `Arbiter · ${enc ? enc.name : S.campaign ? S.campaign.name : "game master"}`;
+  const has = Boolean(st);
+  for (const id of ["#start", "#next", "#undo", "#redo", "#end"]) $(id).disabled = !has;
+  if (!st) {
+    replace($("#cards"), h("p", { class: "muted empty" }, "Create an encounter (Campaign, on the left) to begin."));
+    return;
+  }
+  $("#start").hidden = st.in_combat;
+  $("#end").hidden = !st.in_combat;
+  $("#next").disabled = !st.in_combat;
+  $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${nameOf(st.current)}` : "";
+  replace($("#tracker"), tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }));
+  const ids = Object.keys(st.entities);
+  for (const id of [...S.selected]) if (!ids.includes(id)) S.selected.delete(id);
+  replace($("#cards"), ids.length ? ids.map((id) => card(st.entities[id], st, {
+    gm: true,
+    economy: st.economy[id],
+    current: id === st.current,
+    selected: S.selected.has(id),
+    onSelect: (e, on) => { if (on) S.selected.add(e.id); else S.selected.delete(e.id); renderMany(); render(); },
+    onEdit: (field, value) => prefillOverride(`${id}.${field}`, value),
+    onRemoveCondition: (e, c) => send({ do: "uncondition", target: e.id, name: c.name }),
+    onToggleHidden: (e) => send({ do: "override", path: `${e.id}.hidden`, value: !e.hidden, reason: e.hidden ? "revealed by the game master" : "hidden by the game master" }),
+  })) : h("p", { class: "muted empty" }, "No combatants yet: add them on the left."));
+  replace($("#sides"), [...new Set(Object.values(st.entities).map((e) => e.side).filter(Boolean))].map((s) => h("option", { value: s })));
+  replace($("#paths"), ids.flatMap((id) => Object.keys(st.entities[id]).filter((k) => typeof st.entities[id][k] !== "object").map((k) => h("option", { value: `${id}.${k}` }))));
+  renderMany();
+  fillActors();
+  replace($("#log"), logList(S.records));
+}
+
+// A creature's name, with its id when another creature has the same name.
+function label(id) {
+  const st = S.state;
+  const e = st && st.entities[id];
+  if (!e || !e.name || e.name === id) return id;
+  const twins = Object.values(st.entities).filter((o) => o.name === e.name).length > 1;
+  return twins ? `${e.name} (${id})` : e.name;
+}
+
+function nameOf(id) {
+  const e = S.state && id ? S.state.entities[id] : null;
+  return e ? e.name || id : id || "—";
+}
+
+function turnFeed(record) {
+  const lines = (record.events || []).filter((e) => e.type !== "turn_ended")
+    .map((e) => {
+      const d = e.data || {};
+      if (e.type === "turn_started") return `${nameOf(d.actor)}'s turn (round ${d.round})`;
+      if (e.type === "condition_removed") return `${nameOf(d.target)}: ${d.name} ends${d.why ? ` (${d.why})` : ""}`;
+      return `${e.type.replace(/_/g, " ")}${d.target ? `: ${nameOf(d.target)}` : ""}${d.taken !== undefined ? `, ${d.taken} taken` : ""}`;
+    });
+  replace($("#turn-feed"), lines.map((l) => h("div", {}, l)));
+  const st = S.state;
+  const current = st && st.current ? st.entities[st.current] : null;
+  if (current && current.hidden && $("#auto-reveal").checked) {
+    send({ do: "override", path: `${current.id}.hidden`, value: false, reason: "revealed on its first turn" });
+  }
+}
+
+function renderPlayers(players) {
+  replace($("#players"), players.length ? h("ul", { class: "plain" }, players.map((p) => h("li", {}, `${p.name}: ${p.characters.join(", ") || "(no character)"}`))) : null);
+}
+
+async function renderRulings() {
+  if (!S.encounter) return;
+  const { rulings } = await S.api.get(`/api/encounters/${S.encounter}/rulings`);
+  replace($("#rulings"), h("div", { class: "rulings" }, rulings.map((r) => h("label", { title: `${r.question || ""} (${r.citation || ""})` },
+    h("span", {}, h("b", {}, r.id), " ", r.title),
+    h("select", {
+      "aria-label": r.id,
+      onchange: async (e) => {
+        try {
+          const out = await S.api.put(`/api/encounters/${S.encounter}/rulings/${encodeURIComponent(r.id)}`, { value: e.target.value });
+          addRecord(out.record);
+          setState(out.state);
+          toast(`${r.id}: ${e.target.value}`);
+        } catch (err) {
+          toast(err.message, "error");
+        }
+      },
+    }, Object.entries(r.choices || {}).map(([k, v]) => h("option", { value: k, selected: k === r.value, title: v }, k)))))));
+}
+
+// -- commands -----------------------------------------------------------------------------
+async function send(command, dice) {
+  const body = { command };
+  if (dice && dice.length) body.dice = dice;
+  try {
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
+    addRecord(out.record);
+    setState(out.state);
+    return out;
+  } catch (err) {
+    toast(err.message, "error");
+    throw err;
+  }
+}
+
+async function step(kind) {
+  if (!S.encounter) return;
+  try {
+    const out = await S.api.post(`/api/encounters/${S.encounter}/${kind}`, {});
+    addRecord(out.record);
+    setState(out.state);
+    toast(`${kind} #${out.record.target}`);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
+async function nextTurn() {
+  if (!S.state || !S.state.in_combat) return;
+  try {
+    const out = await send({ do: "next" });
+    turnFeed(out.record);
+  } catch {
+    // shown by send
+  }
+}
+
+// -- the action panel ---------------------------------------------------------------------
+function actionNames() {
+  const names = Object.keys(S.commands).filter((n) => !OWN_CONTROLS.has(n));
+  const acts = names.filter((n) => ACTS.has(n) || /\bactor\b/.test(S.commands[n]));
+  return [...acts, ...names.filter((n) => !acts.includes(n))];
+}
+
+function fillActions() {
+  const names = actionNames();
+  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n] }, n.replace(/_/g, " "))));
+  if (names.includes("attack")) $("#do").value = "attack";
+  fillOptions();
+}
+
+function argsOf(name) {
+  return commandArgs(S.commands[name] || "");
+}
+
+function needsActor(name) {
+  return ACTS.has(name) || /\bactor\b/.test(S.commands[name] || "");
+}
+
+function fillOptions() {
+  const name = $("#do").value;
+  const args = argsOf(name).filter((a) => !["actor", "target"].includes(a.name));
+  replace($("#opts"), args.map((a) => h("label", {}, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`,
+    h("input", { name: `opt-${a.name}`, dataset: { arg: a.name }, placeholder: a.optional ? "optional" : "required" }))));
+  $("#do").title = S.commands[name] || "";
+  const takesTarget = argsOf(name).some((a) => a.name === "target") || /\btarget\b/.test(S.commands[name] || "");
+  $("#target-row").hidden = !takesTarget;
+  $("#actor").disabled = !needsActor(name);
+}
+
+function fillActors() {
+  const st = S.state;
+  const sel = $("#actor");
+  const keep = sel.value;
+  replace(sel, Object.values(st.entities).map((e) => h("option", { value: e.id }, label(e.id))));
+  if (!S.actorTouched && st.current) sel.value = st.current;
+  else if (keep && st.entities[keep]) sel.value = keep;
+}
+
+function baseCommand() {
+  const name = $("#do").value;
+  const command = { do: name };
+  if (needsActor(name) && $("#actor").value) command.actor = $("#actor").value;
+  for (const input of $("#opts").querySelectorAll("input")) {
+    if (input.value.trim() !== "") command[input.dataset.arg] = argValue(input.value, input.dataset.arg);
+  }
+  Object.assign(command, moreArgs($("#more").value));
+  return command;
+}
+
+function buildCommand() {
+  const command = baseCommand();
+  if (!$("#target-row").hidden && !("target" in command)) {
+    const target = $("#target").value;
+    if (!target) throw new InputError("choose a target", "target");
+    command.target = target;
+  }
+  return command;
+}
+
+function scheduleProbe() {
+  clearTimeout(S.oddsTimer);
+  S.oddsTimer = setTimeout(probeTargets, 120);
+}
+
+function noOdds(err) {
+  return /computes no odds|no odds for/.test(err.message);
+}
+
+// Which targets are legal: ask for the odds against each; a refusal gives the reason.
+async function probeTargets() {
+  if (!S.state || !S.encounter) return;
+  const seq = ++S.probe;
+  const sel = $("#target");
+  let base;
+  try {
+    base = baseCommand();
+  } catch (err) {
+    replace($("#odds"), h("p", { class: "warn" }, err.message));
+    return;
+  }
+  if ($("#target-row").hidden) {
+    replace($("#why-not"));
+    await showOdds(seq, base);
+    return;
+  }
+  const candidates = Object.keys(S.state.entities).filter((id) => id !== base.actor);
+  if (!candidates.length) {
+    replace($("#target"));
+    replace($("#why-not"), "No one else to target: add combatants first.");
+    replace($("#odds"));
+    return;
+  }
+  const results = await Promise.all(candidates.map((id) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command: { ...base, target: id } })
+    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: noOdds(err), odds: null, reason: err.message }))));
+  if (seq !== S.probe) return;
+  const keep = sel.value;
+  const legal = results.filter((r) => r.ok);
+  const illegal = results.filter((r) => !r.ok);
+  replace(sel, legal.map((r) => h("option", { value: r.id }, label(r.id))),
+    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((r) => h("option", { value: r.id, disabled: true, title: r.reason }, `${label(r.id)}: ${r.reason}`))) : null);
+  if (legal.some((r) => r.id === keep)) sel.value = keep;
+  else if (legal.length) {
+    const st = S.state;
+    const actor = st.entities[base.actor];
+    const foe = legal.find((r) => actor && st.entities[r.id] && st.entities[r.id].side !== actor.side);
+    sel.value = (foe || legal[0]).id;
+  }
+  const reasons = new Set(illegal.map((r) => r.reason));
+  replace($("#why-not"), illegal.length === 0 ? null
+    : legal.length === 0 && reasons.size === 1 ? `No legal target: ${[...reasons][0]}`
+      : h("details", {}, h("summary", {}, `${illegal.length} target(s) not possible`),
+        h("ul", {}, illegal.map((r) => h("li", {}, h("b", {}, nameOf(r.id)), `: ${r.reason}`)))));
+  const chosen = results.find((r) => r.id === sel.value);
+  if (chosen && chosen.odds) replace($("#odds"), h("div", { class: "oddshead" }, `Odds against ${nameOf(chosen.id)}`), oddsView(chosen.odds));
+  else if (chosen) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${base.do}.`));
+  else replace($("#odds"));
+}
+
+async function showOdds(seq, command) {
+  try {
+    const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
+    if (seq === S.probe) replace($("#odds"), h("div", { class: "oddshead" }, "Odds"), oddsView(out.odds));
+  } catch (err) {
+    if (seq === S.probe) replace($("#odds"), h("p", { class: noOdds(err) ? "muted" : "warn" }, noOdds(err) ? `No odds preview for ${command.do}.` : err.message));
+  }
+}
+
+async function refreshOdds() {
+  if ($("#target-row").hidden || !$("#target").value) {
+    scheduleProbe();
+    return;
+  }
+  const seq = ++S.probe;
+  try {
+    await showOdds(seq, buildCommand());
+  } catch (err) {
+    replace($("#odds"), h("p", { class: "warn" }, err.message));
+  }
+}
+
+function parseDice(text) {
+  const s = text.trim();
+  if (!s) return null;
+  const parts = s.split(/[\s,;]+/).filter(Boolean);
+  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < 1);
+  if (bad !== undefined) throw new InputError(`'${bad}' is not a die result: give whole numbers from 1 up, in the order rolled (e.g. 14, 6)`, "dice");
+  return parts.map(Number);
+}
+
+async function roll() {
+  const form = $("#action");
+  await guard(form, async () => {
+    const dice = parseDice($("#dice").value);
+    const command = buildCommand();
+    const body = { command };
+    if (dice) body.dice = dice;
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
+    addRecord(out.record);
+    setState(out.state);
+    $("#dice").value = "";
+    replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true)));
+    toast(`#${out.record.seq} ${command.do} done`);
+  }, { target: "target", actor: "actor", dice: "dice", do: "do" });
+}
+
+// -- apply to many ------------------------------------------------------------------------
+function renderMany() {
+  const form = $("#many");
+  form.hidden = S.selected.size === 0;
+  $("#many-count").textContent = `${S.selected.size} selected:`;
+  const what = F(form, "what").value;
+  F(form, "amount").hidden = what === "condition";
+  F(form, "type").hidden = what !== "damage";
+  for (const n of ["cond", "level", "rounds"]) F(form, n).hidden = what !== "condition";
+}
+
+async function applyMany() {
+  const form = $("#many");
+  await guard(form, async () => {
+    const what = F(form, "what").value;
+    const extra = {};
+    if (what === "condition") {
+      if (!F(form, "cond").value.trim()) throw new InputError("condition: give its name (e.g. prone)", "cond");
+      extra.name = F(form, "cond").value.trim();
+      if (F(form, "level").value.trim()) extra.level = arith(F(form, "level").value, undefined, "level");
+      if (F(form, "rounds").value.trim()) extra.rounds = arith(F(form, "rounds").value, undefined, "rounds");
+    } else {
+      try {
+        extra.amount = arith(F(form, "amount").value, undefined, "amount");
+      } catch (err) {
+        throw new InputError(err.message, "amount");
+      }
+      if (what === "damage" && F(form, "type").value.trim()) extra.type = F(form, "type").value.trim();
+    }
+    const failures = [];
+    for (const id of [...S.selected]) {
+      try {
+        const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command: { do: what, target: id, ...extra } });
+        addRecord(out.record);
+        setState(out.state);
+      } catch (err) {
+        failures.push(`${nameOf(id)}: ${err.message}`);
+      }
+    }
+    render();
+    if (failures.length) throw new InputError(failures.join(" · "));
+    toast(`${what} applied to ${S.selected.size}`);
+  }, { cond: "cond", name: "cond", amount: "amount", type: "type", level: "level", rounds: "rounds" });
+}
+
+// -- override -----------------------------------------------------------------------------
+function currentValue(path) {
+  const parts = path.split(".");
+  let obj = S.state.entities[parts[0]] ?? S.state[parts[0]];
+  for (const key of parts.slice(1)) {
+    if (obj === null || obj === undefined) return undefined;
+    if (Array.isArray(obj)) obj = /^-?\d+$/.test(key) ? obj.at(Number(key)) : obj.find((x) => x && (x.name === key || x.id === key));
+    else obj = obj[key];
+  }
+  return obj;
+}
+
+function prefillOverride(path, value) {
+  const form = $("#override");
+  F(form, "path").value = path;
+  F(form, "value").value = String(value);
+  F(form, "reason").focus();
+  form.scrollIntoView({ block: "nearest" });
+}
+
+async function override() {
+  const form = $("#override");
+  await guard(form, async () => {
+    const path = F(form, "path").value.trim();
+    if (!/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_ ()-]+)+$/.test(path)) throw new InputError("field: name a creature and a field, e.g. nia.health", "path");
+    const now = currentValue(path);
+    const text = F(form, "value").value.trim();
+    let value;
+    if (typeof now === "number") value = arith(text, now, "value");
+    else if (typeof now === "boolean") {
+      if (!/^(true|false)$/.test(text)) throw new InputError(`value: ${path} is true or false`, "value");
+      value = text === "true";
+    } else value = argValue(text, "value");
+    if (!F(form, "reason").value.trim()) throw new InputError("reason: say why, so the log stays true", "reason");
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command: { do: "override", path, value, reason: F(form, "reason").value.trim() } });
+    addRecord(out.record);
+    setState(out.state);
+    toast(`${path}: ${JSON.stringify(now)} → ${JSON.stringify(value)}`);
+    F(form, "reason").value = "";
+  }, { path: "path", value: "value", reason: "reason" });
+}
+
+// -- dice roller --------------------------------------------------------------------------
+async function diceRoller() {
+  const form = $("#roller");
+  await guard(form, async () => {
+    const expression = F(form, "expr").value.trim();
+    if (!expression) throw new InputError("expression: give dice, e.g. 2d6+3", "expr");
+    let out;
+    try {
+      out = await S.api.post("/api/dice", { expression, roll: true });
+    } catch (err) {
+      if (err.status === 404 || err.status === 405) throw new InputError("this server has no dice endpoint (POST /api/dice from arbiter.web.routes())");
+      throw err;
+    }
+    replace($("#roll-out"),
+      h("p", { class: "rolled" }, h("code", {}, out.roll.text)),
+      h("p", { class: "muted" }, `${out.expression}: ${out.min}–${out.max}, mean ${out.mean.toFixed(2)}`),
+      chart(out.outcomes));
+  }, { expression: "expr" });
+}
+
+// -- forms and keys ----------------------------------------------------------------------
+function wire() {
+  $("#new-campaign").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, async () => {
+      if (!F(form, "name").value.trim()) throw new InputError("name: give the campaign a name", "name");
+      const out = await new Api(null).post("/api/campaigns", { name: F(form, "name").value.trim(), ruleset: F(form, "ruleset").value });
+      await openCampaign(out.campaign.id, out.gm_token);
+      toast("campaign created: the console keeps its token in this browser");
+    }, { name: "name", ruleset: "ruleset" });
+  });
+  $("#open-campaign").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, () => openCampaign(F(form, "campaign").value.trim(), F(form, "token").value.trim()), { authorization: "token" });
+  });
+  $("#campaign-select").addEventListener("change", async (e) => {
+    const id = e.target.value;
+    if (!id) {
+      showSetup();
+      return;
+    }
+    const entry = saved().find((c) => c.id === id);
+    if (entry) await openCampaign(entry.id, entry.token).catch((err) => toast(err.message, "error"));
+  });
+  $("#encounter-select").addEventListener("change", (e) => e.target.value && openEncounter(e.target.value));
+  $("#new-encounter").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, async () => {
+      if (!F(form, "name").value.trim()) throw new InputError("name: give the encounter a name", "name");
+      const out = await S.api.post(`/api/campaigns/${S.campaign.id}/encounters`, { name: F(form, "name").value.trim() });
+      S.encounters.push(out.encounter);
+      fillEncounterSelect(out.encounter.id);
+      F(form, "name").value = "";
+      await openEncounter(out.encounter.id);
+    });
+  });
+  $("#new-player").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, async () => {
+      const characters = F(form, "characters").value.split(/[\s,]+/).filter(Boolean);
+      const out = await S.api.post(`/api/campaigns/${S.campaign.id}/players`, { name: F(form, "name").value.trim(), characters });
+      const url = `${location.origin}/play/#campaign=${S.campaign.id}&token=${out.token}`;
+      replace(form.querySelector(".link-out"), "Give this link to ", out.name, " (shown once): ", h("a", { href: url, target: "_blank", class: "player-link" }, url));
+      const info = await S.api.get(`/api/campaigns/${S.campaign.id}`);
+      renderPlayers(info.players || []);
+    }, { "characters.0": "characters" });
+  });
+  $("#add").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, async () => {
+      const id = F(form, "id").value.trim();
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new InputError(`id: '${id}' must be letters, digits, '-' and '_' (e.g. wolf2)`, "id");
+      const body = { id, ...moreArgs(F(form, "more").value) };
+      if (F(form, "template").value) body.template = F(form, "template").value;
+      if (F(form, "name").value.trim()) body.name = F(form, "name").value.trim();
+      if (F(form, "side").value.trim()) body.side = F(form, "side").value.trim();
+      if (F(form, "hidden").checked) body.hidden = true;
+      const out = await S.api.post(`/api/encounters/${S.encounter}/actors`, body);
+      addRecord(out.record);
+      setState(out.state);
+      F(form, "id").value = "";
+      F(form, "name").value = "";
+      toast(`${id} added`);
+    }, { id: "id", command: "more", template: "template" });
+  });
+  $("#add [name=template]").addEventListener("change", (e) => {
+    const form = $("#add");
+    if (!F(form, "id").value && e.target.value && S.state) {
+      let n = 1;
+      while (S.state.entities[`${e.target.value}${n}`]) n += 1;
+      F(form, "id").value = `${e.target.value}${n}`;
+    }
+  });
+  $("#action").addEventListener("submit", (e) => { e.preventDefault(); roll(); });
+  $("#do").addEventListener("change", () => { fillOptions(); scheduleProbe(); });
+  $("#actor").addEventListener("change", () => { S.actorTouched = true; scheduleProbe(); });
+  $("#target").addEventListener("change", refreshOdds);
+  $("#opts").addEventListener("change", scheduleProbe);
+  $("#more").addEventListener("change", scheduleProbe);
+  $("#many").addEventListener("submit", (e) => { e.preventDefault(); applyMany(); });
+  $("#many [name=what]").addEventListener("change", renderMany);
+  $("#many-clear").addEventListener("click", () => { S.selected.clear(); render(); });
+  $("#override").addEventListener("submit", (e) => { e.preventDefault(); override(); });
+  $("#roller").addEventListener("submit", (e) => { e.preventDefault(); diceRoller(); });
+  $("#start").addEventListener("click", () => send({ do: "start" }).then((out) => turnFeed(out.record), () => {}));
+  $("#end").addEventListener("click", () => send({ do: "end" }).catch(() => {}));
+  $("#next").addEventListener("click", nextTurn);
+  $("#undo").addEventListener("click", () => step("undo"));
+  $("#redo").addEventListener("click", () => step("redo"));
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey && e.key === "Enter" && e.target.closest && e.target.closest("#action")) {
+      e.preventDefault();
+      roll();
+      return;
+    }
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+    if (typing || e.ctrlKey || e.metaKey || e.altKey || $("#console").hidden) return;
+    const key = e.key;
+    if (key === "n") nextTurn();
+    else if (key === "u") step("undo");
+    else if (key === "U") step("redo");
+    else if (key === "r") roll();
+    else if (key === "a") $("#do").focus();
+    else if (key === "d") $("#roller [name=expr]").focus();
+    else if (key === "?") $("#help").showModal();
+    else return;
+    e.preventDefault();
+  });
+}
+
+wire();
+boot().catch((err) => {
+  toast(err.message, "error");
+  showSetup();
+});

@@ -1,0 +1,418 @@
+// What the GM console and the player view share: DOM building, number fields with
+// arithmetic, and the generic rendering of cards, the turn tracker, odds and the log.
+
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = value;
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (key === "value") el.value = value;
+    else if (key === "checked") el.checked = Boolean(value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+export function replace(el, ...children) {
+  el.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
+}
+
+export class InputError extends Error {
+  constructor(message, field) {
+    super(message);
+    this.field = field || null;
+  }
+}
+
+// A number field's text as a whole number. Sums and products are worked out ("3+4",
+// "2*6"; "/" rounds down); with a base value, a leading sign is relative to it
+// ("-7" on 20 gives 13, "+3" gives 23).
+export function arith(text, base, label = "value") {
+  const s = String(text ?? "").replace(/\s+/g, "");
+  if (!s) throw new InputError(`${label}: give a number (e.g. 12, -7, +3 or 3+4)`);
+  if (!/^[-+]?\d+([-+*/]\d+)*$/.test(s) || s.length > 60) {
+    throw new InputError(`${label}: '${text}' is not a whole number or a sum (e.g. 12, -7, +3, 2*6)`);
+  }
+  const tokens = s.match(/\d+|[-+*/]/g);
+  let sign = 1;
+  let i = 0;
+  if (tokens[0] === "-" || tokens[0] === "+") {
+    sign = tokens[0] === "-" ? -1 : 1;
+    i = 1;
+  }
+  const terms = [];
+  let term = sign * Number(tokens[i]);
+  let add = 1;
+  for (i += 1; i < tokens.length; i += 2) {
+    const op = tokens[i];
+    const n = Number(tokens[i + 1]);
+    if (op === "*") term *= n;
+    else if (op === "/") {
+      if (n === 0) throw new InputError(`${label}: '${text}' divides by zero`);
+      term = Math.floor(term / n);
+    } else {
+      terms.push(add * term);
+      add = op === "-" ? -1 : 1;
+      term = n;
+    }
+  }
+  terms.push(add * term);
+  const value = terms.reduce((a, b) => a + b, 0);
+  const relative = base !== undefined && base !== null && /^[-+]/.test(s);
+  return relative ? base + value : value;
+}
+
+// A free-text argument as JSON: whole numbers (with arithmetic), true/false, lists and
+// mappings in JSON, anything else as text.
+export function argValue(text, label) {
+  const s = String(text).trim();
+  if (/^[-+]?\d[\d\s+\-*/]*$/.test(s)) return arith(s, undefined, label);
+  if (s === "true") return true;
+  if (s === "false") return false;
+  if (/^[[{]/.test(s)) {
+    try {
+      return JSON.parse(s);
+    } catch {
+      throw new InputError(`${label}: '${s}' is not valid JSON (lists look like ["a", "b"] or [1, 2])`);
+    }
+  }
+  return s;
+}
+
+// "key=value; key=value" as a mapping of argument values.
+export function moreArgs(text) {
+  const out = {};
+  const s = String(text || "").trim();
+  if (!s) return out;
+  for (const part of s.split(/;|\n/)) {
+    if (!part.trim()) continue;
+    const m = part.match(/^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[=:]\s*(.*)$/);
+    if (!m) throw new InputError(`more arguments: '${part.trim()}' is not key=value (e.g. weapon=bow; range=short)`);
+    out[m[1]] = argValue(m[2], m[1]);
+  }
+  return out;
+}
+
+export function pct(odd) {
+  if (odd && typeof odd === "object" && "percent" in odd) return `${fmt(odd.percent)}%`;
+  if (odd && typeof odd === "object" && "float" in odd) return fmt(odd.float);
+  return String(odd);
+}
+
+function fmt(n) {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0$/, "");
+}
+
+export function label(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+// -- conditions -------------------------------------------------------------------------
+export function remaining(cond, state) {
+  const d = cond.duration;
+  if (!d || d.kind !== "timed" || d.round === undefined || d.round === null) return null;
+  return Math.max(d.round - state.round + (d.at === "end" ? 1 : 0), 0);
+}
+
+export function conditionChip(cond, state, onRemove) {
+  const left = remaining(cond, state);
+  const parts = [cond.name];
+  if (cond.level && cond.level !== 1) parts.push(String(cond.level));
+  const title = [`${cond.name}, level ${cond.level ?? 1}`];
+  if (left !== null) title.push(`${left} round(s) left`);
+  else if (cond.duration && cond.duration.kind && cond.duration.kind !== "until_removed") title.push(cond.duration.kind);
+  if (cond.source) title.push(`from ${cond.source}`);
+  return h("span", { class: "chip cond", title: title.join(" · "), dataset: { condition: cond.name } },
+    parts.join(" "),
+    left !== null ? h("small", {}, ` · ${left} rnd`) : null,
+    onRemove ? h("button", { class: "x", title: `remove ${cond.name}`, "aria-label": `remove ${cond.name}`, onclick: onRemove }, "×") : null);
+}
+
+// -- cards ------------------------------------------------------------------------------
+const SKIP = new Set(["id", "name", "kind", "side", "owner", "conditions", "hidden", "tags", "status"]);
+// Fields worth a first look, in this order, when a ruleset has them.
+const FIRST = ["ap", "movement", "armor", "shield", "evasion", "defenses", "attack", "defense", "damage",
+  "stress", "fatigue", "critical_points", "DEX", "STR", "SPD", "zone", "group", "ammo", "weapon",
+  "dying_turns", "stabilized", "dead", "down", "overheal", "location", "altitude"];
+// Shown only when not zero.
+const QUIET_ZERO = new Set(["dying_turns", "altitude", "movement", "critical_points"]);
+const PLAYER_LABELS = { unhurt: "healthy", wounded: "hurt", bloodied: "terminal", down: "dying" };
+
+export function healthLabel(entity) {
+  if (entity.status) return PLAYER_LABELS[entity.status] || entity.status;
+  const { health, health_max: most } = entity;
+  if (typeof health !== "number" || typeof most !== "number" || most <= 0) return null;
+  if (health <= 0) return "dying";
+  if (health >= most) return "healthy";
+  return health * 2 > most ? "hurt" : "terminal";
+}
+
+function meter(name, value, most, onEdit) {
+  const ratio = most > 0 ? Math.max(0, Math.min(1, value / most)) : 0;
+  const level = ratio > 0.5 ? "ok" : ratio > 0.25 ? "low" : "bad";
+  return h("div", { class: "meter", dataset: { field: name } },
+    h("span", { class: "mname" }, label(name)),
+    h("span", { class: `bar ${level}` }, h("i", { style: `width:${(ratio * 100).toFixed(1)}%` })),
+    onEdit ? h("button", { class: "num link", title: `change ${name} (override)`, onclick: () => onEdit(name, value) }, `${value}/${most}`)
+      : h("span", { class: "num" }, `${value}/${most}`));
+}
+
+function short(value) {
+  if (value === null || value === undefined) return "–";
+  if (typeof value !== "object") return String(value);
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v ? v.name || v.id || compact(v) : String(v))).join(", ");
+  return Object.entries(value).map(([k, v]) => `${label(k)} ${typeof v === "object" && v ? short(v) : v}`).join(", ");
+}
+
+// A small mapping as its values: {dice: "1d8", bonus: 0, type: "slashing"} as "1d8 slashing".
+function compact(value) {
+  return Object.values(value).filter((v) => !boring(v) && v !== 0)
+    .map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(" ");
+}
+
+function boring(value) {
+  return value === null || value === undefined || value === false || value === ""
+    || (Array.isArray(value) && value.length === 0)
+    || (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0);
+}
+
+// A card for any ruleset's creature: meters for every "x"/"x_max" pair, body areas with
+// their vitality, the first-look fields, conditions, and every other field on demand.
+export function card(entity, state, opts = {}) {
+  const { economy, current, selected, onSelect, onEdit, onRemoveCondition, onToggleHidden, gm } = opts;
+  const meters = [];
+  const used = new Set(SKIP);
+  for (const [key, value] of Object.entries(entity)) {
+    if (typeof value === "number" && typeof entity[`${key}_max`] === "number") {
+      if (entity[`${key}_max`] > 0 || value !== 0) meters.push(meter(key, value, entity[`${key}_max`], onEdit));
+      used.add(key);
+      used.add(`${key}_max`);
+    }
+  }
+  if (meters.length === 0 && typeof entity.health === "number") {
+    meters.push(h("div", { class: "meter" }, h("span", { class: "mname" }, "health"), h("span", { class: "num" }, String(entity.health))));
+    used.add("health");
+  }
+  const health = healthLabel(entity);
+  let areas = null;
+  if (entity.areas && typeof entity.areas === "object") {
+    used.add("areas");
+    areas = h("div", { class: "areas" }, Object.entries(entity.areas).map(([name, a]) => {
+      const ratio = a.vitality_max > 0 ? a.vitality / a.vitality_max : 0;
+      const cls = a.vitality <= 0 ? "bad" : ratio <= 0.5 ? "low" : "ok";
+      return h("span", { class: `area ${cls}${a.vital ? " vital" : ""}`, title: `${label(name)}: vitality ${a.vitality}/${a.vitality_max}${a.vital ? " (vital)" : ""}`, dataset: { area: name } },
+        label(name), " ", h("b", {}, `${a.vitality}/${a.vitality_max}`));
+    }));
+  }
+  const facts = [];
+  for (const key of FIRST) {
+    if (key in entity && !used.has(key) && !boring(entity[key])
+      && !(typeof entity[key] === "object" && short(entity[key]).length > 60)
+      && !(entity[key] === 0 && QUIET_ZERO.has(key))) {
+      facts.push(h("span", { class: "fact", dataset: { field: key } }, h("small", {}, label(key)), " ", short(entity[key])));
+      used.add(key);
+    }
+  }
+  if (entity.stats && typeof entity.stats === "object") {
+    for (const [k, v] of Object.entries(entity.stats)) {
+      if (!FIRST.includes(k)) continue;
+      facts.push(h("span", { class: "fact" }, h("small", {}, k), " ", String(v)));
+    }
+  }
+  const econ = economy ? h("div", { class: "economy", title: "left this turn" },
+    Object.entries(economy).filter(([, v]) => typeof v !== "boolean" || v).map(([k, v]) => h("span", { class: "chip econ" }, `${label(k)} ${v === true ? "✓" : v}`))) : null;
+  const rest = Object.entries(entity).filter(([k, v]) => !used.has(k) && !FIRST.includes(k) && !boring(v));
+  const conditions = (entity.conditions || []).map((c) => conditionChip(c, state, onRemoveCondition ? () => onRemoveCondition(entity, c) : null));
+  const classes = ["card"];
+  if (current) classes.push("current");
+  if (entity.hidden) classes.push("hidden");
+  if (selected) classes.push("selected");
+  if (health === "dying" || entity.dead || entity.down === true) classes.push("down");
+  return h("article", { class: classes.join(" "), dataset: { id: entity.id }, "aria-label": entity.name || entity.id },
+    h("header", {},
+      onSelect ? h("input", { type: "checkbox", class: "pick", title: "select for apply to many", "aria-label": `select ${entity.id}`, checked: selected, onchange: (e) => onSelect(entity, e.target.checked) }) : null,
+      h("h3", {}, entity.name || entity.id),
+      entity.name && entity.name !== entity.id ? h("code", {}, entity.id) : null,
+      entity.side ? h("span", { class: "chip side" }, entity.side) : null,
+      current ? h("span", { class: "chip turn" }, "turn") : null,
+      gm && onToggleHidden ? h("button", { class: entity.hidden ? "chip hid on" : "chip hid", title: entity.hidden ? "hidden from players: click to reveal" : "visible to players: click to hide", onclick: () => onToggleHidden(entity) }, entity.hidden ? "hidden" : "visible") : null),
+    health ? h("div", { class: `health ${health}` }, health) : null,
+    meters,
+    areas,
+    facts.length ? h("div", { class: "facts" }, facts) : null,
+    econ,
+    h("div", { class: "conditions" }, conditions.length ? conditions : h("small", { class: "muted" }, "no conditions")),
+    rest.length ? h("details", { class: "more" }, h("summary", {}, "all fields"),
+      h("dl", {}, rest.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, short(v))]))) : null);
+}
+
+// -- turn tracker -----------------------------------------------------------------------
+export function tracker(state, opts = {}) {
+  const names = (id) => (state.entities[id] ? state.entities[id].name || id : id);
+  const list = state.order.length ? state.order : Object.keys(state.entities);
+  return h("div", { class: "tracker" },
+    h("div", { class: "round" }, state.in_combat ? [h("b", {}, `Round ${state.round}`), " · ", state.current ? `${names(state.current)}'s turn` : "—"] : "Not in turn-by-turn play"),
+    h("ol", {}, list.map((id) => {
+      const e = state.entities[id];
+      const econ = state.economy && state.economy[id];
+      return h("li", { class: id === state.current ? "current" : "", dataset: { id } },
+        h("span", { class: "init" }, state.initiative[id] ?? ""),
+        h("span", { class: "who" }, names(id), e && e.hidden ? h("small", { class: "muted" }, " (hidden)") : null,
+          econ && id === state.current ? h("span", { class: "econ" }, Object.entries(econ).filter(([, v]) => typeof v === "number").map(([k, v]) => `${label(k)} ${v}`).join(" · ")) : null),
+        e ? h("span", { class: `hl ${healthLabel(e) || ""}` }, healthLabel(e) || "") : h("span"),
+        opts.onPick ? h("button", { class: "link", title: "act as this creature", onclick: () => opts.onPick(id) }, "act") : null);
+    })));
+}
+
+// -- odds -------------------------------------------------------------------------------
+export function oddsView(odds) {
+  const rows = [];
+  const walk = (prefix, value) => {
+    if (value && typeof value === "object" && ("exact" in value || "float" in value)) {
+      rows.push([prefix, value]);
+    } else if (value && typeof value === "object") {
+      for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix} ${k}` : k, v);
+    } else if (value !== null && value !== undefined && typeof value !== "object") {
+      rows.push([prefix, { text: String(value) }]);
+    }
+  };
+  walk("", odds);
+  return h("table", { class: "odds" }, h("tbody", {}, rows.map(([name, v]) => h("tr", { dataset: { outcome: name } },
+    h("th", {}, label(name)),
+    h("td", { class: "p" }, v.text ?? pct(v)),
+    h("td", { class: "barcell" }, "percent" in v ? h("span", { class: "obar", title: v.exact }, h("i", { style: `width:${v.percent}%` })) : h("small", { class: "muted" }, v.exact || ""))))));
+}
+
+// An exact distribution as a bar chart: outcomes [[value, percent]...].
+export function chart(outcomes) {
+  const most = Math.max(...outcomes.map(([, p]) => p), 0.0001);
+  const step = outcomes.length > 60 ? Math.ceil(outcomes.length / 60) : 1;
+  const bars = [];
+  for (let i = 0; i < outcomes.length; i += step) {
+    const slice = outcomes.slice(i, i + step);
+    const p = slice.reduce((a, [, q]) => a + q, 0);
+    const lo = slice[0][0];
+    const hi = slice[slice.length - 1][0];
+    bars.push(h("span", { class: "col", title: `${lo === hi ? lo : `${lo}–${hi}`}: ${p.toFixed(2)}%` },
+      h("i", { style: `height:${Math.max((p / (most * step)) * 100, 0.5).toFixed(1)}%` }),
+      h("small", {}, lo)));
+  }
+  return h("div", { class: "chart", role: "img", "aria-label": "distribution" }, bars);
+}
+
+// -- the log ----------------------------------------------------------------------------
+function rollTexts(value, path, out) {
+  if (!value || typeof value !== "object") return out;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => rollTexts(v, `${path}${path ? " " : ""}${i + 1}`, out));
+    return out;
+  }
+  if (typeof value.text === "string" && (value.dice || value.expression || value.rolled)) {
+    out.dice.push([path, value.text]);
+  } else if (typeof value.text === "string" && (value.steps || value.components || value.instances || "final" in value)) {
+    out.steps.push([path, value.text]);
+  }
+  if (Array.isArray(value.steps)) {
+    for (const step of value.steps) {
+      if (step && step.label) out.steps.push([`${path} step`, `${step.label}: ${step.before} → ${step.after}`]);
+    }
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "steps") continue;
+    if (v && typeof v === "object") rollTexts(v, path ? `${path} ${k}` : k, out);
+  }
+  return out;
+}
+
+const KEYS = ["actor", "target", "name", "level", "d20", "total", "against", "score", "hit", "critical",
+  "critical_level", "taken", "health", "amount", "why", "round", "winner", "path", "value", "reason", "text", "id"];
+
+export function eventLine(event) {
+  const d = event.data || {};
+  const bits = [];
+  for (const k of KEYS) {
+    if (!(k in d) || d[k] === null || typeof d[k] === "object" || (d[k] === false && k !== "hit")) continue;
+    if (k === "text" && String(d[k]).length > 120) continue;
+    bits.push(`${label(k)} ${d[k]}`);
+  }
+  if (d.condition && d.condition.name) bits.push(`${d.condition.name}${d.condition.level > 1 ? ` ${d.condition.level}` : ""}`);
+  return `${label(event.type)}${bits.length ? ": " : ""}${bits.join(", ")}`;
+}
+
+export function commandLine(command) {
+  if (!command) return "";
+  const rest = Object.entries(command).filter(([k]) => k !== "do" && k !== "actor")
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`);
+  return `${command.actor ? `${command.actor} ` : ""}${command.do}${rest.length ? ` ${rest.join(" ")}` : ""}`;
+}
+
+// Which entries are in effect: undo withdraws its target, redo puts it back.
+export function undone(records) {
+  const out = new Set();
+  for (const r of [...records].sort((a, b) => a.seq - b.seq)) {
+    if (r.kind === "undo") out.add(r.target);
+    if (r.kind === "redo") out.delete(r.target);
+  }
+  return out;
+}
+
+export function logEntry(record, off, open = false) {
+  if (record.kind === "undo" || record.kind === "redo") {
+    return h("li", { class: `rec ${record.kind}`, dataset: { seq: record.seq } },
+      h("span", { class: "seq" }, `#${record.seq}`), ` ${record.kind === "undo" ? "↶ undo" : "↷ redo"} #${record.target}`);
+  }
+  if (record.redacted) {
+    return h("li", { class: "rec redacted", dataset: { seq: record.seq } }, h("span", { class: "seq" }, `#${record.seq}`), " something happened out of sight");
+  }
+  const events = record.events || [];
+  const details = { dice: [], steps: [] };
+  events.forEach((e) => rollTexts(e.data, label(e.type), details));
+  return h("li", { class: `rec${off ? " off" : ""}`, dataset: { seq: record.seq } },
+    h("details", { open },
+      h("summary", {}, h("span", { class: "seq" }, `#${record.seq}`), " ", h("b", {}, commandLine(record.command)),
+        off ? h("small", { class: "muted" }, " (undone)") : null,
+        h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
+          events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null)),
+      details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
+      details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
+      record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
+}
+
+export function logList(records, limit = 200) {
+  const off = undone(records);
+  const sorted = [...records].sort((a, b) => b.seq - a.seq).slice(0, limit);
+  return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq))));
+}
+
+// The arguments a command's description lists: "Give a condition: target, name, [level]".
+export function commandArgs(description) {
+  const i = (description || "").indexOf(":");
+  if (i < 0) return [];
+  const out = [];
+  // Leave out asides "(rest, relax, sleep)" and lists "[x, y]", even cut off at the end.
+  const text = description.slice(i + 1).replace(/\([^)]*(\)|$)/g, "").replace(/\[[^\]]*,[^\]]*(\]|$)/g, "");
+  for (const raw of text.split(/,|\band\b|\bor\b/)) {
+    const piece = raw.trim();
+    const m = piece.match(/^(\[)?([a-z_]+)(\s*\]|:|\s*\(|\s*[;.]|$)/);
+    if (!m || ["and", "or", "none", "more"].includes(m[2])) continue;
+    if (!out.some((a) => a.name === m[2])) out.push({ name: m[2], optional: Boolean(m[1]) });
+  }
+  return out;
+}
+
+export function toast(text, kind = "info") {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", "aria-live": "polite" });
+    document.body.append(box);
+  }
+  const el = h("div", { class: `toast ${kind}` }, text);
+  box.append(el);
+  setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
+}

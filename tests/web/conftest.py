@@ -1,0 +1,169 @@
+"""Fixtures: the server in a thread on a free port, and Debian's Chromium through Playwright.
+
+The server is the real ASGI app on a temporary SQLite file, served by uvicorn on
+127.0.0.1; it stops at the end of the session. Chromium is ``/usr/bin/chromium`` (``make
+test`` installs it when missing); without it, these tests skip.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from starlette.applications import Starlette
+from starlette.routing import Mount
+
+from arbiter import web
+from arbiter.server import create_app
+from arbiter.store import GameService
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
+
+
+
+def web_app(db: Path) -> Starlette:
+    """The server's app, with the console's routes and static files if it lacks them."""
+    app = create_app(db=db)
+    paths = {getattr(r, "path", None) for r in app.router.routes}
+    extra = [r for r in web.routes() if getattr(r, "path", None) not in paths]
+    mount = next((i for i, r in enumerate(app.router.routes)
+                  if isinstance(r, Mount) and r.path == ""), None)
+    if mount is None:
+        from starlette.staticfiles import StaticFiles
+
+        app.router.routes.append(Mount("/", app=StaticFiles(directory=web.STATIC_DIR,
+                                                            html=True), name="web"))
+        mount = len(app.router.routes) - 1
+    app.router.routes[mount:mount] = extra
+    return app
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerThread:
+    """uvicorn in a daemon thread; ``stop`` asks it to exit and waits."""
+
+    def __init__(self, app: Starlette) -> None:
+        self.app = app
+        self.port = free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                access_log=False, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, name="arbiter-web-test",
+                                       daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def service(self) -> GameService:
+        """The running app's game service (thread-safe: the app calls it from threads)."""
+        service: GameService | None = self.app.state.api.service
+        assert service is not None, "the server has not started"
+        return service
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("the test server did not start within 15 s")
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    thread = ServerThread(web_app(tmp_path_factory.mktemp("web") / "arbiter.db"))
+    thread.start()
+    try:
+        yield thread
+    finally:
+        thread.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists() and shutil.which("chromium") is None:
+        pytest.skip("Chromium is missing: `make test` installs it as root "
+                    "(apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+    ctx.set_default_timeout(8000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    pg = context.new_page()
+    found: list[str] = []
+    pg.on("pageerror", lambda exc: found.append(str(exc)))
+    pg.script_errors = found  # type: ignore[attr-defined]
+    return pg
+
+
+@dataclass
+class Campaign:
+    id: str
+    gm_token: str
+    ruleset: str
+
+
+@pytest.fixture(scope="session")
+def api(server: ServerThread) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        yield client
+
+
+def create_campaign(api: httpx.Client, ruleset: str, name: str = "Test") -> Campaign:
+    r = api.post("/api/campaigns", json={"name": name, "ruleset": ruleset})
+    assert r.status_code == 201, r.text
+    body: dict[str, Any] = r.json()
+    return Campaign(body["campaign"]["id"], body["gm_token"], ruleset)
+
+
+def screenshot(page: Page, name: str) -> Path:
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    path = OUTPUT / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
