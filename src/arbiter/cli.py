@@ -228,6 +228,16 @@ def serve_command(
     run_server(host=host, port=port, db=db)
 
 
+def _register_sim() -> None:
+    from .sim.cli import sim_command, sweep_command
+
+    app.command("sim")(sim_command)
+    app.command("sweep")(sweep_command)
+
+
+_register_sim()
+
+
 def main() -> None:
     """Entry point of the ``arbiter`` console script."""
     app()

@@ -15,7 +15,7 @@ from .errors import ScenarioError
 from .loader import LineDict, LineList, load_yaml
 
 TOP_KEYS = {"ruleset", "rules", "rulings", "actors", "steps", "expect", "seed", "description",
-            "title"}
+            "title", "sim"}  # `sim` holds simulator settings (docs/sim.md); `run` ignores it
 STEP_KEYS = {"dice", "expect", "error"}
 
 

@@ -1,0 +1,157 @@
+"""The fast path: play one run of a job with the ruleset's own ``decide`` and ``evolve``.
+
+Nothing is persisted: no log, no entries, no RecordingDice; the dice are a plain
+:class:`~arbiter.dice.SeededDice` seeded from (the job's seed, the run's index). The rules
+are the table's: every command goes through ``Ruleset.decide`` and every event through
+``Ruleset.evolve``, so a run is a game that could be replayed at the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+from ..core import Command, Encounter, EncounterState, RulesError, load_ruleset
+from ..dice import SeededDice
+from .encounter import Job
+from .fastcopy import SimState, with_scratch_lookahead
+from .hooks import outcomes_for
+from .policy import Policy, get_policy
+from .stats import DRAW, UNFINISHED, Tally
+
+START = Command("start")
+NEXT = Command("next")
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The seed of run ``index``: a hash of both, the same on every worker and machine.
+
+    >>> run_seed(7, 0) == run_seed(7, 0) != run_seed(7, 1)
+    True
+    """
+    digest = hashlib.blake2b(f"{seed}/{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+class Simulator:
+    """Plays runs of one job. Built once per worker process and reused for every batch."""
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.table_ruleset = load_ruleset(job.ruleset)
+        self.ruleset = with_scratch_lookahead(self.table_ruleset)
+        self.outcomes = outcomes_for(job.ruleset)
+        self.policies: dict[str, Policy] = {
+            side: get_policy(job.ruleset, name) for side, name in job.policies
+        }
+        self.side_of = job.side_of
+        base = SimState(ruleset="")
+        for event in job.setup:
+            self.ruleset.evolve(base, event)
+        self.base = base
+
+    def play(self, index: int, tally: Tally, log: Encounter | None = None) -> EncounterState:
+        """Play run ``index`` to its end (or the round limit) and count it into ``tally``.
+
+        With ``log`` (an Encounter holding a copy of the setup state, see :meth:`logged`)
+        the same run goes through ``Encounter.execute`` instead: the event-sourced path,
+        with RecordingDice and a log, for showing or checking one run.
+        """
+        ruleset = self.ruleset if log is None else log.ruleset
+        job = self.job
+        decide, evolve = ruleset.decide, ruleset.evolve
+        defeated, damage = self.outcomes.defeated, self.outcomes.damage
+        side_of, policies = self.side_of, self.policies
+        dice = SeededDice(run_seed(job.seed, index))
+        state = self.base.copy() if log is None else log.state
+        dealt, taken = tally.dealt, tally.taken
+
+        def run(command: Command) -> None:
+            if log is None:
+                events = decide(state, command, dice)
+                for event in events:
+                    evolve(state, event)
+            else:
+                events = log.execute(command, dice).events
+            for dealer, target, amount in damage(command, events):
+                taken[target] += amount
+                if dealer is not None:
+                    dealt[dealer] += amount
+
+        def over() -> str | None:
+            """The outcome when fewer than two sides can still act, else None."""
+            entities = state.entities
+            sides = {side for who, side in side_of.items()
+                     if who in entities and not defeated(state, entities[who])}
+            if len(sides) >= 2:
+                return None
+            return sides.pop() if sides else DRAW
+
+        if not state.in_combat:
+            run(START)
+        outcome = over()
+        while outcome is None:
+            who = state.current
+            if state.round > job.max_rounds or who is None:
+                outcome = UNFINISHED
+                break
+            policy = policies.get(side_of.get(who, ""))
+            ended: str | None = None
+            if policy is not None:
+                for command in policy.choose(state, state.entities[who], ruleset):
+                    try:
+                        run(command)
+                    except RulesError as err:
+                        tally.refuse(index, f"{command}: {err}")
+                        break
+                    ended = over()
+                    if ended is not None:
+                        break
+            if ended is None:
+                run(NEXT)
+                ended = over()
+            outcome = ended
+        tally.runs += 1
+        tally.outcomes[outcome] += 1
+        tally.rounds[min(state.round, job.max_rounds)] += 1
+        status_of = self.outcomes.status
+        for who in side_of:
+            entity = state.entities.get(who)
+            status = status_of(state, entity) if entity is not None else "down"
+            tally.status.setdefault(who, Counter())[status] += 1
+        return state
+
+    def logged(self, index: int) -> Encounter:
+        """Run ``index`` played through the event-sourced path, as at the table: the
+        registered ruleset (no copy-on-write lookahead), a plain EncounterState copied with
+        deepcopy, RecordingDice and a log. The log starts after the setup."""
+        state = EncounterState(ruleset="")
+        for event in self.job.setup:
+            self.table_ruleset.evolve(state, event)
+        encounter = Encounter(self.table_ruleset, state)
+        self.play(index, Tally(), encounter)
+        return encounter
+
+    def play_batch(self, start: int, stop: int) -> Tally:
+        tally = Tally()
+        for index in range(start, stop):
+            self.play(index, tally)
+        return tally
+
+
+_CACHE: dict[str, Simulator] = {}
+
+
+def simulator_for(job: Job) -> Simulator:
+    """The process's simulator for ``job`` (built on first use, by the job's digest)."""
+    sim = _CACHE.get(job.key)
+    if sim is None:
+        if len(_CACHE) >= 8:
+            _CACHE.clear()
+        sim = _CACHE[job.key] = Simulator(job)
+    return sim
+
+
+def run_batch(job: Job, start: int, stop: int) -> Tally:
+    """Play runs ``start`` to ``stop - 1`` of ``job``: the unit of work sent to workers."""
+    return simulator_for(job).play_batch(start, stop)

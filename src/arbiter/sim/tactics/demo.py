@@ -1,0 +1,40 @@
+"""Tactics for the demo ruleset: every enemy is in reach, so attack the most wounded one."""
+
+from __future__ import annotations
+
+from ...core import Command, EncounterState, Entity, Ruleset
+from ...rulesets.demo.rules import DemoCreature
+from ..hooks import STANDING, register_outcomes
+from ..policy import register_policy
+
+
+def status(state: EncounterState, entity: Entity) -> str:
+    """Demo creatures are down at 0 health or less; nothing in demo kills."""
+    if isinstance(entity, DemoCreature):
+        return "down" if entity.health <= 0 else STANDING
+    return STANDING
+
+
+def defeated(state: EncounterState, entity: Entity) -> bool:
+    return isinstance(entity, DemoCreature) and entity.health <= 0
+
+
+register_outcomes("demo", defeated=defeated, status=status)
+
+
+@register_policy("focus-fire", ruleset="demo", default=True)
+class FocusFire:
+    """Attack the enemy with the least health left (ties: the first added)."""
+
+    def choose(self, state: EncounterState, actor: Entity, ruleset: Ruleset) -> list[Command]:
+        if not isinstance(actor, DemoCreature) or actor.health <= 0:
+            return []
+        target: DemoCreature | None = None
+        for entity in state.entities.values():
+            if (isinstance(entity, DemoCreature) and entity.side != actor.side
+                    and entity.health > 0
+                    and (target is None or entity.health < target.health)):
+                target = entity
+        if target is None:
+            return []
+        return [Command("attack", actor.id, {"target": target.id})]
