@@ -61,6 +61,8 @@ class Event:
             etype, version, data = payload["type"], int(payload.get("v", 1)), payload["data"]
         except (KeyError, TypeError, ValueError) as err:
             raise SchemaError(f"malformed event payload: {err}") from None
+        if version == EVENT_SCHEMA:  # the common case: nothing to upcast
+            return cls(etype, dict(data), version)
         return cls(etype, upcast(etype, version, dict(data)))
 
 

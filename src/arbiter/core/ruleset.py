@@ -140,6 +140,13 @@ class Ruleset:
             )
         return value
 
+    @classmethod
+    def opt(cls, command: Command, key: str, kind: type[T]) -> T | None:
+        """An optional command argument of the given type, or None when it is absent."""
+        if key not in command.args or command.args[key] is None:
+            return None
+        return cls.arg(command, key, kind)
+
     def actor(self, state: EncounterState, command: Command) -> Entity:
         if command.actor is None:
             raise InvalidCommand(f"{command.name}: which creature acts? give 'actor'")

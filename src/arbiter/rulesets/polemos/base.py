@@ -135,12 +135,6 @@ class PolemosBase(Ruleset):
             raise IllegalCommand(f"{actor.id} is down and cannot act")
         return actor
 
-    def opt(self, command: Command, key: str, kind: type[T]) -> T | None:
-        """An optional command argument: None when it is not given."""
-        if key not in command.args or command.args[key] is None:
-            return None
-        return self.arg(command, key, kind)
-
     def rule(self, state: EncounterState, ruling: str) -> str:
         return state.rulings.get(ruling, self.rulings.get(ruling).default)
 
