@@ -326,6 +326,7 @@ class Ruleset:
         who = state.current
         if who is None:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
+        self.check_turn_end(state, who)
         events = self.turn_end_events(state, who, dice)
         after = self.lookahead(state, events)
         if who in after.entities:
@@ -336,14 +337,27 @@ class Ruleset:
         events += self._expire_others(after, who, state.round, "end")
         events.append(Event("turn_ended", {"actor": who, "round": state.round}))
         after = self.lookahead(state, events)
-        if not after.order:
+        following = self.next_turn(after, who, state.round)
+        if following is None:
             return events
-        index = state.order.index(who) + 1 if who in state.order else state.turn_index
-        round_ = state.round
-        if index >= len(state.order):
-            index, round_ = 0, round_ + 1
-        nxt = state.order[index]
-        return events + self._begin_turn(after, nxt, round_, dice)
+        return events + self._begin_turn(after, following[0], following[1], dice)
+
+    def check_turn_end(self, state: EncounterState, who: str) -> None:
+        """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""
+
+    def next_turn(
+        self, state: EncounterState, who: str, round_: int
+    ) -> tuple[str, int] | None:
+        """Who acts after ``who`` and in which round, given the state after ``who``'s turn
+        ended; None when nobody does. Default: the next in initiative order, and a new round
+        after the last."""
+        order = state.order
+        if not state.in_combat or not order:
+            return None
+        index = order.index(who) + 1 if who in order else state.turn_index
+        if index >= len(order):
+            return order[0], round_ + 1
+        return order[index], round_
 
     def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.economy.pop(data["actor"], None)

@@ -120,36 +120,24 @@ class PolemosRuleset(SphereRules):
     def apply_simultaneous_ordered(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
-    def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """End the current turn; the next is the highest initiative who has not acted this
-        round (P-ORD-4), or a new round when all have acted."""
-        who = state.current
-        if who is None:
-            raise IllegalCommand("turn-by-turn play has not started (use 'start')")
+    def check_turn_end(self, state: EncounterState, who: str) -> None:
         if state.extra.get("pending"):
             raise IllegalCommand("declared actions are waiting: 'resolve' or 'withdraw' them "
                                  "before the turn ends", rule="P-ACT-5")
-        events = self.turn_end_events(state, who, dice)
-        after = self.lookahead(state, events)
-        if who in after.entities:
-            for cond in after.entity(who).conditions:
-                if cond.duration.expires_at(state.round, who, "end"):
-                    events.append(Event("condition_removed", {"target": who, "name": cond.name,
-                                                              "why": "expired"}))
-        events += self._expire_others(after, who, state.round, "end")
-        events.append(Event("turn_ended", {"actor": who, "round": state.round}))
-        after = self.lookahead(state, events)
-        if not after.in_combat or not after.order:
-            return events
-        acted = set(after.extra.get("acted", []))
-        standing = [c for c in after.order if not self._is_down(after, c)]
+
+    def next_turn(
+        self, state: EncounterState, who: str, round_: int
+    ) -> tuple[str, int] | None:
+        """The highest initiative who has not acted this round (P-ORD-4), or a new round
+        when all have acted; creatures that are down are passed over."""
+        if not state.in_combat or not state.order:
+            return None
+        acted = set(state.extra.get("acted", []))
+        standing = [c for c in state.order if not self._is_down(state, c)]
         waiting = [c for c in standing if c not in acted]
-        round_ = state.round
-        if not waiting:
-            if not standing:
-                return events
-            waiting, round_ = standing, round_ + 1
-        return events + self._begin_turn(after, waiting[0], round_, dice)
+        if waiting:
+            return waiting[0], round_
+        return (standing[0], round_ + 1) if standing else None
 
     def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["round"] != state.round:
