@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-from .errors import UnknownEntity
+from .errors import IllegalCommand, UnknownEntity
 
+E = TypeVar("E", bound="Entity")
 DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
 TurnPoint = Literal["start", "end"]
 
@@ -158,6 +159,13 @@ class EncounterState:
             return self.entities[name]
         except KeyError:
             raise UnknownEntity(name, list(self.entities)) from None
+
+    def entity_of(self, name: str, kind: type[E]) -> E:
+        """The entity ``name``, which must be a ``kind`` (a ruleset's creature class)."""
+        entity = self.entity(name)
+        if not isinstance(entity, kind):
+            raise IllegalCommand(f"{name} is not a creature")
+        return entity
 
     def copy(self) -> EncounterState:
         return copy.deepcopy(self)

@@ -72,10 +72,7 @@ class DemoRuleset(Ruleset):
         return creature
 
     def creature(self, state: EncounterState, name: str) -> DemoCreature:
-        entity = state.entity(name)
-        if not isinstance(entity, DemoCreature):
-            raise IllegalCommand(f"{name} is not a creature")
-        return entity
+        return state.entity_of(name, DemoCreature)
 
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack: actor rolls 1d20 + attack against the target's defense; damage on a hit."""

@@ -124,10 +124,7 @@ class PolemosBase(Ruleset):
         return events + self._consequences(state, events)
 
     def creature(self, state: EncounterState, name: str) -> Creature:
-        entity = state.entity(name)
-        if not isinstance(entity, Creature):
-            raise IllegalCommand(f"{name} is not a creature")
-        return entity
+        return state.entity_of(name, Creature)
 
     def acting(self, state: EncounterState, command: Command) -> Creature:
         actor = self.creature(state, self.actor(state, command).id)
