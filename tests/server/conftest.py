@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import faulthandler
-import os
-import signal
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,21 +74,3 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def table(client: TestClient) -> Table:
     return set_table(client)
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    """A test stuck for five minutes (a lost WebSocket message, a lock) prints every
-    thread's traceback and interrupts the run as Ctrl-C would, so fixtures still clean up
-    (the PostgreSQL server is stopped) instead of CI hanging."""
-    def bite() -> None:
-        faulthandler.dump_traceback(all_threads=True)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(300, bite)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()

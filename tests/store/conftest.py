@@ -8,16 +8,13 @@ runs as the ``postgres`` user (``initdb`` refuses root).
 
 from __future__ import annotations
 
-import faulthandler
 import glob
 import os
 import shlex
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
-import threading
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -114,21 +111,3 @@ def store(store_url: str) -> Iterator[EventStore]:
         yield store
     finally:
         store.close()
-
-
-@pytest.fixture(autouse=True)
-def watchdog() -> Iterator[None]:
-    """A test stuck for five minutes (a lost WebSocket message, a lock) prints every
-    thread's traceback and interrupts the run as Ctrl-C would, so fixtures still clean up
-    (the PostgreSQL server is stopped) instead of CI hanging."""
-    def bite() -> None:
-        faulthandler.dump_traceback(all_threads=True)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    timer = threading.Timer(300, bite)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
