@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import keyword
 import types
 import typing
 from collections.abc import Callable
@@ -100,6 +101,8 @@ def _kind_of_hint(hint: Any) -> str:
         return "atomic"
     if origin in (types.UnionType, typing.Union) and all(a in _ATOMIC_HINTS for a in args):
         return "atomic"
+    if origin is tuple and args and all(a in _ATOMIC_HINTS or a is Ellipsis for a in args):
+        return "atomic"
     if origin in (set, list) and args and all(a in _ATOMIC_HINTS for a in args):
         return "set" if origin is set else "list"
     if origin is dict and args and all(a in _ATOMIC_HINTS for a in args):
@@ -153,10 +156,58 @@ def _compiled_cloner(kind: type, sets: tuple[str, ...], shallow: tuple[str, ...]
     return fn
 
 
+def _compiled_slots_cloner(kind: type, kinds: dict[str, str]) -> Cloner:
+    """A cloner written out for a slotted dataclass: atomic fields assigned, containers of
+    atomic values copied once, anything else looked at."""
+    if not all(n.isidentifier() and not keyword.iskeyword(n) for n in kinds):
+        kinds = {n: "any" for n in kinds}
+        names = list(kinds)
+
+        def clone_slots(value: Any) -> Any:
+            out: Any = object.__new__(kind)
+            for name in names:
+                item = getattr(value, name)
+                item_kind = type(item)
+                object.__setattr__(out, name,
+                                   item if item_kind in ATOMIC else cloner(item_kind)(item))
+            return out
+
+        return clone_slots
+    lines = ["def clone(value):", "    out = new(kind)"]
+    for i, (name, how) in enumerate(kinds.items()):
+        if how == "atomic":
+            lines.append(f"    setattr_(out, N{i}, value.{name})")
+        elif how == "set":
+            lines.append(f"    setattr_(out, N{i}, set(value.{name}))")
+        elif how in ("dict", "list"):
+            lines.append(f"    setattr_(out, N{i}, value.{name}.copy())")
+        else:
+            lines += [f"    item = value.{name}",
+                      "    item_kind = type(item)",
+                      "    if item_kind not in ATOMIC:",
+                      "        if not item and (item_kind is list or item_kind is dict):",
+                      "            item = item_kind()",
+                      "        else:",
+                      "            item = (get(item_kind) or cloner(item_kind))(item)",
+                      f"    setattr_(out, N{i}, item)"]
+    lines.append("    return out")
+    scope: dict[str, Any] = {"new": object.__new__, "kind": kind, "ATOMIC": ATOMIC,
+                             "get": _CLONERS.get, "cloner": cloner,
+                             "setattr_": object.__setattr__}
+    scope.update({f"N{i}": name for i, name in enumerate(kinds)})
+    exec(compile("\n".join(lines), f"<clone {kind.__qualname__}>", "exec"), scope)
+    fn: Cloner = scope["clone"]
+    return fn
+
+
 def _dataclass_cloner(kind: type) -> Cloner:
     params = getattr(kind, "__dataclass_params__", None)
     names = [f.name for f in dataclasses.fields(kind)]
     if params is not None and params.frozen:
+        frozen_kinds = _field_kinds(kind)
+        if (frozen_kinds is not None and _plain_dataclass(kind)
+                and all(k == "atomic" for k in frozen_kinds.values())):
+            return _identity  # every field is a number, text or None: nothing to copy
 
         def clone_frozen(value: Any) -> Any:
             for name in names:
@@ -186,6 +237,9 @@ def _dataclass_cloner(kind: type) -> Cloner:
             return out
 
         return clone_with_dict
+
+    if kinds is not None and getattr(kind, "__slots__", None) is not None:
+        return _compiled_slots_cloner(kind, kinds)
 
     def clone_slots(value: Any) -> Any:
         out: Any = new(kind)
@@ -259,13 +313,53 @@ class CowEntities(dict[str, Any]):
         return (dict, (dict(dict.items(self)),))
 
 
+_SCRATCH_SHARED: dict[type, frozenset[str]] = {}
+_SCRATCH_CLONERS: dict[type, Cloner] = {}
+
+
+def share_in_scratch(kind: type, fields: set[str] | frozenset[str]) -> None:
+    """Declare fields of an entity class that its ruleset's ``evolve`` only ever *replaces*
+    (assigns a new value to), never changes in place: a lookahead scratch copy of such an
+    entity shares them with the original instead of copying them. A tactics module declares
+    this for its ruleset, and only for what the ruleset's ``apply_*`` methods guarantee
+    (``tests/sim`` compare the fast path with the table path on every shipped encounter).
+    The kernel's ``overridden`` event may change anything in place, so a scratch state
+    copies its entities fully before applying one."""
+    unknown = set(fields) - {f.name for f in dataclasses.fields(kind)}
+    if unknown:
+        raise ValueError(f"{kind.__name__} has no field(s) {', '.join(sorted(unknown))}")
+    _SCRATCH_SHARED[kind] = frozenset(fields)
+    _SCRATCH_CLONERS.pop(kind, None)
+
+
+def scratch_clone(value: Any) -> Any:
+    """A copy of an entity for a scratch state: :func:`clone`, except the fields declared
+    with :func:`share_in_scratch`, which are shared."""
+    kind = type(value)
+    fn = _SCRATCH_CLONERS.get(kind)
+    if fn is None:
+        shared = _SCRATCH_SHARED.get(kind)
+        kinds = _field_kinds(kind) if shared else None
+        if (shared and kinds is not None and _plain_dataclass(kind)
+                and getattr(kind, "__dictoffset__", 0) != 0):
+            kinds = {n: "atomic" if n in shared else k for n, k in kinds.items()}
+            fn = _compiled_cloner(
+                kind, tuple(n for n, k in kinds.items() if k == "set"),
+                tuple(n for n, k in kinds.items() if k in ("dict", "list")),
+                tuple(n for n, k in kinds.items() if k == "any"), len(kinds))
+        else:
+            fn = cloner(kind)
+        _SCRATCH_CLONERS[kind] = fn
+    return fn(value)
+
+
 class WritingEntities(CowEntities):
     """:class:`CowEntities` while ``evolve`` changes the scratch state: copy on access."""
 
     __slots__ = ()
 
     def _own(self, key: str) -> Any:
-        value = clone(dict.__getitem__(self, key))
+        value = scratch_clone(dict.__getitem__(self, key))
         dict.__setitem__(self, key, value)
         self.owned.add(key)
         return value
@@ -274,6 +368,13 @@ class WritingEntities(CowEntities):
         for key in dict.keys(self):
             if key not in self.owned:
                 self._own(key)
+
+    def own_fully(self) -> None:
+        """Copy every entity completely (nothing shared with the original state), before an
+        event that may change any value in place."""
+        for key in dict.keys(self):
+            dict.__setitem__(self, key, clone(dict.__getitem__(self, key)))
+            self.owned.add(key)
 
     def __getitem__(self, key: str) -> Any:
         if key not in self.owned:
@@ -382,6 +483,10 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     return result
 
 
+IN_PLACE_EVENTS = frozenset({"overridden"})
+"""Events whose ``apply_*`` may change any value in place (the kernel's ``override``)."""
+
+
 def with_scratch_lookahead(ruleset: Ruleset) -> Ruleset:
     """A copy of ``ruleset`` whose ``lookahead`` uses :func:`scratch_copy`, and whose
     ``evolve`` lets a scratch state copy the entities it changes. Deciding and evolving are
@@ -396,12 +501,16 @@ def with_scratch_lookahead(ruleset: Ruleset) -> Ruleset:
         if type(entities) is CowEntities:
             entities.__class__ = WritingEntities
             try:
+                if event.type in IN_PLACE_EVENTS:
+                    entities.own_fully()  # type: ignore[attr-defined]
                 return inner(state, event)
             finally:
                 entities.__class__ = CowEntities
         return inner(state, event)
 
     def lookahead(state: EncounterState, events: list[Event]) -> EncounterState:
+        if not events:  # nothing to apply: the state itself (decide only reads it)
+            return state
         scratch = scratch_copy(state)
         for event in events:
             evolve(scratch, event)

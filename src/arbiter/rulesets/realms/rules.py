@@ -299,10 +299,12 @@ class RealmsRuleset(Ruleset):
         if not isinstance(me, RealmsCreature) or me.dead or me.unsummoned:
             return events
         if c.ruling(state, "AR-3", "start") == "start":
-            events += self.dying_damage(state, me, dice)
-            now = self.lookahead(state, events).entity(who)
-            assert isinstance(now, RealmsCreature)
-            me = now
+            dying = self.dying_damage(state, me, dice)
+            if dying:  # without it, the resets above change nothing read below
+                events += dying
+                now = self.lookahead(state, events).entity(who)
+                assert isinstance(now, RealmsCreature)
+                me = now
         bleed = me.level("bleed")
         if bleed and not me.dead:
             health = me.health - bleed

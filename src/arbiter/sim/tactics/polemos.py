@@ -1,0 +1,129 @@
+"""Tactics for Polemos (2D6 skill attacks against defense, body areas, critical points).
+
+``aim`` (the default) plays a creature's turn with Polemos' own commands, asking the rules
+before each one (``decide`` with throw-away dice) so that it offers only what they accept:
+
+1. a creature that is down does nothing;
+2. the target is the most wounded enemy still standing: the lowest vitality on a vital area
+   (a vital area at 0 puts a creature down, ruling POL-1), then the lowest total vitality;
+   ties: the first added;
+3. the best attack is the weapon and damage type with the highest expected damage (the
+   ruleset's exact ``odds``: hit chance × mean damage) among those the rules accept now
+   (range, reach, line of sight, the economy, one ``attack`` a round, P-ACT-1);
+4. with no attack accepted on the grid, it moves straight toward the target (up to its
+   speed, shorter until the rules accept the move: walls, POL-5) and tries again;
+5. after a hit it spends its critical damage points (P-CDP-7): ``daze`` (2 points) while it
+   can, then ``fatigue-wounds`` (1 point).
+
+The generic outcomes fit Polemos: ``down`` (a flag) is down, and the ``damaged`` events name
+their ``target`` and ``taken``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import cast
+
+from ...core import Command, EncounterState, Entity, RulesError, Ruleset
+from ...rulesets.polemos.model import Creature
+from ..policy import register_policy
+from .common import accepted, sign
+
+CRITICALS = (("daze", 2), ("fatigue-wounds", 1))
+"""Critical damage point effects the policy buys, best first, with their cost."""
+
+
+def _wounds(creature: Creature) -> tuple[int, int]:
+    vital = [a.vitality for a in creature.areas.values() if a.vital]
+    return (min(vital) if vital else 0, sum(a.vitality for a in creature.areas.values()))
+
+
+def _target(state: EncounterState, me: Creature) -> Creature | None:
+    best: Creature | None = None
+    best_key: tuple[int, int] = (0, 0)
+    for other in state.entities.values():
+        if (isinstance(other, Creature) and other.kind == "creature" and not other.down
+                and other.side is not None and other.side != me.side):
+            key = _wounds(other)
+            if best is None or key < best_key:
+                best, best_key = other, key
+    return best
+
+
+def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
+             target: Creature) -> list[Command]:
+    """Every weapon and damage type against ``target``, highest expected damage first
+    (those the odds refuse, e.g. out of range, left out)."""
+    scored: list[tuple[Fraction, int, Command]] = []
+    for name, weapon in me.weapons.items():
+        for kind in weapon.types():
+            command = Command("attack", me.id, {"target": target.id, "weapon": name,
+                                                "type": kind})
+            try:
+                odds = ruleset.odds(state, command)
+            except RulesError:
+                continue
+            expected = Fraction(odds["hit"]) * Fraction(odds["damage_mean"])
+            scored.append((-expected, len(scored), command))
+    return [command for _, _, command in sorted(scored, key=lambda s: (s[0], s[1]))]
+
+
+def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
+                 target: Creature) -> Command | None:
+    for command in _attacks(state, ruleset, me, target):
+        if accepted(ruleset, state, command):
+            return command
+    return None
+
+
+def _approach(state: EncounterState, ruleset: Ruleset, me: Creature,
+              target: Creature) -> Command | None:
+    """A move straight toward ``target``, as far as the rules accept (never onto it)."""
+    if me.position is None or target.position is None:
+        return None
+    x, y = me.position
+    tx, ty = target.position
+    steps = max(abs(tx - x), abs(ty - y)) - 1
+    for n in range(min(steps, me.speed), 0, -1):
+        to = [x + sign(tx - x) * min(n, abs(tx - x)), y + sign(ty - y) * min(n, abs(ty - y))]
+        if to == [tx, ty]:
+            continue
+        command = Command("move", me.id, {"to": to})
+        if accepted(ruleset, state, command):
+            return command
+    return None
+
+
+@register_policy("aim", ruleset="polemos", default=True)
+class Aim:
+    """Attack the most wounded enemy with the attack of highest expected damage (moving
+    into range on the grid), then spend critical damage points."""
+
+    def choose(self, state: EncounterState, actor: Entity,
+               ruleset: Ruleset) -> Iterator[Command]:
+        me = state.entities.get(actor.id)
+        if not isinstance(me, Creature) or me.down or me.kind != "creature":
+            return
+        target = _target(state, me)
+        if target is None:
+            return
+        attack = _best_attack(state, ruleset, me, target)
+        if attack is None:
+            move = _approach(state, ruleset, me, target)
+            if move is None:
+                return
+            yield move
+            me = cast(Creature, state.entities[me.id])
+            target = cast(Creature, state.entities[target.id])
+            attack = _best_attack(state, ruleset, me, target)
+            if attack is None:
+                return
+        yield attack
+        for _ in range(4):
+            me = cast(Creature, state.entities[me.id])
+            spend = next((Command("critical", me.id, {"effect": effect})
+                          for effect, cost in CRITICALS if me.critical_points >= cost), None)
+            if spend is None or not accepted(ruleset, state, spend):
+                return
+            yield spend

@@ -1,0 +1,187 @@
+"""Tactics for the realms ruleset (Action Points, Dying, companions).
+
+``skirmish`` (the default) plays a creature's turn with realms' own commands:
+
+1. a creature that is dead, unsummoned or Dying does nothing (a Dying creature has 1 AP,
+   and every useful action costs 2);
+2. an uncommanded companion does nothing: at the end of its turn it dodges with its AP, as
+   the rules make it (R-CMP-8);
+3. a creature with the ``medicine`` skill first stabilizes a Dying ally below 0 Health that is
+   not yet stabilized (2 AP, a Medicine roll against DS 10), the most hurt first;
+4. on the grid, a melee fighter more than one space from its target walks toward it first
+   (a path of single steps around other creatures; the rules price it);
+5. then it attacks the most wounded enemy still standing (least Health; ties: the first
+   added) while it has the AP for an attack.
+
+Realms attacks have no reach check of their own, so the only command that could be refused
+is a move (terrain or AP): the policy asks the rules first (``decide`` with throw-away dice)
+and shortens the path until they accept it. The outcomes follow realms' own words: dead (or
+unsummoned) is ``dead``, Dying is ``dying``, and both are out of the fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import cast
+
+from ...core import Command, EncounterState, Entity, Event, Ruleset
+from ...rulesets.realms import commands as rc
+from ...rulesets.realms.model import RealmsCreature
+from ..fastcopy import share_in_scratch
+from ..hooks import STANDING, DamageRecord, register_outcomes
+from ..policy import register_policy
+from .common import accepted, sign
+
+HURT = frozenset({"damaged", "dying_damage"})
+
+
+def status(state: EncounterState, entity: Entity) -> str:
+    """``dead`` when dead or unsummoned, ``dying`` while Dying, else standing."""
+    if not isinstance(entity, RealmsCreature):
+        return STANDING
+    if entity.dead or entity.unsummoned:
+        return "dead"
+    for cond in entity.conditions:
+        if cond.name == "dying":
+            return "dying"
+    return STANDING
+
+
+def defeated(state: EncounterState, entity: Entity) -> bool:
+    """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``)."""
+    if not isinstance(entity, RealmsCreature):
+        return False
+    if entity.dead or entity.unsummoned:
+        return True
+    for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
+        if cond.name == "dying":
+            return True
+    return False
+
+
+def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
+    """Health lost to ``damaged`` events (dealt by the command's actor) and to dying damage
+    (dealt by nobody)."""
+    out: list[DamageRecord] = []
+    for event in events:
+        if event.type in HURT:
+            data = event.data
+            taken = data["taken"]
+            if taken:
+                target = data["target"]
+                dealer = (command.actor if event.type == "damaged" and command.actor != target
+                          else None)
+                out.append((dealer, target, taken))
+    return out
+
+
+register_outcomes("realms", defeated=defeated, status=status, damage=damage)
+
+SHARED_IN_SCRATCH = frozenset({
+    "defenses", "skills", "proficient", "damage", "armor", "shield", "resist", "vulnerable",
+    "immune", "reductions", "dr_uses", "position", "tags", "stats"})
+"""RealmsCreature fields that realms' ``apply_*`` methods only ever replace (``position``,
+``dr_uses``) or never change (the stat block): a lookahead scratch copy shares them. The
+conditions (whose levels change in place) and ``over_time_seen`` (appended) are copied."""
+
+share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH)
+
+
+def _ap(state: EncounterState, me: RealmsCreature) -> int:
+    economy = state.economy.get(me.id)
+    return int(economy["ap"]) if economy else me.ap
+
+
+def _target(state: EncounterState, me: RealmsCreature) -> RealmsCreature | None:
+    """The enemy standing with the least Health (ties: the first added)."""
+    best: RealmsCreature | None = None
+    side = me.side
+    for other in state.entities.values():
+        if (type(other) is RealmsCreature or isinstance(other, RealmsCreature)) and \
+                other.side != side and other.side is not None and not defeated(state, other) \
+                and (best is None or other.health < best.health):
+            best = other
+    return best
+
+
+def _dying_ally(state: EncounterState, me: RealmsCreature) -> RealmsCreature | None:
+    """A Dying ally below 0 Health, not stabilized, not dead: the lowest Health first."""
+    best: RealmsCreature | None = None
+    for other in state.entities.values():
+        if (isinstance(other, RealmsCreature) and other.side == me.side and other.id != me.id
+                and not other.dead and not other.unsummoned and not other.stabilized
+                and other.health < 0 and other.has("dying")
+                and (best is None or other.health < best.health)):
+            best = other
+    return best
+
+
+def _path(state: EncounterState, me: RealmsCreature,
+          target: RealmsCreature) -> list[list[int]]:
+    """Single steps from ``me`` toward ``target`` until within 1 space, never onto another
+    creature's squares (straight where the diagonal is taken)."""
+    assert me.position is not None
+    goal = target.squares()
+    taken = {sq for other in state.entities.values()
+             if isinstance(other, RealmsCreature) and other.id != me.id and not other.dead
+             and other.id != me.mounted_on
+             for sq in other.squares()}
+    here = list(me.position)
+    path: list[list[int]] = []
+    for _ in range(64):
+        if rc.distance(me.squares(here), goal) <= 1:
+            break
+        tx = sum(x for x, _ in goal) / len(goal)
+        ty = sum(y for _, y in goal) / len(goal)
+        dx, dy = sign(round(tx - here[0])), sign(round(ty - here[1]))
+        for step in ((dx, dy), (dx, 0), (0, dy)):
+            if step == (0, 0):
+                continue
+            nxt = [here[0] + step[0], here[1] + step[1]]
+            if not set(me.squares(nxt)) & taken:
+                break
+        else:
+            break
+        here = nxt
+        path.append(nxt)
+    return path
+
+
+@register_policy("skirmish", ruleset="realms", default=True)
+class Skirmish:
+    """Stabilize a Dying ally (with Medicine), walk into reach on the grid, then attack the
+    most wounded enemy while the AP last; companions dodge unless commanded."""
+
+    def choose(self, state: EncounterState, actor: Entity,
+               ruleset: Ruleset) -> Iterator[Command]:
+        me = state.entities.get(actor.id)
+        if not isinstance(me, RealmsCreature) or defeated(state, me):
+            return
+        if me.companion_of is not None and not me.commanded:
+            return
+        costs = rc.ap_costs(state)
+        if "medicine" in me.skills and _ap(state, me) >= costs["stabilize"]:
+            ally = _dying_ally(state, me)
+            if ally is not None:
+                yield Command("stabilize", me.id, {"target": ally.id})
+        moved = False
+        for _ in range(8):
+            me = cast(RealmsCreature, state.entities[actor.id])
+            if defeated(state, me) or _ap(state, me) < costs["attack"]:
+                return
+            target = _target(state, me)
+            if target is None:
+                return
+            if (not moved and me.position is not None and target.position is not None
+                    and me.weapon_range == "melee"
+                    and rc.distance(me.squares(), target.squares()) > 1):
+                moved = True
+                path = _path(state, me, target)
+                while path:
+                    move = Command("move", me.id, {"path": path})
+                    if accepted(ruleset, state, move):
+                        yield move
+                        break
+                    path = path[:-1]
+                continue
+            yield Command("attack", me.id, {"target": target.id})
