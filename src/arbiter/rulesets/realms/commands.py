@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Command, EncounterState, IllegalCommand, InvalidCommand
+from ...core import Command, EncounterState, InvalidCommand
 from ...core.rounding import half_round_down, half_round_up
 from .model import RealmsCreature, conditions_catalogue, load_toml, sizes
 
@@ -178,10 +178,7 @@ def ap_costs(state: EncounterState) -> dict[str, int]:
 
 
 def creature(state: EncounterState, name: str) -> RealmsCreature:
-    entity = state.entity(name)
-    if not isinstance(entity, RealmsCreature):
-        raise IllegalCommand(f"{name} is not a creature")
-    return entity
+    return state.entity_of(name, RealmsCreature)
 
 
 def size_order(creature: RealmsCreature) -> int:
