@@ -4,7 +4,8 @@ A :class:`Distribution` is a run of integer weights over consecutive outcomes; t
 probability of an outcome is its weight over the sum of weights, an exact fraction.
 Sums of dice are polynomial products, computed by Kronecker substitution: the weights are
 packed into one big integer, so a product of polynomials is one big-integer product
-(``gmpy2`` when installed, Python's own integers otherwise).
+(``gmpy2`` for big products, Python's own integers for the rest). Small cases are worked out
+in plain lists instead, which costs less than packing.
 
 The model follows the roller exactly (same reroll and explosion bounds), so every total
 the roller can produce lies in the support of the distribution and nowhere else.
@@ -21,7 +22,7 @@ from typing import Any
 from . import limits
 from .ast import BinOp, Dice, Group, Neg, Node, Num
 from .errors import DiceError, DiceEvalError, DistributionTooLarge
-from .parser import parse
+from .parser import parse_uncached
 
 try:  # gmpy2 multiplies big integers with FFT: much faster for large pools
     from gmpy2 import mpz as _big
@@ -29,6 +30,20 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
     _big = int
 
 Counts = list[int]
+_new = object.__new__
+
+_GMP_BITS = 1 << 18
+"""Below about this many bits of packed weights, Python's own integers are faster than
+gmpy2 (whose first use in a process costs more than a small product)."""
+
+
+_PLAIN_WORK = 1024
+"""Up to about this many multiplications, weights are convolved in plain lists."""
+
+
+def _int_type(bits: int) -> Callable[..., Any]:
+    """The big-integer type for products of about ``bits`` bits."""
+    return _big if bits > _GMP_BITS else int
 
 
 class Distribution:
@@ -49,11 +64,13 @@ class Distribution:
         while end > start + 1 and counts[end - 1] == 0:
             end -= 1
         counts = counts[start:end]
-        g = 0
-        for c in counts:
-            g = math.gcd(g, c)
-            if g == 1:
-                break
+        g = counts[0] if counts else 0
+        if g != 1:  # (a weight of 1 leaves nothing to divide out: the usual case)
+            g = 0
+            for c in counts:
+                g = math.gcd(g, c)
+                if g == 1:
+                    break
         if g > 1:
             counts = [c // g for c in counts]
         self.lo = lo + start
@@ -122,10 +139,10 @@ class Distribution:
         return _from_weights(weights)
 
     def __add__(self, other: Distribution) -> Distribution:
-        return Distribution(self.lo + other.lo, _convolve(self.counts, other.counts))
+        return _distribution(self.lo + other.lo, _convolve(self.counts, other.counts))
 
     def __neg__(self) -> Distribution:
-        return Distribution(-self.hi, self.counts[::-1])
+        return _distribution(-self.hi, self.counts[::-1])
 
     def __sub__(self, other: Distribution) -> Distribution:
         return self + (-other)
@@ -150,6 +167,21 @@ class Distribution:
             "stdev": self.stdev,
             "outcomes": {str(v): str(p) for v, p in self.items()},
         }
+
+
+def _distribution(lo: int, counts: Counts) -> Distribution:
+    """``Distribution(lo, counts)`` for a fresh list of Python ints, which it may keep.
+
+    Weights that already start and end with a non-zero weight, the first being 1, need
+    no trimming and no common factor taken out: the usual case, made without copying.
+    """
+    if counts[0] == 1 and counts[-1]:
+        dist = _new(Distribution)
+        dist.lo = lo
+        dist.counts = counts
+        dist.denominator = sum(counts)
+        return dist
+    return Distribution(lo, counts)
 
 
 def _from_weights(weights: dict[int, int]) -> Distribution:
@@ -181,11 +213,15 @@ def _check_size(width: int, bits: int) -> None:
         )
 
 
-def _pack(counts: Counts, hex_digits: int) -> Any:
-    return _big("".join([f"{c:0{hex_digits}x}" for c in reversed(counts)]) or "0", 16)
+def _pack(counts: Counts, hex_digits: int, big: Callable[..., Any]) -> Any:
+    return big("".join([f"{c:0{hex_digits}x}" for c in reversed(counts)]) or "0", 16)
 
 
 def _unpack(value: Any, hex_digits: int, length: int) -> Counts:
+    if length <= 64 and type(value) is int:  # few weights: shifting is cheaper than text
+        shift = 4 * hex_digits
+        mask = (1 << shift) - 1
+        return [(value >> (i * shift)) & mask for i in range(length)]
     text = format(value, "x").rjust(hex_digits * length, "0")
     out = [int(text[i : i + hex_digits], 16) for i in range(0, hex_digits * length, hex_digits)]
     out.reverse()
@@ -209,7 +245,25 @@ def _convolve(a: Counts, b: Counts) -> Counts:
                     out[i + j] += x * y
         return out
     h = (bits + 3) // 4
-    return _unpack(_pack(a, h) * _pack(b, h), h, width)
+    big = _int_type(width * bits)
+    return _unpack(_pack(a, h, big) * _pack(b, h, big), h, width)
+
+
+def _uniform_power(faces: int, n: int) -> Counts:
+    """Weights of the sum of ``n`` dice whose ``faces`` weights are all 1 (a running sum)."""
+    out = [1] * faces
+    for _ in range(n - 1):
+        size = len(out)
+        new = [0] * (size + faces - 1)
+        run = 0
+        for i in range(size + faces - 1):
+            if i < size:
+                run += out[i]
+            if i >= faces:
+                run -= out[i - faces]
+            new[i] = run
+        out = new
+    return out
 
 
 def _power(a: Counts, n: int) -> Counts:
@@ -221,8 +275,22 @@ def _power(a: Counts, n: int) -> Counts:
     width = n * (len(a) - 1) + 1
     bits = n * sum(a).bit_length() + 1
     _check_size(width, bits)
+    # Small pools are cheaper in plain lists than packed into one big integer (whose
+    # packing and unpacking cost about a microsecond per weight).
+    w = a[0]
+    if n * width <= 8 * (len(a) + width) and a.count(w) == len(a):
+        out = _uniform_power(len(a), n)
+        if w != 1:
+            scale = w**n
+            out = [c * scale for c in out]
+        return out
+    if n * width * len(a) <= _PLAIN_WORK:
+        out = a
+        for _ in range(n - 1):
+            out = _convolve(out, a)
+        return out
     h = (bits + 3) // 4
-    return _unpack(_pack(a, h) ** n, h, width)
+    return _unpack(_pack(a, h, _int_type(width * bits)) ** n, h, width)
 
 
 # -- single dice ---------------------------------------------------------------------------
@@ -284,22 +352,24 @@ def _keep(
     h = (bits + 3) // 4
     shift = 4 * h
     binom = [[math.comb(r, j) for j in range(r + 1)] for r in range(n + 1)]
-    state: list[Any] = [_big(0)] * (n + 1)
-    state[0] = _big(1)
+    big = _int_type((top + 1) * shift)
+    zero = big(0)
+    state: list[Any] = [zero] * (n + 1)
+    state[0] = big(1)
     for v, w in faces:
-        fv = value(v)
+        step = shift * value(v)  # one kept die showing v moves a polynomial this far
         powers = [w**j for j in range(n + 1)]
-        new: list[Any] = [_big(0)] * (n + 1)
+        new: list[Any] = [zero] * (n + 1)
         for a in range(n + 1):
             poly = state[a]
             if not poly:
                 continue
-            kept_before = min(a, keep)
+            room = keep - a if a < keep else 0  # how many of the next dice are kept
+            row = binom[n - a]
             for j in range(n - a + 1):
-                add = min(j, keep - kept_before)
-                term = poly * (binom[n - a][j] * powers[j])
-                if add and fv:
-                    term <<= shift * add * fv
+                term = poly * (row[j] * powers[j])
+                if step and j and room:
+                    term <<= step * (j if j < room else room)
                 new[a + j] += term
         state = new
     return 0, _unpack(state[n], h, top + 1)
@@ -329,7 +399,7 @@ def _dice(node: Dice) -> Distribution:
     if success is not None:
         hits = sum(c for i, c in enumerate(base) if success.matches(lo + i))
         return Distribution(0, _power([sum(base) - hits, hits], n))
-    return Distribution(lo * n, _power(base, n))
+    return _distribution(lo * n, _power(base, n))
 
 
 def _separate_chain_successes(node: Dice, lo: int, base: Counts) -> Counts:
@@ -418,11 +488,29 @@ def _distribution_of(node: Node) -> Distribution:
     return _eval(node)
 
 
+_BY_TEXT: dict[str, Distribution] = {}
+"""Distributions of texts already seen (a text needs neither hashing its tree nor parsing)."""
+_CACHE_SIZE = 256
+
+
 def distribution(expression: str | Node) -> Distribution:
     """The exact distribution of an expression's total.
 
     >>> distribution("4d6kh3").probability(18)
     Fraction(7, 432)
     """
-    node = parse(expression) if isinstance(expression, str) else expression
-    return _distribution_of(node)
+    if not isinstance(expression, str):
+        return _distribution_of(expression)
+    dist = _BY_TEXT.get(expression)
+    if dist is None:
+        dist = _eval(parse_uncached(expression))
+        if len(_BY_TEXT) >= _CACHE_SIZE:
+            _BY_TEXT.clear()
+        _BY_TEXT[expression] = dist
+    return dist
+
+
+def clear_cache() -> None:
+    """Forget every distribution computed (for measuring first calls)."""
+    _BY_TEXT.clear()
+    _distribution_of.cache_clear()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import repeat
 from typing import Any
 
 from . import limits
-from .ast import BinOp, Dice, Neg, Node, Num
+from .ast import BinOp, Compare, Dice, Neg, Node, Num
 from .errors import DiceEvalError, DiceLimitError
-from .parser import parse
+from .parser import parse_uncached
 from .sources import DiceSource
 
 KEPT = "kept"
@@ -179,122 +181,391 @@ class RollResult:
         }
 
 
-class _Budget:
-    __slots__ = ("left",)
-
-    def __init__(self) -> None:
-        self.left = limits.MAX_ROLLS
-
-    def spend(self, n: int) -> None:
-        self.left -= n
-        if self.left < 0:
-            raise DiceLimitError(
-                f"the expression rolled more than {limits.MAX_ROLLS:,} dice "
-                "(rerolls and explosions included)"
-            )
-
-
-def _roll_one(node: Dice, source: DiceSource, budget: _Budget, out: list[Die]) -> None:
-    """Roll one die of ``node`` with its rerolls and explosions, appending to ``out``."""
-    faces = node.faces
-    roll = source.roll
-    reroll = node.reroll
-    explode = node.explode
-    chain: list[int] = []
-    explosions = 0
-    while True:
-        budget.spend(1)
-        value = roll(faces)
-        if reroll is not None and reroll.matches(value):
-            while True:
-                gone = Die(value, faces)
-                gone.fate = REROLLED
-                out.append(gone)
-                budget.spend(1)
-                value = roll(faces)
-                if node.reroll_once or not reroll.matches(value):
-                    break
-        if node.compound:
-            chain.append(value)
-        else:
-            out.append(Die(value, faces))
-        if explode is None or explosions >= limits.MAX_EXPLOSIONS or not explode.matches(value):
-            break
-        explosions += 1
-        if not node.compound:
-            out[-1].exploded = True
-    if node.compound:
-        die = Die(sum(chain), faces)
-        if len(chain) > 1:
-            die.exploded = True
-            die.parts = tuple(chain)
-        out.append(die)
-
-
-def _roll_dice(node: Dice, source: DiceSource, budget: _Budget) -> DicePart:
-    faces = node.faces
-    if (
-        node.reroll is None
-        and node.explode is None
-        and node.keep is None
-        and node.success is None
-    ):
-        budget.spend(node.count)
-        roll = source.roll
-        values = [roll(faces) for _ in range(node.count)]
-        return DicePart(node, [Die(v, faces) for v in values], sum(values))
-    out: list[Die] = []
-    for _ in range(node.count):
-        _roll_one(node, source, budget, out)
-    live = [d for d in out if d.fate == KEPT]
-    if node.keep is not None:
-        highest, keep = node.keep.kept_highest(len(live))
-        order = sorted(live, key=lambda d: d.value, reverse=highest)
-        for die in order[keep:]:
-            die.fate = DROPPED
-    success = node.success
-    if success is not None:
-        total = 0
-        for die in out:
-            if die.fate == KEPT:
-                die.success = success.matches(die.value)
-                total += die.success
-    else:
-        total = sum(d.value for d in out if d.fate == KEPT)
-    return DicePart(node, out, total)
-
-
 def _divide(a: int, b: int, up: bool) -> int:
     if b == 0:
         raise DiceEvalError("division by zero")
     return -((-a) // b) if up else a // b
 
 
-def _eval(node: Node, source: DiceSource, budget: _Budget) -> Part:
-    if isinstance(node, Dice):
-        return _roll_dice(node, source, budget)
-    if isinstance(node, Num):
-        return NumPart(node.value)
-    if isinstance(node, BinOp):
-        left = _eval(node.left, source, budget)
-        right = _eval(node.right, source, budget)
-        op = node.op
-        a, b = left.total, right.total
-        if op == "+":
-            total = a + b
-        elif op == "-":
-            total = a - b
-        elif op == "*":
-            total = a * b
+# -- compiled plans ----------------------------------------------------------------------
+#
+# Rolling walks no tree: each parsed tree is compiled once into nested closures (a plan)
+# that roll and build the result tree directly. Plans are cached by the text rolled and by
+# the identity of a tree passed in, so rolling the same expression again costs one lookup.
+#
+# Every die's first roll is counted when the plan is made, so a tree that needs more than
+# ``limits.MAX_ROLLS`` dice is refused before anything is rolled. Only rerolls and
+# explosions are counted while rolling, against what that static count left over. (The
+# limits are read when a plan is made; ``clear_plans`` forgets plans made under others.)
+#
+# On the hot paths the result objects are made with ``object.__new__`` and slot stores:
+# the same objects, with the same attributes, that their constructors make, without a
+# Python call per die.
+
+_Roll = Callable[[int], int]
+_Many = Callable[[int, int], list[int]]
+_Step = Callable[[_Roll, "_Many | None", list[int]], Part]
+
+_PLAN_CACHE_SIZE = 1024
+_BATCH = 4
+"""Plain pools of at least this many dice are rolled with one ``roll_many`` call."""
+_new = object.__new__
+
+
+class _Plan:
+    __slots__ = ("batches", "dynamic", "node", "spare", "step")
+
+    def __init__(self, node: Node, step: _Step, spare: int, dynamic: bool, batches: bool) -> None:
+        self.node = node
+        self.step = step
+        self.spare = spare  # rolls left for rerolls and explosions
+        self.dynamic = dynamic  # whether any die can reroll or explode
+        self.batches = batches  # whether any pool is big enough for roll_many
+
+
+_BY_TEXT: dict[str, _Plan] = {}
+_BY_NODE: dict[int, _Plan] = {}  # id(node) -> plan; plan.node keeps the id in use
+
+
+def _too_many_rolls() -> DiceLimitError:
+    return DiceLimitError(
+        f"the expression rolled more than {limits.MAX_ROLLS:,} dice "
+        "(rerolls and explosions included)"
+    )
+
+
+def _predicate(point: Compare) -> Callable[[int], bool]:
+    """``point.matches`` as a bound method of an int: no Python frame per die."""
+    v, op = point.value, point.op
+    if op == "=":
+        return v.__eq__
+    if op == ">":
+        return v.__lt__
+    if op == ">=":
+        return v.__le__
+    if op == "<":
+        return v.__gt__
+    return v.__ge__
+
+
+def _plain_step(node: Dice) -> _Step:
+    """``NdX`` without modifiers."""
+    n, faces = node.count, node.faces
+    new = _new
+    if n == 1:
+
+        def one(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            value = roll(faces)
+            die = new(Die)
+            die.value = value
+            die.faces = faces
+            die.fate = KEPT
+            die.exploded = False
+            die.success = None
+            die.parts = None
+            part = new(DicePart)
+            part.node = node
+            part.rolled = [die]
+            part.total = value
+            return part
+
+        return one
+
+    def pool(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        rolled: list[Die] = []
+        append = rolled.append
+        total = 0
+        # a pool of at least _BATCH dice is one roll_many call; fewer are rolled one by one
+        for value in many(n, faces) if many is not None and n >= _BATCH else repeat(None, n):
+            if value is None:
+                value = roll(faces)
+            total += value
+            die = new(Die)
+            die.value = value
+            die.faces = faces
+            die.fate = KEPT
+            die.exploded = False
+            die.success = None
+            die.parts = None
+            append(die)
+        part = new(DicePart)
+        part.node = node
+        part.rolled = rolled
+        part.total = total
+        return part
+
+    return pool
+
+
+def _keep_step(node: Dice) -> _Step:
+    """``NdX`` with keep/drop and/or success counting, but no rerolls or explosions."""
+    n, faces = node.count, node.faces
+    highest, keep = node.keep.kept_highest(n) if node.keep is not None else (True, n)
+    hit = _predicate(node.success) if node.success is not None else None
+    new = _new
+
+    def step(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        if many is not None and n >= _BATCH:
+            values = many(n, faces)
         else:
-            total = _divide(a, b, up=op == "/^")
-        return BinPart(op, left, right, total)
+            values = [roll(faces) for _ in range(n)]
+        rolled: list[Die] = []
+        append = rolled.append
+        for value in values:
+            die = new(Die)
+            die.value = value
+            die.faces = faces
+            die.fate = KEPT
+            die.exploded = False
+            die.success = None
+            die.parts = None
+            append(die)
+        total = sum(values)
+        if keep < n:
+            # a stable sort of positions by value drops the same dice as sorting the dice
+            for i in sorted(range(n), key=values.__getitem__, reverse=highest)[keep:]:
+                rolled[i].fate = DROPPED
+                total -= values[i]
+        if hit is not None:
+            total = 0
+            for die in rolled:
+                if die.fate == KEPT:
+                    die.success = success = hit(die.value)
+                    total += success
+        part = new(DicePart)
+        part.node = node
+        part.rolled = rolled
+        part.total = total
+        return part
+
+    return step
+
+
+def _dynamic_step(node: Dice) -> _Step:
+    """``NdX`` with rerolls and/or explosions: rolled die by die, in table order."""
+    n, faces = node.count, node.faces
+    rerolls = _predicate(node.reroll) if node.reroll is not None else None
+    once = node.reroll_once
+    explodes = _predicate(node.explode) if node.explode is not None else None
+    compound = node.compound
+    max_explosions = limits.MAX_EXPLOSIONS
+    keep = node.keep
+    hit = _predicate(node.success) if node.success is not None else None
+
+    def step(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        out: list[Die] = []
+        append = out.append
+        for _ in range(n):
+            chain: list[int] = []
+            explosions = 0
+            value = roll(faces)  # each die's first roll was counted before rolling began
+            while True:
+                if rerolls is not None and rerolls(value):
+                    while True:
+                        gone = Die(value, faces)
+                        gone.fate = REROLLED
+                        append(gone)
+                        budget[0] -= 1
+                        if budget[0] < 0:
+                            raise _too_many_rolls()
+                        value = roll(faces)
+                        if once or not rerolls(value):
+                            break
+                if compound:
+                    chain.append(value)
+                else:
+                    append(Die(value, faces))
+                if explodes is None or explosions >= max_explosions or not explodes(value):
+                    break
+                explosions += 1
+                if not compound:
+                    out[-1].exploded = True
+                budget[0] -= 1
+                if budget[0] < 0:
+                    raise _too_many_rolls()
+                value = roll(faces)
+            if compound:
+                die = Die(sum(chain), faces)
+                if len(chain) > 1:
+                    die.exploded = True
+                    die.parts = tuple(chain)
+                append(die)
+        live = [d for d in out if d.fate == KEPT]
+        if keep is not None:
+            highest, kept = keep.kept_highest(len(live))
+            for die in sorted(live, key=_value, reverse=highest)[kept:]:
+                die.fate = DROPPED
+        total = 0
+        if hit is not None:
+            for die in live:
+                if die.fate == KEPT:
+                    die.success = success = hit(die.value)
+                    total += success
+        else:
+            for die in live:
+                if die.fate == KEPT:
+                    total += die.value
+        return DicePart(node, out, total)
+
+    return step
+
+
+def _value(die: Die) -> int:
+    return die.value
+
+
+def _binary_step(node: BinOp, count: list[int]) -> _Step:
+    op = node.op
+    left = _compile(node.left, count)
+    new = _new
+    if isinstance(node.right, Num) and op in ("+", "-"):
+        number = node.right.value
+        k = number if op == "+" else -number
+
+        def constant(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            a = left(roll, many, budget)
+            b = new(NumPart)
+            b.total = number
+            part = new(BinPart)
+            part.op = op
+            part.left = a
+            part.right = b
+            part.total = a.total + k
+            return part
+
+        return constant
+    right = _compile(node.right, count)
+    if op == "+" or op == "-":
+        sign = 1 if op == "+" else -1
+
+        def add(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            a = left(roll, many, budget)
+            b = right(roll, many, budget)
+            part = new(BinPart)
+            part.op = op
+            part.left = a
+            part.right = b
+            part.total = a.total + sign * b.total
+            return part
+
+        return add
+    if op == "*":
+
+        def mul(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            a = left(roll, many, budget)
+            b = right(roll, many, budget)
+            return BinPart("*", a, b, a.total * b.total)
+
+        return mul
+    up = op == "/^"
+
+    def div(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        a = left(roll, many, budget)
+        b = right(roll, many, budget)
+        return BinPart(op, a, b, _divide(a.total, b.total, up))
+
+    return div
+
+
+def _compile(node: Node, count: list[int]) -> _Step:
+    """The step that rolls ``node``.
+
+    ``count`` gathers [its dice, whether any is dynamic, whether any pool is batched].
+    """
+    if isinstance(node, BinOp):
+        return _binary_step(node, count)
+    if isinstance(node, Dice):
+        count[0] += node.count
+        if node.count >= _BATCH:
+            count[2] = 1
+        if node.reroll is not None or node.explode is not None:
+            count[1] = 1
+            return _dynamic_step(node)
+        if node.keep is not None or node.success is not None:
+            return _keep_step(node)
+        return _plain_step(node)
+    if isinstance(node, Num):
+        value = node.value
+
+        def number(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            return NumPart(value)
+
+        return number
     if isinstance(node, Neg):
-        return NegPart(_eval(node.operand, source, budget))
-    return GroupPart(_eval(node.inner, source, budget))
+        operand = _compile(node.operand, count)
+
+        def neg(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+            return NegPart(operand(roll, many, budget))
+
+        return neg
+    inner = _compile(node.inner, count)
+
+    def group(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        return GroupPart(inner(roll, many, budget))
+
+    return group
+
+
+def _compile_plan(node: Node) -> _Plan:
+    """Compile ``node``, refusing it if its dice alone exceed ``limits.MAX_ROLLS``."""
+    count = [0, 0, 0]
+    step = _compile(node, count)
+    static, dynamic, batches = count
+    if static > limits.MAX_ROLLS:
+        raise DiceLimitError(
+            f"the expression rolls {static:,} dice, more than {limits.MAX_ROLLS:,} dice "
+            "in one expression (rerolls and explosions included)"
+        )
+    return _Plan(node, step, limits.MAX_ROLLS - static, bool(dynamic), bool(batches))
+
+
+def _plan(node: Node) -> _Plan:
+    """The plan for a tree, compiled on first use."""
+    plan = _BY_NODE.get(id(node))
+    if plan is None or plan.node is not node:
+        plan = _compile_plan(node)
+        if len(_BY_NODE) >= _PLAN_CACHE_SIZE:
+            _BY_NODE.clear()
+        _BY_NODE[id(node)] = plan
+    return plan
+
+
+def _plan_text(text: str) -> _Plan:
+    """The plan for a text, parsed and compiled on first use."""
+    plan = _compile_plan(parse_uncached(text))
+    if len(_BY_TEXT) >= _PLAN_CACHE_SIZE:
+        _BY_TEXT.clear()
+    _BY_TEXT[text] = plan
+    return plan
+
+
+def clear_plans() -> None:
+    """Forget every compiled plan (for measuring first rolls; never needed otherwise)."""
+    _BY_TEXT.clear()
+    _BY_NODE.clear()
+
+
+_NO_BUDGET: list[int] = [0]
+"""Passed to plans without rerolls or explosions, which never count while rolling."""
 
 
 def roll(expression: str | Node, source: DiceSource) -> RollResult:
-    """Roll ``expression`` (text or a parsed tree) with dice from ``source``."""
-    node = parse(expression) if isinstance(expression, str) else expression
-    return RollResult(node, _eval(node, source, _Budget()))
+    """Roll ``expression`` (text or a parsed tree) with dice from ``source``.
+
+    A source with a ``roll_many(n, faces)`` method (see :class:`DiceSource`) rolls plain
+    pools in one call; otherwise each die is one ``roll``.
+    """
+    if isinstance(expression, str):
+        plan = _BY_TEXT.get(expression) or _plan_text(expression)
+    else:
+        plan = _plan(expression)
+    tree = plan.step(
+        source.roll,
+        getattr(source, "roll_many", None) if plan.batches else None,
+        [plan.spare] if plan.dynamic else _NO_BUDGET,
+    )
+    result = _new(RollResult)
+    result.expression = plan.node
+    result.tree = tree
+    result.total = tree.total
+    return result

@@ -1,0 +1,485 @@
+"""The fast paths give exactly what the straightforward ones do.
+
+Rolling runs compiled plans, the parser reads plain sums with one regular expression, parsed
+nodes are built without their constructors, sources roll pools in one call, and exact sums
+of small pools use plain lists. Each is checked here against a simple reference: the
+tree-walking roller that the plans replaced, the parser proper, the constructors, one
+``roll`` at a time, and schoolbook arithmetic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import pickle
+import time
+from collections import Counter
+from typing import Any
+
+import icepool
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.dice import (
+    DiceError,
+    DiceLimitError,
+    DiceSource,
+    ForcedDice,
+    ForcedDiceError,
+    RecordingDice,
+    SeededDice,
+    distribution,
+    limits,
+    roll,
+)
+from arbiter.dice.ast import (
+    BinOp,
+    Compare,
+    Dice,
+    Group,
+    Keep,
+    Neg,
+    Node,
+    Num,
+    new_binop,
+    new_compare,
+    new_dice,
+    new_group,
+    new_keep,
+    new_neg,
+    new_num,
+)
+from arbiter.dice.errors import DiceEvalError
+from arbiter.dice.exact import _keep, _power, _uniform_power
+from arbiter.dice.parser import _Parser, _simple_sum, parse_uncached
+from arbiter.dice.roller import (
+    DROPPED,
+    KEPT,
+    REROLLED,
+    BinPart,
+    DicePart,
+    Die,
+    GroupPart,
+    NegPart,
+    NumPart,
+    Part,
+    RollResult,
+)
+
+# -- the reference roller: a plain walk over the tree, as the roller used to be -------------
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.left = limits.MAX_ROLLS
+
+    def spend(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            raise DiceLimitError(
+                f"the expression rolled more than {limits.MAX_ROLLS:,} dice "
+                "(rerolls and explosions included)"
+            )
+
+
+def _reference_dice(node: Dice, source: DiceSource, budget: _Budget) -> DicePart:
+    out: list[Die] = []
+    for _ in range(node.count):
+        chain: list[int] = []
+        explosions = 0
+        while True:
+            budget.spend()
+            value = source.roll(node.faces)
+            if node.reroll is not None and node.reroll.matches(value):
+                while True:
+                    gone = Die(value, node.faces)
+                    gone.fate = REROLLED
+                    out.append(gone)
+                    budget.spend()
+                    value = source.roll(node.faces)
+                    if node.reroll_once or not node.reroll.matches(value):
+                        break
+            if node.compound:
+                chain.append(value)
+            else:
+                out.append(Die(value, node.faces))
+            if (
+                node.explode is None
+                or explosions >= limits.MAX_EXPLOSIONS
+                or not node.explode.matches(value)
+            ):
+                break
+            explosions += 1
+            if not node.compound:
+                out[-1].exploded = True
+        if node.compound:
+            die = Die(sum(chain), node.faces)
+            if len(chain) > 1:
+                die.exploded = True
+                die.parts = tuple(chain)
+            out.append(die)
+    live = [d for d in out if d.fate == KEPT]
+    if node.keep is not None:
+        highest, keep = node.keep.kept_highest(len(live))
+        for die in sorted(live, key=lambda d: d.value, reverse=highest)[keep:]:
+            die.fate = DROPPED
+    total = 0
+    for die in out:
+        if die.fate == KEPT:
+            if node.success is not None:
+                die.success = node.success.matches(die.value)
+                total += die.success
+            else:
+                total += die.value
+    return DicePart(node, out, total)
+
+
+def _reference_eval(node: Node, source: DiceSource, budget: _Budget) -> Part:
+    if isinstance(node, Dice):
+        return _reference_dice(node, source, budget)
+    if isinstance(node, Num):
+        return NumPart(node.value)
+    if isinstance(node, Neg):
+        return NegPart(_reference_eval(node.operand, source, budget))
+    if isinstance(node, Group):
+        return GroupPart(_reference_eval(node.inner, source, budget))
+    left = _reference_eval(node.left, source, budget)
+    right = _reference_eval(node.right, source, budget)
+    a, b = left.total, right.total
+    if node.op in ("/", "/^") and b == 0:
+        raise DiceEvalError("division by zero")
+    total = {
+        "+": lambda: a + b,
+        "-": lambda: a - b,
+        "*": lambda: a * b,
+        "/": lambda: a // b,
+        "/^": lambda: -((-a) // b),
+    }[node.op]()
+    return BinPart(node.op, left, right, total)
+
+
+def reference_roll(node: Node, source: DiceSource) -> RollResult:
+    return RollResult(node, _reference_eval(node, source, _Budget()))
+
+
+def outcome(node: Node, source: DiceSource, roller: Any) -> tuple[Any, ...]:
+    """Everything observable about rolling ``node``: result or error."""
+    try:
+        result = roller(node, source)
+    except DiceError as err:
+        return ("error", type(err).__name__, str(err))
+    dice = [(d.value, d.faces, d.fate, d.exploded, d.success, d.parts) for d in result.dice()]
+    return ("ok", result.total, result.render(), repr(result), result.to_json(), dice)
+
+
+# -- random trees ---------------------------------------------------------------------------
+
+compare = st.builds(Compare, st.sampled_from(["=", ">", ">=", "<", "<="]), st.integers(0, 12))
+
+
+@st.composite
+def dice_nodes(draw: st.DrawFn) -> Dice:
+    faces = draw(st.integers(1, 12))
+    reroll = draw(st.none() | compare)
+    if reroll is not None and len(reroll.faces_matching(faces)) == faces:
+        reroll = None
+    explode = draw(st.none() | compare)
+    if explode is not None and len(explode.faces_matching(faces)) == faces:
+        explode = None
+    keep = draw(st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
+                                      st.integers(0, 6)))
+    return Dice(
+        draw(st.integers(0, 9)),
+        faces,
+        draw(st.booleans()),
+        reroll,
+        draw(st.booleans()) if reroll else False,
+        explode,
+        draw(st.booleans()) if explode else False,
+        keep,
+        draw(st.none() | compare),
+    )
+
+
+nodes: st.SearchStrategy[Node] = st.recursive(
+    st.builds(Num, st.integers(0, 30)) | dice_nodes(),
+    lambda inner: st.builds(Group, inner)
+    | st.builds(Neg, inner)
+    | st.builds(BinOp, st.sampled_from(["+", "-", "*", "/", "/^"]), inner, inner),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(nodes, st.integers(0, 2**32))
+def test_plans_roll_exactly_as_walking_the_tree(node: Node, seed: int) -> None:
+    ours, theirs = SeededDice(seed), SeededDice(seed)
+    assert outcome(node, ours, roll) == outcome(node, theirs, reference_roll)
+    assert ours.roll(10_000) == theirs.roll(10_000)  # the same dice were used up
+
+
+@settings(max_examples=300, deadline=None)
+@given(nodes, st.lists(st.integers(1, 12), max_size=30))
+def test_plans_use_forced_dice_exactly_as_walking_the_tree(node: Node, values: list[int]) -> None:
+    ours, theirs = ForcedDice(values), ForcedDice(values)
+    ours_log, theirs_log = RecordingDice(ours), RecordingDice(theirs)
+    assert outcome(node, ours_log, roll) == outcome(node, theirs_log, reference_roll)
+    assert (ours.remaining, ours.used) == (theirs.remaining, theirs.used)
+    assert ours_log.rolls == theirs_log.rolls
+
+
+@settings(max_examples=200, deadline=None)
+@given(nodes, st.integers(0, 2**32))
+def test_text_and_tree_roll_alike(node: Node, seed: int) -> None:
+    text = str(node)
+    by_text = outcome(node, SeededDice(seed), lambda _n, s: roll(text, s))
+    by_tree = outcome(parse_uncached(text), SeededDice(seed), roll)
+    assert by_text == by_tree
+
+
+def test_a_plan_rolls_the_same_every_time() -> None:
+    first = [roll("3d6+2d4kh1-1", SeededDice(9)).to_json() for _ in range(3)]
+    source = SeededDice(9)
+    assert roll("3d6+2d4kh1-1", source).to_json() == first[0]
+    assert first[0] == first[1] == first[2]
+
+
+class OnlyRoll:
+    """A source with nothing but ``roll``: the protocol's minimum."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SeededDice(seed)
+
+    def roll(self, faces: int) -> int:
+        return self.inner.roll(faces)
+
+
+@pytest.mark.parametrize("expr", ["8d6", "10d10kh5+2", "4d6kh3", "1d20+5", "6d10>=7"])
+def test_a_source_without_roll_many_gives_the_same_dice(expr: str) -> None:
+    assert roll(expr, OnlyRoll(3)).to_json() == roll(expr, SeededDice(3)).to_json()
+
+
+# -- the roll limit -------------------------------------------------------------------------
+
+
+def test_too_many_dice_are_refused_before_any_is_rolled() -> None:
+    text = "+".join(["1000d6"] * 20)
+    source = ForcedDice([1, 2, 3])
+    start = time.perf_counter()
+    with pytest.raises(DiceLimitError, match="20,000 dice, more than 10,000 dice"):
+        roll(text, source)
+    assert time.perf_counter() - start < 0.5
+    assert source.used == 0
+
+
+def test_the_limit_itself_is_allowed() -> None:
+    result = roll("+".join(["1000d6"] * 10), SeededDice(1))
+    assert len(result.dice()) == limits.MAX_ROLLS
+
+
+def test_rerolls_and_explosions_still_count_while_rolling() -> None:
+    # 10,000 first rolls leave nothing for the explosions that are certain to come
+    with pytest.raises(DiceLimitError, match="rolled more than 10,000 dice"):
+        roll("+".join(["1000d2!"] * 10), SeededDice(1))
+    with pytest.raises(DiceLimitError, match="rolled more than 10,000 dice"):
+        roll("1000d6r<6+" + "+".join(["1000d6"] * 9), SeededDice(1))
+
+
+# -- the parser's fast path ---------------------------------------------------------------
+
+
+def full_parse(text: str) -> Node | DiceError:
+    try:
+        return _Parser(text.lower()).parse()
+    except DiceError as err:
+        return err
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="0123456789dDkKhHlL%+- ", max_size=24))
+def test_plain_sums_read_as_the_parser_reads_them(text: str) -> None:
+    fast = _simple_sum(text)
+    if fast is not None:
+        slow = full_parse(text)
+        assert fast == slow
+        assert repr(fast) == repr(slow)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["+", "-", " + ", " - "]),
+                          st.sampled_from(["", "1", "3", "12", "1000", "1001", "0"]),
+                          st.sampled_from(["d", "D", " d "]),
+                          st.sampled_from(["6", "20", "%", "0", "10000", "10001"]),
+                          st.sampled_from(["", "kh1", "k2", "KL3", "dl1", "Dh2", " kh 1", "k h1"]),
+                          st.sampled_from(["", "", "7"])),
+                min_size=1, max_size=5))
+def test_sums_of_dice_read_as_the_parser_reads_them(terms: list[tuple[str, ...]]) -> None:
+    text = "".join(
+        (sign if i else "") + (number or count + d + faces + keep)
+        for i, (sign, count, d, faces, keep, number) in enumerate(terms)
+    )
+    slow = full_parse(text)
+    fast = _simple_sum(text)
+    if isinstance(slow, DiceError):
+        assert fast is None
+        with pytest.raises(type(slow)) as raised:
+            parse_uncached(text)
+        assert str(raised.value) == str(slow)
+    else:
+        assert fast is None or fast == slow
+        assert parse_uncached(text) == slow
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["3d8+2d4kh1-7", "1d20+5", "D%K1", "4D6KH3", "2d6 + 3", " 2 d 6 ", "10d10kh5+2", "7",
+     "1000d10000", "999999999"],
+)
+def test_common_sums_take_the_fast_path(text: str) -> None:
+    fast = _simple_sum(text)
+    assert fast is not None
+    assert fast == full_parse(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1001d6", "1d10001", "1000000000", "1d0", "-1d4", "+3", "2d6 3", "2d6kh1kh1", "2d6+", "",
+     "1d6*2", "k h1", "2d6\t+1"],
+)
+def test_anything_else_goes_to_the_parser(text: str) -> None:
+    assert _simple_sum(text) is None
+
+
+# -- nodes made without their constructors ---------------------------------------------------
+
+
+def test_fast_nodes_are_the_constructors_nodes() -> None:
+    made = new_binop(
+        "+",
+        new_dice(4, 6, False, new_compare("=", 1), True, None, False, new_keep("kh", 3), None),
+        new_group(new_neg(new_num(2))),
+    )
+    built = BinOp(
+        "+",
+        Dice(4, 6, False, Compare("=", 1), True, None, False, Keep("kh", 3), None),
+        Group(Neg(Num(2))),
+    )
+    assert type(made) is BinOp and type(made.left) is Dice
+    assert made == built and hash(made) == hash(built) and repr(made) == repr(built)
+    assert str(made) == str(built) == "4d6ro1kh3+(-2)"
+    assert pickle.loads(pickle.dumps(made)) == built
+    assert dataclasses.replace(made, op="-") == BinOp("-", built.left, built.right)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.op = "-"  # type: ignore[misc]
+
+
+# -- sources rolling many dice at once ------------------------------------------------------
+
+
+@given(st.integers(0, 2**32), st.integers(0, 40), st.integers(1, 10_000))
+def test_seeded_roll_many_is_roll_after_roll(seed: int, n: int, faces: int) -> None:
+    many, one = SeededDice(seed), SeededDice(seed)
+    assert many.roll_many(n, faces) == [one.roll(faces) for _ in range(n)]
+    assert many.roll(6) == one.roll(6)
+
+
+@given(st.lists(st.integers(-1, 8), max_size=12), st.integers(0, 12), st.integers(1, 6))
+def test_forced_roll_many_is_roll_after_roll(values: list[int], n: int, faces: int) -> None:
+    many, one = ForcedDice(values), ForcedDice(values)
+    many_log, one_log = RecordingDice(many), RecordingDice(one)
+
+    def attempt(fn: Any) -> Any:
+        try:
+            return fn()
+        except ForcedDiceError as err:
+            return str(err)
+
+    assert attempt(lambda: many_log.roll_many(n, faces)) == attempt(
+        lambda: [one_log.roll(faces) for _ in range(n)]
+    )
+    assert (many.remaining, many.used) == (one.remaining, one.used)
+    assert many_log.rolls == one_log.rolls
+
+
+def test_recording_seeded_dice_in_one_call() -> None:
+    log = RecordingDice(SeededDice(4))
+    values = log.roll_many(5, 8)
+    assert log.rolls == [(8, v) for v in values]
+    assert values == SeededDice(4).roll_many(5, 8)
+
+
+# -- exact arithmetic on small pools ---------------------------------------------------------
+
+
+def schoolbook_power(weights: list[int], n: int) -> list[int]:
+    out = [1]
+    for _ in range(n):
+        new = [0] * (len(out) + len(weights) - 1)
+        for i, x in enumerate(out):
+            for j, y in enumerate(weights):
+                new[i + j] += x * y
+        out = new
+    return out
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=12), st.integers(0, 30))
+def test_powers_of_weights(weights: list[int], n: int) -> None:
+    assert _power(weights, n) == schoolbook_power(weights, n)
+
+
+@pytest.mark.parametrize(("faces", "n"), [(1, 5), (2, 1), (6, 2), (6, 10), (20, 20), (4, 40)])
+def test_uniform_powers(faces: int, n: int) -> None:
+    assert _uniform_power(faces, n) == schoolbook_power([1] * faces, n)
+    assert _power([3] * faces, n) == schoolbook_power([3] * faces, n)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=5), st.integers(1, 5),
+       st.booleans(), st.integers(0, 5), st.booleans())
+def test_keeping_dice_against_every_roll(
+    weights: list[int], n: int, highest: bool, keep: int, successes: bool
+) -> None:
+    if not any(weights):
+        weights = [1, *weights]
+    keep = min(keep, n)
+
+    def value(face: int) -> int:
+        return int(face >= 3) if successes else face
+
+    expected: Counter[int] = Counter()
+    for faces in itertools.product(range(len(weights)), repeat=n):
+        weight = 1
+        for f in faces:
+            weight *= weights[f]
+        kept = sorted((f + 1 for f in faces), reverse=highest)[:keep]
+        expected[sum(value(f) for f in kept)] += weight
+    lo, counts = _keep(1, weights, n, highest, keep, value)
+    got = {lo + i: c for i, c in enumerate(counts) if c}
+    assert got == {k: v for k, v in expected.items() if v}
+
+
+def as_dict(die: Any) -> dict[int, Any]:
+    from fractions import Fraction
+
+    den = die.denominator()
+    return {int(k): Fraction(int(v), den) for k, v in die.items() if v}
+
+
+@pytest.mark.parametrize(
+    ("expr", "reference"),
+    [
+        ("10d6", lambda: 10 @ icepool.d6),
+        ("20d20", lambda: 20 @ icepool.d20),
+        ("5d20", lambda: 5 @ icepool.d20),
+        ("4d6r1", lambda: 4 @ icepool.d6.reroll([1], depth="inf")),
+        ("30d4-2d8", lambda: 30 @ icepool.d4 - 2 @ icepool.d8),
+        ("4d6r1kh3", lambda: icepool.d6.reroll([1], depth="inf").highest(4, 3)),
+    ],
+)
+def test_small_and_mid_pools_match_icepool(expr: str, reference: Any) -> None:
+    assert dict(distribution(expr).items()) == as_dict(reference())
+
+
+def test_a_text_seen_before_gives_the_same_distribution() -> None:
+    assert distribution("3d6+1") is distribution("3d6+1")
