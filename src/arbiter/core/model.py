@@ -7,10 +7,10 @@ end), so stepping back and forward never ticks an effect twice; "remaining" is d
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from .copying import clone
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
@@ -168,4 +168,6 @@ class EncounterState:
         return entity
 
     def copy(self) -> EncounterState:
-        return copy.deepcopy(self)
+        """An independent copy (structural, see :mod:`arbiter.core.copying`)."""
+        out: EncounterState = clone(self)
+        return out

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, TypeVar
 import yaml
 
 from ..dice import DiceError, DiceSource, roll
+from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
 from .events import Command, Event
@@ -115,11 +116,14 @@ class Ruleset:
         return state
 
     def lookahead(self, state: EncounterState, events: list[Event]) -> EncounterState:
-        """A copy of ``state`` with ``events`` applied, for deciding what follows them."""
-        scratch = state.copy()
-        for event in events:
-            self.evolve(scratch, event)
-        return scratch
+        """A copy of ``state`` with ``events`` applied, for deciding what follows them.
+
+        The result is for reading only: it is a copy-on-write scratch state that shares the
+        entities ``evolve`` did not touch with ``state`` (and, with no events, ``state``
+        itself). Give it to ``lookahead`` again to apply more events."""
+        if not events:
+            return state
+        return apply_to_scratch(self.evolve, scratch_copy(state), events)
 
     # -- helpers for handlers ------------------------------------------------------------
     @staticmethod
@@ -275,7 +279,8 @@ class Ruleset:
         order = self.initiative_order(state, initiative)
         events = [Event("combat_started", {"initiative": initiative, "order": order,
                                            "rolls": rolls})]
-        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice)
+        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice,
+                                         private=True)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """Highest first; ties keep the order creatures were added (a ruleset may refine)."""
@@ -289,19 +294,38 @@ class Ruleset:
         state.round = 0
         state.turn_index = -1
 
+    def _then(
+        self, scratch: EncounterState, state: EncounterState, events: list[Event]
+    ) -> EncounterState:
+        """``lookahead(state, earlier + events)``, given ``scratch = lookahead(state,
+        earlier)``: the scratch state is taken further in place when it is one of this
+        kernel's own (nobody else holds it), else copied again."""
+        if scratch is state or type(self).lookahead is not Ruleset.lookahead:
+            return self.lookahead(scratch, events)
+        return apply_to_scratch(self.evolve, scratch, events)
+
     def _begin_turn(
-        self, state: EncounterState, who: str, round_: int, dice: DiceSource
+        self, state: EncounterState, who: str, round_: int, dice: DiceSource,
+        private: bool = False,
     ) -> list[Event]:
+        """The events that begin ``who``'s turn. ``private``: ``state`` is a scratch state
+        from ``lookahead`` that only the caller holds and no longer needs, so it may be
+        evolved in place instead of copied."""
         events = [Event("turn_started", {"actor": who, "round": round_,
                                          "economy": self.economy.fresh(state, who)})]
-        after = self.lookahead(state, events)
+        if private and type(self).lookahead is Ruleset.lookahead:
+            after = apply_to_scratch(self.evolve, state, events)
+        else:
+            after = self.lookahead(state, events)
         entity = after.entity(who)
         for cond in entity.conditions:
             if cond.duration.expires_at(round_, who, "start"):
                 events.append(Event("condition_removed", {"target": who, "name": cond.name,
                                                           "why": "expired"}))
         events += self._expire_others(after, who, round_, "start")
-        return events + self.turn_start_events(self.lookahead(state, events), who, dice)
+        if len(events) > 1:
+            after = self._then(after, state, events[1:])
+        return events + self.turn_start_events(after, who, dice)
 
     def _expire_others(
         self, state: EncounterState, who: str, round_: int, point: str
@@ -328,6 +352,7 @@ class Ruleset:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
         self.check_turn_end(state, who)
         events = self.turn_end_events(state, who, dice)
+        done = len(events)
         after = self.lookahead(state, events)
         if who in after.entities:
             for cond in after.entity(who).conditions:
@@ -336,11 +361,12 @@ class Ruleset:
                                                               "why": "expired"}))
         events += self._expire_others(after, who, state.round, "end")
         events.append(Event("turn_ended", {"actor": who, "round": state.round}))
-        after = self.lookahead(state, events)
+        after = self._then(after, state, events[done:])
         following = self.next_turn(after, who, state.round)
         if following is None:
             return events
-        return events + self._begin_turn(after, following[0], following[1], dice)
+        return events + self._begin_turn(after, following[0], following[1], dice,
+                                         private=True)
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
         """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""

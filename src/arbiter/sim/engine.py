@@ -14,7 +14,6 @@ from collections import Counter
 from ..core import Command, Encounter, EncounterState, RulesError, load_ruleset
 from ..dice import SeededDice
 from .encounter import Job
-from .fastcopy import SimState, with_scratch_lookahead
 from .hooks import outcomes_for
 from .policy import Policy, get_policy
 from .stats import DRAW, UNFINISHED, Tally
@@ -39,13 +38,13 @@ class Simulator:
     def __init__(self, job: Job) -> None:
         self.job = job
         self.table_ruleset = load_ruleset(job.ruleset)
-        self.ruleset = with_scratch_lookahead(self.table_ruleset)
+        self.ruleset = self.table_ruleset
         self.outcomes = outcomes_for(job.ruleset)
         self.policies: dict[str, Policy] = {
             side: get_policy(job.ruleset, name) for side, name in job.policies
         }
         self.side_of = job.side_of
-        base = SimState(ruleset="")
+        base = EncounterState(ruleset="")
         for event in job.setup:
             self.ruleset.evolve(base, event)
         self.base = base
@@ -65,6 +64,7 @@ class Simulator:
         dice = SeededDice(run_seed(job.seed, index))
         state = self.base.copy() if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
+        sides_in_order = list(side_of.items())
 
         def run(command: Command) -> None:
             if log is None:
@@ -81,11 +81,16 @@ class Simulator:
         def over() -> str | None:
             """The outcome when fewer than two sides can still act, else None."""
             entities = state.entities
-            sides = {side for who, side in side_of.items()
-                     if who in entities and not defeated(state, entities[who])}
-            if len(sides) >= 2:
-                return None
-            return sides.pop() if sides else DRAW
+            first: str | None = None
+            for who, side in sides_in_order:
+                entity = entities.get(who)
+                if entity is None or defeated(state, entity):
+                    continue
+                if first is None:
+                    first = side
+                elif side != first:  # two sides can still act: stop looking
+                    return None
+            return DRAW if first is None else first
 
         if not state.in_combat:
             run(START)
@@ -123,8 +128,8 @@ class Simulator:
 
     def logged(self, index: int) -> Encounter:
         """Run ``index`` played through the event-sourced path, as at the table: the
-        registered ruleset (no copy-on-write lookahead), a plain EncounterState copied with
-        deepcopy, RecordingDice and a log. The log starts after the setup."""
+        registered ruleset, a state rebuilt from the setup events, RecordingDice and a log.
+        The log starts after the setup."""
         state = EncounterState(ruleset="")
         for event in self.job.setup:
             self.table_ruleset.evolve(state, event)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
+from functools import lru_cache
 
 from ...core import InvalidCommand
 from ...core.rounding import round_up
@@ -69,10 +70,20 @@ def crossed(a: Square, b: Square) -> list[Square]:
     """The squares whose inside the straight line from the centre of ``a`` to the centre of
     ``b`` passes through, without ``a`` and ``b`` (P-REQ-4). Touching only a corner or an
     edge does not count. Exact: the line is clipped against each square with fractions, and
-    only the few squares of each column (or row) near the line are tried."""
+    only the few squares of each column (or row) near the line are tried. A pure function of
+    the two squares, so it is computed once per pair (line of sight asks it constantly)."""
+    return list(_crossed((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))))
+
+
+@lru_cache(maxsize=1 << 16)
+def _crossed(a: Square, b: Square) -> tuple[Square, ...]:
+    return tuple(_crossed_uncached(a, b))
+
+
+def _crossed_uncached(a: Square, b: Square) -> list[Square]:
     (x0, y0), (x1, y1) = a, b
     if abs(x1 - x0) < abs(y1 - y0):
-        return sorted((x, y) for y, x in crossed((y0, x0), (y1, x1)))
+        return sorted((x, y) for y, x in _crossed_uncached((y0, x0), (y1, x1)))
     dx, dy = x1 - x0, y1 - y0
     if dx == 0:
         return []

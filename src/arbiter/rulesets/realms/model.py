@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import Entity
+from ...core.copying import share_in_scratch
 
 HERE = Path(__file__).parent
 AP_PER_TURN = 4  # R-AP-1, R-CMP-7
@@ -163,3 +164,13 @@ class RealmsCreature(Entity):
 
 __all__ = ["AP_PER_TURN", "RealmsCreature", "Size", "conditions_catalogue", "load_toml",
            "size_for", "sizes"]
+
+
+SHARED_IN_SCRATCH = frozenset({
+    "defenses", "skills", "proficient", "damage", "armor", "shield", "resist", "vulnerable",
+    "immune", "reductions", "dr_uses", "position", "tags", "stats"})
+"""RealmsCreature fields that realms' ``apply_*`` methods only ever replace (``position``,
+``dr_uses``) or never change (the stat block): a lookahead scratch copy shares them. The
+conditions (whose levels change in place) and ``over_time_seen`` (appended) are copied."""
+
+share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH)

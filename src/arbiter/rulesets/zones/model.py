@@ -151,6 +151,11 @@ class Weapon:
         )
 
 
+_WEAPONS: dict[tuple[str, str], Weapon] = {}
+"""Weapons built from their specs, by name and the spec's text: a creature's weapon is asked
+for on every attack and every tactics probe, and a Weapon is frozen (never changed)."""
+
+
 @cache
 def catalogue() -> dict[str, dict[str, Any]]:
     """The weapon catalogue (``weapons.toml``) as raw specs by name."""
@@ -238,7 +243,15 @@ class Creature(Entity):
         if name not in self.weapons:
             known = ", ".join(self.weapons) or "none"
             raise IllegalCommand(f"{self.id} has no weapon {name!r} (weapons: {known})")
-        return Weapon.from_spec(name, self.weapons[name])
+        spec = self.weapons[name]
+        key = (name, repr(spec))  # the spec's content: an override may change it in place
+        weapon = _WEAPONS.get(key)
+        if weapon is None:
+            weapon = Weapon.from_spec(name, spec)
+            if len(_WEAPONS) >= 4096:
+                _WEAPONS.clear()
+            _WEAPONS[key] = weapon
+        return weapon
 
     def is_competent(self, weapon: Weapon) -> bool:
         """Competent with the weapon; a thrown melee weapon needs the Throwing tag (Z-THR-1)."""

@@ -27,7 +27,6 @@ from typing import cast
 from ...core import Command, EncounterState, Entity, Event, Ruleset
 from ...rulesets.realms import commands as rc
 from ...rulesets.realms.model import RealmsCreature
-from ..fastcopy import share_in_scratch
 from ..hooks import STANDING, DamageRecord, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
@@ -76,15 +75,6 @@ def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
 
 
 register_outcomes("realms", defeated=defeated, status=status, damage=damage)
-
-SHARED_IN_SCRATCH = frozenset({
-    "defenses", "skills", "proficient", "damage", "armor", "shield", "resist", "vulnerable",
-    "immune", "reductions", "dr_uses", "position", "tags", "stats"})
-"""RealmsCreature fields that realms' ``apply_*`` methods only ever replace (``position``,
-``dr_uses``) or never change (the stat block): a lookahead scratch copy shares them. The
-conditions (whose levels change in place) and ``over_time_seen`` (appended) are copied."""
-
-share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH)
 
 
 def _ap(state: EncounterState, me: RealmsCreature) -> int:

@@ -1,12 +1,17 @@
-"""A structural copy of the encounter state, many times faster than ``copy.deepcopy``.
+"""Copying encounter states: a structural copy many times faster than ``copy.deepcopy``,
+and copy-on-write scratch states for ``Ruleset.lookahead``.
 
-The kernel copies the whole state for every ``lookahead`` (four times per turn), and
-``deepcopy``'s generic machinery dominated the profile of a simulated run. This copy walks
-the plain shapes a state is made of (dicts, lists, sets, dataclasses, atomic values) with a
-cloner compiled per type, shares what cannot change (numbers, text, frozen dataclasses of
-atomic values), and falls back to ``deepcopy`` for anything else. Like deepcopy it gives a
-state that shares nothing mutable with the original; unlike deepcopy it does not preserve
-aliasing between two places of one state (the kernel's states refer to each other by id).
+``clone`` walks the plain shapes a state is made of (dicts, lists, sets, dataclasses, atomic
+values) with a cloner compiled per type, shares what cannot change (numbers, text, frozen
+dataclasses of atomic values), and falls back to ``deepcopy`` for anything else. Like
+deepcopy it gives a state that shares nothing mutable with the original; unlike deepcopy it
+does not preserve aliasing between two places of one state (the kernel's states refer to
+each other by id). ``EncounterState.copy`` uses it.
+
+``scratch_copy`` is the copy ``lookahead`` makes: the state's small containers are copied
+and its entities are shared until ``evolve`` (through :func:`apply_to_scratch`) touches one,
+which then gets a copy of its own. This relies on the kernel's contract: only ``evolve``
+changes state; ``decide`` (and whatever reads a lookahead's result) only reads.
 """
 
 from __future__ import annotations
@@ -17,9 +22,11 @@ import keyword
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..core import EncounterState, Event, Ruleset
+if TYPE_CHECKING:
+    from .events import Event
+    from .model import EncounterState
 
 ATOMIC: frozenset[type] = frozenset({int, str, float, bool, type(None), bytes, complex})
 
@@ -287,14 +294,6 @@ def clone(value: Any) -> Any:
     return value if kind in ATOMIC else cloner(kind)(value)
 
 
-class SimState(EncounterState):
-    """The encounter state with :func:`clone` as its ``copy`` (which ``lookahead`` uses)."""
-
-    def copy(self) -> EncounterState:
-        out: EncounterState = clone(self)
-        return out
-
-
 # -- copy-on-write scratch states for lookahead ---------------------------------------------
 class CowEntities(dict[str, Any]):
     """The entities of a lookahead scratch state, shared with the state it was copied from.
@@ -320,9 +319,9 @@ _SCRATCH_CLONERS: dict[type, Cloner] = {}
 def share_in_scratch(kind: type, fields: set[str] | frozenset[str]) -> None:
     """Declare fields of an entity class that its ruleset's ``evolve`` only ever *replaces*
     (assigns a new value to), never changes in place: a lookahead scratch copy of such an
-    entity shares them with the original instead of copying them. A tactics module declares
-    this for its ruleset, and only for what the ruleset's ``apply_*`` methods guarantee
-    (``tests/sim`` compare the fast path with the table path on every shipped encounter).
+    entity shares them with the original instead of copying them. A ruleset declares this
+    for its own creatures, and only for what its ``apply_*`` methods guarantee
+    (``tests/sim`` compare every shipped encounter with a deepcopy lookahead).
     The kernel's ``overridden`` event may change anything in place, so a scratch state
     copies its entities fully before applying one."""
     unknown = set(fields) - {f.name for f in dataclasses.fields(kind)}
@@ -487,35 +486,22 @@ IN_PLACE_EVENTS = frozenset({"overridden"})
 """Events whose ``apply_*`` may change any value in place (the kernel's ``override``)."""
 
 
-def with_scratch_lookahead(ruleset: Ruleset) -> Ruleset:
-    """A copy of ``ruleset`` whose ``lookahead`` uses :func:`scratch_copy`, and whose
-    ``evolve`` lets a scratch state copy the entities it changes. Deciding and evolving are
-    the ruleset's own; a ruleset with its own ``lookahead`` is returned unchanged."""
-    if type(ruleset).lookahead is not Ruleset.lookahead:
-        return ruleset
-    proxy = copy.copy(ruleset)
-    inner = ruleset.evolve
-
-    def evolve(state: EncounterState, event: Event) -> EncounterState:
-        entities = state.entities
-        if type(entities) is CowEntities:
-            entities.__class__ = WritingEntities
-            try:
-                if event.type in IN_PLACE_EVENTS:
-                    entities.own_fully()  # type: ignore[attr-defined]
-                return inner(state, event)
-            finally:
-                entities.__class__ = CowEntities
-        return inner(state, event)
-
-    def lookahead(state: EncounterState, events: list[Event]) -> EncounterState:
-        if not events:  # nothing to apply: the state itself (decide only reads it)
-            return state
-        scratch = scratch_copy(state)
+def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
+                     scratch: EncounterState, events: list[Event]) -> EncounterState:
+    """Apply ``events`` with ``evolve`` to a state made by :func:`scratch_copy`: while each
+    event is applied the scratch's entities are copied as they are handed out, so the state
+    the scratch came from never changes."""
+    entities = scratch.entities
+    if type(entities) is not CowEntities:  # not a scratch state: plain evolve
         for event in events:
             evolve(scratch, event)
         return scratch
-
-    proxy.__dict__["evolve"] = evolve
-    proxy.__dict__["lookahead"] = lookahead
-    return proxy
+    for event in events:
+        entities.__class__ = WritingEntities
+        try:
+            if event.type in IN_PLACE_EVENTS:
+                entities.own_fully()  # type: ignore[attr-defined]
+            evolve(scratch, event)
+        finally:
+            entities.__class__ = CowEntities
+    return scratch
