@@ -67,6 +67,8 @@ from arbiter.dice.roller import (
     RollResult,
 )
 
+from .strategies import dice_nodes, expressions
+
 # -- the reference roller: a plain walk over the tree, as the roller used to be -------------
 
 
@@ -175,39 +177,9 @@ def outcome(node: Node, source: DiceSource, roller: Any) -> tuple[Any, ...]:
 
 # -- random trees ---------------------------------------------------------------------------
 
-compare = st.builds(Compare, st.sampled_from(["=", ">", ">=", "<", "<="]), st.integers(0, 12))
-
-
-@st.composite
-def dice_nodes(draw: st.DrawFn) -> Dice:
-    faces = draw(st.integers(1, 12))
-    reroll = draw(st.none() | compare)
-    if reroll is not None and len(reroll.faces_matching(faces)) == faces:
-        reroll = None
-    explode = draw(st.none() | compare)
-    if explode is not None and len(explode.faces_matching(faces)) == faces:
-        explode = None
-    keep = draw(st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
-                                      st.integers(0, 6)))
-    return Dice(
-        draw(st.integers(0, 9)),
-        faces,
-        draw(st.booleans()),
-        reroll,
-        draw(st.booleans()) if reroll else False,
-        explode,
-        draw(st.booleans()) if explode else False,
-        keep,
-        draw(st.none() | compare),
-    )
-
-
-nodes: st.SearchStrategy[Node] = st.recursive(
-    st.builds(Num, st.integers(0, 30)) | dice_nodes(),
-    lambda inner: st.builds(Group, inner)
-    | st.builds(Neg, inner)
-    | st.builds(BinOp, st.sampled_from(["+", "-", "*", "/", "/^"]), inner, inner),
-    max_leaves=8,
+nodes: st.SearchStrategy[Node] = expressions(
+    st.builds(Num, st.integers(0, 30)) | dice_nodes(faces=12, count=9, keep=6, percentile=True),
+    group_right=False,
 )
 
 

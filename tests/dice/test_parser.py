@@ -12,6 +12,8 @@ from arbiter.dice import DiceLimitError, DiceSyntaxError, parse
 from arbiter.dice.ast import BinOp, Compare, Dice, Group, Keep, Neg, Node, Num
 from arbiter.dice.errors import DiceError
 
+from .strategies import dice_nodes, expressions
+
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
@@ -53,42 +55,9 @@ def test_tree_shape_and_precedence() -> None:
     assert parse("-(1)") == Neg(Group(Num(1)))
 
 
-compare = st.builds(
-    Compare, st.sampled_from(["=", ">", ">=", "<", "<="]), st.integers(0, 30)
-)
-
-
-@st.composite
-def dice_nodes(draw: st.DrawFn) -> Dice:
-    faces = draw(st.integers(1, 30))
-    reroll = draw(st.none() | compare)
-    if reroll is not None and len(reroll.faces_matching(faces)) == faces:
-        reroll = None
-    explode = draw(st.none() | compare)
-    if explode is not None and len(explode.faces_matching(faces)) == faces:
-        explode = None
-    keep = draw(st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
-                                      st.integers(0, 5)))
-    return Dice(
-        draw(st.integers(0, 20)),
-        faces,
-        False,
-        reroll,
-        draw(st.booleans()) if reroll else False,
-        explode,
-        draw(st.booleans()) if explode else False,
-        keep,
-        draw(st.none() | compare),
-    )
-
-
-nodes: st.SearchStrategy[Node] = st.recursive(
-    st.builds(Num, st.integers(0, 1000)) | dice_nodes(),
-    lambda inner: st.builds(Group, inner)
-    | st.builds(Neg, inner)
-    | st.builds(BinOp, st.sampled_from(["+", "-", "*", "/", "/^"]), inner,
-                inner.map(Group)),
-    max_leaves=8,
+nodes: st.SearchStrategy[Node] = expressions(
+    st.builds(Num, st.integers(0, 1000)) | dice_nodes(faces=30, count=20, keep=5),
+    group_right=True,
 )
 
 
