@@ -7,32 +7,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
-from ..core import Command
 from ..store import GameService, database_target, open_store
 from .app import create_app
-
-DEMO_ACTORS: dict[str, dict[str, Any]] = {
-    "nia": {"name": "Nia the ranger", "side": "heroes", "health": 24, "attack": 6,
-            "defense": 15, "damage": "1d8+3", "armor": 1, "stats": {"initiative": 3}},
-    "bram": {"name": "Bram the guard", "side": "heroes", "template": "guard"},
-    "wolf": {"name": "Dire wolf", "side": "beasts", "template": "wolf"},
-    "lurker": {"name": "Lurker in the reeds", "side": "beasts", "template": "wolf",
-               "hidden": True},
-}
-
-
-def create_demo_campaign(service: GameService) -> tuple[str, str, str]:
-    """A demo campaign (demo ruleset) with one encounter and one player for Nia.
-
-    Returns the campaign id, the game master's token and the player's token."""
-    campaign, gm_token = service.create_campaign("Demo campaign", "demo")
-    encounter = service.create_encounter(campaign.id, "Ambush at the ford")
-    for actor_id, spec in DEMO_ACTORS.items():
-        service.submit(encounter.id, Command("add", args={"id": actor_id, **spec}))
-    player_token = service.issue_token(campaign.id, "player", "Nia's player", ["nia"])
-    return campaign.id, gm_token, player_token
 
 
 def run_server(host: str, port: int, db: Path | None) -> None:
@@ -73,4 +50,4 @@ def run_server(host: str, port: int, db: Path | None) -> None:
         store.close()
 
 
-__all__ = ["create_app", "create_demo_campaign", "run_server"]
+__all__ = ["create_app", "run_server"]
