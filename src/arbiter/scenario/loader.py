@@ -24,6 +24,15 @@ class LineList(list[Any]):
 MAX_BYTES = 1_000_000
 
 
+def plain(value: Any) -> Any:
+    """The same data as plain dicts and lists (without the line numbers)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
+
+
 def _build(node: yaml.Node, source: str, scalars: yaml.SafeLoader) -> Any:
     if isinstance(node, yaml.MappingNode):
         out = LineDict()

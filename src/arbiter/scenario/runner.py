@@ -12,7 +12,7 @@ from ..core import Command, Encounter, RulesError, Ruleset, load_ruleset
 from ..core.paths import get_path
 from ..dice import DiceSource, ForcedDice, SeededDice
 from .errors import ScenarioError
-from .loader import LineDict, LineList, load_yaml
+from .loader import LineDict, LineList, load_yaml, plain
 
 TOP_KEYS = {"ruleset", "rules", "rulings", "actors", "steps", "expect", "seed", "description",
             "title", "sim"}  # `sim` holds simulator settings (docs/sim.md); `run` ignores it
@@ -73,14 +73,6 @@ def _same(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
-
-
 def last_result(encounter: Encounter) -> dict[str, Any]:
     """What ``last.*`` refers to: the data of the last command's events, merged in order."""
     if not encounter.log:
@@ -119,11 +111,11 @@ def check(encounter: Encounter, expectations: LineDict, step: int, source: str,
             else:
                 actual = get_path(encounter.state, path)
         except KeyError as err:
-            result.failures.append(Failure(step, line, path, _plain(expected), None,
+            result.failures.append(Failure(step, line, path, plain(expected), None,
                                            str(err.args[0])))
             continue
-        if not _same(_plain(expected), actual):
-            result.failures.append(Failure(step, line, path, _plain(expected), actual))
+        if not _same(plain(expected), actual):
+            result.failures.append(Failure(step, line, path, plain(expected), actual))
 
 
 def _dice_for(step: LineDict, source: str, seeded: SeededDice) -> DiceSource:
@@ -179,7 +171,7 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
             raise ScenarioError(source, actors.lines[actor_id], actor_id,
                                 "a stat block is a mapping")
         try:
-            encounter.execute(Command("add", args={"id": actor_id, **_plain(spec)}), seeded)
+            encounter.execute(Command("add", args={"id": actor_id, **plain(spec)}), seeded)
         except RulesError as err:
             raise ScenarioError(source, actors.lines[actor_id], actor_id, str(err)) from None
     steps = data.get("steps") if "steps" in data else _empty_list()
@@ -218,7 +210,7 @@ def _odds(encounter: Encounter, step: LineDict, index: int, source: str,
         raise ScenarioError(source, step.lines["odds"], "odds",
                             "a command mapping, e.g. {do: attack, actor: nia, target: orc}")
     try:
-        command = Command.from_json(_plain(payload))
+        command = Command.from_json(plain(payload))
         return dict(encounter.ruleset.odds(encounter.state, command))
     except RulesError as err:
         result.failures.append(Failure(index, step.line, "odds", None, None,
@@ -229,7 +221,7 @@ def _odds(encounter: Encounter, step: LineDict, index: int, source: str,
 def _run_command(encounter: Encounter, step: LineDict, index: int, source: str,
                  seeded: SeededDice, result: ScenarioResult) -> None:
     line = step.line
-    payload = {k: _plain(v) for k, v in step.items() if k not in STEP_KEYS}
+    payload = {k: plain(v) for k, v in step.items() if k not in STEP_KEYS}
     dice = _dice_for(step, source, seeded)
     expected_error = step.get("error")
     try:

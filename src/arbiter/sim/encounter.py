@@ -20,7 +20,7 @@ from typing import Any
 from ..core import Event, RulesError, load_ruleset
 from ..core.paths import get_path
 from ..scenario import ScenarioError, run_scenario
-from ..scenario.loader import LineDict, LineList, load_yaml
+from ..scenario.loader import LineDict, LineList, load_yaml, plain
 from .hooks import outcomes_for
 from .policy import default_policy_name, get_policy, policy_names
 
@@ -120,14 +120,6 @@ def parse_encounter(text: str, source: str) -> EncounterFile:
         out.policies = {str(k): str(v) for k, v in policies.items()}
         out.data.lines["sim.policies"] = settings.lines["policies"]
     return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def setup_part(data: LineDict) -> LineDict:
@@ -256,7 +248,7 @@ def check_vary_path(encounter: EncounterFile, path: str, value: Any) -> None:
     varied = with_value(encounter, path, value)
     parts = path.split(".")
     actors = encounter.data["actors"]
-    spec = _plain(actors[parts[0]])
+    spec = plain(actors[parts[0]])
     ruleset = load_ruleset(encounter.ruleset)
     with contextlib.suppress(RulesError):
         spec = ruleset.expand_template(spec)
