@@ -27,6 +27,7 @@ from .rulings import RulingSet
 T = TypeVar("T")
 _MISSING: Any = object()
 Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
+Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
 
@@ -104,16 +105,33 @@ class Ruleset:
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
-        fn: Callable[[EncounterState, dict[str, Any]], None] | None = getattr(
-            self, f"apply_{event.type}", None
-        )
-        if fn is None:
-            raise SchemaError(f"{self.name} does not know the event type {event.type!r}")
-        fn(state, event.data)
-        if "economy" in event.data and "actor" in event.data:
-            state.economy[event.data["actor"]] = event.data["economy"]
+        fn = self._appliers.get(event.type) or self._applier(event.type)
+        data = event.data
+        fn(state, data)
+        if "economy" in data and "actor" in data:
+            self.apply_economy_of(state, data["actor"], data["economy"])
         state.version += 1
         return state
+
+    @property
+    def _appliers(self) -> dict[str, Applier]:
+        """The ``apply_*`` methods by event type, bound once (evolve runs for every event)."""
+        table: dict[str, Applier] | None = self.__dict__.get("_apply_table")
+        if table is None:
+            table = self.__dict__["_apply_table"] = {}
+        return table
+
+    def _applier(self, event_type: str) -> Applier:
+        fn: Applier | None = getattr(self, f"apply_{event_type}", None)
+        if fn is None:
+            raise SchemaError(f"{self.name} does not know the event type {event_type!r}")
+        self._appliers[event_type] = fn
+        return fn
+
+    def apply_economy_of(self, state: EncounterState, who: str, economy: Any) -> None:
+        """An event that carries ``actor`` and ``economy``: what is left of the actor's turn
+        after it. A ruleset may also keep it elsewhere (on the creature, say)."""
+        state.economy[who] = economy
 
     def lookahead(self, state: EncounterState, events: list[Event]) -> EncounterState:
         """A copy of ``state`` with ``events`` applied, for deciding what follows them.

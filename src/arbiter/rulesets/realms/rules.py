@@ -272,14 +272,16 @@ class RealmsRuleset(Ruleset):
         if who in state.economy:
             state.economy[who] = {**state.economy[who], "ap": ap}
 
-    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        super().evolve(state, event)
-        data = event.data
-        if "economy" in data and "actor" in data and data["economy"] is not None:
-            self.apply_economy(state, data["actor"], int(data["economy"]["ap"]))
-        elif "economy" in data and data["economy"] is None and "actor" in data:
-            state.economy.pop(data["actor"], None)
-        return state
+    def apply_economy_of(self, state: EncounterState, who: str, economy: Any) -> None:
+        """The AP an event leaves its actor with are also the creature's ``ap``; an event
+        outside turn-by-turn play (economy None) counts nothing."""
+        if economy is None:
+            state.economy.pop(who, None)
+            return
+        state.economy[who] = economy
+        entity = state.entities.get(who)
+        if isinstance(entity, RealmsCreature):
+            entity.ap = int(economy["ap"])
 
     # -- turns ----------------------------------------------------------------------------
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
