@@ -312,36 +312,43 @@ class CowEntities(dict[str, Any]):
         return (dict, (dict(dict.items(self)),))
 
 
-_SCRATCH_SHARED: dict[type, frozenset[str]] = {}
+_SCRATCH_SHARED: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
 _SCRATCH_CLONERS: dict[type, Cloner] = {}
 
 
-def share_in_scratch(kind: type, fields: set[str] | frozenset[str]) -> None:
+def share_in_scratch(kind: type, fields: set[str] | frozenset[str],
+                     copied: set[str] | frozenset[str] = frozenset()) -> None:
     """Declare fields of an entity class that its ruleset's ``evolve`` only ever *replaces*
     (assigns a new value to), never changes in place: a lookahead scratch copy of such an
-    entity shares them with the original instead of copying them. A ruleset declares this
-    for its own creatures, and only for what its ``apply_*`` methods guarantee
-    (``tests/sim`` compare every shipped encounter with a deepcopy lookahead).
-    The kernel's ``overridden`` event may change anything in place, so a scratch state
-    copies its entities fully before applying one."""
-    unknown = set(fields) - {f.name for f in dataclasses.fields(kind)}
+    entity shares them with the original instead of copying them. ``copied`` fields are
+    lists or dicts whose items are only ever replaced, never changed in place (a list of
+    Conditions that ``evolve`` adds to and removes from, but whose Conditions it never
+    alters): the scratch copy copies the container and shares the items.
+    A ruleset declares this for its own creatures, and only for what its ``apply_*``
+    methods guarantee (``tests/sim`` compare every shipped encounter with a deepcopy
+    lookahead). The kernel's ``overridden`` event may change anything in place, so a
+    scratch state copies its entities fully before applying one."""
+    names = {f.name for f in dataclasses.fields(kind)}
+    unknown = (set(fields) | set(copied)) - names
     if unknown:
         raise ValueError(f"{kind.__name__} has no field(s) {', '.join(sorted(unknown))}")
-    _SCRATCH_SHARED[kind] = frozenset(fields)
+    _SCRATCH_SHARED[kind] = (frozenset(fields), frozenset(copied))
     _SCRATCH_CLONERS.pop(kind, None)
 
 
 def scratch_clone(value: Any) -> Any:
     """A copy of an entity for a scratch state: :func:`clone`, except the fields declared
-    with :func:`share_in_scratch`, which are shared."""
+    with :func:`share_in_scratch`, which are shared (or copied one level deep)."""
     kind = type(value)
     fn = _SCRATCH_CLONERS.get(kind)
     if fn is None:
-        shared = _SCRATCH_SHARED.get(kind)
-        kinds = _field_kinds(kind) if shared else None
-        if (shared and kinds is not None and _plain_dataclass(kind)
+        declared = _SCRATCH_SHARED.get(kind)
+        kinds = _field_kinds(kind) if declared else None
+        if (declared and kinds is not None and _plain_dataclass(kind)
                 and getattr(kind, "__dictoffset__", 0) != 0):
-            kinds = {n: "atomic" if n in shared else k for n, k in kinds.items()}
+            shared, copied = declared
+            kinds = {n: "atomic" if n in shared else "list" if n in copied else k
+                     for n, k in kinds.items()}
             fn = _compiled_cloner(
                 kind, tuple(n for n, k in kinds.items() if k == "set"),
                 tuple(n for n, k in kinds.items() if k in ("dict", "list")),

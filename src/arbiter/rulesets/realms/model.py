@@ -168,9 +168,13 @@ __all__ = ["AP_PER_TURN", "RealmsCreature", "Size", "conditions_catalogue", "loa
 
 SHARED_IN_SCRATCH = frozenset({
     "defenses", "skills", "proficient", "damage", "armor", "shield", "resist", "vulnerable",
-    "immune", "reductions", "dr_uses", "position", "tags", "stats"})
+    "immune", "reductions", "dr_uses", "position", "tags", "stats", "over_time_seen"})
 """RealmsCreature fields that realms' ``apply_*`` methods only ever replace (``position``,
-``dr_uses``) or never change (the stat block): a lookahead scratch copy shares them. The
-conditions (whose levels change in place) and ``over_time_seen`` (appended) are copied."""
+``dr_uses``, ``over_time_seen``) or never change (the stat block): a lookahead scratch copy
+shares them."""
+COPIED_IN_SCRATCH = frozenset({"conditions"})
+"""The conditions list changes (one is added or removed) but its Conditions never do: a
+level changes by a new Condition (``rules._set_level``), so a scratch copy copies the list
+and shares the Conditions."""
 
-share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH)
+share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)

@@ -8,7 +8,7 @@ ambiguities (AR-n) and the missing rules (RLM-n) are rulings in ``rulings.toml``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
+from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
@@ -745,12 +745,7 @@ class RealmsRuleset(Ruleset):
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         if data.get("dodge_left") is not None:
-            if data["dodge_left"] > 0:
-                cond = target.condition("dodging")
-                if cond is not None:
-                    cond.level = data["dodge_left"]
-            else:
-                target.conditions = [x for x in target.conditions if x.name != "dodging"]
+            _set_level(target, "dodging", data["dodge_left"])
         if data.get("reaction"):
             provoked = state.extra.get("provoked")
             if provoked is not None:
@@ -783,7 +778,7 @@ class RealmsRuleset(Ruleset):
         me.armor_uses = data["armor_uses"]
         me.dr_uses = dict(data["dr_uses"])
         if data.get("over_time") and data["over_time"] not in me.over_time_seen:
-            me.over_time_seen.append(data["over_time"])
+            me.over_time_seen = [*me.over_time_seen, data["over_time"]]
         if data.get("destabilize"):
             me.stabilized, me.dying_turns = False, 0
 
@@ -848,12 +843,7 @@ class RealmsRuleset(Ruleset):
     def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
-        cond = me.condition("bleed")
-        if cond is not None:
-            if data["bleed"] > 0:
-                cond.level = data["bleed"]
-            else:
-                me.conditions.remove(cond)
+        _set_level(me, "bleed", data["bleed"])
         if data["stabilized"]:
             me.stabilized, me.dying_turns = True, 0
 
@@ -894,12 +884,7 @@ class RealmsRuleset(Ruleset):
     def apply_recovered(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
-        cond = me.condition("exhausted")
-        if cond is not None:
-            if data["exhausted"]:
-                cond.level = data["exhausted"]
-            else:
-                me.conditions.remove(cond)
+        _set_level(me, "exhausted", data["exhausted"])
 
     # -- Energy (R-EN-1, R-EN-2) ------------------------------------------------------------
     def do_spend_energy(self, state: EncounterState, command: Command,
@@ -1504,3 +1489,13 @@ class RealmsRuleset(Ruleset):
 
 
 __all__ = ["RealmsEconomy", "RealmsRuleset"]
+
+
+def _set_level(me: RealmsCreature, name: str, level: int) -> None:
+    """Give a condition a new level (removed at 0), as a new Condition: apply methods never
+    change a Condition in place, so lookahead copies share them (model.COPIED_IN_SCRATCH)."""
+    if level > 0:
+        me.conditions = [replace(x, level=level) if x.name == name else x
+                         for x in me.conditions]
+    else:
+        me.conditions = [x for x in me.conditions if x.name != name]
