@@ -303,10 +303,7 @@ class CowEntities(dict[str, Any]):
     """
 
     __slots__ = ("owned",)
-
-    def __init__(self, source: dict[str, Any]) -> None:
-        super().__init__(source)
-        self.owned: set[str] = set()
+    owned: set[str]
 
     def __reduce__(self) -> Any:
         return (dict, (dict(dict.items(self)),))
@@ -453,6 +450,9 @@ _SCRATCH_PLANS: dict[type, _Plan] = {}
 
 def _scratch_plan(kind: type) -> _Plan:
     kinds = _field_kinds(kind) or {f.name: "any" for f in dataclasses.fields(kind)}
+    shared, copied = _SCRATCH_SHARED.get(kind, (frozenset(), frozenset()))
+    kinds = {n: "atomic" if n in shared else "list" if n in copied else k
+             for n, k in kinds.items()}
     plan = _Plan(tuple(n for n, k in kinds.items() if k in ("set", "dict", "list")),
                  tuple(n for n, k in kinds.items() if k == "any" and n != "entities"),
                  frozenset(kinds))
@@ -468,7 +468,8 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     source = state.__dict__
     fields = source.copy()
     entities = state.entities
-    fields["entities"] = CowEntities(entities if type(entities) is dict else dict.copy(entities))
+    cow = fields["entities"] = CowEntities(entities)
+    cow.owned = set()
     for name in plan.shallow:
         fields[name] = source[name].copy()
     for name in plan.looked:
@@ -508,6 +509,9 @@ def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
         try:
             if event.type in IN_PLACE_EVENTS:
                 entities.own_fully()  # type: ignore[attr-defined]
+                for name, item in scratch.__dict__.items():  # shared state fields too
+                    if name != "entities" and type(item) not in ATOMIC:
+                        scratch.__dict__[name] = clone(item)
             evolve(scratch, event)
         finally:
             entities.__class__ = CowEntities

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from .copying import clone
+from .copying import clone, share_in_scratch
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
@@ -171,3 +171,9 @@ class EncounterState:
         """An independent copy (structural, see :mod:`arbiter.core.copying`)."""
         out: EncounterState = clone(self)
         return out
+
+
+share_in_scratch(EncounterState, {"rulings"}, {"economy"})
+"""A lookahead's scratch state shares the rulings (``apply_ruling_set`` replaces the dict,
+never changes it) and copies the economy one level (every ``apply_*`` stores a new dict for
+a creature, never changes one in place); ``tests/core/test_purity.py`` checks it."""

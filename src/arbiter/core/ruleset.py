@@ -244,7 +244,7 @@ class Ruleset:
         return [Event("ruling_set", {"id": rid, "value": value})]
 
     def apply_ruling_set(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.rulings[data["id"]] = data["value"]
+        state.rulings = {**state.rulings, data["id"]: data["value"]}  # replaced: see model
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Add a creature or object: id, and its stat block."""
