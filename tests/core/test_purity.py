@@ -116,7 +116,7 @@ def read_only(where: Where, what: str, command: Command, state: EncounterState,
 def purity_checked(ruleset: Ruleset, where: Where) -> Ruleset:
     """A copy of ``ruleset`` whose decide, odds and lookahead check the kernel's contract."""
     checked = copy.copy(ruleset)
-    vars(checked).pop("_apply_table", None)  # the appliers get bound to the copy
+    checked._apply_table = {}  # the appliers get bound to the copy
     real_decide, real_odds = checked.decide, checked.odds
     real_lookahead, evolve = checked.lookahead, checked.evolve
 

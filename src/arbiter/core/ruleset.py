@@ -47,6 +47,7 @@ class Ruleset:
         path = Path(module.__file__).parent / "rulings.toml" if module and module.__file__ else None
         self.rulings = RulingSet.load(path) if path and path.exists() else RulingSet([])
         self.package_dir = path.parent if path else None
+        self._apply_table: dict[str, Applier] = {}
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
@@ -105,7 +106,10 @@ class Ruleset:
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
-        fn = self._appliers.get(event.type) or self._applier(event.type)
+        try:
+            fn = self._apply_table[event.type]
+        except KeyError:
+            fn = self._applier(event.type)
         data = event.data
         fn(state, data)
         if "economy" in data and "actor" in data:
@@ -113,19 +117,13 @@ class Ruleset:
         state.version += 1
         return state
 
-    @property
-    def _appliers(self) -> dict[str, Applier]:
-        """The ``apply_*`` methods by event type, bound once (evolve runs for every event)."""
-        table: dict[str, Applier] | None = self.__dict__.get("_apply_table")
-        if table is None:
-            table = self.__dict__["_apply_table"] = {}
-        return table
-
     def _applier(self, event_type: str) -> Applier:
+        """The ``apply_*`` method of an event type, bound once (evolve runs for every
+        event) into ``_apply_table``."""
         fn: Applier | None = getattr(self, f"apply_{event_type}", None)
         if fn is None:
             raise SchemaError(f"{self.name} does not know the event type {event_type!r}")
-        self._appliers[event_type] = fn
+        self._apply_table[event_type] = fn
         return fn
 
     def apply_economy_of(self, state: EncounterState, who: str, economy: Any) -> None:
@@ -337,7 +335,7 @@ class Ruleset:
             after = self.lookahead(state, events)
         entity = after.entity(who)
         for cond in entity.conditions:
-            if cond.duration.expires_at(round_, who, "start"):
+            if cond.duration.kind == "timed" and cond.duration.expires_at(round_, who, "start"):
                 events.append(Event("condition_removed", {"target": who, "name": cond.name,
                                                           "why": "expired"}))
         events += self._expire_others(after, who, round_, "start")
@@ -354,7 +352,9 @@ class Ruleset:
             if other.id == who:
                 continue
             for cond in other.conditions:
-                if cond.duration.expires_at(round_, who, point):  # type: ignore[arg-type]
+                duration = cond.duration
+                if duration.kind == "timed" and duration.expires_at(
+                        round_, who, point):  # type: ignore[arg-type]
                     out.append(Event("condition_removed", {"target": other.id,
                                                            "name": cond.name, "why": "expired"}))
         return out
@@ -374,7 +374,8 @@ class Ruleset:
         after = self.lookahead(state, events)
         if who in after.entities:
             for cond in after.entity(who).conditions:
-                if cond.duration.expires_at(state.round, who, "end"):
+                if cond.duration.kind == "timed" and cond.duration.expires_at(
+                        state.round, who, "end"):
                     events.append(Event("condition_removed", {"target": who, "name": cond.name,
                                                               "why": "expired"}))
         events += self._expire_others(after, who, state.round, "end")

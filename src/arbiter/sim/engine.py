@@ -64,7 +64,9 @@ class Simulator:
         dice = SeededDice(run_seed(job.seed, index))
         state = self.base.copy() if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
-        sides_in_order = list(side_of.items())
+        sides_in_order: dict[str, list[str]] = {}
+        for member, its_side in side_of.items():
+            sides_in_order.setdefault(its_side, []).append(member)
 
         def run(command: Command) -> None:
             if log is None:
@@ -82,14 +84,14 @@ class Simulator:
             """The outcome when fewer than two sides can still act, else None."""
             entities = state.entities
             first: str | None = None
-            for who, side in sides_in_order:
-                entity = entities.get(who)
-                if entity is None or defeated(state, entity):
-                    continue
-                if first is None:
-                    first = side
-                elif side != first:  # two sides can still act: stop looking
-                    return None
+            for side, members in sides_in_order.items():
+                for who in members:  # one creature able to act is enough for its side
+                    entity = entities.get(who)
+                    if entity is not None and not defeated(state, entity):
+                        if first is not None:  # two sides can still act
+                            return None
+                        first = side
+                        break
             return DRAW if first is None else first
 
         if not state.in_combat:

@@ -54,6 +54,8 @@ def _modifier(spec: Any, level: int) -> int:
 
 def modifier(creature: RealmsCreature, key: str) -> int:
     """The sum of one kind of modifier over a creature's conditions (conditions.toml)."""
+    if not creature.conditions:
+        return 0
     catalogue = conditions_catalogue()
     total = 0
     for cond in creature.conditions:
@@ -65,6 +67,8 @@ def modifier(creature: RealmsCreature, key: str) -> int:
 
 def flag(creature: RealmsCreature, key: str) -> str | None:
     """The name of the first condition that sets a flag (``no_reactions``...), if any."""
+    if not creature.conditions:
+        return None
     catalogue = conditions_catalogue()
     for cond in creature.conditions:
         if catalogue.get(cond.name, {}).get(key):
@@ -178,6 +182,11 @@ def ap_costs(state: EncounterState) -> dict[str, int]:
 
 
 def creature(state: EncounterState, name: str) -> RealmsCreature:
+    """The realms creature ``name`` (``EncounterState.entity_of``, in one call: this runs
+    for nearly every event)."""
+    entity = state.entities.get(name)
+    if type(entity) is RealmsCreature:
+        return entity
     return state.entity_of(name, RealmsCreature)
 
 

@@ -154,8 +154,7 @@ class RealmsRuleset(Ruleset):
                              f"{m.armor['strength']}, and {m.id} has {m.strength}")
         m.shield = _gear("shields", spec.get("shield"), m.id)
 
-    def creature(self, state: EncounterState, name: str) -> RealmsCreature:
-        return c.creature(state, name)
+    creature = staticmethod(c.creature)
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Add a creature: id, and its stat block (or `template`); at most two companions
@@ -287,14 +286,11 @@ class RealmsRuleset(Ruleset):
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """Damage reductions reset (AR-8); dying damage (R-DY-3, AR-1..3); Bleed (R-C-BLE)."""
         events: list[Event] = []
-        resets = []
-        for entity in state.entities.values():
-            if not isinstance(entity, RealmsCreature):
-                continue
-            own = c.ruling(state, "AR-8", "every-turn") == "own-turn"
-            if (entity.armor_uses or entity.dr_uses or entity.shield_uses) and (
-                    not own or entity.id == who):
-                resets.append(entity.id)
+        own = c.ruling(state, "AR-8", "every-turn") == "own-turn"
+        resets = [entity.id for entity in state.entities.values()
+                  if isinstance(entity, RealmsCreature)
+                  and (entity.armor_uses or entity.dr_uses or entity.shield_uses)
+                  and (not own or entity.id == who)]
         if resets:
             events.append(Event("reductions_reset", {"targets": resets}))
         me = state.entity(who)
@@ -556,23 +552,25 @@ class RealmsRuleset(Ruleset):
     # -- attacks (RLM-1, RLM-2, RLM-6, R-ARM-8) --------------------------------------------
     def attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Everything about an attack but the dice: modifiers, the score, the crit range."""
+        args = command.args
         actor = self.creature(state, self.actor(state, command).id)
         target = self.creature(state, self.arg(command, "target", str))
         if target.id == actor.id:
             raise IllegalCommand("a creature cannot attack itself")
         if target.dead or target.unsummoned:
             raise IllegalCommand(f"{target.id} is already dead")
-        charm = target.id if any(x.name == "charmed" and x.source == target.id
-                                 for x in actor.conditions) else None
-        if charm:
+        # most creatures have no condition: what reads conditions is skipped for them
+        mine, theirs = actor.conditions, target.conditions
+        if mine and any(x.name == "charmed" and x.source == target.id for x in mine):
             raise IllegalCommand(f"{actor.id} is Charmed by {target.id} and cannot attack it",
                                  rule="R-C-CHA")
-        if c.flag(actor, "no_arm_actions") and not self.arg(command, "rm_allows", bool, False):
+        if mine and c.flag(actor, "no_arm_actions") and not self.arg(command, "rm_allows",
+                                                                      bool, False):
             raise IllegalCommand(f"{actor.id} is Restrained: no attacks that need the arms "
                                  "(the RM may allow one: rm_allows: true)", rule="R-C-RES")
         weapon = actor.damage
         melee = actor.weapon_range == "melee"
-        if "weapon" in command.args:
+        if "weapon" in args:
             gear = _gear("weapons", self.arg(command, "weapon", str), actor.id)
             weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
                       for p in gear["damage"]]
@@ -585,16 +583,19 @@ class RealmsRuleset(Ruleset):
             if value:
                 mods.append((label, value))
 
-        add("conditions (attack)", c.modifier(actor, "attack"))
-        add("Weakened (d20)", c.modifier(actor, "d20"))  # R-C-WEA
-        add("Exhausted (bonuses)", c.modifier(actor, "bonuses"))  # R-C-EXH
-        add("target Grappled", c.modifier(target, "to_be_hit"))  # R-C-GRA
-        if melee:
-            add("target Prone, in melee", c.modifier(target, "to_be_hit_melee"))  # R-C-PRO
-        unaware = self.arg(command, "unaware", bool, actor.has("hidden"))
-        if actor.has("hidden") and unaware:
+        if mine:
+            add("conditions (attack)", c.modifier(actor, "attack"))
+            add("Weakened (d20)", c.modifier(actor, "d20"))  # R-C-WEA
+            add("Exhausted (bonuses)", c.modifier(actor, "bonuses"))  # R-C-EXH
+        if theirs:
+            add("target Grappled", c.modifier(target, "to_be_hit"))  # R-C-GRA
+            if melee:
+                add("target Prone, in melee", c.modifier(target, "to_be_hit_melee"))  # R-C-PRO
+        hidden = bool(mine) and actor.has("hidden")
+        unaware = self.arg(command, "unaware", bool, hidden) if "unaware" in args else hidden
+        if hidden and unaware:
             add("Hidden, target unaware", 2)  # R-C-HID
-        fear = actor.condition("frightened")
+        fear = actor.condition("frightened") if mine else None
         if fear is not None:  # R-C-FRI, AR-24
             sees = self.arg(command, "sees_fear_source", bool, True)
             penalty = 0
@@ -606,19 +607,21 @@ class RealmsRuleset(Ruleset):
                 penalty = c.half(state, fear.level)
             add("Frightened", -penalty)
         obscurity = 0
-        if actor.has("blinded") or target.has("invisible"):
+        if (mine and actor.has("blinded")) or (theirs and target.has("invisible")):
             obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
-        elif not melee:
+        elif not melee and theirs:
             obscurity = c.modifier(target, "obscurity_ranged")  # R-C-PRO
         if obscurity and c.ruling(state, "RLM-4", "minus-1-per-level") == "minus-1-per-level":
             add(f"Obscurity {obscurity}", -obscurity)
-        add("situational", self.arg(command, "bonus", int, 0))
-        against = self.arg(command, "against", str, "evasion")
-        dodge = target.level("dodging")
+        if "bonus" in args:
+            add("situational", self.arg(command, "bonus", int, 0))
+        against = self.arg(command, "against", str, "evasion") if "against" in args \
+            else "evasion"
+        dodge = target.level("dodging") if theirs else 0
         # Evasion includes dodging's +1 (R-CMP-8); a Defense score is 10 + the defense
         score = (c.evasion(target) if against == "evasion"
                  else 10 + c.defense_bonus(target, against))
-        scared = target.condition("frightened")
+        scared = target.condition("frightened") if theirs else None
         if scared is not None:  # R-C-FRI: the target's Scores (its Evasion, its Defenses)
             if scared.source == actor.id:
                 score -= scared.level
