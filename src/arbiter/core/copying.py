@@ -362,7 +362,9 @@ class WritingEntities(CowEntities):
     __slots__ = ()
 
     def _own(self, key: str) -> Any:
-        value = scratch_clone(dict.__getitem__(self, key))
+        value = dict.__getitem__(self, key)
+        fn = _SCRATCH_CLONERS.get(type(value))
+        value = fn(value) if fn is not None else scratch_clone(value)
         dict.__setitem__(self, key, value)
         self.owned.add(key)
         return value
@@ -388,8 +390,10 @@ class WritingEntities(CowEntities):
         return dict.__iter__(self)
 
     def get(self, key: str, default: Any = None) -> Any:
+        if key in self.owned:
+            return dict.__getitem__(self, key)
         if key in self:
-            return self[key]
+            return self._own(key)
         return default
 
     def values(self) -> Any:
@@ -504,15 +508,15 @@ def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
         for event in events:
             evolve(scratch, event)
         return scratch
-    for event in events:
-        entities.__class__ = WritingEntities
-        try:
+    entities.__class__ = WritingEntities
+    try:
+        for event in events:
             if event.type in IN_PLACE_EVENTS:
                 entities.own_fully()  # type: ignore[attr-defined]
                 for name, item in scratch.__dict__.items():  # shared state fields too
                     if name != "entities" and type(item) not in ATOMIC:
                         scratch.__dict__[name] = clone(item)
             evolve(scratch, event)
-        finally:
-            entities.__class__ = CowEntities
+    finally:
+        entities.__class__ = CowEntities
     return scratch

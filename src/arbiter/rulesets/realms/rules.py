@@ -773,6 +773,8 @@ class RealmsRuleset(Ruleset):
                 # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
                 "destabilize": target.stabilized and result.taken > 0 and health < 0}
         events = [Event("damaged", data)]
+        if health > 0:  # no consequence follows Health above 0 (see consequences)
+            return events
         return events + self.consequences(self.lookahead(state, events), who)
 
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
