@@ -665,7 +665,7 @@ class RealmsRuleset(Ruleset):
             self.check_reaction(target)
         economy = self.pay(state, actor, "reaction_attack" if reaction else "attack",
                            reaction=bool(reaction))
-        d20 = roll("1d20", dice).total
+        d20 = dice.roll(20)
         hit, level = self.attack_outcome(state, setup, d20)
         data: dict[str, Any] = {
             "actor": actor.id, "target": target.id, "d20": d20,
@@ -866,7 +866,7 @@ class RealmsRuleset(Ruleset):
                                 "economy": economy}
         if method == "medicine":
             ds = self.arg(command, "ds", int, 10)
-            d20 = roll("1d20", dice).total
+            d20 = dice.roll(20)
             total = d20 + c.skill_bonus(actor, "medicine") + c.modifier(actor, "d20")
             data.update(d20=d20, total=total, ds=ds, stabilized=c.succeeds(state, total, ds))
         else:
@@ -1074,7 +1074,7 @@ class RealmsRuleset(Ruleset):
                                 "move_actions": bought, "mounted": True}
         if not mount.willing and not mount.saddled:
             ds = 10 + mount.creature_level
-            d20 = roll("1d20", dice).total
+            d20 = dice.roll(20)
             total = d20 + c.skill_bonus(me, "animal_handling") + c.modifier(me, "d20")
             data.update(d20=d20, total=total, ds=ds, mounted=c.succeeds(state, total, ds))
         return [Event("mounted", data)]
@@ -1116,7 +1116,7 @@ class RealmsRuleset(Ruleset):
             if not isinstance(rider, RealmsCreature) or rider.mounted_on != mount.id:
                 continue
             bonus = max(c.defense_bonus(rider, "reflex"), c.defense_bonus(rider, "might"))
-            d20 = roll("1d20", dice).total
+            d20 = dice.roll(20)
             total = d20 + bonus + c.modifier(rider, "d20")
             kept = c.succeeds(state, total, 15)
             events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
