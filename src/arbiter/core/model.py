@@ -61,6 +61,10 @@ class Duration:
         return {k: v for k, v in _fields(self).items() if v is not None}
 
 
+UNTIL_REMOVED = Duration()
+"""The default duration, shared: a Duration never changes."""
+
+
 def _fields(obj: Any) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
 
@@ -73,7 +77,7 @@ class Condition:
     level: int = 1
     tags: tuple[str, ...] = ()
     source: str | None = None
-    duration: Duration = field(default_factory=Duration)
+    duration: Duration = UNTIL_REMOVED
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
@@ -90,14 +94,11 @@ class Condition:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Condition:
-        return cls(
-            name=data["name"],
-            level=int(data.get("level", 1)),
-            tags=tuple(data.get("tags", ())),
-            source=data.get("source"),
-            duration=Duration(**data.get("duration", {})),
-            data=dict(data.get("data", {})),
-        )
+        duration = data.get("duration")
+        extra = data.get("data")
+        return cls(data["name"], int(data.get("level", 1)), tuple(data.get("tags", ())),
+                   data.get("source"), Duration(**duration) if duration else UNTIL_REMOVED,
+                   dict(extra) if extra else {})
 
 
 @dataclass
