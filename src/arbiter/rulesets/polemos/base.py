@@ -7,7 +7,10 @@ actions, dealing damage and what follows from it (thresholds, defeat).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
 from typing import Any, TypeVar
 
 from ...core import (
@@ -57,6 +60,34 @@ CRITICAL_EFFECTS = {"unknown-wound": 1, "fatigue-wounds": 1, "daze": 2}
 FATIGUE_THRESHOLDS = {"4-8": (4, 8), "every-4": (4, 8, 12)}  # AP-13
 STRESS_THRESHOLDS = {"5-10-15": (5, 10, 15), "10-20-30": (10, 20, 30)}  # AP-16
 ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
+
+
+STATUS_CONDITIONS = frozenset({"physical fatigue", "mental fatigue", "fatigue 4", "fatigue 8",
+                               "fatigue 12", "stress 1", "stress 2"})
+"""The conditions ``_consequences`` gives and takes as a creature's values change."""
+
+
+@cache
+def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
+        tuple[tuple[str, str, int | None], ...], dict[str, float]]:
+    """The status conditions ``_consequences`` keeps in step with a creature, in order: the
+    name, the value it reads (SP and FP negated: the condition comes at 0 or below) and the
+    threshold at or above which it applies (None: never, under these rulings); and the
+    lowest threshold of each value (below all of them, no status condition applies)."""
+    fatigue_steps = FATIGUE_THRESHOLDS[fatigue_rule]  # AP-13
+    stress_steps = STRESS_THRESHOLDS[stress_rule][:-1]  # AP-16: the last is a breakdown
+    steps: list[tuple[str, str, int | None]] = [("physical fatigue", "sp", 0),
+                                                ("mental fatigue", "fp", 0)]
+    steps += [(f"fatigue {step}", "fatigue", step if step in fatigue_steps else None)
+              for step in FATIGUE_THRESHOLDS["every-4"]]
+    steps += [(f"stress {i + 1}", "stress", stress_steps[i])
+              for i in range(len(STRESS_THRESHOLDS["5-10-15"]) - 1)]
+    assert {name for name, _, _ in steps} == STATUS_CONDITIONS
+    lowest: dict[str, float] = dict.fromkeys(("sp", "fp", "fatigue", "stress"), math.inf)
+    for _, measure, threshold in steps:
+        if threshold is not None:
+            lowest[measure] = min(lowest[measure], threshold)
+    return tuple(steps), lowest
 
 
 class PolemosBase(Ruleset):
@@ -133,7 +164,8 @@ class PolemosBase(Ruleset):
         return actor
 
     def rule(self, state: EncounterState, ruling: str) -> str:
-        return state.rulings.get(ruling, self.rulings.get(ruling).default)
+        chosen = state.rulings
+        return chosen[ruling] if ruling in chosen else self.rulings.get(ruling).default
 
     @staticmethod
     def clock(state: EncounterState) -> int:
@@ -188,7 +220,7 @@ class PolemosBase(Ruleset):
             if isinstance(creature, Creature):
                 if creature.used_round != data["round"]:
                     creature.used, creature.used_round = [], data["round"]
-                creature.used.append(data["ability"])
+                creature.used = [*creature.used, data["ability"]]
         return state
 
     def _damage_events(self, state: EncounterState, target_id: str, area: str,
@@ -217,10 +249,16 @@ class PolemosBase(Ruleset):
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         result = data["result"]
-        for index, value in result["armor"].items():
-            target.armor[int(index)].value = value
-        for area, value in result["vitality"].items():
-            target.areas[area].vitality = value
+        if result["armor"]:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
+            armor = list(target.armor)
+            for index, value in result["armor"].items():
+                armor[int(index)] = replace(armor[int(index)], value=value)
+            target.armor = armor
+        if result["vitality"]:
+            areas = dict(target.areas)
+            for area, value in result["vitality"].items():
+                areas[area] = replace(areas[area], vitality=value)
+            target.areas = areas
         target.sp, target.fp = result["sp"], result["fp"]
         source = data.get("source")
         owner = state.entities.get(source) if source else None
@@ -283,14 +321,15 @@ class PolemosBase(Ruleset):
             kept = self.stack_condition(creature.condition(name), cond)
             creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
         if bleeding and wound.area is not None:
-            creature.bleeding.append(Bleed(f"b-{wound.id}", wound.area, bleeding,
-                                           [wound.area], [], source))
+            creature.bleeding = [*creature.bleeding, Bleed(f"b-{wound.id}", wound.area,
+                                                           bleeding, [wound.area], [], source)]
 
     @staticmethod
     def _reset_bleeding(creature: Creature, origin: str | None) -> None:
-        for bleed in creature.bleeding:
-            if origin is None or bleed.origin == origin:
-                bleed.areas, bleed.pending = [bleed.origin], []  # P-BLD-2
+        creature.bleeding = [  # P-BLD-2
+            replace(bleed, areas=[bleed.origin], pending=[])
+            if origin is None or bleed.origin == origin else bleed
+            for bleed in creature.bleeding]
 
     def _new_affliction(self, state: EncounterState, creature: Creature,
                         raw: dict[str, Any]) -> Event:
@@ -306,50 +345,72 @@ class PolemosBase(Ruleset):
         (POL-1), sustained conditions ending (P-CON-7), and the end of the fight."""
         after = self.lookahead(state, events)
         out: list[Event] = []
-        fatigue_steps = FATIGUE_THRESHOLDS[self.rule(state, "AP-13")]
-        stress_steps = STRESS_THRESHOLDS[self.rule(state, "AP-16")][:-1]
+        steps, low = _status_steps(self.rule(state, "AP-13"), self.rule(state, "AP-16"))
+        low_sp, low_fp, low_fatigue, low_stress = low["sp"], low["fp"], low["fatigue"], \
+            low["stress"]
+        vital_zero = self.rule(state, "POL-1") == "vital-zero"
+        entities = list(after.entities.values())
         downed: list[str] = []
-        for creature in after.entities.values():
+        for creature in entities:
             if not isinstance(creature, Creature):
                 continue
-            wanted = {"physical fatigue": creature.sp <= 0, "mental fatigue": creature.fp <= 0}
-            for step in FATIGUE_THRESHOLDS["every-4"]:
-                wanted[f"fatigue {step}"] = step in fatigue_steps and creature.fatigue >= step
-            for i in range(len(STRESS_THRESHOLDS["5-10-15"]) - 1):
-                wanted[f"stress {i + 1}"] = creature.stress >= stress_steps[i]
-            for name, want in wanted.items():
-                has = creature.has(name)
-                if want and not has:
-                    spec = condition_catalogue().get(name, {})
-                    cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
-                                     Duration("caused", cause="status"))
-                    out.append(Event("condition_added", {"target": creature.id,
-                                                         "condition": cond.to_json()}))
-                elif has and not want:
-                    out.append(Event("condition_removed", {"target": creature.id, "name": name,
-                                                           "why": "no longer applies"}))
-            if not creature.down and self.rule(state, "POL-1") == "vital-zero" and any(
-                    a.vital and a.vitality <= 0 for a in creature.areas.values()):
-                out.append(Event("downed", {"target": creature.id}))
-                downed.append(creature.id)
-        for creature in after.entities.values():  # P-CON-7
+            fatigue = creature.fatigue
+            if -creature.sp >= low_sp or -creature.fp >= low_fp or fatigue >= low_fatigue \
+                    or creature.stress >= low_stress:
+                out += self._status_events(creature, steps, fatigue)
+            else:  # no status condition applies: only those it has go
+                for cond in creature.conditions:
+                    if cond.name in STATUS_CONDITIONS:
+                        out += self._status_events(creature, steps, fatigue)
+                        break
+            if not creature.down and vital_zero:
+                for area in creature.areas.values():
+                    if area.vitality <= 0 and area.vital:
+                        out.append(Event("downed", {"target": creature.id}))
+                        downed.append(creature.id)
+                        break
+        sustained = [(other, cond) for other in entities for cond in other.conditions
+                     if cond.duration.kind == "sustained"]
+        for creature in entities if sustained else ():  # P-CON-7
             out_cold = creature.has("unconscious") or creature.id in downed or (
                 isinstance(creature, Creature) and creature.down)
             if not out_cold:
                 continue
-            for other in after.entities.values():
-                for cond in other.conditions:
-                    if cond.duration.kind == "sustained" and cond.duration.by == creature.id:
-                        out.append(Event("condition_removed", {
-                            "target": other.id, "name": cond.name,
-                            "why": f"{creature.id} is unconscious"}))
+            for other, cond in sustained:
+                if cond.duration.by == creature.id:
+                    out.append(Event("condition_removed", {
+                        "target": other.id, "name": cond.name,
+                        "why": f"{creature.id} is unconscious"}))
         if downed and after.in_combat:
-            standing = {c.side for c in after.entities.values()
+            standing = {c.side for c in entities
                         if isinstance(c, Creature) and c.kind == "creature" and not c.down
                         and c.id not in downed}
             if len(standing) <= 1:
                 out.append(Event("encounter_won", {"side": next(iter(standing), None)}))
                 out.append(Event("combat_ended", {"round": after.round}))
+        return out
+
+    @staticmethod
+    def _status_events(creature: Creature, steps: tuple[tuple[str, str, int | None], ...],
+                       fatigue: int) -> list[Event]:
+        """The status conditions to give ``creature`` and to take from it (``_status_steps``;
+        ``fatigue``: its fatigue value)."""
+        values = {"sp": -creature.sp, "fp": -creature.fp, "fatigue": fatigue,
+                  "stress": creature.stress}
+        names = {c.name for c in creature.conditions}
+        out: list[Event] = []
+        for name, measure, threshold in steps:
+            want = threshold is not None and values[measure] >= threshold
+            has = name in names
+            if want and not has:
+                spec = condition_catalogue().get(name, {})
+                cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+                                 Duration("caused", cause="status"))
+                out.append(Event("condition_added", {"target": creature.id,
+                                                     "condition": cond.to_json()}))
+            elif has and not want:
+                out.append(Event("condition_removed", {"target": creature.id, "name": name,
+                                                       "why": "no longer applies"}))
         return out
 
     def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:

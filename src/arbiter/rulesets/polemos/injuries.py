@@ -5,6 +5,7 @@ fatigue and rest (P-FAT-*), stress (P-STS-*), time passing (P-TIM-*) and per-rou
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...core import (
@@ -119,7 +120,7 @@ class InjuryRules(PolemosBase):
     def apply_wound_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         wound = Wound(**data["wound"])
-        creature.wounds.append(wound)
+        creature.wounds = [*creature.wounds, wound]
         state.extra["wound_count"] = max(int(state.extra.get("wound_count", 0)), data["count"])
         self._wound_effects(creature, wound, int(data.get("bleeding", 0)), data.get("source"))
         if "vital" in wound.tags and self.rule(state, "AP-11") == "applied":
@@ -216,8 +217,8 @@ class InjuryRules(PolemosBase):
 
     def apply_bleeding_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
-        creature.bleeding.append(Bleed(data["id"], data["origin"], data["damage"],
-                                       [data["origin"]], [], data.get("source")))
+        creature.bleeding = [*creature.bleeding, Bleed(data["id"], data["origin"], data["damage"],
+                                                       [data["origin"]], [], data.get("source"))]
         state.extra["bleed_count"] = data["count"]
 
     def _bleeding_tick(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
@@ -252,9 +253,10 @@ class InjuryRules(PolemosBase):
         return events
 
     def apply_bleeding_ticked(self, state: EncounterState, data: dict[str, Any]) -> None:
-        for bleed in self.creature(state, data["target"]).bleeding:
-            if bleed.id == data["id"]:
-                bleed.areas, bleed.pending = list(data["areas"]), list(data["pending"])
+        creature = self.creature(state, data["target"])
+        creature.bleeding = [replace(bleed, areas=list(data["areas"]),
+                                     pending=list(data["pending"]))
+                             if bleed.id == data["id"] else bleed for bleed in creature.bleeding]
 
     def do_bandage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Bandage a body area (P-BLD-3): target, area, [actor], [rounds] (default: until
@@ -296,7 +298,8 @@ class InjuryRules(PolemosBase):
         return events + self._consequences(state, events)
 
     def apply_affliction_added(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.creature(state, data["target"]).afflictions.append(Affliction(**data["affliction"]))
+        creature = self.creature(state, data["target"])
+        creature.afflictions = [*creature.afflictions, Affliction(**data["affliction"])]
         state.extra["affliction_count"] = data["count"]
 
     def do_cure(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -350,15 +353,15 @@ class InjuryRules(PolemosBase):
             return
         payload = data["payload"]
         if data["kind"] == "wound":
-            creature.wounds.append(Wound(**payload))
+            creature.wounds = [*creature.wounds, Wound(**payload)]
         elif data["kind"] == "affliction":
-            creature.afflictions.append(Affliction(**payload))
+            creature.afflictions = [*creature.afflictions, Affliction(**payload)]
         else:
             cond = Condition.from_json(payload)
             creature.conditions = [c for c in creature.conditions if c.name != cond.name]
             creature.conditions.append(cond)
 
-    def _advance(self, state: EncounterState, rounds: int, dice: DiceSource) -> list[Event]:
+    def _pass_time(self, state: EncounterState, rounds: int, dice: DiceSource) -> list[Event]:
         start = self.clock(state)
         end = start + rounds
         events: list[Event] = [Event("time_passed", {"from": start, "to": end})]
@@ -415,9 +418,8 @@ class InjuryRules(PolemosBase):
         if data["outcome"] == "heals":
             self.apply_wound_removed(state, {"target": creature.id, "wound": data["wound"]})
             return
-        for wound in creature.wounds:
-            if wound.id == data["wound"]:
-                wound.level = data["level"]
+        creature.wounds = [replace(wound, level=data["level"]) if wound.id == data["wound"]
+                           else wound for wound in creature.wounds]
 
     def do_wait(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Let time pass (P-TIM-*): amount, unit (round, minute, hour, day, week, month,
@@ -429,7 +431,7 @@ class InjuryRules(PolemosBase):
             raise InvalidCommand("wait: amount must not be negative")
         rounds = rounds_in(amount, self.arg(command, "unit", str, "round"),
                            self.rule(state, "AP-30"))
-        events = self._advance(state, rounds, dice)
+        events = self._pass_time(state, rounds, dice)
         return events + self._consequences(state, events)
 
     def do_rest(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -473,7 +475,7 @@ class InjuryRules(PolemosBase):
                             "target": other.id, "name": cond.name,
                             "why": f"{target.id} fell asleep"}))
         after = self.lookahead(state, events)
-        events += self._advance(after, rounds, dice)
+        events += self._pass_time(after, rounds, dice)
         return events + self._consequences(state, events)
 
     def apply_rested(self, state: EncounterState, data: dict[str, Any]) -> None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ...core import Entity, InvalidCommand
+from ...core.copying import share_in_scratch
 
 HERE = Path(__file__).parent
 
@@ -60,18 +61,9 @@ class DamageType:
 
     @classmethod
     def parse(cls, text: str) -> DamageType:
-        text = text.strip()
-        if text.endswith(")") and "(" in text:
-            base, _, rest = text.partition("(")
-            measure = rest[:-1].strip()
-            if measure not in MEASURES[1:]:
-                raise InvalidCommand(
-                    f"damage type {text!r}: the measure must be stamina or focus, not {measure!r}"
-                )
-            return cls(base.strip(), measure)
-        if not text:
-            raise InvalidCommand("a damage type needs a name, e.g. 'kinetic'")
-        return cls(text)
+        """``bashing``, ``bashing (stamina)``: parsed once per text (a damage type is frozen,
+        so one may be shared)."""
+        return _parse_damage_type(text)
 
     def degraded(self) -> DamageType | None:
         """vitality → stamina → focus → nothing (P-DTY-4)."""
@@ -82,6 +74,22 @@ class DamageType:
 
     def __str__(self) -> str:
         return self.base if self.measure == "vitality" else f"{self.base} ({self.measure})"
+
+
+@lru_cache(maxsize=256)
+def _parse_damage_type(text: str) -> DamageType:
+    text = text.strip()
+    if text.endswith(")") and "(" in text:
+        base, _, rest = text.partition("(")
+        measure = rest[:-1].strip()
+        if measure not in MEASURES[1:]:
+            raise InvalidCommand(
+                f"damage type {text!r}: the measure must be stamina or focus, not {measure!r}"
+            )
+        return DamageType(base.strip(), measure)
+    if not text:
+        raise InvalidCommand("a damage type needs a name, e.g. 'kinetic'")
+    return DamageType(text)
 
 
 @dataclass
@@ -457,3 +465,19 @@ def set_world_stats(creature: Creature, spec: Mapping[str, Any]) -> None:
     if quadrant is not None and quadrant not in QUADRANTS:
         raise InvalidCommand(f"{owner}: quadrant must be one of {', '.join(QUADRANTS)}")
     creature.quadrant = quadrant
+
+
+# -- lookahead copies ------------------------------------------------------------------------
+SHARED_IN_SCRATCH = frozenset({
+    "skills", "areas", "weapons", "armor", "wounds", "afflictions", "bleeding", "used",
+    "channel", "position", "languages", "groups", "attitude", "gear", "device", "vehicle",
+    "tags", "stats"})
+"""Creature fields that the Polemos ``apply_*`` methods only ever replace with a new value
+(a body area's vitality, an armor piece's value, a wound's level, a bleed's areas: a new
+dict or list holding new items, ``dataclasses.replace``), or never change (the stat block):
+a lookahead scratch copy shares them with the creature it copies."""
+COPIED_IN_SCRATCH = frozenset({"conditions"})
+"""The conditions list changes in place (the kernel's ``apply_condition_added`` removes and
+appends), but its Conditions never do: a scratch copy copies the list and shares them."""
+
+share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)

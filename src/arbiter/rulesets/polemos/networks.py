@@ -123,8 +123,10 @@ class NetworkRules(InjuryRules):
     def square_of(self, state: EncounterState, who: str) -> tuple[int, int] | None:
         """Where an entity is: its own square, or its carrier's (P-TGT-1: gear is its own
         object but travels with whoever carries it)."""
-        seen: set[str] = set()
         entity = state.entities.get(who)
+        if isinstance(entity, Creature) and entity.position is not None:  # the usual case
+            return entity.position[0], entity.position[1]
+        seen: set[str] = set()
         while isinstance(entity, Creature) and entity.id not in seen:
             seen.add(entity.id)
             if entity.position is not None:
@@ -200,6 +202,14 @@ class NetworkRules(InjuryRules):
                 "range": int(network_kinds()["personal"]["range"]),
                 "transmitter": entity.id, "admins": [entity.id], "allowed": [entity.id],
                 "members": [entity.id], "hackers": [], "personal": entity.id}
+
+    @staticmethod
+    def _has_paired_devices(state: EncounterState) -> bool:
+        """Whether any personal-network device has an owner (``_auto_pair_events`` looks at
+        nothing else)."""
+        return any(isinstance(entity, Creature) and entity.device
+                   and entity.device.get("personal") and entity.device.get("owner")
+                   for entity in state.entities.values())
 
     def _auto_pair_events(self, state: EncounterState) -> list[Event]:
         """P-NET-23: a personal-network device connects to its owner's personal network
@@ -486,7 +496,7 @@ class NetworkRules(InjuryRules):
     def apply_device_paired(self, state: EncounterState, data: dict[str, Any]) -> None:
         device = self.creature(state, data["device"])
         assert device.device is not None
-        device.device["owner"] = data["owner"]
+        device.device = {**device.device, "owner": data["owner"]}
         net = self.networks(state)[personal_network(data["owner"])]
         if data["device"] not in net["allowed"]:
             net["allowed"].append(data["device"])
@@ -529,7 +539,7 @@ class NetworkRules(InjuryRules):
     def apply_device_operated(self, state: EncounterState, data: dict[str, Any]) -> None:
         device = self.creature(state, data["device"])
         if device.device is not None and "active" in data:
-            device.device["active"] = data["active"]
+            device.device = {**device.device, "active": data["active"]}
 
     def check_reachable(self, state: EncounterState, actor: Creature, target: Creature,
                         reach: int | None, command: Command | None = None) -> None:

@@ -7,7 +7,9 @@ rulings (AP-n, POL-n) are in ``rulings.toml`` and read from ``state.rulings``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ...core import (
@@ -21,7 +23,7 @@ from ...core import (
     InvalidCommand,
 )
 from ...core.rounding import round_down
-from ...dice import DiceSource, distribution, roll
+from ...dice import DiceSource, SeededDice, distribution, roll
 from .base import CRITICAL_EFFECTS
 from .commands import (
     CONCEALMENT,
@@ -31,6 +33,7 @@ from .commands import (
     kind_of,
     roll_skill,
     skill_distribution,
+    skill_pool,
     success,
 )
 from .model import (
@@ -46,6 +49,20 @@ class PolemosRuleset(SphereRules):
     name = "polemos"
     title = "Polemos: 8th Age"
     seed = "000_415f966c2cbdbe2b"
+
+    def check(self, state: EncounterState, command: Command) -> None:
+        """Raise the RulesError ``decide`` would raise for ``command`` (nothing when the rules
+        accept it), for a policy or a person asking before acting. An attack, a move and
+        spending critical damage points (but on an unknown wound, whose area is checked with
+        the wound) run only their checks, which ``decide`` runs first, before any die is
+        rolled; any other command is decided with throw-away dice."""
+        if state.ruleset and (command.name in ("attack", "move") or (
+                command.name == "critical" and command.args.get("effect") != "unknown-wound")):
+            checks = {"attack": self._attack_checks, "move": self._move_checks,
+                      "critical": self._critical_checks}
+            checks[command.name](state, command)
+            return
+        self.decide(state, command, SeededDice(0))
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
@@ -181,7 +198,9 @@ class PolemosRuleset(SphereRules):
                                      "worn": self.arg(command, "worn", bool, True)})]
 
     def apply_armor_worn(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.creature(state, data["target"]).armor[data["index"]].worn = data["worn"]
+        target = self.creature(state, data["target"])
+        target.armor = [replace(piece, worn=data["worn"]) if index == data["index"] else piece
+                        for index, piece in enumerate(target.armor)]
 
     def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """P-ACT-7: a multi-turn full action advances at the end of each of its turns."""
@@ -412,15 +431,24 @@ class PolemosRuleset(SphereRules):
                 "defense_skill": defense_skill, "defense_bonus": defense_bonus,
                 "defense_dice": defense_dice, "concealment": level, "covered": covered}
 
+    def _attack_checks(self, state: EncounterState,
+                       command: Command) -> tuple[dict[str, Any], dict[str, Any], bool]:
+        """Everything that may refuse an attack, before a die is rolled: the set-up, the
+        action spent (its event data) and whether the target is willing."""
+        s = self._attack_setup(state, command)
+        ability = self.arg(command, "ability", str, "attack")
+        data = self.use(state, s["actor"], kind_of(command), ability)
+        willing = self.arg(command, "willing", bool, False)
+        skill_pool(s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
+                   self.rule(state, "AP-2"))  # refuses negative bonus or penalty dice
+        return s, data, willing
+
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
         [bonus], [penalty], [angle], [kind], [ability], [willing]. Dice: the attack roll, the
         defense roll, the body area (1D<areas>, when no area is named), the damage 1D6."""
-        s = self._attack_setup(state, command)
+        s, data, willing = self._attack_checks(state, command)
         actor, target, weapon = s["actor"], s["target"], s["weapon"]
-        ability = self.arg(command, "ability", str, "attack")
-        data = self.use(state, actor, kind_of(command), ability)
-        willing = self.arg(command, "willing", bool, False)
         rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
         attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
         data.update(target=target.id, weapon=s["weapon_name"], type=s["type"],
@@ -442,10 +470,12 @@ class PolemosRuleset(SphereRules):
                 areas = list(target.areas)
                 area = areas[roll(f"1d{len(areas)}", dice).total - 1]
             damage = roll(f"1d6+{weapon.damage[s['type']]}".replace("+-", "-"), dice)  # P-DMG-2
-            events += self._damage_events(
-                self.lookahead(state, events), target.id, area, DamageType.parse(s["type"]),
-                max(damage.total, 0), weapon.rating, actor.id, targeted,
+            after = self.lookahead(state, events)
+            hurt = self._damage_events(
+                after, target.id, area, DamageType.parse(s["type"]), max(damage.total, 0),
+                weapon.rating, actor.id, targeted,
                 {"damage_roll": damage.to_json(), "covered": area in s["covered"]}, dice)
+            return events + hurt + self._consequences(after, hurt)
         return events + self._consequences(state, events)
 
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -480,6 +510,38 @@ class PolemosRuleset(SphereRules):
         earned, P-CDP-8), effect (unknown-wound, fatigue-wounds, daze), [target] (default:
         the creature damaged), [area], [relevant] (the GM rules another target relevant,
         P-CDP-4)."""
+        effect, cost, points, earned_on, hit_area, target = self._critical_checks(state,
+                                                                                 command)
+        events = [Event("critical_spent", {"actor": command.actor, "effect": effect,
+                                           "cost": cost, "left": points - cost,
+                                           "target": target.id})]
+        if effect == "daze":
+            daze = Condition("daze", 1, tags=("mental",), source=command.actor)
+            events.append(Event("condition_added", {"target": target.id,
+                                                    "condition": daze.to_json()}))
+            return events + self._consequences(state, events)
+        # each wound is numbered after what comes before it: lookaheads taken one step further
+        after = self.lookahead(state, events)
+        if effect == "unknown-wound":  # P-WND-7: the targeted area, else random when revealed
+            area = self.opt(command, "area", str) or (hit_area if target.id == earned_on
+                                                       else None)
+            wound = self._new_wound(after, target, {"name": "unknown", "known": False,
+                                                    "area": area}, why="critical")
+        else:  # fatigue-wounds: two of them
+            points_each = 2 if self.rule(state, "AP-14") == "two-point" else 1
+            first = self._new_wound(after, target, {"name": "fatigue", "fatigue": points_each},
+                                    why="critical")
+            events.append(first)
+            after = self.lookahead(after, [first])
+            wound = self._new_wound(after, target, {"name": "fatigue", "fatigue": points_each},
+                                    why="critical")
+        return [*events, wound, *self._consequences(after, [wound])]
+
+    def _critical_checks(self, state: EncounterState, command: Command,
+                         ) -> tuple[str, int, int, str | None, str | None, Creature]:
+        """Everything that may refuse spending critical damage points, but the body area of
+        an unknown wound: the effect, its cost, the points, the creature and area they were
+        earned on, and the target."""
         effect = self.arg(command, "effect", str)
         if effect not in CRITICAL_EFFECTS:
             raise InvalidCommand(f"critical: effect must be one of {', '.join(CRITICAL_EFFECTS)}")
@@ -501,26 +563,7 @@ class PolemosRuleset(SphereRules):
             raise IllegalCommand(f"the critical damage points were earned against "
                                  f"{earned_on}, not {target.id} (the GM may rule it relevant "
                                  "with 'relevant: true')", rule="P-CDP-3")
-        events = [Event("critical_spent", {"actor": command.actor, "effect": effect,
-                                           "cost": cost, "left": points - cost,
-                                           "target": target.id})]
-        after = self.lookahead(state, events)
-        if effect == "unknown-wound":  # P-WND-7: the targeted area, else random when revealed
-            area = self.opt(command, "area", str) or (hit_area if target.id == earned_on
-                                                       else None)
-            events.append(self._new_wound(after, target, {"name": "unknown", "known": False,
-                                                          "area": area}, why="critical"))
-        elif effect == "fatigue-wounds":
-            points_each = 2 if self.rule(state, "AP-14") == "two-point" else 1
-            for _ in range(2):
-                events.append(self._new_wound(self.lookahead(state, events), target,
-                                              {"name": "fatigue", "fatigue": points_each},
-                                              why="critical"))
-        else:
-            daze = Condition("daze", 1, tags=("mental",), source=command.actor)
-            events.append(Event("condition_added", {"target": target.id,
-                                                    "condition": daze.to_json()}))
-        return events + self._consequences(state, events)
+        return effect, cost, points, earned_on, hit_area, target
 
     def apply_critical_spent(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["actor"] is None:
@@ -685,21 +728,12 @@ class PolemosRuleset(SphereRules):
             return out
         if command.name == "attack":
             s = self._attack_setup(state, command)
-            attack = skill_distribution(s["actor"].skill(s["weapon"].skill), s["bonus"],
-                                        s["penalty"], rule2)
-            defense = skill_distribution(s["target"].skill(s["defense_skill"])
-                                         + s["defense_bonus"], s["defense_dice"], 0, rule2)
-            margin = attack - defense
-            hit = chance(margin, 0, ties)
-            modifier = s["weapon"].damage[s["type"]]
-            threshold = s["actor"].critical_threshold
-            critical: dict[int, Fraction] = {}
-            for face in range(1, 7):
-                points = round_down(max(face + modifier, 0), threshold)
-                critical[points] = critical.get(points, Fraction(0)) + hit / 6
-            critical[0] = critical.get(0, Fraction(0)) + (1 - hit)
-            return {"hit": hit, "miss": 1 - hit, "critical_points": dict(sorted(
-                critical.items())), "damage_mean": Fraction(7, 2) + modifier}
+            hit, miss, critical, mean = _attack_odds(
+                s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
+                s["target"].skill(s["defense_skill"]) + s["defense_bonus"], s["defense_dice"],
+                rule2, ties, s["weapon"].damage[s["type"]], s["actor"].critical_threshold)
+            return {"hit": hit, "miss": miss, "critical_points": dict(critical),
+                    "damage_mean": mean}
         if command.name == "stress" and "discipline" in command.args:
             target = self.creature(state, self.arg(command, "target", str))
             dist = skill_distribution(target.skill("discipline"), 0, 0, rule2)
@@ -730,3 +764,21 @@ class PolemosRuleset(SphereRules):
                 results[name] = results.get(name, Fraction(0)) + p
             return {"results": results}
         return super().odds(state, command)
+
+
+@lru_cache(maxsize=4096)
+def _attack_odds(attack_value: int, bonus: int, penalty: int, defense_value: int,
+                 defense_dice: int, rule2: str, ties: str, modifier: int, threshold: int,
+                 ) -> tuple[Fraction, Fraction, tuple[tuple[int, Fraction], ...], Fraction]:
+    """The exact odds of an attack from the numbers that decide them (pure, so cached): the
+    chance to hit and to miss, the chance of each number of critical damage points (P-CDP-1,
+    P-CDP-2, by damage roll 1D6 + modifier) and the mean damage roll."""
+    attack = skill_distribution(attack_value, bonus, penalty, rule2)
+    defense = skill_distribution(defense_value, defense_dice, 0, rule2)
+    hit = chance(attack - defense, 0, ties)
+    critical: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        points = round_down(max(face + modifier, 0), threshold)
+        critical[points] = critical.get(points, Fraction(0)) + hit / 6
+    critical[0] = critical.get(0, Fraction(0)) + (1 - hit)
+    return hit, 1 - hit, tuple(sorted(critical.items())), Fraction(7, 2) + modifier

@@ -49,9 +49,9 @@ class SphereRules(TargetRules):
         return dict(sorted(out.items()))
 
     def apply_vehicle_assembled(self, state: EncounterState, data: dict[str, Any]) -> None:
-        vehicle = self.creature(state, data["id"]).vehicle
-        assert vehicle is not None
-        vehicle["characteristics"] = dict(data["characteristics"])
+        unit = self.creature(state, data["id"])
+        assert unit.vehicle is not None
+        unit.vehicle = {**unit.vehicle, "characteristics": dict(data["characteristics"])}
 
     # -- the spheres --------------------------------------------------------------------------
     def do_spheres(self, state: EncounterState, command: Command,

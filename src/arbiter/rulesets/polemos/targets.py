@@ -92,7 +92,7 @@ class TargetRules(NetworkRules):
         if here is None or there is None:
             return
         walls = self.blocking(state, SIGHT_BLOCKERS)
-        hit = [s for s in crossed(here, there) if s in walls]
+        hit = [s for s in crossed(here, there) if s in walls] if walls else []
         if hit:
             raise IllegalCommand(f"{target.id} is not visible to {actor.id}: line of sight is "
                                  f"broken at square {list(hit[0])}", rule="P-REQ-4")
@@ -126,7 +126,7 @@ class TargetRules(NetworkRules):
         here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
         if here is not None and there is not None and not (actor.sphere or target.sphere):
             walls = self.blocking(state, PATH_BLOCKERS)
-            hit = [s for s in crossed(here, there) if s in walls]
+            hit = [s for s in crossed(here, there) if s in walls] if walls else []
             if hit:
                 raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: the path is "
                                      f"obstructed at square {list(hit[0])}", rule="P-REQ-5")
@@ -441,6 +441,13 @@ class TargetRules(NetworkRules):
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move on the grid: actor, to [x, y]. A turn allows up to ``speed`` squares in all
         (ruling POL-5); the straight path must not cross a wall or window."""
+        events = [Event("moved", self._move_checks(state, command))]
+        if not self._has_paired_devices(state):  # a move changes no device: none to pair
+            return events
+        return events + self._auto_pair_events(self.lookahead(state, events))
+
+    def _move_checks(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Everything that may refuse a move on the grid; the ``moved`` event's data."""
         actor = self.acting(state, command)
         if actor.position is None:
             raise IllegalCommand(f"{actor.id} has no square on the grid (give it a position)",
@@ -449,7 +456,7 @@ class TargetRules(NetworkRules):
         here = (actor.position[0], actor.position[1])
         steps = distance(here, to, self.metric(state))
         walls = self.blocking(state, PATH_BLOCKERS)
-        if to in walls or any(s in walls for s in crossed(here, to)):
+        if walls and (to in walls or any(s in walls for s in crossed(here, to))):
             raise IllegalCommand(f"the way from {list(here)} to {list(to)} is obstructed",
                                  rule="P-REQ-5")
         data: dict[str, Any] = {"actor": actor.id, "from": list(here), "to": list(to),
@@ -465,8 +472,7 @@ class TargetRules(NetworkRules):
                                      rule="POL-5")
             economy["moved"] = moved
             data["economy"] = economy
-        events = [Event("moved", data)]
-        return events + self._auto_pair_events(self.lookahead(state, events))
+        return data
 
     @staticmethod
     def speed_of(creature: Creature) -> int:

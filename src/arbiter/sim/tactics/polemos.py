@@ -1,7 +1,8 @@
 """Tactics for Polemos (2D6 skill attacks against defense, body areas, critical points).
 
 ``aim`` (the default) plays a creature's turn with Polemos' own commands, asking the rules
-before each one (``decide`` with throw-away dice) so that it offers only what they accept:
+before each one (the ruleset's ``check``: the checks ``decide`` makes before rolling) so that
+it offers only what they accept:
 
 1. a creature that is down does nothing;
 2. the target is the most wounded enemy still standing: the lowest vitality on a vital area
@@ -16,7 +17,7 @@ before each one (``decide`` with throw-away dice) so that it offers only what th
    can, then ``fatigue-wounds`` (1 point).
 
 The generic outcomes fit Polemos: ``down`` (a flag) is down, and the ``damaged`` events name
-their ``target`` and ``taken``.
+their ``target`` and ``taken``; ``defeated`` only looks at the flag first.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from typing import cast
 
 from ...core import Command, EncounterState, Entity, RulesError, Ruleset
 from ...rulesets.polemos.model import Creature
+from ...rulesets.polemos.rules import PolemosRuleset
+from ..hooks import generic_defeated, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
 
@@ -37,6 +40,29 @@ CRITICALS = (("daze", 2), ("fatigue-wounds", 1))
 def _wounds(creature: Creature) -> tuple[int, int]:
     vital = [a.vitality for a in creature.areas.values() if a.vital]
     return (min(vital) if vital else 0, sum(a.vitality for a in creature.areas.values()))
+
+
+def defeated(state: EncounterState, entity: Entity) -> bool:
+    """The generic answer (``hooks.generic_defeated``): a creature whose ``down`` flag is set
+    is out of the fight whatever else holds, so that is looked at first (the simulator asks
+    after every command)."""
+    return getattr(entity, "down", None) is True or generic_defeated(state, entity)
+
+
+register_outcomes("polemos", defeated=defeated)
+
+
+def _accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:
+    """Whether the rules accept ``command`` now: the Polemos ruleset's own ``check`` (for an
+    attack, a move or critical damage points, the checks ``decide`` runs before it rolls a
+    die, without working out the events), else ``decide`` with throw-away dice."""
+    if not isinstance(ruleset, PolemosRuleset):
+        return accepted(ruleset, state, command)
+    try:
+        ruleset.check(state, command)
+    except RulesError:
+        return False
+    return True
 
 
 def _target(state: EncounterState, me: Creature) -> Creature | None:
@@ -72,7 +98,7 @@ def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
 def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
                  target: Creature) -> Command | None:
     for command in _attacks(state, ruleset, me, target):
-        if accepted(ruleset, state, command):
+        if _accepted(ruleset, state, command):
             return command
     return None
 
@@ -90,7 +116,7 @@ def _approach(state: EncounterState, ruleset: Ruleset, me: Creature,
         if to == [tx, ty]:
             continue
         command = Command("move", me.id, {"to": to})
-        if accepted(ruleset, state, command):
+        if _accepted(ruleset, state, command):
             return command
     return None
 
@@ -124,6 +150,6 @@ class Aim:
             me = cast(Creature, state.entities[me.id])
             spend = next((Command("critical", me.id, {"effect": effect})
                           for effect, cost in CRITICALS if me.critical_points >= cost), None)
-            if spend is None or not accepted(ruleset, state, spend):
+            if spend is None or not _accepted(ruleset, state, spend):
                 return
             yield spend
