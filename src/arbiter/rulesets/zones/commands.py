@@ -30,7 +30,9 @@ def band(command: Command, key: str = "range") -> str | None:
 
 def names(command: Command, key: str) -> list[str]:
     """A list of names (a single name is accepted as a list of one)."""
-    value: Any = command.args.get(key, [])
+    if key not in command.args:
+        return []
+    value: Any = command.args[key]
     if isinstance(value, str):
         return [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand
+from ...core.copying import clone, share_in_scratch
 
 HERE = Path(__file__).parent
 
@@ -151,9 +152,14 @@ class Weapon:
         )
 
 
-_WEAPONS: dict[tuple[str, str], Weapon] = {}
-"""Weapons built from their specs, by name and the spec's text: a creature's weapon is asked
-for on every attack and every tactics probe, and a Weapon is frozen (never changed)."""
+_WEAPONS: dict[tuple[str, int], tuple[dict[str, Any], dict[str, Any], Weapon]] = {}
+"""Weapons built from their specs, by name and the spec's identity, with the spec (which
+keeps that identity in use) and a copy of its content: a creature's weapon is asked for on
+every attack and every tactics probe, and a Weapon is frozen (never changed). An override
+may change a spec in place, so the content is compared before a cached Weapon is used."""
+_WEAPONS_BY_CONTENT: dict[tuple[str, str], Weapon] = {}
+"""Weapons by name and the spec's text, for a spec not seen before: each copy of a state
+(each simulated run, say) has new specs of the same content."""
 
 
 @cache
@@ -244,13 +250,20 @@ class Creature(Entity):
             known = ", ".join(self.weapons) or "none"
             raise IllegalCommand(f"{self.id} has no weapon {name!r} (weapons: {known})")
         spec = self.weapons[name]
-        key = (name, repr(spec))  # the spec's content: an override may change it in place
-        weapon = _WEAPONS.get(key)
+        key = (name, id(spec))
+        cached = _WEAPONS.get(key)
+        if cached is not None and cached[0] is spec and cached[1] == spec:
+            return cached[2]
+        content = (name, repr(spec))  # a copy of a spec seen before: the same Weapon
+        weapon = _WEAPONS_BY_CONTENT.get(content)
         if weapon is None:
             weapon = Weapon.from_spec(name, spec)
-            if len(_WEAPONS) >= 4096:
-                _WEAPONS.clear()
-            _WEAPONS[key] = weapon
+            if len(_WEAPONS_BY_CONTENT) >= 4096:
+                _WEAPONS_BY_CONTENT.clear()
+            _WEAPONS_BY_CONTENT[content] = weapon
+        if len(_WEAPONS) >= 4096:
+            _WEAPONS.clear()
+        _WEAPONS[key] = (spec, clone(spec), weapon)
         return weapon
 
     def is_competent(self, weapon: Weapon) -> bool:
@@ -317,3 +330,16 @@ def counts_for_group_defense(creature: Creature) -> bool:
 def outnumbering(state: EncounterState, group: str) -> int:
     """Creatures of a group counted for outnumbering dice: not those in cover (Z-COV-9)."""
     return sum(1 for c in creatures(state) if c.group == group and counts_for_group_defense(c))
+
+
+SHARED_IN_SCRATCH = frozenset({
+    "tags", "stats", "weapons", "competent", "skills", "ammo", "touching", "flanking",
+    "interference"})
+"""Creature fields that the zones ``apply_*`` methods only ever replace (``ammo``,
+``touching``, ``flanking``, ``interference``) or never change (the stat block): a lookahead
+scratch copy shares them."""
+COPIED_IN_SCRATCH = frozenset({"conditions"})
+"""The conditions list changes (one is added or removed) but its Conditions never do: a
+scratch copy copies the list and shares the Conditions."""
+
+share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)

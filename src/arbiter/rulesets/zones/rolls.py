@@ -23,14 +23,27 @@ _MULTI = re.compile(r"^(\d+)d(\d+)$")
 
 def offense_expression(expr: str, rulings: Mapping[str, str]) -> str:
     """The dice actually rolled for a listed expression such as ``2d20`` (AZ-3)."""
-    match = _MULTI.match(expr.strip().lower())
-    if match and int(match.group(1)) > 1:
-        reading = rulings.get("AZ-3", "sum")
-        if reading == "keep-higher":
-            return f"{expr}kh1"
-        if reading == "keep-lower":
-            return f"{expr}kl1"
-    return expr
+    reading = rulings.get("AZ-3", "sum")
+    key = (expr, reading)
+    out = _OFFENSE.get(key)
+    if out is None:
+        out = expr
+        match = _MULTI.match(expr.strip().lower())
+        if match and int(match.group(1)) > 1:
+            if reading == "keep-higher":
+                out = f"{expr}kh1"
+            elif reading == "keep-lower":
+                out = f"{expr}kl1"
+        if len(_OFFENSE) >= 1024:
+            _OFFENSE.clear()
+        _OFFENSE[key] = out
+    return out
+
+
+_OFFENSE: dict[tuple[str, str], str] = {}
+"""Offense expressions by listed expression and AZ-3 reading (a pure function of both)."""
+_CANONICAL: dict[str, str] = {}
+"""The canonical spelling (``str`` of the parsed tree) of each expression rolled."""
 
 
 def succeeds(total: int, stat: int, rulings: Mapping[str, str]) -> bool:
@@ -44,14 +57,21 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
                dice: DiceSource, rulings: Mapping[str, str],
                voluntary_fail: bool = False) -> dict[str, Any]:
     """Roll ``expr`` on a stat with labelled Hindrance; the raw dice, H and stat kept apart."""
-    rolled = roll(offense_expression(expr, rulings), dice)
+    text = offense_expression(expr, rulings)
+    rolled = roll(text, dice)
+    canonical = _CANONICAL.get(text)
+    if canonical is None:  # the same text always parses to the same tree
+        canonical = str(rolled.expression)
+        if len(_CANONICAL) >= 1024:
+            _CANONICAL.clear()
+        _CANONICAL[text] = canonical
     total_h = sum(hindrance.values())
     total = rolled.total + total_h
     success = succeeds(total, stat, rulings) and not voluntary_fail
     verdict = "voluntarily failed" if voluntary_fail else ("success" if success else "failure")
     h_text = f" + {total_h} Hindrance" if total_h else ""
     return {
-        "dice": rolled.to_json()["expression"],
+        "dice": canonical,
         "rolled": [d.value for d in rolled.dice()],
         "natural": rolled.total,
         "hindrance": total_h,
@@ -60,8 +80,7 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         "on": on,
         "stat": stat,
         "success": success,
-        "text": f"{rolled.render().rsplit(' = ', 1)[0]}{h_text} = {total} vs {on} {stat}: "
-                f"{verdict}",
+        "text": f"{rolled.tree.render()}{h_text} = {total} vs {on} {stat}: {verdict}",
     }
 
 

@@ -7,11 +7,12 @@ defense roll on DEX, then damage and drive through :mod:`.damage`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core import (
     ActionEconomy,
@@ -25,7 +26,7 @@ from ...core import (
     Ruleset,
 )
 from ...core.ruleset import ENTITY_KEYS
-from ...dice import DiceSource, roll
+from ...dice import DiceSource, SeededDice, roll
 from . import aoe as area
 from .commands import band, choice, flag, names
 from .damage import Hit, fraction_of
@@ -48,7 +49,7 @@ from .model import (
     weapon_spec,
     zones,
 )
-from .rolls import roll_check, success_odds
+from .rolls import offense_expression, roll_check, success_odds
 
 ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "competent",
               "skills", "ammo", "zone", "group", "engagement", "altitude", "mount", "cover",
@@ -61,6 +62,9 @@ FLANK_CUTOFFS = {"80-160": (80, 160), "90-170": (90, 170)}
 FULL_AUTO_AMMO = 10
 ENERGY_AOE_DAMAGE, OVEREFFECT_DAMAGE, PROJECTILE_AOE_DAMAGE = 40, 120, 150
 FULL_AUTO_SKILL = "Full-Auto Skill"
+_HIT_EVENTS = frozenset({"damaged", "condition_added", "interfered"})
+"""Events of a hit that change no creature's side and no health but a ``damaged`` event's
+(``down`` is health at 0 or less): the encounter's end is read from them directly."""
 
 
 class ZonesEconomy(ActionEconomy):
@@ -132,6 +136,17 @@ class Shot:
     engagements: tuple[str, ...] = ()
 
 
+class MeleePlan(NamedTuple):
+    """A melee attack, checked before any die is rolled (``_plan_melee``)."""
+
+    actor: Creature
+    target: Creature
+    weapon: Weapon
+    data: dict[str, Any]
+    hindrance: dict[str, int]
+    no_offense_roll: bool
+
+
 class ZonesRuleset(Ruleset):
     name = "zones"
     title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
@@ -139,6 +154,10 @@ class ZonesRuleset(Ruleset):
     entity_type = Creature
     economy = ZonesEconomy()
     initiative_dice = "1d20"
+    _checked: tuple[EncounterState, int, Command, Shot | MeleePlan] | None = None
+    """What ``check`` planned last (the state, its version, the command, the plan), for
+    ``decide`` of the same command right after it: the simulator's tactics check a command
+    and it is decided at once, which then does not plan it a second time."""
 
     # -- stat blocks -------------------------------------------------------------------
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
@@ -221,16 +240,20 @@ class ZonesRuleset(Ruleset):
         entity = state.entities.get(who)
         if isinstance(entity, Creature) and entity.interference:
             events.append(Event("interference_cleared", {"target": who}))
-        for zone, light in sorted(state.extra.get("lights", {}).items()):
-            if light["by"] == who and light["round"] < state.round:
-                events.append(Event("light_faded", {"zone": zone, "by": who}))
+        lights = state.extra.get("lights")
+        if lights:
+            for zone, light in sorted(lights.items()):
+                if light["by"] == who and light["round"] < state.round:
+                    events.append(Event("light_faded", {"zone": zone, "by": who}))
         return events
 
     def apply_interference_cleared(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).interference = []
 
     def apply_light_faded(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra.get("lights", {}).pop(data["zone"], None)
+        lights = state.extra.get("lights")
+        if lights is not None and data["zone"] in lights:  # replaced, not changed in place
+            state.extra["lights"] = {k: v for k, v in lights.items() if k != data["zone"]}
 
     # -- geometry -------------------------------------------------------------------------
     def do_zone(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -240,15 +263,26 @@ class ZonesRuleset(Ruleset):
                                    "indoor": flag(command, "indoor")})]
 
     def apply_zone_set(self, state: EncounterState, data: dict[str, Any]) -> None:
-        zmap = state.extra.setdefault("zones", {})
-        entry = zmap.setdefault(data["id"], {"adjacent": [], "indoor": False})
-        entry["indoor"] = data["indoor"]
+        # a new zone map with new entries for the zones it changes: the values of
+        # ``state.extra`` are replaced, never changed in place (like the creatures' fields)
+        zmap = dict(state.extra.get("zones", {}))
+
+        def entry(zone: str) -> dict[str, Any]:
+            old = zmap.get(zone)
+            new = {"adjacent": [], "indoor": False} if old is None else {
+                **old, "adjacent": list(old["adjacent"])}
+            zmap[zone] = new
+            return new
+
+        here = entry(data["id"])
+        here["indoor"] = data["indoor"]
         for other in data["adjacent"]:
-            if other not in entry["adjacent"]:
-                entry["adjacent"].append(other)
-            back = zmap.setdefault(other, {"adjacent": [], "indoor": False})
+            if other not in here["adjacent"]:
+                here["adjacent"].append(other)
+            back = here if other == data["id"] else entry(other)
             if data["id"] not in back["adjacent"]:
                 back["adjacent"].append(data["id"])
+        state.extra["zones"] = zmap
 
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move in the movement phase: actor, [zone], [group], [engagement], [altitude].
@@ -355,8 +389,8 @@ class ZonesRuleset(Ruleset):
 
     def apply_touched(self, state: EncounterState, data: dict[str, Any]) -> None:
         actor = self.creature(state, data["actor"])
-        if data["target"] not in actor.touching:
-            actor.touching.append(data["target"])
+        if data["target"] not in actor.touching:  # replaced, never changed (SHARED_IN_SCRATCH)
+            actor.touching = [*actor.touching, data["target"]]
 
     # -- cover ----------------------------------------------------------------------------
     def do_cover(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -756,6 +790,10 @@ class ZonesRuleset(Ruleset):
             if weapon.effect is not None and weapon.impact is None and weapon.area is None:
                 return kind, "effect", None, None
             return kind, "weapon", weapon.impact if kind == "burst" else None, weapon.area
+        energy = weapon.energy or (weapon.type == "mixed"
+                                   and rulings.get("AZ-14", "energy-only") == "any-damage")
+        if asked is None and not energy:
+            return None, None, None, None  # neither an AoE asked for nor an overeffect
         normal = self._normal(actor, weapon, thrown, False)
         threshold = normal.damage if rulings.get("AZ-13", "after-modifiers") == \
             "after-modifiers" else weapon.damage
@@ -777,8 +815,6 @@ class ZonesRuleset(Ruleset):
                 f"{weapon.name} cannot make an AoE: that needs an energy weapon of damage "
                 f"{ENERGY_AOE_DAMAGE} or more, or a full-auto damage of {PROJECTILE_AOE_DAMAGE} "
                 "or more (spray)", rule="Z-EAO-1")
-        energy = weapon.energy or (weapon.type == "mixed"
-                                   and rulings.get("AZ-14", "energy-only") == "any-damage")
         if energy and threshold >= OVEREFFECT_DAMAGE and not full_auto:
             area_part = weapon.aoe_fractions.get("overeffect", "1/6")
             return "burst", "overeffect", normal, _part(normal.damage, area_part, rulings)
@@ -792,7 +828,8 @@ class ZonesRuleset(Ruleset):
         [critical], [ignore_cover], [defend_with cover|shield], [group_defense],
         [cover_applies], [tall_cover], [hindrance], [defense_hindrance], [injury].
         """
-        shot = self.plan_shot(state, command)
+        checked = self._checked_plan(state, command)
+        shot = checked if isinstance(checked, Shot) else self.plan_shot(state, command)
         actor = shot.actor
         data: dict[str, Any] = {
             "actor": actor.id, "weapon": shot.weapon.name, "range": shot.band,
@@ -800,6 +837,7 @@ class ZonesRuleset(Ruleset):
             "order": ["abilities", "ammunition", "offense", "defense", "damage & drive"],
         }
         data.update(self.use(state, actor.id, shot.action))
+        # ``check`` stops here for a plain shot: nothing below may refuse one
         left = actor.ammo.get(shot.weapon.name)
         if left is not None:
             data["ammo"] = {"weapon": shot.weapon.name, "left": left - shot.ammo_cost}
@@ -869,9 +907,9 @@ class ZonesRuleset(Ruleset):
         return True, None
 
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if "ammo" in data:
-            self.creature(state, data["actor"]).ammo[data["ammo"]["weapon"]] = \
-                data["ammo"]["left"]
+        if "ammo" in data:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
+            who = self.creature(state, data["actor"])
+            who.ammo = {**who.ammo, data["ammo"]["weapon"]: data["ammo"]["left"]}
 
     def _defense(self, state: EncounterState, command: Command, attacker: Creature,
                  target: Creature, range_band: str, dice: DiceSource) -> dict[str, Any]:
@@ -995,9 +1033,17 @@ class ZonesRuleset(Ruleset):
         """The encounter is won when only one side has creatures standing."""
         if not events or "winner" in state.extra:
             return []
-        after = self.lookahead(state, events)
-        sides = {c.side for c in creatures(after) if not c.down and c.side is not None}
-        all_sides = {c.side for c in creatures(after) if c.side is not None}
+        if all(e.type in _HIT_EVENTS for e in events):
+            # only health changes, and it is in the events: no lookahead needed
+            health = {e.data["target"]: e.data["health"] for e in events
+                      if e.type == "damaged"}
+            sides = {c.side for c in creatures(state) if c.side is not None
+                     and health.get(c.id, c.health) > 0}
+            all_sides = {c.side for c in creatures(state) if c.side is not None}
+        else:
+            after = self.lookahead(state, events)
+            sides = {c.side for c in creatures(after) if not c.down and c.side is not None}
+            all_sides = {c.side for c in creatures(after) if c.side is not None}
         if len(all_sides) > 1 and len(sides) <= 1:
             winner = next(iter(sides)) if sides else None
             return [Event("encounter_won", {"winner": winner})]
@@ -1229,9 +1275,11 @@ class ZonesRuleset(Ruleset):
         return [Event("zaoe_resolved", data), *events, *self._aftermath(state, events)]
 
     def apply_zaoe_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
-        for zone in data.get("bright_light", []):
-            state.extra.setdefault("lights", {})[zone] = {"by": data["actor"],
-                                                          "round": state.round}
+        if data.get("bright_light"):  # a new map of lights, not changed in place
+            lights = dict(state.extra.get("lights", {}))
+            for zone in data["bright_light"]:
+                lights[zone] = {"by": data["actor"], "round": state.round}
+            state.extra["lights"] = lights
 
     # -- melee (ruling ZR-1) --------------------------------------------------------------
     def do_melee(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -1241,24 +1289,10 @@ class ZonesRuleset(Ruleset):
         STR against armor and shield. An offense roll that succeeds (or none needed)
         interferes with the target's ranged attacks (Z-MI-1).
         """
-        actor = self.acting(state, command)
-        target = self.creature(state, self.arg(command, "target", str))
-        if target.down:
-            raise IllegalCommand(f"{target.id} is already down")
-        if not engaged(actor, target) and actor.grappling() != target.id:
-            raise IllegalCommand(f"{actor.id} is not engaged with {target.id}", rule="ZR-1")
-        weapon = actor.weapon(self.arg(command, "weapon", str) if "weapon" in command.args
-                              else _default_melee(actor))
-        if weapon.kind != "melee":
-            raise IllegalCommand(f"{weapon.name} is not a melee weapon: use attack")
-        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "weapon": weapon.name,
-                                "melee": True}
-        data.update(self.use(state, actor.id, "major"))
-        disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
-        hindrance = {"melee disadvantage (cover)": disadvantage}
-        if self.arg(command, "hindrance", int, 0):
-            hindrance["other"] = self.arg(command, "hindrance", int, 0)
-        if flag(command, "no_offense_roll"):
+        checked = self._checked_plan(state, command)
+        actor, target, weapon, data, hindrance, no_roll = checked if isinstance(
+            checked, MeleePlan) else self._plan_melee(state, command)
+        if no_roll:
             data["offense"] = None
             success = True
         else:
@@ -1288,13 +1322,36 @@ class ZonesRuleset(Ruleset):
             data["hit"] = False
         return [Event("melee_attacked", data), *events, *self._aftermath(state, events)]
 
+    def _plan_melee(self, state: EncounterState, command: Command) -> MeleePlan:
+        """Check a melee attack, rolling nothing: attacker, target, weapon, the event's data
+        so far, the offense Hindrance and whether no offense roll is made."""
+        actor = self.acting(state, command)
+        target = self.creature(state, self.arg(command, "target", str))
+        if target.down:
+            raise IllegalCommand(f"{target.id} is already down")
+        if not engaged(actor, target) and actor.grappling() != target.id:
+            raise IllegalCommand(f"{actor.id} is not engaged with {target.id}", rule="ZR-1")
+        weapon = actor.weapon(self.arg(command, "weapon", str) if "weapon" in command.args
+                              else _default_melee(actor))
+        if weapon.kind != "melee":
+            raise IllegalCommand(f"{weapon.name} is not a melee weapon: use attack")
+        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "weapon": weapon.name,
+                                "melee": True}
+        data.update(self.use(state, actor.id, "major"))
+        disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
+        hindrance = {"melee disadvantage (cover)": disadvantage}
+        if self.arg(command, "hindrance", int, 0):
+            hindrance["other"] = self.arg(command, "hindrance", int, 0)
+        return MeleePlan(actor, target, weapon, data, hindrance,
+                         flag(command, "no_offense_roll"))
+
     def apply_melee_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
     def apply_interfered(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
-        if data["by"] not in who.interference:
-            who.interference.append(data["by"])
+        if data["by"] not in who.interference:  # replaced (model.SHARED_IN_SCRATCH)
+            who.interference = [*who.interference, data["by"]]
 
     # -- the GM's damage and healing --------------------------------------------------------
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -1330,6 +1387,42 @@ class ZonesRuleset(Ruleset):
 
     def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).health = data["health"]
+
+    # -- checking a command without playing it ------------------------------------------
+    def check(self, state: EncounterState, command: Command) -> None:
+        """Raise the RulesError that ``decide`` would raise for ``command``, else nothing,
+        rolling as little as possible (the simulator's tactics ask before they offer a
+        command).
+
+        A ``melee``, and an ``attack`` that is a single plain shot (no AoE, not blind, plain
+        offense dice, none of the arguments read after the offense roll), are checked up to
+        their first roll, after which they refuse nothing; anything else is decided with
+        throw-away dice (rolled only if the command rolls). tests/rulesets/zones compare
+        this with ``decide`` on every command the tactics offer in played encounters."""
+        self._checked = None
+        if state.ruleset and command.name == "attack" \
+                and _CHECKED_ATTACK.issuperset(command.args):
+            shot = self.plan_shot(state, command)
+            if shot.aoe is None and not shot.blind and _PLAIN_DICE.match(
+                    offense_expression(shot.expr, state.rulings)):
+                self.use(state, shot.actor.id, shot.action)
+                self._checked = (state, state.version, command, shot)
+                return
+        elif state.ruleset and command.name == "melee":
+            self._checked = (state, state.version, command, self._plan_melee(state, command))
+            return
+        self.decide(state, command, _ProbeDice())
+
+    def _checked_plan(self, state: EncounterState, command: Command) -> Shot | MeleePlan | None:
+        """The plan ``check`` made for this very command on this very state (the same
+        objects, and no event applied since: the same version), once; else None."""
+        checked = self._checked
+        if checked is None:
+            return None
+        self._checked = None
+        if checked[0] is state and checked[2] is command and checked[1] == state.version:
+            return checked[3]
+        return None
 
     # -- exact odds ---------------------------------------------------------------------
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
@@ -1451,6 +1544,40 @@ class ZonesRuleset(Ruleset):
 
     def apply_odds_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+
+_CHECKED_ATTACK = frozenset({
+    "weapon", "target", "targets", "range", "unaimed", "blind", "full_auto", "one_handed",
+    "marksmanship", "aoe", "spread", "engagement", "group", "hindrance", "caution"})
+"""The ``attack`` arguments that ``plan_shot`` reads (and refuses when malformed); the others
+(critical, defense_hindrance, defend_with, injury...) are read after the offense roll."""
+_PLAIN_DICE = re.compile(r"^[1-9]\d?d[1-9]\d{0,2}(k[hl]1)?$")
+"""Offense dice that roll without any refusal: a few dice, kept whole or keeping one."""
+
+
+class _ProbeDice:
+    """Throw-away dice for ``check``: seeded dice made on the first roll only (most commands
+    that are only checked roll nothing)."""
+
+    __slots__ = ("_dice",)
+
+    def __init__(self) -> None:
+        self._dice: SeededDice | None = None
+
+    def _source(self) -> SeededDice:
+        if self._dice is None:
+            self._dice = SeededDice(PROBE_SEED)
+        return self._dice
+
+    def roll(self, faces: int) -> int:
+        return self._source().roll(faces)
+
+    def roll_many(self, n: int, faces: int) -> list[int]:
+        return self._source().roll_many(n, faces)
+
+
+PROBE_SEED = 0
+"""The seed of the throw-away dice of ``check``."""
 
 
 def _separation(a: int, b: int) -> int:

@@ -1,7 +1,8 @@
 """Tactics for the zones ruleset (zones, groups and engagements; roll-under attacks; cover).
 
 ``cover`` (the default) plays a creature's turn with zones' own commands, asking the rules
-before each one (``decide`` with throw-away dice), so it offers only what they accept:
+before each one (``ZonesRuleset.check``: the answer of ``decide``, checking an attack up to
+its first roll), so it offers only what they accept:
 
 1. a creature that is down does nothing;
 2. the target is the most wounded enemy still standing (least health; ties: the first
@@ -24,13 +25,36 @@ its ``taken`` (the ``attacked`` event repeats it, and is not counted twice).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
-from ...core import Command, EncounterState, Entity, Ruleset
+from ...core import Command, EncounterState, Entity, RulesError, Ruleset
+from ...core.copying import clone
 from ...rulesets.zones.model import Creature, engaged
+from ...rulesets.zones.rules import ZonesRuleset
 from ..hooks import STANDING, register_outcomes
 from ..policy import register_policy
-from .common import accepted, first_accepted
+from .common import accepted as decided
+
+
+def accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:
+    """Whether the rules accept ``command`` now: zones' own ``check`` (the same answer as
+    ``decide``, rolling only what it must), or ``decide`` with throw-away dice."""
+    if not isinstance(ruleset, ZonesRuleset):
+        return decided(ruleset, state, command)
+    try:
+        ruleset.check(state, command)
+    except RulesError:
+        return False
+    return True
+
+
+def first_accepted(ruleset: Ruleset, state: EncounterState,
+                   commands: list[Command]) -> Command | None:
+    """The first of ``commands`` the rules accept now, or None."""
+    for command in commands:
+        if accepted(ruleset, state, command):
+            return command
+    return None
 
 COVER = "moderate"
 """The cover environment (``cover.toml``) a shooter is assumed to find where it stands."""
@@ -38,13 +62,17 @@ COVER = "moderate"
 
 def status(state: EncounterState, entity: Entity) -> str:
     """``down`` at 0 health or less (or with a ``down`` condition), else standing."""
-    if isinstance(entity, Creature) and (entity.health <= 0 or entity.has("down")):
-        return "down"
-    return STANDING
+    return "down" if defeated(state, entity) else STANDING
 
 
 def defeated(state: EncounterState, entity: Entity) -> bool:
-    return isinstance(entity, Creature) and (entity.health <= 0 or entity.has("down"))
+    """At 0 health or less, or with a ``down`` condition (asked after every command)."""
+    if not isinstance(entity, Creature):
+        return False
+    if entity.health <= 0:
+        return True
+    conditions = entity.conditions
+    return bool(conditions) and any(cond.name == "down" for cond in conditions)
 
 
 register_outcomes("zones", defeated=defeated, status=status)
@@ -66,22 +94,44 @@ def _most_wounded(candidates: list[Creature]) -> Creature | None:
 
 def _shots(me: Creature) -> list[str]:
     """Competent ranged weapons that hit one target, most damage first."""
-    out = []
-    for name in me.weapons:
-        weapon = me.weapon(name)
-        if (weapon.kind in ("ranged", "thrown") and name in me.competent and not weapon.aoe
-                and not weapon.zaoe and weapon.damage > 0):
-            out.append((-weapon.damage, name))
-    return [name for _, name in sorted(out)]
+    return list(_arms(me)[0])
 
 
 def _melee_weapon(me: Creature) -> str | None:
+    """The melee weapon of most damage (the first listed among equals)."""
+    return _arms(me)[1]
+
+
+Arms = tuple[tuple[str, ...], str | None]
+_ARMS: dict[tuple[int, int], tuple[dict[str, Any], list[str], dict[str, Any], list[str], Arms]] = {}
+"""What :func:`_arms` worked out, by the identity of a creature's weapons and competences,
+with those objects (which keeps the identities in use) and copies of their content."""
+
+
+def _arms(me: Creature) -> Arms:
+    """The shots and the melee weapon of a creature. They depend only on its weapons and
+    competences, which stay the same objects from turn to turn: they are worked out once
+    for each, and again when their content changes (a GM's override changes it in place)."""
+    weapons, competent = me.weapons, me.competent
+    key = (id(weapons), id(competent))
+    known = _ARMS.get(key)
+    if (known is not None and known[0] is weapons and known[1] is competent
+            and known[2] == weapons and known[3] == competent):
+        return known[4]
+    shots = []
     best: tuple[int, str] | None = None
-    for name in me.weapons:
+    for name in weapons:
         weapon = me.weapon(name)
+        if (weapon.kind in ("ranged", "thrown") and name in competent and not weapon.aoe
+                and not weapon.zaoe and weapon.damage > 0):
+            shots.append((-weapon.damage, name))
         if weapon.kind == "melee" and (best is None or weapon.damage > best[0]):
             best = (weapon.damage, name)
-    return best[1] if best else None
+    arms: Arms = (tuple(name for _, name in sorted(shots)), best[1] if best else None)
+    if len(_ARMS) >= 1024:
+        _ARMS.clear()
+    _ARMS[key] = (weapons, competent, clone(weapons), list(competent), arms)
+    return arms
 
 
 @register_policy("cover", ruleset="zones", default=True)
