@@ -1,0 +1,109 @@
+"""Benchmark of the browser console: how long after navigation the GM console has drawn
+its cards, at a tablet's size (1024x768), in Debian's Chromium driven by Playwright.
+
+Starts ``arbiter serve`` on a temporary SQLite database as ``bench/server.py`` does, with
+one realms encounter of three creatures, loads the console once to warm the server, then
+loads it ``--loads`` times. The time is taken inside the page (``performance.now()`` when
+the third card appears), so it includes fetching the page, its modules and the state.
+
+    python bench/console.py            # a line of figures
+    python bench/console.py --json     # {"cards_drawn_ms": {"median", "p90", "max"}, ...}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server import free_port, wait_ready  # bench/server.py, a sibling script
+
+CHROMIUM = "/usr/bin/chromium"
+OBSERVER = """new MutationObserver(() => {
+    if (!window.cardsAt && document.querySelectorAll('#cards article.card').length === 3)
+        window.cardsAt = performance.now();
+}).observe(document, {subtree: true, childList: true});"""
+
+
+def prepare(db: Path) -> str:
+    """A realms campaign with one encounter of three creatures: the console's URL path."""
+    from arbiter.core import Command
+    from arbiter.store import EventStore, GameService
+
+    service = GameService(EventStore.open(db))
+    campaign, token = service.create_campaign("Benchmark", "realms")
+    eid = service.create_encounter(campaign.id, "table").id
+    for actor in ("bandit", "wolf", "knight"):
+        service.submit(eid, Command("add", args={"id": actor, "template": actor}))
+    service.store.close()
+    return f"/#campaign={campaign.id}&token={token}"
+
+
+def measure(url: str, loads: int) -> list[float]:
+    from playwright.sync_api import sync_playwright
+
+    times = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--no-sandbox"])
+        try:
+            page = browser.new_page(viewport={"width": 1024, "height": 768})
+            page.add_init_script(OBSERVER)
+            for i in range(loads + 1):
+                page.goto("about:blank")
+                page.goto(url)
+                page.wait_for_function("window.cardsAt !== undefined", timeout=30_000)
+                if i:  # the first load warms the server (it imports the ruleset)
+                    times.append(float(page.evaluate("window.cardsAt")))
+        finally:
+            browser.close()
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print JSON only")
+    parser.add_argument("--loads", type=int, default=15, help="timed loads (default 15)")
+    args = parser.parse_args()
+    if not Path(CHROMIUM).exists():
+        sys.exit("bench/console.py: Chromium is missing (apt-get install chromium)")
+    with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as folder:
+        db = Path(folder) / "bench.db"
+        path = prepare(db)
+        port = free_port()
+        code = ("from pathlib import Path; from arbiter.server import run_server; "
+                f"run_server('127.0.0.1', {port}, Path({str(db)!r}))")
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL)
+        try:
+            wait_ready(port, child)
+            times = sorted(measure(f"http://127.0.0.1:{port}{path}", args.loads))
+        finally:
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+    report = {"cards_drawn_ms": {"median": round(statistics.median(times), 1),
+                                 "p90": round(times[int(0.9 * (len(times) - 1))], 1),
+                                 "max": round(times[-1], 1)},
+              "loads": len(times), "viewport": "1024x768",
+              "load_average": [round(x, 2) for x in os.getloadavg()]}
+    if args.json:
+        print(json.dumps(report))
+        return
+    ms = report["cards_drawn_ms"]
+    print(f"GM console, cards drawn after navigation ({len(times)} loads, 1024x768, load "
+          f"average {report['load_average']}): median {ms['median']} ms, p90 {ms['p90']} ms, "
+          f"max {ms['max']} ms (goal: under 1000 ms)")
+
+
+if __name__ == "__main__":
+    main()
