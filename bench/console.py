@@ -91,17 +91,15 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 child.kill()
                 child.wait()
-    report = {"cards_drawn_ms": {"median": round(statistics.median(times), 1),
-                                 "p90": round(times[int(0.9 * (len(times) - 1))], 1),
-                                 "max": round(times[-1], 1)},
-              "loads": len(times), "viewport": "1024x768",
-              "load_average": [round(x, 2) for x in os.getloadavg()]}
+    ms = {"median": round(statistics.median(times), 1),
+          "p90": round(times[int(0.9 * (len(times) - 1))], 1), "max": round(times[-1], 1)}
+    load = [round(x, 2) for x in os.getloadavg()]
     if args.json:
-        print(json.dumps(report))
+        print(json.dumps({"cards_drawn_ms": ms, "loads": len(times), "viewport": "1024x768",
+                          "load_average": load}))
         return
-    ms = report["cards_drawn_ms"]
     print(f"GM console, cards drawn after navigation ({len(times)} loads, 1024x768, load "
-          f"average {report['load_average']}): median {ms['median']} ms, p90 {ms['p90']} ms, "
+          f"average {load}): median {ms['median']} ms, p90 {ms['p90']} ms, "
           f"max {ms['max']} ms (goal: under 1000 ms)")
 
 
