@@ -356,6 +356,13 @@ def scratch_clone(value: Any) -> Any:
     return fn(value)
 
 
+def peek(entities: dict[str, Any], key: str) -> Any:
+    """An entity to read without taking a copy of it, in an ``apply_*`` method that may
+    leave it unchanged: set a field through ``entities[key]`` only when it changes, so a
+    lookahead copies the entity only then. (A plain ``dict.get`` on any entities.)"""
+    return dict.get(entities, key)
+
+
 class WritingEntities(CowEntities):
     """:class:`CowEntities` while ``evolve`` changes the scratch state: copy on access."""
 

@@ -24,6 +24,7 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
+from ...core.copying import peek
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource, distribution, roll
@@ -265,9 +266,9 @@ class RealmsRuleset(Ruleset):
         return economy, bought
 
     def apply_economy(self, state: EncounterState, who: str, ap: int) -> None:
-        entity = state.entities.get(who)
-        if isinstance(entity, RealmsCreature):
-            entity.ap = ap
+        entity = peek(state.entities, who)
+        if isinstance(entity, RealmsCreature) and entity.ap != ap:
+            self.creature(state, who).ap = ap
         if who in state.economy:
             state.economy[who] = {**state.economy[who], "ap": ap}
 
@@ -278,9 +279,10 @@ class RealmsRuleset(Ruleset):
             state.economy.pop(who, None)
             return
         state.economy[who] = economy
-        entity = state.entities.get(who)
-        if isinstance(entity, RealmsCreature):
-            entity.ap = int(economy["ap"])
+        entity = peek(state.entities, who)
+        ap = int(economy["ap"])
+        if isinstance(entity, RealmsCreature) and entity.ap != ap:
+            self.creature(state, who).ap = ap
 
     # -- turns ----------------------------------------------------------------------------
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
@@ -383,15 +385,15 @@ class RealmsRuleset(Ruleset):
     def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_turn_started(state, data)
         state.extra.pop("provoked", None)
-        me = state.entities.get(data["actor"])
-        if isinstance(me, RealmsCreature):
-            me.controls_mount = False
+        me = peek(state.entities, data["actor"])
+        if isinstance(me, RealmsCreature) and me.controls_mount:
+            self.creature(state, me.id).controls_mount = False
 
     def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_turn_ended(state, data)
-        me = state.entities.get(data["actor"])
-        if isinstance(me, RealmsCreature):
-            me.commanded = False
+        me = peek(state.entities, data["actor"])
+        if isinstance(me, RealmsCreature) and me.commanded:
+            self.creature(state, me.id).commanded = False
 
     def apply_ap_gained(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.apply_economy(state, data["target"], data["ap"])
