@@ -44,6 +44,9 @@ test: lint postgresql chromium
 
 bench: $(BIN)/arbiter
 	$(BIN)/python bench/dice.py
+	$(BIN)/python bench/sim.py
+	$(BIN)/python bench/server.py
+	$(BIN)/python bench/console.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
