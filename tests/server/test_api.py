@@ -21,6 +21,17 @@ def test_health_and_openapi(client: TestClient) -> None:
     assert "Submit" in doc["components"]["schemas"]
 
 
+def test_console_files_are_revalidated_on_every_load(client: TestClient) -> None:
+    """After an upgrade a browser must not run cached modules: every static file says
+    no-cache, and an unchanged one is answered 304 on its ETag."""
+    for path in ("/", "/app.js", "/play/"):
+        first = client.get(path)
+        assert first.status_code == 200, path
+        assert first.headers["cache-control"] == "no-cache", path
+        again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304, path
+
+
 def test_a_turn_of_play(table: Table) -> None:
     r = table.command({"do": "start", "initiative": {"nia": 20, "bram": 15, "wolf": 10,
                                                      HIDDEN_ID: 5}})

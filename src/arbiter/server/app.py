@@ -759,12 +759,10 @@ def routes(api: Api) -> list[BaseRoute]:
               g(api.set_encounter_ruling), methods=["PUT"]),
         WebSocketRoute("/api/encounters/{encounter_id}/ws", api.websocket),
     ]
-    from starlette.staticfiles import StaticFiles
-
     from .. import web
 
     out += web.routes()  # the dice roller's endpoint
-    out.append(Mount("/", app=StaticFiles(directory=web.STATIC_DIR, html=True), name="web"))
+    out.append(Mount("/", app=web.static_app(), name="web"))
     return out
 
 

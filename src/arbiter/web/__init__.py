@@ -16,6 +16,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from starlette.staticfiles import StaticFiles
 
 from ..dice import DiceError, SeededDice, distribution, parse, roll
 
@@ -75,4 +76,20 @@ def routes() -> list[BaseRoute]:
     return [Route("/api/dice", dice_endpoint, methods=["POST"])]
 
 
-__all__ = ["STATIC_DIR", "dice_json", "routes"]
+class ConsoleFiles(StaticFiles):
+    """The console's static files, each answered with ``Cache-Control: no-cache``: a browser
+    keeps them but asks again every time (an unchanged file costs a 304 on its ETag), so
+    after an upgrade no tab runs yesterday's modules against today's API."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
+def static_app() -> ConsoleFiles:
+    """What the server mounts at ``/``: :data:`STATIC_DIR`, ``index.html`` for folders."""
+    return ConsoleFiles(directory=STATIC_DIR, html=True)
+
+
+__all__ = ["STATIC_DIR", "ConsoleFiles", "dice_json", "routes", "static_app"]
