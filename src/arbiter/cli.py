@@ -221,11 +221,15 @@ def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[Path | None, typer.Option(help="SQLite file (default: ./arbiter.db).")] = None,
+    admin_token: Annotated[str | None, typer.Option(
+        envvar="ARBITER_ADMIN_TOKEN",
+        help="Token needed to create or import campaigns (default: none on 127.0.0.1, a "
+             "fresh one on any other address).")] = None,
 ) -> None:
     """Run the game server (GM console and API) on an embedded SQLite database."""
     from .server import run_server
 
-    run_server(host=host, port=port, db=db)
+    run_server(host=host, port=port, db=db, admin_token=admin_token)
 
 
 def _register_sim() -> None:

@@ -32,6 +32,28 @@ def test_console_files_are_revalidated_on_every_load(client: TestClient) -> None
         assert again.status_code == 304, path
 
 
+def test_an_admin_token_guards_creating_and_importing_campaigns(tmp_path: Path) -> None:
+    app = create_app(db=tmp_path / "arbiter.db", admin_token="s3cret-admin")
+    body = {"name": "Tuesday", "ruleset": "realms"}
+    with TestClient(app) as client:
+        for headers in ({}, {"Authorization": "Bearer wrong"}):
+            refused = client.post("/api/campaigns", json=body, headers=headers)
+            assert refused.status_code == 401
+            assert "needs its admin token" in refused.json()["error"]
+            assert refused.json()["field"] == "authorization"
+        made = client.post("/api/campaigns", json=body,
+                           headers={"Authorization": "Bearer s3cret-admin"})
+        assert made.status_code == 201, made.text
+        cid, gm = made.json()["campaign"]["id"], made.json()["gm_token"]
+        exported = client.get(f"/api/campaigns/{cid}/export",
+                              headers={"Authorization": f"Bearer {gm}"})
+        assert exported.status_code == 200, exported.text
+        assert client.post("/api/campaigns/import", json=exported.json()).status_code == 401
+        # a campaign's own token is not the admin token
+        assert client.post("/api/campaigns", json=body,
+                           headers={"Authorization": f"Bearer {gm}"}).status_code == 401
+
+
 def test_a_turn_of_play(table: Table) -> None:
     r = table.command({"do": "start", "initiative": {"nia": 20, "bram": 15, "wolf": 10,
                                                      HIDDEN_ID: 5}})

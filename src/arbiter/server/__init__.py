@@ -5,18 +5,41 @@
 
 from __future__ import annotations
 
+import secrets
 import sys
 from pathlib import Path
 
 from ..store import GameService, database_target, open_store
 from .app import create_app
 
+LOOPBACK = ("127.", "::1", "localhost")
 
-def run_server(host: str, port: int, db: Path | None) -> None:
+
+def admin_token_for(host: str, given: str | None) -> str | None:
+    """The admin token a server on ``host`` uses: the one given, else none on the loopback
+    address, else a fresh one.
+
+    >>> admin_token_for("127.0.0.1", None) is None, admin_token_for("::1", "x")
+    (True, 'x')
+    >>> len(admin_token_for("0.0.0.0", None) or "") >= 32
+    True
+    """
+    if given is None and not host.startswith(LOOPBACK):
+        return secrets.token_urlsafe(24)
+    return given
+
+
+def run_server(host: str, port: int, db: Path | None, admin_token: str | None = None) -> None:
     """Serve the API on ``host:port`` with the store at ``db`` (or ``$ARBITER_DATABASE_URL``,
     or ``./arbiter.db``). On an empty store, create a demo campaign and print its game
-    master's URL once (tokens are stored only as digests, so it cannot be shown again)."""
+    master's URL once (tokens are stored only as digests, so it cannot be shown again).
+
+    Creating and importing campaigns needs ``admin_token`` when one is given; on an address
+    other than the loopback one, a fresh admin token is made when none is given, so nobody
+    on the network can fill the database. Its link is printed."""
     import uvicorn
+
+    admin_token = admin_token_for(host, admin_token)
 
     target = database_target(db)
     store = open_store(target)
@@ -41,8 +64,11 @@ def run_server(host: str, port: int, db: Path | None) -> None:
     names = ", ".join(f"{c.id} ({c.name})" for c in campaigns)
     print(f"arbiter: serving {target}: {names}", file=sys.stderr)
     print(f"  game master console: {base}/#campaigns={pairs}", file=sys.stderr)
+    if admin_token:
+        print(f"  admin (creating and importing campaigns): {base}/#admin={admin_token}",
+              file=sys.stderr)
     print(f"arbiter: API on {base}/api (description: {base}/openapi.json)", file=sys.stderr)
-    app = create_app(service=service)
+    app = create_app(service=service, admin_token=admin_token)
     try:
         uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
                     ws_max_size=64 * 1024, h11_max_incomplete_event_size=64 * 1024)
@@ -50,4 +76,4 @@ def run_server(host: str, port: int, db: Path | None) -> None:
         store.close()
 
 
-__all__ = ["create_app", "run_server"]
+__all__ = ["admin_token_for", "create_app", "run_server"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hmac
 import json
 import logging
 import re
@@ -51,6 +52,7 @@ from ..store import (
     open_store,
 )
 from ..store.backends import PostgresBackend
+from ..store.service import digest
 from ..store.store import NOTIFY_CHANNEL
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
@@ -205,7 +207,8 @@ class Api:
     """The routes, bound to a game service."""
 
     def __init__(self, service: GameService | None = None, db: Path | str | None = None,
-                 snapshot_every: int = 200) -> None:
+                 snapshot_every: int = 200, admin_token: str | None = None) -> None:
+        self.admin_digest = digest(admin_token) if admin_token else None
         self.service = service
         self.db = db
         self.snapshot_every = snapshot_every
@@ -328,7 +331,19 @@ class Api:
         return JSONResponse({"rulesets": out})
 
     # -- routes: campaigns --------------------------------------------------------------
+    def require_admin(self, request: Request, what: str) -> None:
+        """With an admin token set (a server on an open network), creating or importing a
+        campaign needs it: anyone else may only use the campaigns they hold tokens of."""
+        if self.admin_digest is None:
+            return
+        token = bearer(request)
+        if token is None or not hmac.compare_digest(digest(token), self.admin_digest):
+            raise ApiError(401, f"{what} on this server needs its admin token: send "
+                           "'Authorization: Bearer ADMIN_TOKEN' (open the admin link that "
+                           "'arbiter serve' printed)", "authorization")
+
     async def create_campaign(self, request: Request) -> Response:
+        self.require_admin(request, "creating a campaign")
         body = await read_json(request, "CreateCampaign")
         games = self.games
         try:
@@ -341,6 +356,7 @@ class Api:
                             status_code=201)
 
     async def import_campaign(self, request: Request) -> Response:
+        self.require_admin(request, "importing a campaign")
         body = await read_json(request, "CampaignFile", limit=IMPORT_LIMIT)
         try:
             record = await run_in_threadpool(self.games.import_campaign, body)
@@ -767,10 +783,11 @@ def routes(api: Api) -> list[BaseRoute]:
 
 
 def create_app(db: Path | str | None = None, service: GameService | None = None,
-               snapshot_every: int = 200) -> Starlette:
+               snapshot_every: int = 200, admin_token: str | None = None) -> Starlette:
     """The ASGI application. It opens the store (``db``, else ``$ARBITER_DATABASE_URL``,
-    else ``./arbiter.db``) when it starts, unless given a ``service``."""
-    api = Api(service, db, snapshot_every)
+    else ``./arbiter.db``) when it starts, unless given a ``service``. With
+    ``admin_token``, creating and importing campaigns needs it."""
+    api = Api(service, db, snapshot_every, admin_token)
     app = Starlette(
         routes=routes(api),
         lifespan=api.lifespan,

@@ -73,6 +73,11 @@ async function guard(form, fn, fieldMap) {
 // -- start ---------------------------------------------------------------------------------
 async function boot() {
   const given = fragment();
+  if (given.admin) {
+    // The admin link of a server on an open network: creating campaigns needs its token.
+    sessionStorage.setItem("arbiter-admin", given.admin);
+    if (!given.campaign && !given.campaigns) history.replaceState(null, "", location.pathname);
+  }
   S.rulesetsReady = new Api(null).get("/api/rulesets").then((out) => {
     S.rulesets = out.rulesets;
     replace($("#new-campaign [name=ruleset]"), S.rulesets.map((r) => h("option", { value: r.name }, `${r.title} (${r.name})`)));
@@ -615,7 +620,7 @@ function wire() {
     const form = e.target;
     guard(form, async () => {
       if (!F(form, "name").value.trim()) throw new InputError("name: give the campaign a name", "name");
-      const out = await new Api(null).post("/api/campaigns", { name: F(form, "name").value.trim(), ruleset: F(form, "ruleset").value });
+      const out = await new Api(sessionStorage.getItem("arbiter-admin")).post("/api/campaigns", { name: F(form, "name").value.trim(), ruleset: F(form, "ruleset").value });
       await openCampaign(out.campaign.id, out.gm_token);
       toast("campaign created: the console keeps its token in this browser");
     }, { name: "name", ruleset: "ruleset" });
