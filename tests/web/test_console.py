@@ -262,3 +262,28 @@ def test_console_works_at_a_tablets_size(server: ServerThread, api: httpx.Client
     page.keyboard.press("n")
     expect(page.locator("#tracker li.current")).not_to_have_attribute("data-id", first or "")
     screenshot(page, "gm-tablet-realms")
+
+
+def test_campaign_rulings_are_what_new_encounters_start_with(
+        server: ServerThread, api: httpx.Client, page: Page) -> None:
+    """The GM changes a campaign ruling in the console; an encounter created afterwards
+    starts with it, and the encounter's own form shows it."""
+    campaign = create_campaign(api, "realms")
+    watch(page)
+    page.goto(f"{server.url}/#campaign={campaign.id}&token={campaign.gm_token}")
+    choice = page.get_by_label("campaign AR-3", exact=True)
+    expect(choice).to_be_attached()
+    # the panel opens by itself while the campaign has no encounter yet
+    if page.locator("#campaign-panel").get_attribute("open") is None:
+        page.locator("#campaign-panel summary").click()
+    expect(choice).to_have_value("start")
+    choice.select_option("end")
+    expect(page.locator(".toast").last).to_contain_text("new encounters start with AR-3: end")
+    gm = {"Authorization": f"Bearer {campaign.gm_token}"}
+    saved = api.get(f"/api/campaigns/{campaign.id}/rulings", headers=gm).json()["rulings"]
+    assert {r["id"]: r["value"] for r in saved}["AR-3"] == "end"
+    form = page.locator("#new-encounter")
+    form.locator("[name=name]").fill("Ford")
+    form.locator("button[type=submit]").click()
+    expect(page.get_by_label("encounter AR-3", exact=True)).to_have_value("end")
+    assert page.script_errors == []  # type: ignore[attr-defined]

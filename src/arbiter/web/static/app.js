@@ -141,6 +141,7 @@ async function openCampaign(id, token, encounterId) {
   fillCampaignSelect();
   $("#ruleset-name").textContent = info.campaign.ruleset;
   renderPlayers(info.players || []);
+  renderCampaignRulings().catch((err) => toast(err.message, "error"));
   const templates = api.get(`/api/campaigns/${id}/templates`).then((out) => {
     S.templates = out.templates;
     replace($("#add [name=template]"), h("option", { value: "" }, "(stat block below)"),
@@ -280,24 +281,43 @@ function renderPlayers(players) {
   replace($("#players"), players.length ? h("ul", { class: "plain" }, players.map((p) => h("li", {}, `${p.name}: ${p.characters.join(", ") || "(no character)"}`))) : null);
 }
 
-async function renderRulings() {
-  if (!S.encounter) return;
-  const { rulings } = await S.api.get(`/api/encounters/${S.encounter}/rulings`);
-  replace($("#rulings"), h("div", { class: "rulings" }, rulings.map((r) => h("label", { title: `${r.question || ""} (${r.citation || ""})` },
+// One select per ruling; `change(ruling, value)` saves a choice.
+function rulingSelects(rulings, label, change) {
+  return h("div", { class: "rulings" }, rulings.map((r) => h("label", { title: `${r.question || ""} (${r.citation || ""})` },
     h("span", {}, h("b", {}, r.id), " ", r.title),
     h("select", {
-      "aria-label": r.id,
+      "aria-label": `${label} ${r.id}`,
       onchange: async (e) => {
         try {
-          const out = await S.api.put(`/api/encounters/${S.encounter}/rulings/${encodeURIComponent(r.id)}`, { value: e.target.value });
-          addRecord(out.record);
-          setState(out.state);
-          toast(`${r.id}: ${e.target.value}`);
+          await change(r, e.target.value);
         } catch (err) {
           toast(err.message, "error");
         }
       },
-    }, Object.entries(r.choices || {}).map(([k, v]) => h("option", { value: k, selected: k === r.value, title: v }, k)))))));
+    }, Object.entries(r.choices || {}).map(([k, v]) => h("option", { value: k, selected: k === r.value, title: v }, k))))));
+}
+
+async function renderRulings() {
+  if (!S.encounter) return;
+  const { rulings } = await S.api.get(`/api/encounters/${S.encounter}/rulings`);
+  replace($("#rulings"), rulingSelects(rulings, "encounter", async (r, value) => {
+    const out = await S.api.put(`/api/encounters/${S.encounter}/rulings/${encodeURIComponent(r.id)}`, { value });
+    addRecord(out.record);
+    setState(out.state);
+    toast(`${r.id}: ${value}`);
+  }));
+}
+
+// The campaign's rulings: what each new encounter starts with (the encounter's own can differ).
+async function renderCampaignRulings() {
+  const path = `/api/campaigns/${S.campaign.id}/rulings`;
+  const { rulings } = await S.api.get(path);
+  const chosen = Object.fromEntries(rulings.map((r) => [r.id, r.value]));
+  replace($("#campaign-rulings"), rulingSelects(rulings, "campaign", async (r, value) => {
+    await S.api.put(path, { rulings: { ...chosen, [r.id]: value } });
+    chosen[r.id] = value;
+    toast(`new encounters start with ${r.id}: ${value}`);
+  }));
 }
 
 // -- commands -----------------------------------------------------------------------------
