@@ -20,7 +20,7 @@ from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
 from .events import Command, Event
-from .model import Condition, Duration, EncounterState, Entity
+from .model import Condition, Duration, EncounterState, Entity, TurnPoint
 from .paths import get_path, set_path
 from .rulings import RulingSet
 
@@ -333,29 +333,25 @@ class Ruleset:
             after = apply_to_scratch(self.evolve, state, events)
         else:
             after = self.lookahead(state, events)
-        entity = after.entity(who)
-        for cond in entity.conditions:
-            if cond.duration.kind == "timed" and cond.duration.expires_at(round_, who, "start"):
-                events.append(Event("condition_removed", {"target": who, "name": cond.name,
-                                                          "why": "expired"}))
-        events += self._expire_others(after, who, round_, "start")
+        events += self._expiring(after, who, round_, "start")
         if len(events) > 1:
             after = self._then(after, state, events[1:])
         return events + self.turn_start_events(after, who, dice)
 
-    def _expire_others(
-        self, state: EncounterState, who: str, round_: int, point: str
+    def _expiring(
+        self, state: EncounterState, who: str, round_: int, point: TurnPoint
     ) -> list[Event]:
-        """Conditions on other creatures whose duration ends at ``who``'s turn point."""
+        """``condition_removed`` for every condition whose duration ends at ``who``'s turn
+        point: ``who``'s own first, then the others' in the order they were added."""
         out = []
-        for other in state.entities.values():
-            if other.id == who:
-                continue
-            for cond in other.conditions:
+        entities = state.entities
+        mine = entities.get(who)
+        for entity in ([mine] if mine is not None else []) + [
+                e for e in entities.values() if e.conditions and e.id != who]:
+            for cond in entity.conditions:
                 duration = cond.duration
-                if duration.kind == "timed" and duration.expires_at(
-                        round_, who, point):  # type: ignore[arg-type]
-                    out.append(Event("condition_removed", {"target": other.id,
+                if duration.kind == "timed" and duration.expires_at(round_, who, point):
+                    out.append(Event("condition_removed", {"target": entity.id,
                                                            "name": cond.name, "why": "expired"}))
         return out
 
@@ -372,13 +368,7 @@ class Ruleset:
         events = self.turn_end_events(state, who, dice)
         done = len(events)
         after = self.lookahead(state, events)
-        if who in after.entities:
-            for cond in after.entity(who).conditions:
-                if cond.duration.kind == "timed" and cond.duration.expires_at(
-                        state.round, who, "end"):
-                    events.append(Event("condition_removed", {"target": who, "name": cond.name,
-                                                              "why": "expired"}))
-        events += self._expire_others(after, who, state.round, "end")
+        events += self._expiring(after, who, state.round, "end")
         events.append(Event("turn_ended", {"actor": who, "round": state.round}))
         after = self._then(after, state, events[done:])
         following = self.next_turn(after, who, state.round)
