@@ -356,11 +356,11 @@ def scratch_clone(value: Any) -> Any:
     return fn(value)
 
 
-def peek(entities: dict[str, Any], key: str) -> Any:
-    """An entity to read without taking a copy of it, in an ``apply_*`` method that may
-    leave it unchanged: set a field through ``entities[key]`` only when it changes, so a
-    lookahead copies the entity only then. (A plain ``dict.get`` on any entities.)"""
-    return dict.get(entities, key)
+peek: Callable[[dict[str, Any], str], Any] = dict.get
+"""``peek(entities, id)``: an entity to read without taking a copy of it, in an ``apply_*``
+method that may leave it unchanged: set a field through ``entities[id]`` only when it
+changes, so a lookahead copies the entity only then. It is ``dict.get`` itself, which
+bypasses the copy-on-write subclass (and costs no Python call)."""
 
 
 class WritingEntities(CowEntities):
