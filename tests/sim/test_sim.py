@@ -319,3 +319,23 @@ def test_malformed_encounters_exit_2_with_one_line(write: Write, text: str, mess
 def test_a_scheduler_that_is_not_an_address_is_refused(duel: Path) -> None:
     code, _, err = invoke("sim", str(duel), "--runs", "10", "--scheduler", "localhost")
     assert code == 2 and "give the scheduler's address" in err
+
+
+def test_memory_stays_flat_in_the_number_of_runs() -> None:
+    """Runs are counted as they end, never kept: ten times the runs, about the same peak."""
+    import tracemalloc
+
+    job = prepare(load_encounter(DEMO_4V4))
+    simulate(job, 20, workers=1)  # imports, caches and the simulator built outside the count
+    peaks = {}
+    tracemalloc.start()
+    try:
+        for runs in (50, 500):
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            result = simulate(job, runs, workers=1)
+            assert result.tally.runs == runs
+            peaks[runs] = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert peaks[500] < 1.5 * peaks[50] + 64 * 1024, peaks
