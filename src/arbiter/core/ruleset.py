@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-import yaml
-
 from ..dice import DiceError, DiceSource, roll
+from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
@@ -57,7 +56,7 @@ class Ruleset:
             cached = {}
             file = self.package_dir / "templates.yaml" if self.package_dir else None
             if file is not None and file.exists():
-                loaded = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+                loaded = read_content(file)
                 cached = {str(k): dict(v) for k, v in loaded.items()}
             self.__dict__["_templates"] = cached
         return cached

@@ -5,11 +5,11 @@ Each ruleset ships a ``rulings.toml``; a campaign or scenario overrides any ruli
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .content import read_content
 from .errors import RulingError
 
 
@@ -36,8 +36,7 @@ class RulingSet:
 
     @classmethod
     def load(cls, path: Path) -> RulingSet:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
+        data = read_content(path)
         rulings = []
         for i, raw in enumerate(data.get("ruling", [])):
             try:

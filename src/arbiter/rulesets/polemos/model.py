@@ -7,16 +7,14 @@ Base values are stored; derived values (fatigue, P-FAT-1) are properties.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ...core import Entity, InvalidCommand
+from ...core.content import read_content
 from ...core.copying import share_in_scratch
 
 HERE = Path(__file__).parent
@@ -251,13 +249,12 @@ class Creature(Entity):
 
 # -- catalogues (data files of the package) ---------------------------------------------
 def _toml(name: str) -> dict[str, Any]:
-    with (HERE / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return read_content(HERE / name)
 
 
 @cache
 def body_plans() -> dict[str, dict[str, dict[str, Any]]]:
-    loaded = yaml.safe_load((HERE / "body_plans.yaml").read_text(encoding="utf-8"))
+    loaded = read_content(HERE / "body_plans.yaml")
     return {str(k): dict(v) for k, v in loaded.items()}
 
 

@@ -6,13 +6,13 @@ derived in ``rules.py`` by folding the conditions of the catalogue (``conditions
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from ...core import Entity
+from ...core.content import read_content
 from ...core.copying import share_in_scratch
 
 HERE = Path(__file__).parent
@@ -23,8 +23,7 @@ UNREDUCED_BY_ARMOR = frozenset({"psychic", "spiritual", "sonic"})  # R-ARM-1
 @cache
 def load_toml(name: str) -> dict[str, Any]:
     """A data file of this package, parsed once."""
-    with (HERE / name).open("rb") as fh:
-        return tomllib.load(fh)
+    return read_content(HERE / name)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import ast
 import re
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+from ...core.content import read_content
 
 HERE = Path(__file__).parent
 RULE_ID = re.compile(r"\bZ-[A-Z]+-\d+\b")
@@ -22,8 +23,8 @@ RULE_ID = re.compile(r"\bZ-[A-Z]+-\d+\b")
 
 def inventory() -> dict[str, str]:
     """Every zones rule id with its class (MECH, HOOK, NARR)."""
-    with (HERE / "inventory.toml").open("rb") as fh:
-        return {str(k): str(v) for k, v in tomllib.load(fh)["rules"].items()}
+    rules = read_content(HERE / "inventory.toml")["rules"]
+    return {str(k): str(v) for k, v in rules.items()}
 
 
 @dataclass

@@ -7,7 +7,6 @@ is counted on the same scale, 0 being the ground.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand
+from ...core.content import read_content
 from ...core.copying import clone, share_in_scratch
 
 HERE = Path(__file__).parent
@@ -165,22 +165,21 @@ _WEAPONS_BY_CONTENT: dict[tuple[str, str], Weapon] = {}
 @cache
 def catalogue() -> dict[str, dict[str, Any]]:
     """The weapon catalogue (``weapons.toml``) as raw specs by name."""
-    with (HERE / "weapons.toml").open("rb") as fh:
-        return {str(k): dict(v) for k, v in tomllib.load(fh).items()}
+    return {str(k): dict(v) for k, v in read_content(HERE / "weapons.toml").items()}
 
 
 @cache
 def cover_chart() -> dict[str, int]:
     """Cover armor bonus by environment (``cover.toml``; ruling AZ-10)."""
-    with (HERE / "cover.toml").open("rb") as fh:
-        return {str(k): int(v) for k, v in tomllib.load(fh)["environment"].items()}
+    chart = read_content(HERE / "cover.toml")["environment"]
+    return {str(k): int(v) for k, v in chart.items()}
 
 
 @cache
 def injury_table() -> list[tuple[int, str]]:
     """The placeholder injury-type table (``injuries.toml``; ruling ZR-5)."""
-    with (HERE / "injuries.toml").open("rb") as fh:
-        return [(int(r["upto"]), str(r["type"])) for r in tomllib.load(fh)["range"]]
+    table = read_content(HERE / "injuries.toml")["range"]
+    return [(int(r["upto"]), str(r["type"])) for r in table]
 
 
 def injury_type(roll: int) -> str:
@@ -192,8 +191,8 @@ def injury_type(roll: int) -> str:
 
 @cache
 def condition_catalogue() -> dict[str, dict[str, Any]]:
-    with (HERE / "conditions.toml").open("rb") as fh:
-        return {str(k): dict(v) for k, v in tomllib.load(fh)["condition"].items()}
+    conditions = read_content(HERE / "conditions.toml")["condition"]
+    return {str(k): dict(v) for k, v in conditions.items()}
 
 
 def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[str, Any]:

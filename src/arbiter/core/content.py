@@ -1,0 +1,73 @@
+"""Content files of the rulesets (templates, conditions, weapons, rulings...), versioned.
+
+Every content file, TOML or YAML, carries its schema version as the top-level key
+``schema`` (``schema = 1`` / ``schema: 1``), like events, log records and snapshots do.
+:func:`read_content` reads a file, refuses one that is newer than this Arbiter or has no
+version, brings an older one up to date through the upcasters registered with
+:func:`content_upcaster` (one version at a time), and returns its data without the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import SchemaError
+
+CONTENT_SCHEMA = 1
+"""Current schema version of content files (of every kind)."""
+
+ContentUpcaster = Callable[[dict[str, Any]], dict[str, Any]]
+_UPCASTERS: dict[tuple[str, int], ContentUpcaster] = {}
+
+
+def content_upcaster(name: str, from_version: int) -> Callable[[ContentUpcaster],
+                                                               ContentUpcaster]:
+    """Register a function that turns the data of content files named ``name`` (a file
+    name such as ``conditions.toml``, or ``*`` for every file) from ``from_version`` into
+    the next version."""
+
+    def register(fn: ContentUpcaster) -> ContentUpcaster:
+        _UPCASTERS[(name, from_version)] = fn
+        return fn
+
+    return register
+
+
+def read_content(path: Path) -> dict[str, Any]:
+    """The data of a content file at the current schema version (without ``schema``).
+
+    SchemaError, naming the file, when it cannot be read, has no version, is newer than
+    this Arbiter, or has no upcaster from its version."""
+    try:
+        if path.suffix == ".toml":
+            with path.open("rb") as fh:
+                data: Any = tomllib.load(fh)
+        else:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as err:
+        raise SchemaError(f"{path}: cannot read this content file ({err})") from None
+    if not isinstance(data, dict):
+        raise SchemaError(f"{path}: a content file is a mapping at the top")
+    version = data.pop("schema", None)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise SchemaError(f"{path}: no schema version (a top-level 'schema = "
+                          f"{CONTENT_SCHEMA}' key, or 'schema: {CONTENT_SCHEMA}' in YAML)")
+    if version > CONTENT_SCHEMA:
+        raise SchemaError(f"{path}: schema version {version} is newer than this Arbiter "
+                          f"understands ({CONTENT_SCHEMA})")
+    while version < CONTENT_SCHEMA:
+        step = _UPCASTERS.get((path.name, version)) or _UPCASTERS.get(("*", version))
+        if step is None:
+            raise SchemaError(f"{path}: no upcaster for {path.name} from schema version "
+                              f"{version}")
+        data = step(data)
+        version += 1
+    return dict(data)
+
+
+__all__ = ["CONTENT_SCHEMA", "content_upcaster", "read_content"]
