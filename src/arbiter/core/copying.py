@@ -333,6 +333,16 @@ def share_in_scratch(kind: type, fields: set[str] | frozenset[str],
     _SCRATCH_CLONERS.pop(kind, None)
 
 
+_SHARED_EXTRA: dict[str, frozenset[str]] = {}
+
+
+def share_extra_in_scratch(ruleset: str, keys: set[str] | frozenset[str]) -> None:
+    """Declare keys of ``state.extra`` whose values the ``apply_*`` methods of ``ruleset``
+    only ever replace (``state.extra[key] = new``), never change in place: a lookahead's
+    scratch state shares them instead of copying them (other keys are still copied)."""
+    _SHARED_EXTRA[ruleset] = frozenset(keys)
+
+
 def scratch_clone(value: Any) -> Any:
     """A copy of an entity for a scratch state: :func:`clone`, except the fields declared
     with :func:`share_in_scratch`, which are shared (or copied one level deep)."""
@@ -483,6 +493,7 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     cow.owned = set()
     for name in plan.shallow:
         fields[name] = source[name].copy()
+    shared_extra = _SHARED_EXTRA.get(source.get("ruleset", ""))
     for name in plan.looked:
         item = source[name]
         item_kind = type(item)
@@ -490,6 +501,9 @@ def scratch_copy(state: EncounterState) -> EncounterState:
             continue
         if not item and (item_kind is dict or item_kind is list):
             fields[name] = item_kind()
+        elif name == "extra" and shared_extra is not None and item_kind is dict:
+            fields[name] = {key: value if key in shared_extra or type(value) in ATOMIC
+                            else clone(value) for key, value in item.items()}
         else:
             fields[name] = (_CLONERS.get(item_kind) or cloner(item_kind))(item)
     if len(fields) != len(plan.fields):  # attributes beyond the fields: copy them too

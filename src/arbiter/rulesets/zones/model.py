@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand
 from ...core.content import read_content
-from ...core.copying import clone, share_in_scratch
+from ...core.copying import clone, share_extra_in_scratch, share_in_scratch
 
 HERE = Path(__file__).parent
 
@@ -342,3 +342,6 @@ COPIED_IN_SCRATCH = frozenset({"conditions"})
 scratch copy copies the list and shares the Conditions."""
 
 share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)
+share_extra_in_scratch("zones", {"zones", "lights", "winner"})
+"""The zone map, the lights and the winner in ``state.extra`` are replaced whole by the
+apply methods (``apply_zone_set`` builds a new map), never changed in place."""
