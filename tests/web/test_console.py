@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+
+from arbiter.server import create_app
 
 from .conftest import ServerThread, create_campaign, screenshot
 
@@ -287,3 +290,29 @@ def test_campaign_rulings_are_what_new_encounters_start_with(
     form.locator("button[type=submit]").click()
     expect(page.get_by_label("encounter AR-3", exact=True)).to_have_value("end")
     assert page.script_errors == []  # type: ignore[attr-defined]
+
+
+def test_with_an_admin_token_the_console_creates_campaigns_from_the_admin_link(
+        tmp_path: Path, page: Page) -> None:
+    """A server on an open network (an admin token set): the new-campaign form says the
+    admin token is needed; opened from the admin link, the same form creates the campaign."""
+    thread = ServerThread(create_app(db=tmp_path / "open.db", admin_token="adm-7a"))
+    thread.start()
+    try:
+        def create(url: str) -> Locator:
+            page.goto("about:blank")
+            page.goto(url)
+            form = page.locator("#new-campaign")
+            form.locator("[name=name]").fill("Tuesday")
+            form.locator("[name=ruleset]").select_option("realms")
+            form.locator("button[type=submit]").click()
+            return form
+
+        refused = create(f"{thread.url}/")
+        expect(refused.locator(".error")).to_contain_text("needs its admin token")
+        create(f"{thread.url}/#admin=adm-7a")
+        expect(page.locator("#ruleset-name")).to_have_text("realms")
+        assert "adm-7a" not in page.url  # the token leaves the address bar
+        assert page.script_errors == []  # type: ignore[attr-defined]
+    finally:
+        thread.stop()
