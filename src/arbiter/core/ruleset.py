@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from ..dice import DiceError, DiceSource, roll
+from ..dice import DiceError, DiceSource, SeededDice, roll
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
@@ -129,6 +129,13 @@ class Ruleset:
         """An event that carries ``actor`` and ``economy``: what is left of the actor's turn
         after it. A ruleset may also keep it elsewhere (on the creature, say)."""
         state.economy[who] = economy
+
+    def check(self, state: EncounterState, command: Command) -> None:
+        """Raise the RulesError ``decide`` would raise for ``command``, else nothing: a
+        question, not a move (for a policy or a person asking before acting). By default
+        ``decide`` with throw-away dice; a ruleset may override it to stop before rolling
+        (it must give the same answer: Polemos and zones test theirs against ``decide``)."""
+        self.decide(state, command, ProbeDice())
 
     def lookahead(self, state: EncounterState, events: list[Event]) -> EncounterState:
         """A copy of ``state`` with ``events`` applied, for deciding what follows them.
@@ -495,6 +502,32 @@ class Ruleset:
 
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+
+PROBE_SEED = 0
+"""The seed of the throw-away dice of ``Ruleset.check``."""
+
+
+class ProbeDice:
+    """Throw-away dice for ``check``: seeded with :data:`PROBE_SEED` (so the answer is the
+    same every time and a simulated run's own dice are untouched), made on the first roll
+    only (most commands that are only checked roll nothing)."""
+
+    __slots__ = ("_dice",)
+
+    def __init__(self) -> None:
+        self._dice: SeededDice | None = None
+
+    def _source(self) -> SeededDice:
+        if self._dice is None:
+            self._dice = SeededDice(PROBE_SEED)
+        return self._dice
+
+    def roll(self, faces: int) -> int:
+        return self._source().roll(faces)
+
+    def roll_many(self, n: int, faces: int) -> list[int]:
+        return self._source().roll_many(n, faces)
 
 
 def _plain(value: Any) -> Any:

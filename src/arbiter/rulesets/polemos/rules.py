@@ -23,7 +23,7 @@ from ...core import (
     InvalidCommand,
 )
 from ...core.rounding import round_down
-from ...dice import DiceSource, SeededDice, distribution, roll
+from ...dice import DiceSource, distribution, roll
 from .base import CRITICAL_EFFECTS
 from .commands import (
     CONCEALMENT,
@@ -62,7 +62,7 @@ class PolemosRuleset(SphereRules):
                       "critical": self._critical_checks}
             checks[command.name](state, command)
             return
-        self.decide(state, command, SeededDice(0))
+        super().check(state, command)
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource

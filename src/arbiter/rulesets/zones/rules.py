@@ -26,7 +26,7 @@ from ...core import (
     Ruleset,
 )
 from ...core.ruleset import ENTITY_KEYS
-from ...dice import DiceSource, SeededDice, roll
+from ...dice import DiceSource, roll
 from . import aoe as area
 from .commands import band, choice, flag, names
 from .damage import Hit, fraction_of
@@ -1411,7 +1411,7 @@ class ZonesRuleset(Ruleset):
         elif state.ruleset and command.name == "melee":
             self._checked = (state, state.version, command, self._plan_melee(state, command))
             return
-        self.decide(state, command, _ProbeDice())
+        super().check(state, command)
 
     def _checked_plan(self, state: EncounterState, command: Command) -> Shot | MeleePlan | None:
         """The plan ``check`` made for this very command on this very state (the same
@@ -1553,31 +1553,6 @@ _CHECKED_ATTACK = frozenset({
 (critical, defense_hindrance, defend_with, injury...) are read after the offense roll."""
 _PLAIN_DICE = re.compile(r"^[1-9]\d?d[1-9]\d{0,2}(k[hl]1)?$")
 """Offense dice that roll without any refusal: a few dice, kept whole or keeping one."""
-
-
-class _ProbeDice:
-    """Throw-away dice for ``check``: seeded dice made on the first roll only (most commands
-    that are only checked roll nothing)."""
-
-    __slots__ = ("_dice",)
-
-    def __init__(self) -> None:
-        self._dice: SeededDice | None = None
-
-    def _source(self) -> SeededDice:
-        if self._dice is None:
-            self._dice = SeededDice(PROBE_SEED)
-        return self._dice
-
-    def roll(self, faces: int) -> int:
-        return self._source().roll(faces)
-
-    def roll_many(self, n: int, faces: int) -> list[int]:
-        return self._source().roll_many(n, faces)
-
-
-PROBE_SEED = 0
-"""The seed of the throw-away dice of ``check``."""
 
 
 def _separation(a: int, b: int) -> int:

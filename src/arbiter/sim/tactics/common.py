@@ -1,25 +1,23 @@
 """Helpers shared by the rulesets' tactics: asking the rules whether a command would be
 accepted, without playing it.
 
-:func:`accepted` runs the ruleset's own ``decide`` on the current state with dice of their
-own (a fixed seed, so the run's dice are untouched and the answer is deterministic) and
-throws the events away: ``decide`` never changes state, so this is a question, not a move.
-A policy that offers only commands that pass it gets no refusals, and needs no second
-implementation of the rules to know what is legal.
+:func:`accepted` asks the ruleset's own ``check``: by default ``decide`` on the current state
+with throw-away dice (a fixed seed, so the run's dice are untouched and the answer is
+deterministic), the events thrown away; Polemos and zones stop before the first die.
+``decide`` never changes state, so this is a question, not a move. A policy that offers only
+commands that pass it gets no refusals, and needs no second implementation of the rules to
+know what is legal.
 """
 
 from __future__ import annotations
 
 from ...core import Command, EncounterState, RulesError, Ruleset
-from ...dice import SeededDice
-
-PROBE_SEED = 0
 
 
 def accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:
-    """Whether the rules accept ``command`` now (decided with throw-away dice)."""
+    """Whether the rules accept ``command`` now (``Ruleset.check``)."""
     try:
-        ruleset.decide(state, command, SeededDice(PROBE_SEED))
+        ruleset.check(state, command)
     except RulesError:
         return False
     return True

@@ -28,7 +28,6 @@ from typing import cast
 
 from ...core import Command, EncounterState, Entity, RulesError, Ruleset
 from ...rulesets.polemos.model import Creature
-from ...rulesets.polemos.rules import PolemosRuleset
 from ..hooks import generic_defeated, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
@@ -50,19 +49,6 @@ def defeated(state: EncounterState, entity: Entity) -> bool:
 
 
 register_outcomes("polemos", defeated=defeated)
-
-
-def _accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:
-    """Whether the rules accept ``command`` now: the Polemos ruleset's own ``check`` (for an
-    attack, a move or critical damage points, the checks ``decide`` runs before it rolls a
-    die, without working out the events), else ``decide`` with throw-away dice."""
-    if not isinstance(ruleset, PolemosRuleset):
-        return accepted(ruleset, state, command)
-    try:
-        ruleset.check(state, command)
-    except RulesError:
-        return False
-    return True
 
 
 def _target(state: EncounterState, me: Creature) -> Creature | None:
@@ -98,7 +84,7 @@ def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
 def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
                  target: Creature) -> Command | None:
     for command in _attacks(state, ruleset, me, target):
-        if _accepted(ruleset, state, command):
+        if accepted(ruleset, state, command):
             return command
     return None
 
@@ -116,7 +102,7 @@ def _approach(state: EncounterState, ruleset: Ruleset, me: Creature,
         if to == [tx, ty]:
             continue
         command = Command("move", me.id, {"to": to})
-        if _accepted(ruleset, state, command):
+        if accepted(ruleset, state, command):
             return command
     return None
 
@@ -150,6 +136,6 @@ class Aim:
             me = cast(Creature, state.entities[me.id])
             spend = next((Command("critical", me.id, {"effect": effect})
                           for effect, cost in CRITICALS if me.critical_points >= cost), None)
-            if spend is None or not _accepted(ruleset, state, spend):
+            if spend is None or not accepted(ruleset, state, spend):
                 return
             yield spend

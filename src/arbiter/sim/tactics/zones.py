@@ -27,34 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
-from ...core import Command, EncounterState, Entity, RulesError, Ruleset
+from ...core import Command, EncounterState, Entity, Ruleset
 from ...core.copying import clone
 from ...rulesets.zones.model import Creature, engaged
-from ...rulesets.zones.rules import ZonesRuleset
 from ..hooks import STANDING, register_outcomes
 from ..policy import register_policy
-from .common import accepted as decided
-
-
-def accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:
-    """Whether the rules accept ``command`` now: zones' own ``check`` (the same answer as
-    ``decide``, rolling only what it must), or ``decide`` with throw-away dice."""
-    if not isinstance(ruleset, ZonesRuleset):
-        return decided(ruleset, state, command)
-    try:
-        ruleset.check(state, command)
-    except RulesError:
-        return False
-    return True
-
-
-def first_accepted(ruleset: Ruleset, state: EncounterState,
-                   commands: list[Command]) -> Command | None:
-    """The first of ``commands`` the rules accept now, or None."""
-    for command in commands:
-        if accepted(ruleset, state, command):
-            return command
-    return None
+from .common import accepted, first_accepted
 
 COVER = "moderate"
 """The cover environment (``cover.toml``) a shooter is assumed to find where it stands."""
