@@ -16,13 +16,12 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server import free_port, wait_ready  # bench/server.py, a sibling script
+from server import serving  # bench/server.py, a sibling script
 
 CHROMIUM = "/usr/bin/chromium"
 OBSERVER = """new MutationObserver(() => {
@@ -76,21 +75,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as folder:
         db = Path(folder) / "bench.db"
         path = prepare(db)
-        port = free_port()
-        code = ("from pathlib import Path; from arbiter.server import run_server; "
-                f"run_server('127.0.0.1', {port}, Path({str(db)!r}))")
-        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-        try:
-            wait_ready(port, child)
+        with serving(db) as (port, _):
             times = sorted(measure(f"http://127.0.0.1:{port}{path}", args.loads))
-        finally:
-            child.terminate()
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
     ms = {"median": round(statistics.median(times), 1),
           "p90": round(times[int(0.9 * (len(times) - 1))], 1), "max": round(times[-1], 1)}
     load = [round(x, 2) for x in os.getloadavg()]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +148,27 @@ def wait_ready(port: int, child: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the server did not answer within 60 s")
 
 
+@contextlib.contextmanager
+def serving(db: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """``arbiter serve`` on ``db`` as a child process on a free port of 127.0.0.1, ready to
+    answer; stopped on leaving. Yields the port and the child."""
+    port = free_port()
+    code = ("from pathlib import Path; from arbiter.server import run_server; "
+            f"run_server('127.0.0.1', {port}, Path({str(db)!r}))")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        wait_ready(port, child)
+        yield port, child
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON only")
@@ -159,13 +182,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as folder:
         db = Path(folder) / "bench.db"
         token, encounters = prepare(db, 1 if args.shared else max(LEVELS))
-        port = free_port()
-        code = ("from pathlib import Path; from arbiter.server import run_server; "
-                f"run_server('127.0.0.1', {port}, Path({str(db)!r}))")
-        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                                 stderr=subprocess.DEVNULL)
-        try:
-            wait_ready(port, child)
+        with serving(db) as (port, child):
             results: dict[str, Any] = {}
             for clients in LEVELS:
                 cpu = cpu_seconds(child.pid)
@@ -174,13 +191,6 @@ def main() -> None:
                 used = cpu_seconds(child.pid) - cpu
                 result["server_cpu_ms"] = round(used / max(result["commands"], 1) * 1000, 3)
                 results[str(clients)] = result
-        finally:
-            child.terminate()
-            try:
-                child.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
     report = {"clients": results, "database": "sqlite (WAL, synchronous=FULL)",
               "encounters": "shared" if args.shared else "one per client",
               "load_average": [round(x, 2) for x in os.getloadavg()]}
