@@ -1,8 +1,8 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
 import { Api, ApiError, fragment } from "./api.js";
 import {
-  InputError, arith, argValue, card, chart, commandArgs, h, logEntry, logList, moreArgs,
-  oddsView, replace, toast, tracker,
+  InputError, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
+  logEntry, logList, moreArgs, oddsView, replace, toast, tracker,
 } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -247,19 +247,8 @@ function render() {
   replace($("#log"), logList(S.records));
 }
 
-// A creature's name, with its id when another creature has the same name.
-function label(id) {
-  const st = S.state;
-  const e = st && st.entities[id];
-  if (!e || !e.name || e.name === id) return id;
-  const twins = Object.values(st.entities).filter((o) => o.name === e.name).length > 1;
-  return twins ? `${e.name} (${id})` : e.name;
-}
-
-function nameOf(id) {
-  const e = S.state && id ? S.state.entities[id] : null;
-  return e ? e.name || id : id || "—";
-}
+function label(id) { return creatureLabel(S.state, id); }
+function nameOf(id) { return creatureName(S.state, id); }
 
 function turnFeed(record) {
   const lines = (record.events || []).filter((e) => e.type !== "turn_ended")

@@ -1,7 +1,10 @@
 // The player view: the order as the player's characters perceive it, their own sheets, the
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment } from "./api.js";
-import { InputError, argValue, card, commandArgs, h, logEntry, logList, oddsView, replace, toast, tracker } from "./ui.js";
+import {
+  InputError, argValue, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
+  oddsView, replace, toast, tracker,
+} from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
 const ACTS = new Set(["attack", "melee", "skill", "roll", "move", "cover", "leave_cover", "touch",
@@ -74,19 +77,8 @@ function myTurn() {
   return S.state.in_combat && S.state.characters.includes(S.state.current);
 }
 
-// A creature's name, with its id when another creature has the same name.
-function label(id) {
-  const st = S.state;
-  const e = st && st.entities[id];
-  if (!e || !e.name || e.name === id) return id;
-  const twins = Object.values(st.entities).filter((o) => o.name === e.name).length > 1;
-  return twins ? `${e.name} (${id})` : e.name;
-}
-
-function nameOf(id) {
-  const e = S.state.entities[id];
-  return e ? e.name || id : id || "—";
-}
+function label(id) { return creatureLabel(S.state, id); }
+function nameOf(id) { return creatureName(S.state, id); }
 
 function render() {
   const st = S.state;

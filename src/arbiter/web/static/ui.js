@@ -114,6 +114,20 @@ export function label(key) {
 }
 
 // -- conditions -------------------------------------------------------------------------
+// A creature's name, with its id when another creature has the same name.
+export function creatureLabel(state, id) {
+  const e = state && state.entities[id];
+  if (!e || !e.name || e.name === id) return id;
+  const twins = Object.values(state.entities).filter((o) => o.name === e.name).length > 1;
+  return twins ? `${e.name} (${id})` : e.name;
+}
+
+// A creature's name (its id when it has none; a dash for no creature).
+export function creatureName(state, id) {
+  const e = state && id ? state.entities[id] : null;
+  return e ? e.name || id : id || "—";
+}
+
 export function remaining(cond, state) {
   const d = cond.duration;
   if (!d || d.kind !== "timed" || d.round === undefined || d.round === null) return null;
