@@ -91,11 +91,21 @@ class TargetRules(NetworkRules):
         here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
         if here is None or there is None:
             return
-        walls = self.blocking(state, SIGHT_BLOCKERS)
-        hit = [s for s in crossed(here, there) if s in walls] if walls else []
-        if hit:
+        hit = self.first_blocked(state, here, there, SIGHT_BLOCKERS)
+        if hit is not None:
             raise IllegalCommand(f"{target.id} is not visible to {actor.id}: line of sight is "
-                                 f"broken at square {list(hit[0])}", rule="P-REQ-4")
+                                 f"broken at square {list(hit)}", rule="P-REQ-4")
+
+    def first_blocked(self, state: EncounterState, here: Square, there: Square,
+                      blockers: tuple[str, ...]) -> Square | None:
+        """The first square between ``here`` and ``there`` that terrain of a ``blockers``
+        kind fills, or None when the line is clear."""
+        walls = self.blocking(state, blockers)
+        if walls:
+            for square in crossed(here, there):
+                if square in walls:
+                    return square
+        return None
 
     def check_reachable(self, state: EncounterState, actor: Creature, target: Creature,
                         reach: int | None, command: Command | None = None) -> None:
@@ -125,11 +135,10 @@ class TargetRules(NetworkRules):
                                  f"away, reach {limit}", rule="P-REQ-5")
         here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
         if here is not None and there is not None and not (actor.sphere or target.sphere):
-            walls = self.blocking(state, PATH_BLOCKERS)
-            hit = [s for s in crossed(here, there) if s in walls] if walls else []
-            if hit:
+            hit = self.first_blocked(state, here, there, PATH_BLOCKERS)
+            if hit is not None:
                 raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: the path is "
-                                     f"obstructed at square {list(hit[0])}", rule="P-REQ-5")
+                                     f"obstructed at square {list(hit)}", rule="P-REQ-5")
 
     def check_usable(self, state: EncounterState, actor: Creature, target: Creature,
                      command: Command) -> None:
