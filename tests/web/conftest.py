@@ -21,9 +21,7 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from starlette.applications import Starlette
-from starlette.routing import Mount
 
-from arbiter import web
 from arbiter.server import create_app
 from arbiter.store import GameService
 
@@ -36,20 +34,8 @@ OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
 
 
 def web_app(db: Path) -> Starlette:
-    """The server's app, with the console's routes and static files if it lacks them."""
-    app = create_app(db=db)
-    paths = {getattr(r, "path", None) for r in app.router.routes}
-    extra = [r for r in web.routes() if getattr(r, "path", None) not in paths]
-    mount = next((i for i, r in enumerate(app.router.routes)
-                  if isinstance(r, Mount) and r.path == ""), None)
-    if mount is None:
-        from starlette.staticfiles import StaticFiles
-
-        app.router.routes.append(Mount("/", app=StaticFiles(directory=web.STATIC_DIR,
-                                                            html=True), name="web"))
-        mount = len(app.router.routes) - 1
-    app.router.routes[mount:mount] = extra
-    return app
+    """The server's app (its API, the dice endpoint and the console's static files)."""
+    return create_app(db=db)
 
 
 def free_port() -> int:
