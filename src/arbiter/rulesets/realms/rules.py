@@ -312,7 +312,8 @@ class RealmsRuleset(Ruleset):
                                          "destabilize": c.ruling(state, "AR-26",
                                                                  "loss-not-damage") == "damage"
                                          and me.stabilized and health < 0}))
-            events += self.consequences(self.lookahead(state, events), who)
+            # the state before ``bled`` (after any dying damage), with the new Health
+            events += self.consequences(self.lookahead(state, events[:-1]), who, health)
         return events
 
     def dying_damage(self, state: EncounterState, me: RealmsCreature,
@@ -332,7 +333,7 @@ class RealmsRuleset(Ruleset):
         events = [Event("dying_damage", {"target": me.id, "turn": k, "roll": rolled.to_json(),
                                          "pipeline": result.to_json(), "taken": result.taken,
                                          "health": me.health - result.taken})]
-        return events + self.consequences(self.lookahead(state, events), me.id)
+        return events + self.consequences(state, me.id, me.health - result.taken)
 
     def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """A creature may not end its turn in another's space (R-SIZ-5); an uncommanded
@@ -418,20 +419,21 @@ class RealmsRuleset(Ruleset):
         me.dying_turns = data["turn"]
 
     # -- what follows a change of Health ---------------------------------------------------
-    def consequences(self, state: EncounterState, who: str) -> list[Event]:
-        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning.
-        ``state`` already shows the new Health."""
+    def consequences(self, state: EncounterState, who: str, health: int) -> list[Event]:
+        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
+        when ``who``'s Health becomes ``health``. ``state`` is the state before that change
+        (only Health is read as new, so no lookahead is needed: this follows every hit)."""
         me = self.creature(state, who)
         events: list[Event] = []
         if me.dead or me.unsummoned:
             return events
-        if me.companion and me.health <= 0:  # R-CMP-10
+        if me.companion and health <= 0:  # R-CMP-10
             events.append(Event("died", {"target": who, "unsummoned": me.summoned,
                                          "why": "a companion dies at 0 Health or less"}))
-        elif me.health <= -me.health_max:  # R-DTH-1, AR-5
+        elif health <= -me.health_max:  # R-DTH-1, AR-5
             events.append(Event("died", {"target": who, "unsummoned": False,
-                                         "why": f"Health {me.health} reached -{me.health_max}"}))
-        elif me.health <= 0 and not me.dying:
+                                         "why": f"Health {health} reached -{me.health_max}"}))
+        elif health <= 0 and not me.dying:
             economy = state.economy.get(who) or self.economy.fresh(state, who)
             current = int(economy["ap"])
             ap = 1 if c.ruling(state, "AR-6", "min-current") == "set-to-one" else min(current, 1)
@@ -441,17 +443,19 @@ class RealmsRuleset(Ruleset):
             if not me.has("prone"):
                 events.append(Event("condition_added", {
                     "target": who, "condition": Condition("prone", source=who).to_json()}))
-        if events:
-            events += self.winner(self.lookahead(state, events))
+        if events:  # each of them leaves ``who`` down (dead or Dying)
+            events += self.winner(state, down=who)
         return events
 
-    def winner(self, state: EncounterState) -> list[Event]:
+    def winner(self, state: EncounterState, down: str | None = None) -> list[Event]:
+        """``side_won`` when one side alone has a creature standing, counting ``down`` as
+        out of the fight whatever ``state`` says (it is about to be)."""
         if "winner" in state.extra:
             return []
         sides: dict[str, bool] = {}
         for e in state.entities.values():
             if isinstance(e, RealmsCreature) and e.side is not None:
-                sides[e.side] = sides.get(e.side, False) or not e.down
+                sides[e.side] = sides.get(e.side, False) or not (e.down or e.id == down)
         standing = [s for s, up in sides.items() if up]
         if len(sides) >= 2 and len(standing) == 1:
             return [Event("side_won", {"winner": standing[0]})]
@@ -777,7 +781,7 @@ class RealmsRuleset(Ruleset):
         events = [Event("damaged", data)]
         if health > 0:  # no consequence follows Health above 0 (see consequences)
             return events
-        return events + self.consequences(self.lookahead(state, events), who)
+        return events + self.consequences(state, who, health)
 
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
