@@ -29,6 +29,8 @@ Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
+CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+"""Conditions that hide where a creature is from whoever has not detected it."""
 
 
 class Ruleset:
@@ -223,6 +225,14 @@ class Ruleset:
         if existing is None or new.level >= existing.level:
             return new
         return existing
+
+    def detected(self, state: EncounterState, actor: str, target: str) -> bool:
+        """Whether ``actor`` knows where ``target`` is (the player view shows a concealed
+        creature to a player one of whose characters has detected it). By default: yes,
+        unless the GM marked ``target`` hidden or it has a concealing condition
+        (:data:`CONCEALING`) whose data does not list ``actor`` in ``detected_by``. A
+        ruleset with detection rules of its own overrides it (Polemos: its searches)."""
+        return concealment_detected(state, actor, target)
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of each outcome of a command, before rolling it."""
@@ -502,6 +512,22 @@ class Ruleset:
 
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+
+def concealment_detected(state: EncounterState, actor: str, target: str) -> bool:
+    """The default of :meth:`Ruleset.detected`: ``target`` is not marked hidden by the GM,
+    and each of its concealing conditions lists ``actor`` in its data's ``detected_by``."""
+    entity = state.entities.get(target)
+    if entity is None or actor == target:
+        return True
+    if entity.hidden:
+        return False
+    for cond in entity.conditions:
+        if cond.name in CONCEALING:
+            found = cond.data.get("detected_by", ())
+            if not isinstance(found, list | tuple) or actor not in map(str, found):
+                return False
+    return True
 
 
 PROBE_SEED = 0

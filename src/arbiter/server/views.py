@@ -6,8 +6,10 @@ A player's view of an encounter:
 - **Concealed creatures are absent.** A creature is concealed from a player when it is not
   one of their characters and either the game master marked it ``hidden``, or it has a
   condition named ``hidden``, ``invisible``, ``undetected`` or ``unnoticed`` and is not on
-  the side of one of the player's characters, unless that condition's data lists one of the
-  player's characters in ``detected_by``. A ruleset may decide instead with a method
+  the side of one of the player's characters, unless one of the player's characters has
+  detected it (``Ruleset.detected``: by default, the GM did not mark it hidden and each
+  such condition's data lists that character in ``detected_by``; Polemos counts its
+  searches and the GM's ``detect``). A ruleset may decide instead with a method
   ``visible_to(state, entity, characters) -> bool``. A concealed creature appears nowhere:
   not in the state, the turn order, the log, odds, error messages or WebSocket messages.
   In the log, keys and list items naming it are taken out of events, an event that names
@@ -34,9 +36,9 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState, Entity, Ruleset
+from ..core.ruleset import CONCEALING, concealment_detected
 from ..store import LogRecord, Principal
 
-CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
 SECRET_EVENT_KEYS = frozenset({"health", "health_max", "spec", "stats", "old", "value",
                                "reason", "pipeline", "hp", "wounds"})
@@ -104,6 +106,7 @@ class View:
     def __init__(self, state: EncounterState, principal: Principal,
                  ruleset: Ruleset | None = None) -> None:
         self.state = state
+        self.ruleset = ruleset
         self.principal = principal
         self.gm = principal.is_gm
         self.own = {c for c in principal.characters if c in state.entities}
@@ -131,17 +134,13 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
-        if entity.hidden:
-            return False
-        for cond in entity.conditions:
-            if cond.name in CONCEALING:
-                detected = cond.data.get("detected_by", ())
-                if isinstance(detected, list | tuple) and self.own & set(map(str, detected)):
-                    continue
-                if entity.side is not None and entity.side in self.sides:
-                    continue
-                return False
-        return True
+        concealed = entity.hidden or any(c.name in CONCEALING for c in entity.conditions)
+        if not concealed:
+            return True
+        if not entity.hidden and entity.side is not None and entity.side in self.sides:
+            return True  # a concealing condition does not hide a creature from its own side
+        detected = self.ruleset.detected if self.ruleset is not None else concealment_detected
+        return any(detected(self.state, who, entity.id) for who in sorted(self.own))
 
     # -- questions ----------------------------------------------------------------------
     def visible_ids(self) -> list[str]:

@@ -1,0 +1,82 @@
+"""A concealed creature appears to a player once one of their characters has detected it:
+``Ruleset.detected`` decides, by default from a concealing condition's ``detected_by`` list,
+in Polemos from its searches and the GM's ``detect``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from arbiter.core import Command, Encounter, load_ruleset
+from arbiter.dice import ForcedDice
+from arbiter.server.views import View
+from arbiter.store import Principal
+
+PLAYER = Principal("c1", "player", "Ann", frozenset({"nia"}))
+
+
+def demo_view(ghost: dict[str, Any], ally: bool = False) -> View:
+    ruleset = load_ruleset("demo")
+    enc = Encounter.create(ruleset)
+    enc.execute(Command("add", args={"id": "nia", "side": "heroes", "health": 10}), ForcedDice([]))
+    enc.execute(Command("add", args={"id": "ghost", "side": "heroes" if ally else "beasts",
+                                     "health": 5, **ghost}), ForcedDice([]))
+    return View(enc.state, PLAYER, ruleset)
+
+
+def invisible(*found: str) -> dict[str, Any]:
+    return {"conditions": [{"name": "invisible", "data": {"detected_by": list(found)}}]}
+
+
+def test_a_concealing_condition_hides_until_it_lists_one_of_the_players_characters() -> None:
+    assert demo_view(invisible()).concealed == {"ghost"}
+    assert demo_view(invisible("bram")).concealed == {"ghost"}
+    assert demo_view(invisible("nia")).concealed == set()
+    assert demo_view(invisible(), ally=True).concealed == set()  # its own side knows
+
+
+def test_what_the_game_master_hides_stays_hidden_by_default() -> None:
+    assert demo_view({"hidden": True, **invisible("nia")}).concealed == {"ghost"}
+    assert demo_view({"hidden": True}, ally=True).concealed == {"ghost"}
+
+
+def test_a_polemos_search_shows_the_player_what_their_character_found(
+        client: TestClient) -> None:
+    r = client.post("/api/campaigns", json={"name": "Yard", "ruleset": "polemos"})
+    assert r.status_code == 201, r.text
+    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
+    gm = {"Authorization": f"Bearer {gm_token}"}
+    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Yard"},
+                      headers=gm).json()["encounter"]["id"]
+    for actor in ({"id": "nia", "template": "soldier", "position": [0, 0],
+                   "skills": {"search": 2}},
+                  {"id": "spy", "template": "ganger", "position": [1, 0]}):
+        r = client.post(f"/api/encounters/{eid}/actors", json=actor, headers=gm)
+        assert r.status_code == 201, r.text
+    r = client.post(f"/api/campaigns/{cid}/players",
+                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
+    player = {"Authorization": f"Bearer {r.json()['token']}"}
+
+    def command(body: dict[str, Any], dice: list[int]) -> None:
+        r = client.post(f"/api/encounters/{eid}/commands",
+                        json={"command": body, "dice": dice}, headers=gm)
+        assert r.status_code == 201, r.text
+
+    def seen() -> set[str]:
+        r = client.get(f"/api/encounters/{eid}", headers=player)
+        return set(r.json()["entities"])
+
+    def odds_status() -> int:
+        return client.post(f"/api/encounters/{eid}/odds", headers=player, json={
+            "command": {"do": "attack", "actor": "nia", "target": "spy",
+                        "weapon": "knife", "type": "slashing"}}).status_code
+
+    command({"do": "hide", "actor": "spy", "defense": 10}, [])
+    assert seen() == {"nia"} and odds_status() == 422
+    command({"do": "search", "actor": "nia"}, [2, 3])  # 2D6 + 2 = 7 < 10: not found
+    assert seen() == {"nia"}
+    command({"do": "search", "actor": "nia"}, [4, 4])  # 10: found (ties succeed)
+    assert seen() == {"nia", "spy"} and odds_status() == 200
+    command({"do": "detect", "actor": "nia", "target": "spy", "detected": False}, [])
+    assert seen() == {"nia"}
