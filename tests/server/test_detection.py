@@ -4,6 +4,7 @@ in Polemos from its searches and the GM's ``detect``."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -80,3 +81,21 @@ def test_a_polemos_search_shows_the_player_what_their_character_found(
     assert seen() == {"nia", "spy"} and odds_status() == 200
     command({"do": "detect", "actor": "nia", "target": "spy", "detected": False}, [])
     assert seen() == {"nia"}
+
+
+def test_a_realms_search_that_finds_the_hider_shows_it_to_the_searchers_player() -> None:
+    ruleset = load_ruleset("realms")
+    enc = Encounter.create(ruleset)
+    for actor in ({"id": "ava", "side": "rogues"}, {"id": "nia", "template": "bandit",
+                                                   "side": "heroes"}):
+        enc.execute(Command("add", args=actor), ForcedDice([]))
+    enc.execute(Command("condition", args={"target": "ava", "name": "hidden", "score": 14}),
+                ForcedDice([]))
+    search = Command("search", "nia", {"target": "ava"})
+    # Perceive +1 against 14: a d20 of 13 or more
+    assert ruleset.odds(enc.state, search)["success"] == Fraction(8, 20)
+    assert View(enc.state, PLAYER, ruleset).concealed == {"ava"}
+    enc.execute(search, ForcedDice([12]))
+    assert View(enc.state, PLAYER, ruleset).concealed == {"ava"}
+    enc.execute(search, ForcedDice([13]))
+    assert View(enc.state, PLAYER, ruleset).concealed == set()

@@ -493,7 +493,8 @@ class RealmsRuleset(Ruleset):
     def do_condition(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """Give a condition: target, name, [level], [rounds], [source], [potency],
-        [keep: new|old] (the RM's choice between two versions, R-CON-6)."""
+        [keep: new|old] (the RM's choice between two versions, R-CON-6), [score] (Hidden:
+        the Stealth or Hide Score a search must reach, R-C-HID)."""
         catalogue = conditions_catalogue()
         name = self.arg(command, "name", str)
         if name not in catalogue:
@@ -507,9 +508,15 @@ class RealmsRuleset(Ruleset):
                                  if not entry.get("leveled") else "condition: level must be >= 1")
         rounds = self.arg(command, "rounds", int, 0)
         potency = self.arg(command, "potency", int, 0)
+        data: dict[str, Any] = {"potency": potency} if potency else {}
+        if "score" in command.args:
+            if name != "hidden":
+                raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
+                                     "Hide Score)")
+            data["score"] = self.arg(command, "score", int)
         new = Condition(name=name, level=level, source=self.arg(command, "source", str, None),
                         duration=Duration.for_rounds(state, rounds) if rounds > 0 else Duration(),
-                        data={"potency": potency} if potency else {})
+                        data=data)
         if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
             return [Event("began_falling", {"target": target.id, "altitude": target.altitude})]
         old = target.condition(name)
@@ -597,8 +604,12 @@ class RealmsRuleset(Ruleset):
             add("target Grappled", c.modifier(target, "to_be_hit"))  # R-C-GRA
             if melee:
                 add("target Prone, in melee", c.modifier(target, "to_be_hit_melee"))  # R-C-PRO
-        hidden = bool(mine) and actor.has("hidden")
-        unaware = self.arg(command, "unaware", bool, hidden) if "unaware" in args else hidden
+        hiding = actor.condition("hidden") if mine else None
+        hidden = hiding is not None
+        # R-C-HID: a target that found the attacker by a search knows where it is
+        aware = hiding is not None and target.id in hiding.data.get("detected_by", ())
+        unaware = (self.arg(command, "unaware", bool, hidden) if "unaware" in args
+                   else hidden and not aware)
         if hidden and unaware:
             add("Hidden, target unaware", 2)  # R-C-HID
         fear = actor.condition("frightened") if mine else None
@@ -1257,6 +1268,53 @@ class RealmsRuleset(Ruleset):
     def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    def search_command(self, state: EncounterState, command: Command) -> Command:
+        """The skill roll a search is (R-C-HID): Perceive (or ``skill``) against the hidden
+        target's Stealth or Hide Score (``ds``, else the score its Hidden condition holds)."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        hiding = target.condition("hidden")
+        if hiding is None:
+            raise IllegalCommand(f"{target.id} is not hidden", rule="R-C-HID")
+        if actor.id in hiding.data.get("detected_by", ()):
+            raise IllegalCommand(f"{actor.id} already knows where {target.id} is",
+                                 rule="R-C-HID")
+        skill = self.arg(command, "skill", str, "perceive")
+        if skill not in ("perceive", "search"):
+            raise InvalidCommand("search: skill is perceive or search")
+        if "ds" in command.args:
+            ds = self.arg(command, "ds", int)
+        elif "score" in hiding.data:
+            ds = int(hiding.data["score"])
+        else:
+            raise InvalidCommand(f"search: give 'ds', {target.id}'s Stealth or Hide Score "
+                                 "(or give its Hidden condition a score)")
+        args = {k: v for k, v in command.args.items() if k not in ("target", "skill", "ds")}
+        return Command("skill", command.actor, {**args, "skill": skill, "ds": ds})
+
+    def do_search(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Search for a Hidden creature (R-C-HID): actor, target, [skill: perceive|search],
+        [ds] (its Stealth or Hide Score; default the score of its Hidden condition), and the
+        skill roll's [roller], [helper], [bonus], [sense]. Success: the actor knows where it
+        is, so its attacks on the actor lose the Hidden +2, and a player whose character it
+        is sees it. 1 AP (a skill roll)."""
+        events = self.do_skill(state, self.search_command(state, command), dice)
+        data = events[0].data
+        target = self.arg(command, "target", str)
+        return [Event("searched", {**data, "target": target, "found": bool(data["success"])})]
+
+    def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if not data["found"]:
+            return
+        me = self.creature(state, data["target"])
+        hiding = me.condition("hidden")
+        if hiding is None:
+            return
+        found = [*hiding.data.get("detected_by", ()), data["actor"]]
+        me.conditions = [Condition(x.name, x.level, x.tags, x.source, x.duration,
+                                   {**x.data, "detected_by": found}) if x is hiding else x
+                         for x in me.conditions]
+
     def do_jump(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Jump: actor, spaces, [vertical: true], [skill: athletics|acrobatics]. Within the
         limit no roll (R-JMP-1); beyond it a roll against DS 10 + 5 per space (R-JMP-2)."""
@@ -1455,7 +1513,9 @@ class RealmsRuleset(Ruleset):
                 key = f"critical_{level}" if level else "normal_hit"
                 out[key] = out.get(key, Fraction(0)) + p
             return out
-        if command.name == "skill":
+        if command.name in ("skill", "search"):
+            if command.name == "search":
+                command = self.search_command(state, command)
             setup = self.skill_setup(state, command)
             if setup["auto_fail"]:
                 return {"success": Fraction(0), "failure": Fraction(1)}
