@@ -4,6 +4,7 @@ in Polemos from its searches and the GM's ``detect``."""
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from typing import Any
 
@@ -99,3 +100,60 @@ def test_a_realms_search_that_finds_the_hider_shows_it_to_the_searchers_player()
     assert View(enc.state, PLAYER, ruleset).concealed == {"ava"}
     enc.execute(search, ForcedDice([13]))
     assert View(enc.state, PLAYER, ruleset).concealed == set()
+
+
+def test_a_zones_blind_attack_tells_the_player_nothing_of_who_was_there(
+        client: TestClient) -> None:
+    """Z-BLI-6: nobody there, or the unseen enemy there defended: the attacker's player gets
+    the same record; a hit, only that it hit. Unseen enemies are concealed (Z-RA-2)."""
+    r = client.post("/api/campaigns", json={"name": "Dark", "ruleset": "zones"})
+    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
+    gm = {"Authorization": f"Bearer {gm_token}"}
+    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Dark"},
+                      headers=gm).json()["encounter"]["id"]
+    unseen = [{"name": "unseen"}]
+    for actor in ({"id": "nia", "template": "soldier", "side": "crew"},
+                  {"id": "ann", "template": "soldier", "side": "crew", "group": "ann",
+                   "engagement": "fight"},
+                  {"id": "gh1", "template": "bandit", "side": "ghosts", "group": "gh",
+                   "engagement": "fight", "conditions": unseen},
+                  {"id": "gh3", "template": "bandit", "side": "ghosts", "group": "lone",
+                   "engagement": "lone", "conditions": unseen}):
+        r = client.post(f"/api/encounters/{eid}/actors", json=actor, headers=gm)
+        assert r.status_code == 201, r.text
+    r = client.post(f"/api/campaigns/{cid}/players",
+                    json={"name": "Ann", "characters": ["nia", "ann"]}, headers=gm)
+    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    assert set(client.get(f"/api/encounters/{eid}", headers=player).json()["entities"]) == {
+        "nia", "ann"}
+
+    def attack(engagement: str, dice: list[int], **more: Any) -> dict[str, Any]:
+        r = client.post(f"/api/encounters/{eid}/commands", headers=gm, json={
+            "command": {"do": "attack", "actor": "nia", "engagement": engagement,
+                        "blind": True, **more}, "dice": dice})
+        assert r.status_code == 201, r.text
+        seq = r.json()["record"]["seq"]
+        log = client.get(f"/api/encounters/{eid}/log", headers=player).json()
+        entry: dict[str, Any] = next(e for e in log["records"] if e["seq"] == seq)
+        entry.pop("seq")
+        entry.pop("command")  # the player's own words
+        data = entry["events"][0]["data"]
+        assert data.pop("engagement") == engagement
+        data.pop("ammo")  # one round fewer each time
+        return entry
+
+    defended = attack("fight", [9, 2])  # offense 9 ≤ DEX 13, gh1's defense 2 ≤ 11
+    client.post(f"/api/encounters/{eid}/commands", headers=gm, json={"command": {
+        "do": "move", "actor": "gh3", "group": "gone", "engagement": "gone"}})
+    nobody = attack("lone", [9], location_known=True)
+    assert defended == nobody
+    assert defended["dice"] == [] and defended["events"][0]["data"]["attacker_learns"]
+    assert "target" not in defended["events"][0]["data"]
+    hit = attack("fight", [9, 18, 10])  # gh1 fails its defense: injured
+    assert [e["type"] for e in hit["events"]] == ["attacked"]
+    assert hit["events"][0]["data"]["hit"] is True
+    assert "gh1" not in json.dumps(hit) and "taken" not in hit["events"][0]["data"]
+    gm_log = client.get(f"/api/encounters/{eid}/log", headers=gm).json()["records"]
+    assert [e["events"][0]["data"].get("outcome") for e in gm_log
+            if e["kind"] == "entry" and e["command"]["do"] == "attack"] == [
+        None, "nobody there", None]

@@ -42,6 +42,9 @@ class Ruleset:
     entity_type: ClassVar[type[Entity]] = Entity
     economy: ClassVar[ActionEconomy] = ActionEconomy()
     initiative_dice: ClassVar[str] = "1d20"
+    concealing: ClassVar[frozenset[str]] = CONCEALING
+    """Condition names that hide a creature from the players of its enemies until one of
+    their characters detects it (see :meth:`detected`)."""
 
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))
@@ -230,9 +233,17 @@ class Ruleset:
         """Whether ``actor`` knows where ``target`` is (the player view shows a concealed
         creature to a player one of whose characters has detected it). By default: yes,
         unless the GM marked ``target`` hidden or it has a concealing condition
-        (:data:`CONCEALING`) whose data does not list ``actor`` in ``detected_by``. A
+        (:attr:`concealing`) whose data does not list ``actor`` in ``detected_by``. A
         ruleset with detection rules of its own overrides it (Polemos: its searches)."""
-        return concealment_detected(state, actor, target)
+        return concealment_detected(state, actor, target, self.concealing)
+
+    def public_event(self, event_type: str, data: dict[str, Any],
+                     concealed: frozenset[str]) -> dict[str, Any]:
+        """An event's data as a player sees it when ``concealed`` creatures are hidden from
+        them, before the player view takes out what names them (by default unchanged). A
+        ruleset whose rules say what a character learns from an action on something it
+        cannot see rewrites it here (zones: a blind attack, Z-BLI-6)."""
+        return data
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of each outcome of a command, before rolling it."""
@@ -514,16 +525,18 @@ class Ruleset:
         return None
 
 
-def concealment_detected(state: EncounterState, actor: str, target: str) -> bool:
+def concealment_detected(state: EncounterState, actor: str, target: str,
+                         concealing: frozenset[str] = CONCEALING) -> bool:
     """The default of :meth:`Ruleset.detected`: ``target`` is not marked hidden by the GM,
-    and each of its concealing conditions lists ``actor`` in its data's ``detected_by``."""
+    and each of its ``concealing`` conditions lists ``actor`` in its data's
+    ``detected_by``."""
     entity = state.entities.get(target)
     if entity is None or actor == target:
         return True
     if entity.hidden:
         return False
     for cond in entity.conditions:
-        if cond.name in CONCEALING:
+        if cond.name in concealing:
             found = cond.data.get("detected_by", ())
             if not isinstance(found, list | tuple) or actor not in map(str, found):
                 return False

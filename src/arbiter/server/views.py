@@ -5,7 +5,8 @@ A player's view of an encounter:
 
 - **Concealed creatures are absent.** A creature is concealed from a player when it is not
   one of their characters and either the game master marked it ``hidden``, or it has a
-  condition named ``hidden``, ``invisible``, ``undetected`` or ``unnoticed`` and is not on
+  concealing condition (``Ruleset.concealing``: ``hidden``, ``invisible``, ``undetected``,
+  ``unnoticed``, and zones' ``unseen``) and is not on
   the side of one of the player's characters, unless one of the player's characters has
   detected it (``Ruleset.detected``: by default, the GM did not mark it hidden and each
   such condition's data lists that character in ``detected_by``; Polemos counts its
@@ -134,7 +135,8 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
-        concealed = entity.hidden or any(c.name in CONCEALING for c in entity.conditions)
+        concealing = self.ruleset.concealing if self.ruleset is not None else CONCEALING
+        concealed = entity.hidden or any(c.name in concealing for c in entity.conditions)
         if not concealed:
             return True
         if not entity.hidden and entity.side is not None and entity.side in self.sides:
@@ -256,6 +258,9 @@ class View:
         data = event.get("data", {})
         if not isinstance(data, dict):
             return None
+        if self.ruleset is not None and self.concealed:
+            data = self.ruleset.public_event(str(event.get("type", "")), data,
+                                             frozenset(self.concealed))
         subject = data.get("target", data.get("id"))
         if subject is None and isinstance(data.get("path"), str):
             subject = data["path"].split(".")[0]

@@ -25,7 +25,7 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
-from ...core.ruleset import ENTITY_KEYS
+from ...core.ruleset import CONCEALING, ENTITY_KEYS
 from ...dice import DiceSource, roll
 from . import aoe as area
 from .commands import band, choice, flag, names
@@ -147,6 +147,14 @@ class MeleePlan(NamedTuple):
     no_offense_roll: bool
 
 
+BLIND_NOBODY = "nobody there"
+BLIND_LEARNS = "nothing: gone, or simply missed"
+BLIND_SECRET = frozenset({"target", "defense", "random_target", "outcome", "attacker_learns",
+                          "taken", "pipeline", "injury", "results", "kinetic_shielding"})
+"""What a blind attack's record tells only the GM when the target is hidden from the player
+(``ZonesRuleset.public_event``)."""
+
+
 class ZonesRuleset(Ruleset):
     name = "zones"
     title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
@@ -154,6 +162,7 @@ class ZonesRuleset(Ruleset):
     entity_type = Creature
     economy = ZonesEconomy()
     initiative_dice = "1d20"
+    concealing = CONCEALING | {"unseen"}  # Z-RA-2: its enemies cannot see it
     _checked: tuple[EncounterState, int, Command, Shot | MeleePlan] | None = None
     """What ``check`` planned last (the state, its version, the command, the plan), for
     ``decide`` of the same command right after it: the simulator's tactics check a command
@@ -864,8 +873,7 @@ class ZonesRuleset(Ruleset):
                 data["hit"] = False
                 return [Event("attacked", data)]
             if not unseen:
-                data.update(hit=False, outcome="nobody there",
-                            attacker_learns="nothing: gone, or simply missed")
+                data.update(hit=False, outcome=BLIND_NOBODY, attacker_learns=BLIND_LEARNS)
                 return [Event("attacked", data)]
             if len(unseen) > 1:
                 pick = roll(f"1d{len(unseen)}", dice).total
@@ -891,6 +899,22 @@ class ZonesRuleset(Ruleset):
             data["results"] = results
             data["hit"] = any(r["hit"] for r in results.values())
         return [Event("attacked", data), *events, *self._aftermath(state, events)]
+
+    def public_event(self, event_type: str, data: dict[str, Any],
+                     concealed: frozenset[str]) -> dict[str, Any]:
+        """Z-BLI-6: a blind attack whose offense roll succeeds but hits nobody tells the
+        attacker nothing: gone, or simply missed. A player who cannot see the unseen enemies
+        gets the same record whether nobody was there or the enemy there defended (no
+        target, no defense roll, and the dice of neither), and of a hit only that it hit."""
+        if event_type != "attacked" or "engagement" not in data:
+            return data  # not a blind attack
+        target = data.get("target")
+        if data.get("outcome") != BLIND_NOBODY and (target is None or target not in concealed):
+            return data
+        shown = {k: v for k, v in data.items() if k not in BLIND_SECRET}
+        if not data.get("hit") and data.get("offense", {}).get("success"):
+            shown["attacker_learns"] = BLIND_LEARNS
+        return shown
 
     def _critical(self, state: EncounterState, command: Command, shot: Shot,
                   offense: dict[str, Any]) -> tuple[bool, str | None]:
