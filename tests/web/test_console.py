@@ -316,3 +316,30 @@ def test_with_an_admin_token_the_console_creates_campaigns_from_the_admin_link(
         assert page.script_errors == []  # type: ignore[attr-defined]
     finally:
         thread.stop()
+
+
+def test_the_gm_sees_which_creatures_a_condition_conceals(
+        server: ServerThread, api: httpx.Client, context: BrowserContext) -> None:
+    """A creature under a concealing condition (realms' Hidden) is marked ``concealed`` on
+    its card, not ``visible``; a click hides it from every player."""
+    campaign = create_campaign(api, "realms")
+    gm = {"Authorization": f"Bearer {campaign.gm_token}"}
+    eid = api.post(f"/api/campaigns/{campaign.id}/encounters", json={"name": "E"},
+                   headers=gm).json()["encounter"]["id"]
+    for actor in ("bandit", "wolf"):
+        r = api.post(f"/api/encounters/{eid}/actors", json={"id": actor, "template": actor},
+                     headers=gm)
+        assert r.status_code == 201, r.text
+    r = api.post(f"/api/encounters/{eid}/commands", headers=gm, json={"command": {
+        "do": "condition", "target": "bandit", "name": "hidden", "score": 14}})
+    assert r.status_code == 201, r.text
+    page = watch(context.new_page())
+    page.goto(f"{server.url}/#campaign={campaign.id}&token={campaign.gm_token}")
+    chip = card(page, "bandit").locator(".chip.hid")
+    expect(chip).to_have_text("concealed")
+    expect(chip).to_have_attribute("title", re.compile("^hidden: hidden from its enemies"))
+    expect(card(page, "wolf").locator(".chip.hid")).to_have_text("visible")
+    chip.click()
+    expect(card(page, "bandit").locator(".chip.hid")).to_have_text("hidden")
+    assert api.get(f"/api/encounters/{eid}", headers=gm).json()["entities"]["bandit"]["hidden"]
+    assert not page.script_errors  # type: ignore[attr-defined]

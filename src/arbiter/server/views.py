@@ -218,6 +218,9 @@ class View:
         if self.gm:
             out["economy"] = plain(s.economy)
             out["extra"] = plain(s.extra)
+            # the condition names that hide a creature from its enemies' players
+            out["concealing"] = sorted(self.ruleset.concealing if self.ruleset is not None
+                                       else CONCEALING)
         else:
             out["characters"] = sorted(self.own)
             out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}

@@ -255,7 +255,7 @@ export function card(entity, state, opts = {}) {
       entity.name && entity.name !== entity.id ? h("code", {}, entity.id) : null,
       entity.side ? h("span", { class: "chip side" }, entity.side) : null,
       current ? h("span", { class: "chip turn" }, "turn") : null,
-      gm && onToggleHidden ? h("button", { class: entity.hidden ? "chip hid on" : "chip hid", title: entity.hidden ? "hidden from players: click to reveal" : "visible to players: click to hide", onclick: () => onToggleHidden(entity) }, entity.hidden ? "hidden" : "visible") : null),
+      gm && onToggleHidden ? hiddenChip(entity, state, onToggleHidden) : null),
     health ? h("div", { class: `health ${health}` }, health) : null,
     meters,
     areas,
@@ -285,6 +285,22 @@ export function tracker(state, opts = {}) {
 }
 
 // -- odds -------------------------------------------------------------------------------
+/** The GM's chip that says who may see a creature, and hides or reveals it on a click:
+ * hidden by the GM from every player; concealed by a condition (the state's `concealing`
+ * names) from its enemies' players until one of their characters detects it; or visible. */
+function hiddenChip(entity, state, onToggle) {
+  const names = (state && state.concealing) || [];
+  const by = (entity.conditions || []).find((c) => names.includes(c.name));
+  let cls = "chip hid", text = "visible", title = "visible to players: click to hide";
+  if (entity.hidden) {
+    cls = "chip hid on"; text = "hidden"; title = "hidden from players: click to reveal";
+  } else if (by) {
+    cls = "chip hid part"; text = "concealed";
+    title = `${by.name}: hidden from its enemies' players until one of their characters detects it; click to hide from every player`;
+  }
+  return h("button", { class: cls, title, onclick: () => onToggle(entity) }, text);
+}
+
 export function oddsView(odds) {
   const rows = [];
   const walk = (prefix, value) => {
