@@ -530,6 +530,7 @@ class Api:
                     view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
                     if view.secret_in(out) or view.mentions_secret(json.dumps(out)):
                         raise ApiError(422, "no odds for this command", "command")
+                    out = view.odds(command.args.get("target"), out)
                 return {"command": command.to_json(), "odds": out}
         return JSONResponse(await run_in_threadpool(work))
 

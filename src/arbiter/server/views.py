@@ -43,6 +43,9 @@ from ..store import LogRecord, Principal
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
 SECRET_EVENT_KEYS = frozenset({"health", "health_max", "spec", "stats", "old", "value",
                                "reason", "pipeline", "hp", "wounds"})
+SECRET_ODDS_KEYS = frozenset({"down", "dead"})
+"""Odds that tell a target's Health (the chance one attack takes it down or kills it):
+a player sees them only against their own side."""
 PUBLIC_FIELDS = ("id", "name", "kind", "side")
 _BOUNDARY = "A-Za-z0-9_-"
 
@@ -293,6 +296,14 @@ class View:
 
     def records(self, records: Iterable[LogRecord]) -> list[dict[str, Any]]:
         return [self.record(r) for r in records]
+
+    # -- odds ---------------------------------------------------------------------------
+    def odds(self, command_target: Any, odds: dict[str, Any]) -> dict[str, Any]:
+        """The odds as this principal may see them: without the chances that tell the Health
+        of a target not on the player's side (:data:`SECRET_ODDS_KEYS`)."""
+        if self.gm or command_target in self.friends:
+            return odds
+        return {k: v for k, v in odds.items() if k not in SECRET_ODDS_KEYS}
 
     # -- errors -------------------------------------------------------------------------
     def error_text(self, message: str, said: Iterable[str] = ()) -> str:

@@ -106,8 +106,87 @@ def test_attack_odds_are_exact_fractions_of_each_critical_level() -> None:
     enc = encounter(("ava", {"attack": 5, "weapon": "sword"}), ("bo", {"evasion": 12}))
     odds = REALMS.odds(enc.state, Command("attack", "ava", {"target": "bo"}))
     # hits on 7..20 (14 faces); margin >= 10 on totals >= 22, i.e. naturals 17..20
-    assert odds == {"miss": Fraction(6, 20), "hit": Fraction(14, 20),
-                    "normal_hit": Fraction(10, 20), "critical_1": Fraction(4, 20)}
+    rolls = {k: odds[k] for k in ("miss", "hit", "normal_hit", "critical_1")}
+    assert rolls == {"miss": Fraction(6, 20), "hit": Fraction(14, 20),
+                     "normal_hit": Fraction(10, 20), "critical_1": Fraction(4, 20)}
+    assert set(odds) - set(rolls) == {"damage_mean", "down", "dead"}
+
+
+def test_attack_odds_say_what_the_hit_does_to_the_target() -> None:
+    """A dagger (1d4) at d20 + 0 against Evasion 10, critical range 10: a normal hit on
+    10..19 (1d4), Critical Level 1 on a 20 (2d4, RLM-2). The target has 2 Health of 2: it
+    goes down on 2 or more, dies on 4 or more (R-DTH-1: -2)."""
+    enc = encounter(("ava", {"attack": 0, "weapon": "dagger"}),
+                    ("bo", {"evasion": 10, "health": 2}))
+    odds = REALMS.odds(enc.state, Command("attack", "ava", {"target": "bo"}))
+    assert odds["normal_hit"] == Fraction(10, 20) and odds["critical_1"] == Fraction(1, 20)
+    assert odds["damage_mean"] == Fraction(10, 20) * Fraction(5, 2) + Fraction(1, 20) * 5
+    assert odds["down"] == Fraction(10, 20) * Fraction(3, 4) + Fraction(1, 20)
+    assert odds["dead"] == Fraction(10, 20) * Fraction(1, 4) + Fraction(1, 20) * Fraction(13, 16)
+
+
+@pytest.mark.parametrize("case", ["leather", "shield", "companion"])
+def test_attack_damage_odds_are_what_decide_does_over_every_roll(case: str) -> None:
+    """Every d20 and every damage (and shield) die, forced through ``decide``: the Health
+    lost, going down and dying happen exactly as often as the odds say, armour's DR, a
+    Defend with a shield (R-SHD-1) and a companion's death at 0 (R-CMP-10) included."""
+    target: dict[str, Any] = {"evasion": 12, "health": 5, "armor": "leather"}
+    args: dict[str, Any] = {"target": "bo"}
+    if case == "shield":
+        target["shield"] = "round_shield"
+        args["defend"] = True
+    if case == "companion":
+        target = {"template": "hound", "companion_of": "ava", "health": 5}
+    enc = encounter(("ava", {"attack": 3, "weapon": "sword"}), ("bo", target))
+    command = Command("attack", "ava", args)
+    odds = REALMS.odds(enc.state, command)
+    sword = 8  # 1d8 slashing
+    shield = 6 if case == "shield" else 1
+    lost = down = dead = Fraction(0)
+    for d20 in range(1, 21):
+        events = REALMS.decide(enc.state, command, ForcedDice([d20] + [1] * 8))
+        level = events[0].data["critical_level"]
+        if not events[0].data["hit"]:
+            continue
+        count = 1 + level
+        combos: list[list[int]] = [[]]  # every sequence of damage dice
+        for _ in range(count):
+            combos = [[*c, f] for c in combos for f in range(1, sword + 1)]
+        for dice in combos:
+            for s in range(1, shield + 1):
+                p = Fraction(1, 20) / sword ** count / shield
+                events = REALMS.decide(enc.state, command,
+                                       ForcedDice([d20, *dice] + ([s] if shield > 1 else [])))
+                hurt = next(e for e in events if e.type == "damaged").data
+                lost += p * hurt["taken"]
+                down += p * (hurt["health"] <= 0)
+                dead += p * any(e.type == "died" for e in events)
+    assert odds["damage_mean"] == lost and odds["dead"] == dead
+    assert odds["down"] == down
+
+
+def test_odds_of_stabilizing_overcoming_and_handling_a_mount() -> None:
+    """R-STB-1 (Medicine +2 against DS 10), R-CON-1 (Might +4 against 15), R-MNT-5 and
+    R-MNT-6 (Animal Handling +1 against 10 + the mount's level 2)."""
+    enc = encounter(("nia", {"skills": {"medicine": 2, "animal_handling": 1},
+                             "defenses": {"might": 4}}),
+                    ("bo", {"health": -1}),
+                    ("nag", {"template": "war_horse", "willing": False, "saddled": False}))
+    enc.execute({"do": "condition", "target": "bo", "name": "dying"}, ForcedDice([]))
+    enc.execute({"do": "condition", "target": "nia", "name": "grappled"}, ForcedDice([]))
+    stabilize = REALMS.odds(enc.state, Command("stabilize", "nia", {"target": "bo"}))
+    assert stabilize == {"success": Fraction(13, 20), "failure": Fraction(7, 20)}
+    assert REALMS.odds(enc.state, Command("stabilize", "nia", {
+        "target": "bo", "method": "bandage"}))["success"] == 1
+    overcome = REALMS.odds(enc.state, Command("overcome", "nia", {"name": "grappled",
+                                                                   "ds": 15}))
+    assert overcome["success"] == Fraction(10, 20)
+    mount = REALMS.odds(enc.state, Command("mount", "nia", {"target": "nag"}))
+    assert mount["success"] == Fraction(10, 20)
+    with pytest.raises(IllegalCommand, match="not Dying"):
+        REALMS.odds(enc.state, Command("stabilize", "nia", {"target": "nag"}))
+    with pytest.raises(IllegalCommand, match="not mounted"):
+        REALMS.odds(enc.state, Command("control", "nia", {}))
 
 
 def test_attack_odds_follow_armor_critical_range_and_conditions() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import fields, replace
 from fractions import Fraction
+from itertools import product
 from typing import Any
 
 from ...core import (
@@ -74,6 +75,10 @@ def _gear(table: str, value: Any, owner: str) -> dict[str, Any]:
         raise InvalidCommand(f"{owner}: no {table[:-1] if table != 'armor' else table} "
                              f"{value!r} (known: {', '.join(sorted(data))})")
     return {"name": str(value), **data[str(value)]}
+
+
+DAMAGE_ODDS_LIMIT = 4096
+"""The most damage outcomes (per Critical Level) that an attack's odds count exactly."""
 
 
 def _dice(expr: str, owner: str) -> tuple[int, int]:
@@ -1500,18 +1505,24 @@ class RealmsRuleset(Ruleset):
 
     # -- exact odds -----------------------------------------------------------------------
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
-        """Exact odds of an attack (hit, miss, each Critical Level) or a skill roll."""
+        """Exact odds before rolling: an attack (hit, miss, each Critical Level, and what it
+        does to the target: the mean Health it loses and the chance it goes down or dies), a
+        skill roll or a search, stabilizing, overcoming a condition, controlling or mounting
+        an unwilling mount, and a jump, climb or swim."""
         if command.name == "attack":
             setup = self.attack_setup(state, command)
             out: dict[str, Any] = {"miss": Fraction(0), "hit": Fraction(0)}
+            levels: dict[int, Fraction] = {}
             for natural, p in distribution("1d20").items():
                 hit, level = self.attack_outcome(state, setup, natural)
                 if not hit:
                     out["miss"] += p
                     continue
                 out["hit"] += p
+                levels[level] = levels.get(level, Fraction(0)) + p
                 key = f"critical_{level}" if level else "normal_hit"
                 out[key] = out.get(key, Fraction(0)) + p
+            out.update(self.attack_damage_odds(state, command, setup, levels))
             return out
         if command.name in ("skill", "search"):
             if command.name == "search":
@@ -1519,16 +1530,108 @@ class RealmsRuleset(Ruleset):
             setup = self.skill_setup(state, command)
             if setup["auto_fail"]:
                 return {"success": Fraction(0), "failure": Fraction(1)}
-            need = setup["ds"] - c.skill_bonus(setup["roller"], setup["skill"]) - c.modifier(
-                setup["roller"], "d20") - sum(v for _, v in setup["extra"])
-            if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
-                need += 1
-            d20 = distribution("2d20kh1" if setup["twice"] else "1d20")
-            success = d20.at_least(need)
-            return {"success": success, "failure": 1 - success}
+            roller = setup["roller"]
+            return self.roll_odds(state, c.skill_bonus(roller, setup["skill"])
+                                  + c.modifier(roller, "d20")
+                                  + sum(v for _, v in setup["extra"]),
+                                  setup["ds"], setup["twice"])
+        if command.name == "stabilize":  # R-STB-1: Medicine against the DS (10)
+            actor = self.creature(state, self.actor(state, command).id)
+            target = self.creature(state, self.arg(command, "target", str))
+            if not target.dying:
+                raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+            if self.arg(command, "method", str, "medicine") != "medicine":
+                return {"success": Fraction(1), "failure": Fraction(0)}
+            return self.roll_odds(state, c.skill_bonus(actor, "medicine")
+                                  + c.modifier(actor, "d20"), self.arg(command, "ds", int, 10))
+        if command.name == "overcome":  # R-CON-1: a defense roll against the DS
+            me = self.creature(state, self.actor(state, command).id)
+            defense = self.arg(command, "defense", str, "might")
+            return self.roll_odds(state, c.skill_bonus(me, defense) + c.modifier(me, "d20"),
+                                  self.arg(command, "ds", int))
+        if command.name in ("control", "mount"):  # R-MNT-5, R-MNT-6: Animal Handling
+            me = self.creature(state, self.actor(state, command).id)
+            if command.name == "control":
+                if not me.mounted_on:
+                    raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
+                mount = self.creature(state, me.mounted_on)
+            else:
+                mount = self.creature(state, self.arg(command, "target", str))
+                if mount.willing or mount.saddled:
+                    return {"success": Fraction(1), "failure": Fraction(0)}
+            return self.roll_odds(state, c.skill_bonus(me, "animal_handling")
+                                  + c.modifier(me, "d20"), 10 + mount.creature_level)
         if command.name in ("jump", "climb", "swim"):
             return self.movement_roll_odds(state, command)
         return super().odds(state, command)
+
+    def roll_odds(self, state: EncounterState, bonus: int, ds: int,
+                  twice: bool = False) -> dict[str, Any]:
+        """A d20 (the better of two when ``twice``) + ``bonus`` against ``ds`` (AR-16)."""
+        need = ds - bonus + (1 if c.ruling(state, "AR-16", "meet-or-beat") == "beat" else 0)
+        success = distribution("2d20kh1" if twice else "1d20").at_least(need)
+        return {"success": success, "failure": 1 - success}
+
+    def attack_damage_odds(self, state: EncounterState, command: Command,
+                           setup: dict[str, Any], levels: dict[int, Fraction]
+                           ) -> dict[str, Any]:
+        """What the hits do, from the chance of each Critical Level: every damage roll (and
+        the shield's, when the target Defends) through the target's own pipeline, as
+        ``hurt`` runs it. ``damage_mean``: the Health the target loses, on average over
+        every outcome, misses included; ``down``: the chance it falls to 0 or below (Dying
+        or dead, when it is not Dying yet); ``dead``: the chance it dies (R-DTH-1, R-CMP-10).
+        Nothing when the outcomes are too many to count (more than ``DAMAGE_ODDS_LIMIT``)."""
+        actor: RealmsCreature = setup["actor"]
+        target: RealmsCreature = setup["target"]
+        shield: dict[int, Fraction] = {0: Fraction(1)}
+        if self.arg(command, "defend", bool, False) and target.shield:  # R-SHD-1, AR-15
+            halving = c.ruling(state, "AR-15", "not-dr") == "halving-dr"
+            shield = {}
+            for value, p in distribution(str(target.shield["die"])).items():
+                amount = halved(value, target.shield_uses) if halving else value
+                shield[amount] = shield.get(amount, Fraction(0)) + p
+        added_max = c.ruling(state, "RLM-2", "extra-dice") == "added-maximum"
+        taken: dict[int, Fraction] = {}
+        for level, chance in levels.items():
+            parts: list[tuple[list[tuple[int, Fraction]], str]] = []
+            size = len(shield)
+            for i, part in enumerate(setup["weapon"]):
+                count, faces = _dice(str(part["dice"]), actor.id)
+                bonus = int(part.get("bonus", 0)) + (actor.damage_bonus if i == 0 else 0)
+                if added_max:  # RLM-2, as roll_damage
+                    expr, extra = f"{count}d{faces}", level * count * faces + bonus
+                else:
+                    expr, extra = f"{count * (1 + level)}d{faces}", bonus
+                amounts: dict[int, Fraction] = {}
+                for value, p in distribution(expr).items():
+                    amount = max(value + extra, 0)
+                    amounts[amount] = amounts.get(amount, Fraction(0)) + p
+                parts.append((list(amounts.items()), str(part["type"])))
+                size *= len(amounts)
+            if size > DAMAGE_ODDS_LIMIT:
+                return {}
+            for combo in product(*(amounts for amounts, _ in parts)):
+                components = [(amount, kind) for (amount, _), (_, kind) in zip(combo, parts,
+                                                                               strict=True)]
+                p = chance
+                for _, q in combo:
+                    p *= q
+                for roll_, q in shield.items():
+                    lost = resolve(target, components, state.rulings, shield_roll=roll_).taken
+                    taken[lost] = taken.get(lost, Fraction(0)) + p * q
+        out: dict[str, Any] = {"damage_mean": sum((k * p for k, p in taken.items()),
+                                                  Fraction(0))}
+        down = dead = Fraction(0)
+        for lost, p in taken.items():
+            health = target.health - lost
+            if health <= 0:
+                down += p
+            if (target.companion and health <= 0) or health <= -target.health_max:
+                dead += p
+        if not target.dying and target.health > 0:
+            out["down"] = down
+        out["dead"] = dead
+        return out
 
     def movement_roll_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of a jump beyond the limit, a climb or a swim succeeding."""
