@@ -193,6 +193,35 @@ def test_search_odds_are_exact() -> None:
     assert harder["found"]["trap"] == Fraction(10, 36)
 
 
+@pytest.mark.parametrize("ties", ["ties-succeed", "ties-fail"])
+def test_opposed_hiding_and_restrictions_odds_are_what_decide_does_over_every_roll(
+        ties: str) -> None:
+    """P-SKL opposed rolls (AP-1 ties), P-STL-2 (hiding: the detection defense rolled),
+    P-SOC-6 (a place's restrictions abroad, against 8): every pair of 2D6, forced through
+    ``decide``, succeeds exactly as often as the odds say."""
+    enc = make({"AP-1": ties}, nia={"skills": {"persuade": 3, "stealth": 1, "community": 2}},
+               bo={"skills": {"insight": 4}})
+    pairs = [[a, b] for a in range(1, 7) for b in range(1, 7)]
+    opposed = Command("skill", "nia", {"skill": "persuade", "against": "bo",
+                                       "against_skill": "insight"})
+    wins = sum(POLEMOS.decide(enc.state, opposed, ForcedDice(mine + theirs))[0].data["success"]
+               for mine in pairs for theirs in pairs)
+    assert POLEMOS.odds(enc.state, opposed)["success"] == Fraction(wins, 36 * 36)
+    hide = Command("hide", "nia", {})
+    totals: dict[int, Fraction] = {}
+    for pair in pairs:
+        defense = next(e for e in POLEMOS.decide(enc.state, hide, ForcedDice(pair))
+                       if e.type == "hid").data["defense"]
+        totals[defense] = totals.get(defense, Fraction(0)) + Fraction(1, 36)
+    assert POLEMOS.odds(enc.state, hide)["totals"] == totals
+    abroad = Command("restrictions", "nia", {"location": "port", "foreign": True})
+    known = sum(POLEMOS.decide(enc.state, abroad, ForcedDice(pair))[0].data["known"]
+                for pair in pairs)
+    assert POLEMOS.odds(enc.state, abroad)["success"] == Fraction(known, 36)
+    home = Command("restrictions", "nia", {"location": "port"})
+    assert POLEMOS.odds(enc.state, home)["success"] == 1
+
+
 def test_attack_odds_refuse_a_target_out_of_range() -> None:
     """P-RNG-1: the odds of an impossible attack are refused like the attack."""
     enc = make(nia={"template": "soldier", "position": [0, 0]},

@@ -707,8 +707,10 @@ class PolemosRuleset(SphereRules):
         return events
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
-        """Exact odds of a skill roll (success against a target) or an attack (hit, and the
-        chance of each number of critical damage points)."""
+        """Exact odds of a skill roll (success against a target number or an opposed roll),
+        an attack (hit, and the chance of each number of critical damage points), stress,
+        a search (each hidden object found), hiding (its detection defense), knowing a
+        place's restrictions abroad, and the wound reveal list."""
         rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
         bonus, penalty = dice_modifier(command)
         if command.name == "skill":
@@ -722,10 +724,31 @@ class PolemosRuleset(SphereRules):
             dist = skill_distribution(value, bonus, penalty, rule2)
             out: dict[str, Any] = {"mean": dist.mean,
                                    "totals": {v: p for v, p in dist.items()}}
-            if "target" in command.args:
+            if "against" in command.args:  # opposed: beat (AP-1: or tie) the other's roll
+                other = self.creature(state, self.arg(command, "against", str))
+                other_skill = self.arg(command, "against_skill", str,
+                                       self.arg(command, "skill", str, ""))
+                opposed = skill_distribution(other.skill(other_skill), 0, 0, rule2)
+                hit = sum((p * chance(dist, total, ties) for total, p in opposed.items()),
+                          Fraction(0))
+                out.update(success=hit, failure=1 - hit)
+            elif "target" in command.args:
                 hit = chance(dist, self.arg(command, "target", int), ties)
                 out.update(success=hit, failure=1 - hit)
             return out
+        if command.name == "hide" and "defense" not in command.args:  # P-STL-2
+            hider = self.creature(state, self.opt(command, "target", str)
+                                  or self.actor(state, command).id)
+            dist = skill_distribution(hider.skill("stealth"), 0, 0, rule2)
+            return {"mean": dist.mean, "totals": {v: p for v, p in dist.items()}}
+        if command.name == "restrictions":  # P-SOC-6: a knowledge roll abroad only
+            if not self.arg(command, "foreign", bool, False):
+                return {"success": Fraction(1), "failure": Fraction(0)}
+            actor = self.creature(state, self.actor(state, command).id)
+            dist = skill_distribution(actor.skill(self.arg(command, "skill", str, "community")),
+                                      0, 0, rule2)
+            hit = chance(dist, self.arg(command, "target", int, 8), ties)
+            return {"success": hit, "failure": 1 - hit}
         if command.name == "attack":
             s = self._attack_setup(state, command)
             hit, miss, critical, mean = _attack_odds(
