@@ -8,12 +8,15 @@ import json
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
-from arbiter.core import Command, Encounter, load_ruleset
+from arbiter.core import Command, Encounter, IllegalCommand, load_ruleset
 from arbiter.dice import ForcedDice
 from arbiter.server.views import View
 from arbiter.store import Principal
+
+from .conftest import set_table
 
 PLAYER = Principal("c1", "player", "Ann", frozenset({"nia"}))
 
@@ -157,3 +160,32 @@ def test_a_zones_blind_attack_tells_the_player_nothing_of_who_was_there(
     assert [e["events"][0]["data"].get("outcome") for e in gm_log
             if e["kind"] == "entry" and e["command"]["do"] == "attack"] == [
         None, "nobody there", None]
+
+
+def test_the_gm_rules_who_has_detected_a_concealed_creature() -> None:
+    """``detect``, in every ruleset: the GM's word that a character knows where a creature
+    under a concealing condition is (an invisible one here), and takes it back."""
+    for name in ("demo", "realms", "zones"):
+        ruleset = load_ruleset(name)
+        enc = Encounter.create(ruleset)
+        hidden_by = "unseen" if name == "zones" else "invisible"
+        for actor in ({"id": "nia", "side": "heroes"},
+                      {"id": "ghost", "side": "beasts",
+                       "conditions": [{"name": hidden_by}]},
+                      {"id": "wolf", "side": "beasts"}):
+            enc.execute(Command("add", args=actor), ForcedDice([]))
+        assert View(enc.state, PLAYER, ruleset).concealed == {"ghost"}, name
+        enc.execute(Command("detect", "nia", {"target": "ghost"}), ForcedDice([]))
+        assert View(enc.state, PLAYER, ruleset).concealed == set(), name
+        enc.execute(Command("detect", "nia", {"target": "ghost", "detected": False}),
+                    ForcedDice([]))
+        assert View(enc.state, PLAYER, ruleset).concealed == {"ghost"}, name
+        with pytest.raises(IllegalCommand, match="wolf has no concealing condition"):
+            ruleset.decide(enc.state, Command("detect", "nia", {"target": "wolf"}),
+                           ForcedDice([]))
+
+
+def test_only_the_game_master_may_rule_on_detection(client: TestClient) -> None:
+    table = set_table(client)
+    r = table.command({"do": "detect", "actor": "nia", "target": "wolf"}, table.player)
+    assert r.status_code == 403 and "game master" in r.json()["error"]

@@ -517,6 +517,39 @@ class Ruleset:
     def apply_overridden(self, state: EncounterState, data: dict[str, Any]) -> None:
         set_path(state, data["path"], data["value"])
 
+    def do_detect(self, state: EncounterState, command: Command,
+                  dice: DiceSource) -> list[Event]:
+        """The GM rules that a creature knows where a concealed one is, or no longer does:
+        actor, target, [detected] (true). Its player then sees the target (see
+        ``detected``); the GM's own hidden flag still hides it from every player."""
+        actor = state.entity(self.actor(state, command).id)
+        target = state.entity(self.arg(command, "target", str))
+        if target.id == actor.id:
+            raise IllegalCommand(f"{actor.id} knows where it is")
+        if not any(c.name in self.concealing for c in target.conditions):
+            raise IllegalCommand(
+                f"{target.id} has no concealing condition ({', '.join(sorted(self.concealing))})"
+                + ("; the GM's hidden flag hides it from every player: reveal it instead"
+                   if target.hidden else ""))
+        return [Event("detection_set", {"actor": actor.id, "target": target.id,
+                                        "detected": self.arg(command, "detected", bool, True)})]
+
+    def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        """Each concealing condition of the target lists, or stops listing, the actor in its
+        data's ``detected_by`` (a new Condition: conditions are never changed in place)."""
+        target = state.entity(data["target"])
+        who, detected = data["actor"], data["detected"]
+        conditions = []
+        for cond in target.conditions:
+            if cond.name in self.concealing:
+                found = [x for x in cond.data.get("detected_by", ()) if x != who]
+                if detected:
+                    found.append(who)
+                cond = Condition(cond.name, cond.level, cond.tags, cond.source,
+                                 cond.duration, {**cond.data, "detected_by": found})
+            conditions.append(cond)
+        target.conditions = conditions
+
     def do_note(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Write a note into the log: text."""
         return [Event("noted", {"text": self.arg(command, "text", str)})]

@@ -67,7 +67,7 @@ IMPORT_LIMIT = 32 * 1024 * 1024
 LOG_PAGE = 500
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 GM_COMMANDS = frozenset({"create", "add", "remove", "start", "end", "initiative", "condition",
-                         "uncondition", "override", "ruling", "note"})
+                         "uncondition", "override", "ruling", "note", "detect"})
 
 
 class ApiError(Exception):
