@@ -85,6 +85,28 @@ def test_unknown_names_and_commands_say_what_exists() -> None:
         enc.execute({"do": "add", "id": "x", "wings": 2}, ForcedDice([]))
 
 
+def test_a_misspelt_argument_is_refused_with_the_nearest_name_not_ignored() -> None:
+    """Ignoring ``weapn`` would roll the default weapon's damage; nothing is decided."""
+    realms = load_ruleset("realms")
+    enc = Encounter.create(realms)
+    for actor in ("nia", "orc"):
+        enc.execute({"do": "add", "id": actor, "health": 20}, ForcedDice([]))
+    with pytest.raises(InvalidCommand,
+                       match=r"attack: realms reads no argument 'weapn' \(did you mean "
+                             r"'weapon'\?\)"):
+        enc.execute({"do": "attack", "actor": "nia", "target": "orc", "weapn": "bow"},
+                    ForcedDice([20, 6]))
+    with pytest.raises(InvalidCommand, match=r"reads no argument 'qzxv'$"):
+        enc.execute({"do": "note", "text": "x", "qzxv": 1}, ForcedDice([]))
+    assert len(enc.log) == 3 and enc.state.entity("orc").health == 20  # type: ignore[attr-defined]
+    entry = enc.execute({"do": "attack", "actor": "nia", "target": "orc", "weapon": "bow"},
+                        ForcedDice([20, 6, 6]))
+    assert entry.events[0].data["hit"]
+    # a stat block's keys are the stat block's to check (``add``)
+    with pytest.raises(InvalidCommand, match="unknown stat-block key"):
+        enc.execute({"do": "add", "id": "x", "wings": 2}, ForcedDice([]))
+
+
 def test_conditions_keep_the_higher_level_and_expire_at_their_end_point() -> None:
     enc = fight()
     enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5}}, ForcedDice([]))

@@ -146,6 +146,11 @@ def test_errors_are_json_with_the_field(table: Table) -> None:
         (c.post("/api/campaigns", content=b"x" * 70_000), 413, None),
         (table.command({"do": "attack", "actor": "nia"}), 422, "command.target"),
         (table.command({"do": "fly"}), 422, "command"),
+        (table.command({"do": "attack", "actor": "nia", "target": "wolf", "trget": "x"}), 422,
+         "command.trget"),
+        (c.post(f"/api/encounters/{eid}/odds", headers=table.gm, json={"command": {
+            "do": "attack", "actor": "nia", "target": "wolf", "bonsu": 2}}), 422,
+         "command.bonsu"),
         (table.command({"do": "note", "text": "x"}, expected_version=-1), 422,
          "expected_version"),
         (table.command({"do": "attack", "actor": "nia", "target": "wolf"}, dice=[25]), 422,

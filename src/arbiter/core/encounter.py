@@ -36,6 +36,7 @@ class Encounter:
     def decide(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:
         """What the command would do, without changing anything."""
         cmd = command if isinstance(command, Command) else Command.from_json(command)
+        self.ruleset.check_arguments(cmd)
         recorder = RecordingDice(dice)
         events = self.ruleset.decide(self.state, cmd, recorder)
         return Entry(len(self.log) + 1, cmd, events, list(recorder.rolls))

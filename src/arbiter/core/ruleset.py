@@ -8,7 +8,9 @@ that changes state. Rulesets are found through the ``arbiter.rulesets`` entry-po
 
 from __future__ import annotations
 
+import difflib
 import inspect
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -29,6 +31,7 @@ Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
+_QUOTED = re.compile(r"""(["'])([a-z][a-z0-9_]*)\1""")
 CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
 """Conditions that hide where a creature is from whoever has not detected it."""
 
@@ -107,6 +110,40 @@ class Ruleset:
             return handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
+
+    def check_arguments(self, command: Command) -> None:
+        """Refuse an argument name this ruleset never reads, with the nearest it does (a
+        misspelt ``weapn`` would otherwise be ignored, and the default weapon used). The
+        names it reads are every quoted word in its code (:meth:`argument_names`);
+        ``add`` and ``create`` are checked by the stat block and the rulings themselves.
+        The table's paths call it (``Encounter``, the server); the simulator's tactics,
+        which write their own commands, do not."""
+        if command.name in ("add", "create"):
+            return
+        known = self.argument_names()
+        for key in command.args:
+            if key not in known:
+                near = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise InvalidCommand(f"{command.name}: {self.name} reads no argument "
+                                     f"{key!r}{hint}")
+
+    def argument_names(self) -> frozenset[str]:
+        """Every quoted lower-case word in the code of the packages of this ruleset's
+        classes (the kernel's included): a superset of the argument names any command
+        reads, found once per ruleset."""
+        cached: frozenset[str] | None = self.__dict__.get("_argument_names")
+        if cached is None:
+            files: set[Path] = set()
+            for kind in type(self).__mro__:
+                source = getattr(inspect.getmodule(kind), "__file__", None)
+                if source:
+                    files.update(Path(source).parent.glob("*.py"))
+            names: set[str] = set()
+            for file in sorted(files):  # quoted words: a superset of the string constants
+                names.update(m[1] for m in _QUOTED.findall(file.read_text(encoding="utf-8")))
+            cached = self.__dict__["_argument_names"] = frozenset(names)
+        return cached
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
