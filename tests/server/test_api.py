@@ -215,6 +215,24 @@ def test_a_player_never_receives_the_hidden_creature(table: Table) -> None:
     assert nia_hit["health"] < 24  # her own wounds she knows
 
 
+def test_a_game_master_command_that_names_the_hidden_creature_still_shows_what_it_did(
+        table: Table) -> None:
+    """The start names the lurker in its initiative, which a player never sees (the GM's
+    arguments are GM-only): the player's log shows the start, less the lurker, not an
+    entry redacted whole."""
+    r = table.command({"do": "start", "initiative": {"nia": 20, HIDDEN_ID: 18, "bram": 15,
+                                                     "wolf": 10}})
+    assert r.status_code == 201, r.text
+    seq = r.json()["record"]["seq"]
+    log = table.client.get(f"/api/encounters/{table.encounter}/log",
+                           headers=table.player).json()["records"]
+    entry = next(e for e in log if e["seq"] == seq)
+    assert entry["command"] == {"do": "start"} and "redacted" not in entry
+    started = entry["events"][0]["data"]
+    assert started["order"] == ["nia", "bram", "wolf"] and entry["dice"] == []
+    assert HIDDEN_ID not in json.dumps(log) and HIDDEN_NAME not in json.dumps(log)
+
+
 def test_a_revealed_creature_appears(table: Table) -> None:
     r = table.command({"do": "override", "path": f"{HIDDEN_ID}.hidden", "value": False,
                        "reason": "it leaps out"})

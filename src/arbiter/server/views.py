@@ -14,8 +14,10 @@ A player's view of an encounter:
   ``visible_to(state, entity, characters) -> bool``. A concealed creature appears nowhere:
   not in the state, the turn order, the log, odds, error messages or WebSocket messages.
   In the log, keys and list items naming it are taken out of events, an event that names
-  it in any other way is left out, an entry whose command names it (or all of whose
-  events are left out) is sent as ``{"seq": n, "kind": "entry", "redacted": true}``, and
+  it in any other way is left out, an entry whose command names it as the player sees
+  the command (their own in full, anyone else's as its ``do`` and ``actor``), or all of
+  whose events are left out, is sent as ``{"seq": n, "kind": "entry", "redacted": true}``,
+  and
   an entry that lost anything loses its dice too (their count would betray a creature).
   Naming it in a command gets the same answer as naming nobody.
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
@@ -242,10 +244,10 @@ class View:
         payload = record.payload
         redacted = {"seq": record.seq, "kind": "entry", "redacted": True}
         command = dict(payload.get("command", {}))
+        if command.get("actor") not in self.own:  # its arguments are the GM's alone
+            command = {k: command[k] for k in ("do", "actor") if k in command}
         if self._mentions(command):
             return redacted
-        if command.get("actor") not in self.own:
-            command = {k: command[k] for k in ("do", "actor") if k in command}
         events = []
         whole = True
         for event in payload.get("events", []):
