@@ -45,6 +45,9 @@ class Ruleset:
     entity_type: ClassVar[type[Entity]] = Entity
     economy: ClassVar[ActionEconomy] = ActionEconomy()
     initiative_dice: ClassVar[str] = "1d20"
+    private_events: ClassVar[frozenset[str]] = frozenset()
+    """Event types that read out a creature's own numbers (realms' ``checked``): a player
+    sees their data only for their own side (the player view keeps the ``target``)."""
     concealing: ClassVar[frozenset[str]] = CONCEALING
     """Condition names that hide a creature from the players of its enemies until one of
     their characters detects it (see :meth:`detected`)."""

@@ -273,7 +273,10 @@ class View:
         if subject is None and isinstance(data.get("path"), str):
             subject = data["path"].split(".")[0]
         if subject is not None and subject not in self.friends:
-            data = {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS}
+            private = self.ruleset is not None and event.get("type") in \
+                self.ruleset.private_events
+            data = ({"target": subject} if private else
+                    {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS})
         try:
             return {**event, "data": self._scrub(data)}
         except _Mentioned:

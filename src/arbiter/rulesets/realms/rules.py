@@ -94,6 +94,7 @@ class RealmsRuleset(Ruleset):
     seed = "003_c09b437c672869ab.txt"
     entity_type = RealmsCreature
     economy = RealmsEconomy()
+    private_events = frozenset({"checked"})  # a creature's derived numbers (do_check)
     initiative_dice = "1d20"
 
     # -- stat blocks -------------------------------------------------------------------
