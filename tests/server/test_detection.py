@@ -189,3 +189,46 @@ def test_only_the_game_master_may_rule_on_detection(client: TestClient) -> None:
     table = set_table(client)
     r = table.command({"do": "detect", "actor": "nia", "target": "wolf"}, table.player)
     assert r.status_code == 403 and "game master" in r.json()["error"]
+
+
+def test_a_player_searching_learns_nothing_of_hiders_they_do_not_find(
+        client: TestClient) -> None:
+    """A realms search without a target, by the player: the odds and the record look the
+    same whether somebody hides there or not, until the roll finds them."""
+    r = client.post("/api/campaigns", json={"name": "Ford", "ruleset": "realms"})
+    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
+    gm = {"Authorization": f"Bearer {gm_token}"}
+    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Ford"},
+                      headers=gm).json()["encounter"]["id"]
+    for actor in ({"id": "nia", "template": "bandit", "side": "heroes"},
+                  {"id": "ava", "side": "thieves"}):
+        assert client.post(f"/api/encounters/{eid}/actors", json=actor,
+                           headers=gm).status_code == 201
+    r = client.post(f"/api/campaigns/{cid}/players",
+                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
+    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    search = {"do": "search", "actor": "nia"}
+
+    def odds(headers: dict[str, str]) -> Any:
+        r = client.post(f"/api/encounters/{eid}/odds", headers=headers,
+                        json={"command": search})
+        assert r.status_code == 200, r.text
+        return r.json()["odds"]
+
+    def searched(dice: list[int]) -> Any:
+        r = client.post(f"/api/encounters/{eid}/commands", headers=gm,
+                        json={"command": search, "dice": dice})
+        assert r.status_code == 201, r.text
+        seq = r.json()["record"]["seq"]
+        log = client.get(f"/api/encounters/{eid}/log", headers=player).json()["records"]
+        entry = next(e for e in log if e["seq"] == seq)
+        return entry["events"][0]["data"], entry["dice"]
+
+    alone_odds, alone = odds(player), searched([3])
+    client.post(f"/api/encounters/{eid}/commands", headers=gm, json={"command": {
+        "do": "condition", "target": "ava", "name": "hidden", "score": 15}})
+    assert odds(player) == alone_odds == {"found": {}}
+    assert odds(gm)["found"]["ava"]["exact"] == "7/20"  # 14 or more on the d20, Perceive +1
+    assert searched([3]) == alone  # missed: the same record, dice and all
+    found, dice = searched([14])
+    assert found["found"] == ["ava"] and dice == [[20, 14]]

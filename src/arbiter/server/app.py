@@ -528,9 +528,10 @@ class Api:
                 out = odds_json(result)
                 if not principal.is_gm:
                     view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
-                    if view.secret_in(out) or view.mentions_secret(json.dumps(out)):
+                    shown = view.odds(command.args.get("target"), out)
+                    if shown is None:
                         raise ApiError(422, "no odds for this command", "command")
-                    out = view.odds(command.args.get("target"), out)
+                    out = shown
                 return {"command": command.to_json(), "odds": out}
         return JSONResponse(await run_in_threadpool(work))
 

@@ -303,12 +303,21 @@ class View:
         return [self.record(r) for r in records]
 
     # -- odds ---------------------------------------------------------------------------
-    def odds(self, command_target: Any, odds: dict[str, Any]) -> dict[str, Any]:
-        """The odds as this principal may see them: without the chances that tell the Health
-        of a target not on the player's side (:data:`SECRET_ODDS_KEYS`)."""
-        if self.gm or command_target in self.friends:
+    def odds(self, command_target: Any, odds: dict[str, Any]) -> dict[str, Any] | None:
+        """The odds as this principal may see them: without keys and list items naming a
+        concealed creature (a search's chance to find each hider lists only those the
+        player knows of, so it tells nothing of the others), and without the chances that
+        tell the Health of a target not on the player's side (:data:`SECRET_ODDS_KEYS`).
+        None when any other text names a concealed creature."""
+        if self.gm:
             return odds
-        return {k: v for k, v in odds.items() if k not in SECRET_ODDS_KEYS}
+        try:
+            shown: dict[str, Any] = self._scrub(odds)
+        except _Mentioned:
+            return None
+        if command_target in self.friends:
+            return shown
+        return {k: v for k, v in shown.items() if k not in SECRET_ODDS_KEYS}
 
     # -- errors -------------------------------------------------------------------------
     def error_text(self, message: str, said: Iterable[str] = ()) -> str:

@@ -165,6 +165,21 @@ def test_attack_damage_odds_are_what_decide_does_over_every_roll(case: str) -> N
     assert odds["down"] == down
 
 
+def test_a_search_without_a_target_has_the_odds_of_finding_each_hider() -> None:
+    """R-C-HID: Perceive +1 against the scores 16 and 18; allies and the found are left."""
+    enc = encounter(("hal", {"template": "bandit", "side": "watch"}),
+                    ("ava", {"side": "thieves"}), ("ivy", {"side": "thieves"}),
+                    ("pal", {"side": "watch"}))
+    for who, score in (("ava", 16), ("ivy", 18), ("pal", 10)):
+        enc.execute({"do": "condition", "target": who, "name": "hidden", "score": score},
+                    ForcedDice([]))
+    sweep = Command("search", "hal", {})
+    assert REALMS.odds(enc.state, sweep) == {"found": {"ava": Fraction(6, 20),
+                                                       "ivy": Fraction(4, 20)}}
+    enc.execute(sweep, ForcedDice([17]))  # 18: both
+    assert REALMS.odds(enc.state, sweep) == {"found": {}}
+
+
 def test_odds_of_stabilizing_overcoming_and_handling_a_mount() -> None:
     """R-STB-1 (Medicine +2 against DS 10), R-CON-1 (Might +4 against 15), R-MNT-5 and
     R-MNT-6 (Animal Handling +1 against 10 + the mount's level 2)."""

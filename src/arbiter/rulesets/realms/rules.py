@@ -1298,25 +1298,71 @@ class RealmsRuleset(Ruleset):
         args = {k: v for k, v in command.args.items() if k not in ("target", "skill", "ds")}
         return Command("skill", command.actor, {**args, "skill": skill, "ds": ds})
 
+    def hiders(self, state: EncounterState, actor: RealmsCreature) -> list[RealmsCreature]:
+        """Whom a search without a target looks for: every other creature, not on the
+        actor's side, whose Hidden condition has a score and does not list the actor."""
+        out = []
+        for other in state.entities.values():
+            if not isinstance(other, RealmsCreature) or other.id == actor.id or other.dead \
+                    or (actor.side is not None and other.side == actor.side):
+                continue
+            hiding = other.condition("hidden")
+            if hiding is not None and "score" in hiding.data \
+                    and actor.id not in hiding.data.get("detected_by", ()):
+                out.append(other)
+        return out
+
+    def sweep_command(self, state: EncounterState, command: Command) -> Command:
+        """The skill roll of a search without a target (its DS is each hider's score)."""
+        skill = self.arg(command, "skill", str, "perceive")
+        if skill not in ("perceive", "search"):
+            raise InvalidCommand("search: skill is perceive or search")
+        if "ds" in command.args:
+            raise InvalidCommand("search: a 'ds' needs a 'target' (without one, each hidden "
+                                 "creature's own score counts)")
+        args = {k: v for k, v in command.args.items() if k != "skill"}
+        return Command("skill", command.actor, {**args, "skill": skill, "ds": 0})
+
     def do_search(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Search for a Hidden creature (R-C-HID): actor, target, [skill: perceive|search],
-        [ds] (its Stealth or Hide Score; default the score of its Hidden condition), and the
-        skill roll's [roller], [helper], [bonus], [sense]. Success: the actor knows where it
-        is, so its attacks on the actor lose the Hidden +2, and a player whose character it
-        is sees it. 1 AP (a skill roll)."""
-        events = self.do_skill(state, self.search_command(state, command), dice)
-        data = events[0].data
-        target = self.arg(command, "target", str)
-        return [Event("searched", {**data, "target": target, "found": bool(data["success"])})]
+        """Search for Hidden creatures (R-C-HID): actor, [target], [skill: perceive|search],
+        [ds] (with a target: its Stealth or Hide Score; default the score of its Hidden
+        condition), and the skill roll's [roller], [helper], [bonus], [sense]. Without a
+        target, one roll against the score of every hidden enemy the actor has not found
+        (``found`` lists whom it finds). Success: the actor knows where it is, so its attacks
+        on the actor lose the Hidden +2, and a player whose character it is sees it. 1 AP (a
+        skill roll)."""
+        if "target" in command.args:
+            events = self.do_skill(state, self.search_command(state, command), dice)
+            data = events[0].data
+            target = self.arg(command, "target", str)
+            return [Event("searched", {**data, "target": target,
+                                       "found": bool(data["success"])})]
+        actor = self.creature(state, self.actor(state, command).id)
+        data = dict(self.do_skill(state, self.sweep_command(state, command), dice)[0].data)
+        total, rolled = data.pop("total", None), "why" not in data  # not an automatic failure
+        data.pop("ds", None)
+        data.pop("success", None)
+        found = []  # who was missed is not recorded: a player's log would show it missing
+        for hider in self.hiders(state, actor):
+            score = int(hider.condition("hidden").data["score"])  # type: ignore[union-attr]
+            if rolled and total is not None and c.succeeds(state, total, score):
+                found.append(hider.id)
+        return [Event("searched", {**data, "total": total, "found": found})]
 
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if not data["found"]:
+        if "target" in data:  # a search for one creature: found is a yes or no
+            if data["found"]:
+                self._detected_by(state, data["target"], data["actor"])
             return
-        me = self.creature(state, data["target"])
+        for who in data["found"]:
+            self._detected_by(state, who, data["actor"])
+
+    def _detected_by(self, state: EncounterState, target: str, actor: str) -> None:
+        me = self.creature(state, target)
         hiding = me.condition("hidden")
         if hiding is None:
             return
-        found = [*hiding.data.get("detected_by", ()), data["actor"]]
+        found = [*hiding.data.get("detected_by", ()), actor]
         me.conditions = [Condition(x.name, x.level, x.tags, x.source, x.duration,
                                    {**x.data, "detected_by": found}) if x is hiding else x
                          for x in me.conditions]
@@ -1525,6 +1571,17 @@ class RealmsRuleset(Ruleset):
                 out[key] = out.get(key, Fraction(0)) + p
             out.update(self.attack_damage_odds(state, command, setup, levels))
             return out
+        if command.name == "search" and "target" not in command.args:
+            actor = self.creature(state, self.actor(state, command).id)
+            setup = self.skill_setup(state, self.sweep_command(state, command))
+            roller = setup["roller"]
+            bonus = c.skill_bonus(roller, setup["skill"]) + c.modifier(roller, "d20") + sum(
+                v for _, v in setup["extra"])
+            return {"found": {
+                h.id: Fraction(0) if setup["auto_fail"] else self.roll_odds(
+                    state, bonus, int(h.condition("hidden").data["score"]),  # type: ignore[union-attr]
+                    setup["twice"])["success"]
+                for h in self.hiders(state, actor)}}
         if command.name in ("skill", "search"):
             if command.name == "search":
                 command = self.search_command(state, command)
