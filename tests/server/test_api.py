@@ -233,6 +233,18 @@ def test_a_game_master_command_that_names_the_hidden_creature_still_shows_what_i
     assert HIDDEN_ID not in json.dumps(log) and HIDDEN_NAME not in json.dumps(log)
 
 
+def test_the_players_own_character_does_not_name_the_hidden_creature(table: Table) -> None:
+    """A condition the lurker gave nia: she is shown in full, its source is not."""
+    r = table.command({"do": "condition", "target": "nia", "name": "frightened",
+                       "source": HIDDEN_ID})
+    assert r.status_code == 201, r.text
+    url = f"/api/encounters/{table.encounter}"
+    seen = table.client.get(url, headers=table.player).json()["entities"]["nia"]
+    assert seen["conditions"] == [{"name": "frightened", "level": 1, "source": None}]
+    told = table.client.get(url, headers=table.gm).json()["entities"]["nia"]
+    assert told["conditions"][0]["source"] == HIDDEN_ID
+
+
 def test_a_revealed_creature_appears(table: Table) -> None:
     r = table.command({"do": "override", "path": f"{HIDDEN_ID}.hidden", "value": False,
                        "reason": "it leaps out"})

@@ -23,7 +23,8 @@ A player's view of an encounter:
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
   level) and a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
   their health and stat block. The player's own characters and those on their side are
-  shown in full, less the game-master-only fields (``notes``, ``gm_notes``, ``secret``).
+  shown in full, less the game-master-only fields (``notes``, ``gm_notes``, ``secret``)
+  and anything naming a concealed creature.
 - **Log entries** keep their events and dice; for events about a creature not on the
   player's side, the stat block, exact health and game-master reasons are dropped.
   Who sent a command (``author``) and the arguments of commands not acted by the player's
@@ -195,7 +196,9 @@ class View:
             return plain(entity)  # type: ignore[no-any-return]
         if entity.id in self.friends:
             full: dict[str, Any] = plain(entity)
-            return {k: v for k, v in full.items() if k not in GM_ONLY_FIELDS}
+            shown: dict[str, Any] = self._soften(
+                {k: v for k, v in full.items() if k not in GM_ONLY_FIELDS})
+            return shown
         out: dict[str, Any] = {k: getattr(entity, k) for k in PUBLIC_FIELDS}
         out["conditions"] = [{"name": c.name, "level": c.level} for c in entity.conditions]
         status = wound_status(entity)
@@ -296,6 +299,25 @@ class View:
                     if not (isinstance(k, str) and self._secret.fullmatch(k))}
         if isinstance(value, list):
             return [self._scrub(v) for v in value
+                    if not (isinstance(v, str) and self._secret.fullmatch(v))]
+        return value
+
+    def _soften(self, value: Any) -> Any:
+        """``value`` (a creature the player sees in full) with nothing that names a
+        concealed creature: keys and list items naming one are taken out, a text that is
+        one's id or name becomes None (a condition's ``source``, a rider's mount), and a
+        text that mentions one becomes "(out of sight)"."""
+        if self._secret is None:
+            return value
+        if isinstance(value, str):
+            if self._secret.fullmatch(value):
+                return None
+            return "(out of sight)" if self._secret.search(value) else value
+        if isinstance(value, dict):
+            return {k: self._soften(v) for k, v in value.items()
+                    if not (isinstance(k, str) and self._secret.fullmatch(k))}
+        if isinstance(value, list):
+            return [self._soften(v) for v in value
                     if not (isinstance(v, str) and self._secret.fullmatch(v))]
         return value
 

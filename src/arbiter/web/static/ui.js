@@ -142,8 +142,13 @@ export function conditionChip(cond, state, onRemove) {
   if (left !== null) title.push(`${left} round(s) left`);
   else if (cond.duration && cond.duration.kind && cond.duration.kind !== "until_removed") title.push(cond.duration.kind);
   if (cond.source) title.push(`from ${cond.source}`);
+  const data = cond.data || {};
+  if (data.score !== undefined) title.push(`score ${data.score}`);
+  const found = Array.isArray(data.detected_by) ? data.detected_by : [];
+  if (found.length) title.push(`found by ${found.join(", ")}`);
   return h("span", { class: "chip cond", title: title.join(" · "), dataset: { condition: cond.name } },
     parts.join(" "),
+    found.length ? h("small", { class: "found" }, ` · found by ${found.length}`) : null,
     left !== null ? h("small", {}, ` · ${left} rnd`) : null,
     onRemove ? h("button", { class: "x", title: `remove ${cond.name}`, "aria-label": `remove ${cond.name}`, onclick: onRemove }, "×") : null);
 }
