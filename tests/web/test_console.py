@@ -339,6 +339,13 @@ def test_the_gm_sees_which_creatures_a_condition_conceals(
     expect(chip).to_have_text("concealed")
     expect(chip).to_have_attribute("title", re.compile("^hidden: hidden from its enemies"))
     expect(card(page, "wolf").locator(".chip.hid")).to_have_text("visible")
+    hidden = card(page, "bandit").locator(".chip.cond[data-condition=hidden]")
+    expect(hidden).to_have_attribute("title", re.compile(r"score 14"))
+    r = api.post(f"/api/encounters/{eid}/commands", headers=gm, json={"command": {
+        "do": "detect", "actor": "wolf", "target": "bandit"}})
+    assert r.status_code == 201, r.text
+    expect(hidden).to_have_attribute("title", re.compile(r"found by wolf"))
+    chip = card(page, "bandit").locator(".chip.hid")
     chip.click()
     expect(card(page, "bandit").locator(".chip.hid")).to_have_text("hidden")
     assert api.get(f"/api/encounters/{eid}", headers=gm).json()["entities"]["bandit"]["hidden"]
