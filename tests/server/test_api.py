@@ -245,6 +245,21 @@ def test_the_players_own_character_does_not_name_the_hidden_creature(table: Tabl
     assert told["conditions"][0]["source"] == HIDDEN_ID
 
 
+def test_a_player_sees_the_dice_of_a_hit_on_a_visible_enemy_but_not_its_health(
+        table: Table) -> None:
+    """What is kept from a player of a creature they see (its Health) is not in the dice,
+    so the entry keeps them; only an entry that loses something about a concealed
+    creature loses its dice."""
+    r = table.command({"do": "attack", "actor": "nia", "target": "wolf"}, dice=[15, 3])
+    assert r.status_code == 201, r.text
+    seq = r.json()["record"]["seq"]
+    log = table.client.get(f"/api/encounters/{table.encounter}/log",
+                           headers=table.player).json()["records"]
+    entry = next(e for e in log if e["seq"] == seq)
+    assert [d[1] for d in entry["dice"]] == [15, 3]
+    assert all("health" not in e["data"] for e in entry["events"])
+
+
 def test_a_revealed_creature_appears(table: Table) -> None:
     r = table.command({"do": "override", "path": f"{HIDDEN_ID}.hidden", "value": False,
                        "reason": "it leaps out"})

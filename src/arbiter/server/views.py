@@ -254,24 +254,30 @@ class View:
         events = []
         whole = True
         for event in payload.get("events", []):
-            shown = self._event(event)
+            shown, intact = self._event(event)
             if shown is not None:
                 events.append(shown)
-            whole = whole and shown == event
+            whole = whole and intact
         if payload.get("events") and not events:
             return redacted
-        # Dice only when nothing was taken out: a concealed creature's rolls would count it.
+        # Dice only when nothing about a concealed creature was taken out (its rolls would
+        # count it); what is kept from the player of a creature they see (its Health) is not
+        # in the dice.
         return {"seq": record.seq, "kind": "entry", "command": command, "events": events,
                 "dice": payload.get("dice", []) if whole else []}
 
-    def _event(self, event: dict[str, Any]) -> dict[str, Any] | None:
-        """The event as this player may see it, or None when it is about a concealed one."""
+    def _event(self, event: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
+        """The event as this player may see it (None when it is about a concealed one), and
+        whether nothing about a concealed creature was taken out of it."""
         data = event.get("data", {})
         if not isinstance(data, dict):
-            return None
+            return None, False
+        intact = True
         if self.ruleset is not None and self.concealed:
-            data = self.ruleset.public_event(str(event.get("type", "")), data,
-                                             frozenset(self.concealed))
+            public = self.ruleset.public_event(str(event.get("type", "")), data,
+                                               frozenset(self.concealed))
+            intact = public == data
+            data = public
         subject = data.get("target", data.get("id"))
         if subject is None and isinstance(data.get("path"), str):
             subject = data["path"].split(".")[0]
@@ -281,9 +287,10 @@ class View:
             data = ({"target": subject} if private else
                     {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS})
         try:
-            return {**event, "data": self._scrub(data)}
+            scrubbed = self._scrub(data)
         except _Mentioned:
-            return None
+            return None, False
+        return {**event, "data": scrubbed}, intact and scrubbed == data
 
     def _scrub(self, value: Any) -> Any:
         """``value`` without keys or list items that are concealed ids or names; raises
