@@ -36,7 +36,7 @@ def run_text(text: str) -> object:
         ("ruleset: nope\n", "t.yaml:1: ruleset: unknown ruleset 'nope'"),
         ("ruleset: demo\nactorz: {}\n", "t.yaml:2: actorz: unknown key"),
         ("ruleset: demo\nactors:\n  nia: {health: 3, wings: 2}\n",
-         "t.yaml:3: nia: nia: unknown stat-block key(s) wings"),
+         "t.yaml:3: nia: unknown stat-block key(s) wings"),
         ("ruleset: demo\nsteps:\n  - {do: next, dice: [a]}\n", "t.yaml:3: dice: must be a list"),
         ("ruleset: demo\nsteps:\n  - {foo: 1}\n", "t.yaml:3: steps[1]: a step needs 'do'"),
         ("ruleset: demo\nrulings: {DEMO-1: nope}\n", "t.yaml:2: rulings: ruling DEMO-1"),

@@ -307,7 +307,7 @@ def test_an_encounter_that_cannot_end_is_refused(write: Write) -> None:
 
 @pytest.mark.parametrize(("text", "message"), [
     ("ruleset: nope\nactors: {}\n", "enc.yaml:1: ruleset: unknown ruleset 'nope'"),
-    ("ruleset: demo\nactors:\n  a: {side: red, wings: 1}\n", "enc.yaml:3: a: a: unknown"),
+    ("ruleset: demo\nactors:\n  a: {side: red, wings: 1}\n", "enc.yaml:3: a: unknown stat-block"),
     ("ruleset: demo\nactors: [}\n", "enc.yaml:2: not valid YAML"),
 ])
 def test_malformed_encounters_exit_2_with_one_line(write: Write, text: str, message: str) -> None:

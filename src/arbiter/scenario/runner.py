@@ -173,7 +173,8 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
         try:
             encounter.execute(Command("add", args={"id": actor_id, **plain(spec)}), seeded)
         except RulesError as err:
-            raise ScenarioError(source, actors.lines[actor_id], actor_id, str(err)) from None
+            message = str(err).removeprefix(f"{actor_id}: ")  # the key already names it
+            raise ScenarioError(source, actors.lines[actor_id], actor_id, message) from None
     steps = data.get("steps") if "steps" in data else _empty_list()
     if not isinstance(steps, LineList):
         raise ScenarioError(source, data.lines.get("steps", 1), "steps", "must be a list")
