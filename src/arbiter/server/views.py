@@ -6,27 +6,30 @@ A player's view of an encounter:
 - **Concealed creatures are absent.** A creature is concealed from a player when it is not
   one of their characters and either the game master marked it ``hidden``, or it has a
   concealing condition (``Ruleset.concealing``: ``hidden``, ``invisible``, ``undetected``,
-  ``unnoticed``, and zones' ``unseen``) and is not on
-  the side of one of the player's characters, unless one of the player's characters has
-  detected it (``Ruleset.detected``: by default, the GM did not mark it hidden and each
-  such condition's data lists that character in ``detected_by``; Polemos counts its
-  searches and the GM's ``detect``). A ruleset may decide instead with a method
-  ``visible_to(state, entity, characters) -> bool``. A concealed creature appears nowhere:
-  not in the state, the turn order, the log, odds, error messages or WebSocket messages.
-  In the log, keys and list items naming it are taken out of events, an event that names
-  it in any other way is left out, an entry whose command names it as the player sees
-  the command (their own in full, anyone else's as its ``do`` and ``actor``), or all of
-  whose events are left out, is sent as ``{"seq": n, "kind": "entry", "redacted": true}``,
-  and
-  an entry that lost anything loses its dice too (their count would betray a creature).
-  Naming it in a command gets the same answer as naming nobody.
+  ``unnoticed``, and zones' ``unseen``) and is not on the side of one of the player's
+  characters, unless one of the player's characters has detected it (``Ruleset.detected``:
+  by default, the GM did not mark it hidden and each such condition's data lists that
+  character in ``detected_by``; Polemos counts its searches and the GM's ``detect``). A
+  ruleset may decide instead with a method ``visible_to(state, entity, characters) ->
+  bool``. A concealed creature appears nowhere: not in the state, the turn order, the log,
+  odds, error messages or WebSocket messages. In the log, keys and list items naming it
+  are taken out of events (after ``Ruleset.public_event`` has rewritten what the rules
+  say a player learns, such as zones' blind attacks), an event that names it in any other
+  way is left out, an entry whose command names it as the player sees the command (their
+  own in full, anyone else's as its ``do`` and ``actor``), or all of whose events are left
+  out, is sent as ``{"seq": n, "kind": "entry", "redacted": true}``, and an entry that
+  lost anything about a concealed creature loses its dice too (their count would betray
+  it). Naming it in a command gets the same answer as naming nobody.
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
   level) and a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
   their health and stat block. The player's own characters and those on their side are
   shown in full, less the game-master-only fields (``notes``, ``gm_notes``, ``secret``)
   and anything naming a concealed creature.
 - **Log entries** keep their events and dice; for events about a creature not on the
-  player's side, the stat block, exact health and game-master reasons are dropped.
+  player's side, the stat block, exact health and game-master reasons are dropped, and an
+  event that reads out its numbers (``Ruleset.private_events``) keeps only its target.
+  Odds leave out creatures the player does not know of, and against a creature not on
+  their side the chances that tell its Health (:data:`SECRET_ODDS_KEYS`).
   Who sent a command (``author``) and the arguments of commands not acted by the player's
   characters are game-master only. The state's ``extra`` mapping is game-master only.
 """
