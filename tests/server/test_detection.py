@@ -81,6 +81,10 @@ def test_a_polemos_search_shows_the_player_what_their_character_found(
     assert seen() == {"nia"} and odds_status() == 422
     command({"do": "search", "actor": "nia"}, [2, 3])  # 2D6 + 2 = 7 < 10: not found
     assert seen() == {"nia"}
+    log = client.get(f"/api/encounters/{eid}/log", headers=player).json()["records"]
+    missed = log[-1]  # as if nobody hid: the roll is there, and nothing names the spy
+    assert [d[1] for d in missed["dice"]] == [2, 3]
+    assert missed["events"][-1]["data"]["found"] == []
     command({"do": "search", "actor": "nia"}, [4, 4])  # 10: found (ties succeed)
     assert seen() == {"nia", "spy"} and odds_status() == 200
     command({"do": "detect", "actor": "nia", "target": "spy", "detected": False}, [])

@@ -560,7 +560,7 @@ class TargetRules(NetworkRules):
         total = result.total + self.arg(command, "stealth_modifier", int, 0)
         shift = self.arg(command, "detection_modifier", int, 0)
         ties = self.rule(state, "AP-1")
-        found, missed = [], []
+        found = []  # not whom it missed: a player's log would show that entry lose it
         gm = self.rule(state, "POL-8") == "gm-decides"
         for entity in hidden:
             cond = entity.condition("hidden")
@@ -568,11 +568,9 @@ class TargetRules(NetworkRules):
                 else entity.skill("detection_defense")
             if not gm and success(total, defense + shift, ties):
                 found.append(entity.id)
-            else:
-                missed.append(entity.id)
         return [Event("acted", {**use, "attack": False, "effects": 1, "cost": {}}),
                 Event("searched", {"actor": actor.id, "total": total, "roll": result.to_json(),
-                                   "found": found, "missed": missed})]
+                                   "found": found})]
 
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
         known = state.extra.setdefault("detected", {}).setdefault(data["actor"], [])
