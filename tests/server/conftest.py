@@ -65,6 +65,35 @@ def set_table(client: TestClient) -> Table:
     return Table(client, cid, eid, gm_token, r.json()["token"])
 
 
+@dataclass
+class Game:
+    """One encounter of a campaign set up through the API, with a player's token."""
+
+    client: TestClient
+    encounter: str
+    gm: dict[str, str]
+    player: dict[str, str]
+
+
+def set_game(client: TestClient, ruleset: str, actors: list[dict[str, Any]],
+             characters: list[str]) -> Game:
+    """A ``ruleset`` campaign with one encounter of ``actors`` (each added through the API)
+    and a player whose characters are ``characters``."""
+    r = client.post("/api/campaigns", json={"name": "Game", "ruleset": ruleset})
+    assert r.status_code == 201, r.text
+    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
+    gm = {"Authorization": f"Bearer {gm_token}"}
+    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "E"},
+                      headers=gm).json()["encounter"]["id"]
+    for actor in actors:
+        r = client.post(f"/api/encounters/{eid}/actors", json=actor, headers=gm)
+        assert r.status_code == 201, r.text
+    r = client.post(f"/api/campaigns/{cid}/players",
+                    json={"name": "Ann", "characters": characters}, headers=gm)
+    assert r.status_code == 201, r.text
+    return Game(client, eid, gm, {"Authorization": f"Bearer {r.json()['token']}"})
+
+
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db=tmp_path / "arbiter.db", snapshot_every=4)) as c:

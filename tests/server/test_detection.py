@@ -16,7 +16,7 @@ from arbiter.dice import ForcedDice
 from arbiter.server.views import View
 from arbiter.store import Principal
 
-from .conftest import set_table
+from .conftest import set_game, set_table
 
 PLAYER = Principal("c1", "player", "Ann", frozenset({"nia"}))
 
@@ -48,20 +48,10 @@ def test_what_the_game_master_hides_stays_hidden_by_default() -> None:
 
 def test_a_polemos_search_shows_the_player_what_their_character_found(
         client: TestClient) -> None:
-    r = client.post("/api/campaigns", json={"name": "Yard", "ruleset": "polemos"})
-    assert r.status_code == 201, r.text
-    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
-    gm = {"Authorization": f"Bearer {gm_token}"}
-    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Yard"},
-                      headers=gm).json()["encounter"]["id"]
-    for actor in ({"id": "nia", "template": "soldier", "position": [0, 0],
-                   "skills": {"search": 2}},
-                  {"id": "spy", "template": "ganger", "position": [1, 0]}):
-        r = client.post(f"/api/encounters/{eid}/actors", json=actor, headers=gm)
-        assert r.status_code == 201, r.text
-    r = client.post(f"/api/campaigns/{cid}/players",
-                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
-    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    game = set_game(client, "polemos", [
+        {"id": "nia", "template": "soldier", "position": [0, 0], "skills": {"search": 2}},
+        {"id": "spy", "template": "ganger", "position": [1, 0]}], ["nia"])
+    eid, gm, player = game.encounter, game.gm, game.player
 
     def command(body: dict[str, Any], dice: list[int]) -> None:
         r = client.post(f"/api/encounters/{eid}/commands",
@@ -113,24 +103,16 @@ def test_a_zones_blind_attack_tells_the_player_nothing_of_who_was_there(
         client: TestClient) -> None:
     """Z-BLI-6: nobody there, or the unseen enemy there defended: the attacker's player gets
     the same record; a hit, only that it hit. Unseen enemies are concealed (Z-RA-2)."""
-    r = client.post("/api/campaigns", json={"name": "Dark", "ruleset": "zones"})
-    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
-    gm = {"Authorization": f"Bearer {gm_token}"}
-    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Dark"},
-                      headers=gm).json()["encounter"]["id"]
     unseen = [{"name": "unseen"}]
-    for actor in ({"id": "nia", "template": "soldier", "side": "crew"},
-                  {"id": "ann", "template": "soldier", "side": "crew", "group": "ann",
-                   "engagement": "fight"},
-                  {"id": "gh1", "template": "bandit", "side": "ghosts", "group": "gh",
-                   "engagement": "fight", "conditions": unseen},
-                  {"id": "gh3", "template": "bandit", "side": "ghosts", "group": "lone",
-                   "engagement": "lone", "conditions": unseen}):
-        r = client.post(f"/api/encounters/{eid}/actors", json=actor, headers=gm)
-        assert r.status_code == 201, r.text
-    r = client.post(f"/api/campaigns/{cid}/players",
-                    json={"name": "Ann", "characters": ["nia", "ann"]}, headers=gm)
-    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    game = set_game(client, "zones", [
+        {"id": "nia", "template": "soldier", "side": "crew"},
+        {"id": "ann", "template": "soldier", "side": "crew", "group": "ann",
+         "engagement": "fight"},
+        {"id": "gh1", "template": "bandit", "side": "ghosts", "group": "gh",
+         "engagement": "fight", "conditions": unseen},
+        {"id": "gh3", "template": "bandit", "side": "ghosts", "group": "lone",
+         "engagement": "lone", "conditions": unseen}], ["nia", "ann"])
+    eid, gm, player = game.encounter, game.gm, game.player
     assert set(client.get(f"/api/encounters/{eid}", headers=player).json()["entities"]) == {
         "nia", "ann"}
 
@@ -199,18 +181,9 @@ def test_a_player_searching_learns_nothing_of_hiders_they_do_not_find(
         client: TestClient) -> None:
     """A realms search without a target, by the player: the odds and the record look the
     same whether somebody hides there or not, until the roll finds them."""
-    r = client.post("/api/campaigns", json={"name": "Ford", "ruleset": "realms"})
-    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
-    gm = {"Authorization": f"Bearer {gm_token}"}
-    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Ford"},
-                      headers=gm).json()["encounter"]["id"]
-    for actor in ({"id": "nia", "template": "bandit", "side": "heroes"},
-                  {"id": "ava", "side": "thieves"}):
-        assert client.post(f"/api/encounters/{eid}/actors", json=actor,
-                           headers=gm).status_code == 201
-    r = client.post(f"/api/campaigns/{cid}/players",
-                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
-    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    game = set_game(client, "realms", [{"id": "nia", "template": "bandit", "side": "heroes"},
+                                       {"id": "ava", "side": "thieves"}], ["nia"])
+    eid, gm, player = game.encounter, game.gm, game.player
     search = {"do": "search", "actor": "nia"}
 
     def odds(headers: dict[str, str]) -> Any:

@@ -8,22 +8,16 @@ import json
 
 from starlette.testclient import TestClient
 
+from .conftest import set_game
+
 
 def test_a_player_sees_the_odds_of_a_hit_but_not_what_they_tell_of_an_enemys_health(
         client: TestClient) -> None:
-    r = client.post("/api/campaigns", json={"name": "Ford", "ruleset": "realms"})
-    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
-    gm = {"Authorization": f"Bearer {gm_token}"}
-    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Ford"},
-                      headers=gm).json()["encounter"]["id"]
-    for actor in ({"id": "nia", "template": "knight", "side": "heroes"},
-                  {"id": "sel", "template": "bandit", "side": "heroes"},
-                  {"id": "cap", "template": "bandit", "side": "bandits", "health": 3}):
-        assert client.post(f"/api/encounters/{eid}/actors", json=actor,
-                           headers=gm).status_code == 201
-    r = client.post(f"/api/campaigns/{cid}/players",
-                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
-    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    game = set_game(client, "realms", [
+        {"id": "nia", "template": "knight", "side": "heroes"},
+        {"id": "sel", "template": "bandit", "side": "heroes"},
+        {"id": "cap", "template": "bandit", "side": "bandits", "health": 3}], ["nia"])
+    eid, gm, player = game.encounter, game.gm, game.player
 
     def odds(headers: dict[str, str], target: str) -> dict[str, object]:
         r = client.post(f"/api/encounters/{eid}/odds", headers=headers, json={
@@ -41,18 +35,10 @@ def test_a_player_sees_the_odds_of_a_hit_but_not_what_they_tell_of_an_enemys_hea
 
 
 def test_a_player_checks_their_own_numbers_but_not_an_enemys(client: TestClient) -> None:
-    r = client.post("/api/campaigns", json={"name": "Ford", "ruleset": "realms"})
-    cid, gm_token = r.json()["campaign"]["id"], r.json()["gm_token"]
-    gm = {"Authorization": f"Bearer {gm_token}"}
-    eid = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "Ford"},
-                      headers=gm).json()["encounter"]["id"]
-    for actor in ({"id": "nia", "template": "knight", "side": "heroes"},
-                  {"id": "cap", "template": "bandit", "side": "bandits"}):
-        assert client.post(f"/api/encounters/{eid}/actors", json=actor,
-                           headers=gm).status_code == 201
-    r = client.post(f"/api/campaigns/{cid}/players",
-                    json={"name": "Ann", "characters": ["nia"]}, headers=gm)
-    player = {"Authorization": f"Bearer {r.json()['token']}"}
+    game = set_game(client, "realms", [{"id": "nia", "template": "knight", "side": "heroes"},
+                                       {"id": "cap", "template": "bandit", "side": "bandits"}],
+                    ["nia"])
+    eid, gm, player = game.encounter, game.gm, game.player
 
     def check(target: str) -> dict[str, object]:
         r = client.post(f"/api/encounters/{eid}/commands", headers=player, json={
