@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from typing import Any
 
@@ -298,38 +298,42 @@ class View:
     def _scrub(self, value: Any) -> Any:
         """``value`` without keys or list items that are concealed ids or names; raises
         :class:`_Mentioned` when any other text names one."""
-        if self._secret is None:
-            return value
-        if isinstance(value, str):
-            if self._secret.search(value):
-                raise _Mentioned
-            return value
-        if isinstance(value, dict):
-            return {k: self._scrub(v) for k, v in value.items()
-                    if not (isinstance(k, str) and self._secret.fullmatch(k))}
-        if isinstance(value, list):
-            return [self._scrub(v) for v in value
-                    if not (isinstance(v, str) and self._secret.fullmatch(v))]
-        return value
+        return self._clean(value, self._refuse_text)
 
     def _soften(self, value: Any) -> Any:
         """``value`` (a creature the player sees in full) with nothing that names a
         concealed creature: keys and list items naming one are taken out, a text that is
         one's id or name becomes None (a condition's ``source``, a rider's mount), and a
         text that mentions one becomes "(out of sight)"."""
-        if self._secret is None:
+        return self._clean(value, self._soften_text)
+
+    def _clean(self, value: Any, text: Callable[[str], Any]) -> Any:
+        """The walk both share: keys and list items naming a concealed creature are taken
+        out, every other text goes through ``text``."""
+        secret = self._secret
+        if secret is None:
             return value
         if isinstance(value, str):
-            if self._secret.fullmatch(value):
-                return None
-            return "(out of sight)" if self._secret.search(value) else value
+            return text(value)
         if isinstance(value, dict):
-            return {k: self._soften(v) for k, v in value.items()
-                    if not (isinstance(k, str) and self._secret.fullmatch(k))}
+            return {k: self._clean(v, text) for k, v in value.items()
+                    if not (isinstance(k, str) and secret.fullmatch(k))}
         if isinstance(value, list):
-            return [self._soften(v) for v in value
-                    if not (isinstance(v, str) and self._secret.fullmatch(v))]
+            return [self._clean(v, text) for v in value
+                    if not (isinstance(v, str) and secret.fullmatch(v))]
         return value
+
+    def _refuse_text(self, value: str) -> str:
+        if self._secret is not None and self._secret.search(value):
+            raise _Mentioned
+        return value
+
+    def _soften_text(self, value: str) -> str | None:
+        if self._secret is None:
+            return value
+        if self._secret.fullmatch(value):
+            return None
+        return "(out of sight)" if self._secret.search(value) else value
 
     def records(self, records: Iterable[LogRecord]) -> list[dict[str, Any]]:
         return [self.record(r) for r in records]
