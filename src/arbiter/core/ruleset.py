@@ -577,18 +577,8 @@ class Ruleset:
     def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         """Each concealing condition of the target lists, or stops listing, the actor in its
         data's ``detected_by`` (a new Condition: conditions are never changed in place)."""
-        target = state.entity(data["target"])
-        who, detected = data["actor"], data["detected"]
-        conditions = []
-        for cond in target.conditions:
-            if cond.name in self.concealing:
-                found = [x for x in cond.data.get("detected_by", ()) if x != who]
-                if detected:
-                    found.append(who)
-                cond = Condition(cond.name, cond.level, cond.tags, cond.source,
-                                 cond.duration, {**cond.data, "detected_by": found})
-            conditions.append(cond)
-        target.conditions = conditions
+        set_detection(state.entity(data["target"]), self.concealing, data["actor"],
+                      data["detected"])
 
     def do_note(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Write a note into the log: text."""
@@ -596,6 +586,22 @@ class Ruleset:
 
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+
+def set_detection(entity: Entity, names: frozenset[str], who: str, detected: bool) -> None:
+    """Each of ``entity``'s conditions named in ``names`` lists ``who`` in its data's
+    ``detected_by`` (or, not ``detected``, stops listing it): new Conditions, as apply
+    methods never change one in place."""
+    conditions = []
+    for cond in entity.conditions:
+        if cond.name in names:
+            found = [x for x in cond.data.get("detected_by", ()) if x != who]
+            if detected:
+                found.append(who)
+            cond = Condition(cond.name, cond.level, cond.tags, cond.source, cond.duration,
+                             {**cond.data, "detected_by": found})
+        conditions.append(cond)
+    entity.conditions = conditions
 
 
 def concealment_detected(state: EncounterState, actor: str, target: str,

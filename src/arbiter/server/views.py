@@ -117,6 +117,7 @@ class View:
                  ruleset: Ruleset | None = None) -> None:
         self.state = state
         self.ruleset = ruleset
+        self.concealing = ruleset.concealing if ruleset is not None else CONCEALING
         self.principal = principal
         self.gm = principal.is_gm
         self.own = {c for c in principal.characters if c in state.entities}
@@ -144,8 +145,7 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
-        concealing = self.ruleset.concealing if self.ruleset is not None else CONCEALING
-        concealed = entity.hidden or any(c.name in concealing for c in entity.conditions)
+        concealed = entity.hidden or any(c.name in self.concealing for c in entity.conditions)
         if not concealed:
             return True
         if not entity.hidden and entity.side is not None and entity.side in self.sides:
@@ -230,8 +230,7 @@ class View:
             out["economy"] = plain(s.economy)
             out["extra"] = plain(s.extra)
             # the condition names that hide a creature from its enemies' players
-            out["concealing"] = sorted(self.ruleset.concealing if self.ruleset is not None
-                                       else CONCEALING)
+            out["concealing"] = sorted(self.concealing)
         else:
             out["characters"] = sorted(self.own)
             out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}

@@ -27,7 +27,7 @@ from ...core import (
 )
 from ...core.copying import peek
 from ...core.rounding import half_round_down, half_round_up, round_up
-from ...core.ruleset import ENTITY_KEYS
+from ...core.ruleset import ENTITY_KEYS, set_detection
 from ...dice import DiceSource, distribution, roll
 from . import commands as c
 from .damage import armor_dr, halved, resolve
@@ -77,6 +77,8 @@ def _gear(table: str, value: Any, owner: str) -> dict[str, Any]:
     return {"name": str(value), **data[str(value)]}
 
 
+HIDDEN = frozenset({"hidden"})
+"""What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
 DAMAGE_ODDS_LIMIT = 4096
 """The most damage outcomes (per Critical Level) that an attack's odds count exactly."""
 
@@ -1285,9 +1287,7 @@ class RealmsRuleset(Ruleset):
         if actor.id in hiding.data.get("detected_by", ()):
             raise IllegalCommand(f"{actor.id} already knows where {target.id} is",
                                  rule="R-C-HID")
-        skill = self.arg(command, "skill", str, "perceive")
-        if skill not in ("perceive", "search"):
-            raise InvalidCommand("search: skill is perceive or search")
+        skill = self.search_skill(command)
         if "ds" in command.args:
             ds = self.arg(command, "ds", int)
         elif "score" in hiding.data:
@@ -1297,6 +1297,12 @@ class RealmsRuleset(Ruleset):
                                  "(or give its Hidden condition a score)")
         args = {k: v for k, v in command.args.items() if k not in ("target", "skill", "ds")}
         return Command("skill", command.actor, {**args, "skill": skill, "ds": ds})
+
+    def search_skill(self, command: Command) -> str:
+        skill = self.arg(command, "skill", str, "perceive")
+        if skill not in ("perceive", "search"):
+            raise InvalidCommand("search: skill is perceive or search")
+        return skill
 
     def hiders(self, state: EncounterState, actor: RealmsCreature) -> list[RealmsCreature]:
         """Whom a search without a target looks for: every other creature, not on the
@@ -1314,9 +1320,7 @@ class RealmsRuleset(Ruleset):
 
     def sweep_command(self, state: EncounterState, command: Command) -> Command:
         """The skill roll of a search without a target (its DS is each hider's score)."""
-        skill = self.arg(command, "skill", str, "perceive")
-        if skill not in ("perceive", "search"):
-            raise InvalidCommand("search: skill is perceive or search")
+        skill = self.search_skill(command)
         if "ds" in command.args:
             raise InvalidCommand("search: a 'ds' needs a 'target' (without one, each hidden "
                                  "creature's own score counts)")
@@ -1350,22 +1354,11 @@ class RealmsRuleset(Ruleset):
         return [Event("searched", {**data, "total": total, "found": found})]
 
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
+        found = data["found"]
         if "target" in data:  # a search for one creature: found is a yes or no
-            if data["found"]:
-                self._detected_by(state, data["target"], data["actor"])
-            return
-        for who in data["found"]:
-            self._detected_by(state, who, data["actor"])
-
-    def _detected_by(self, state: EncounterState, target: str, actor: str) -> None:
-        me = self.creature(state, target)
-        hiding = me.condition("hidden")
-        if hiding is None:
-            return
-        found = [*hiding.data.get("detected_by", ()), actor]
-        me.conditions = [Condition(x.name, x.level, x.tags, x.source, x.duration,
-                                   {**x.data, "detected_by": found}) if x is hiding else x
-                         for x in me.conditions]
+            found = [data["target"]] if found else []
+        for who in found:  # the search finds where it hides (its Hidden condition)
+            set_detection(self.creature(state, who), HIDDEN, data["actor"], True)
 
     def do_jump(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Jump: actor, spaces, [vertical: true], [skill: athletics|acrobatics]. Within the
