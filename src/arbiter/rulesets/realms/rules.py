@@ -83,6 +83,21 @@ DAMAGE_ODDS_LIMIT = 4096
 """The most damage outcomes (per Critical Level) that an attack's odds count exactly."""
 
 
+def _amounts(expr: str, added: int) -> list[tuple[int, Fraction]]:
+    """The chance of each damage amount ``expr`` + ``added`` can come to (never below 0)."""
+    return list(distribution(expr).map(lambda v: max(v + added, 0)).items())
+
+
+def _certain() -> dict[str, Any]:
+    return {"success": Fraction(1), "failure": Fraction(0)}
+
+
+def dies(me: RealmsCreature, health: int) -> bool:
+    """Whether ``me`` dies at ``health``: a companion at 0 or less (R-CMP-10), anyone at
+    minus their maximum (R-DTH-1, AR-5)."""
+    return (me.companion and health <= 0) or health <= -me.health_max
+
+
 def _dice(expr: str, owner: str) -> tuple[int, int]:
     count, _, faces = expr.lower().partition("d")
     if not faces.isdigit() or not (count or "1").isdigit():
@@ -435,12 +450,11 @@ class RealmsRuleset(Ruleset):
         events: list[Event] = []
         if me.dead or me.unsummoned:
             return events
-        if me.companion and health <= 0:  # R-CMP-10
-            events.append(Event("died", {"target": who, "unsummoned": me.summoned,
-                                         "why": "a companion dies at 0 Health or less"}))
-        elif health <= -me.health_max:  # R-DTH-1, AR-5
-            events.append(Event("died", {"target": who, "unsummoned": False,
-                                         "why": f"Health {health} reached -{me.health_max}"}))
+        if dies(me, health):
+            events.append(Event("died", {
+                "target": who, "unsummoned": me.summoned if me.companion else False,
+                "why": "a companion dies at 0 Health or less" if me.companion
+                else f"Health {health} reached -{me.health_max}"}))
         elif health <= 0 and not me.dying:
             economy = state.economy.get(who) or self.economy.fresh(state, who)
             current = int(economy["ap"])
@@ -719,19 +733,28 @@ class RealmsRuleset(Ruleset):
         """Each damage component's dice; each Critical Level adds the dice again (RLM-2)."""
         components = []
         rolls = []
+        for expr, added, bonus, kind in self.damage_dice(state, actor, weapon, level):
+            result = roll(expr, dice)
+            amount = max(result.total + added, 0)
+            components.append((amount, kind))
+            rolls.append({**result.to_json(), "bonus": bonus, "type": kind, "amount": amount})
+        return components, rolls
+
+    def damage_dice(self, state: EncounterState, actor: RealmsCreature,
+                    weapon: list[dict[str, Any]], level: int) -> list[tuple[str, int, int, str]]:
+        """Each damage component as (its dice, what is added to their total, the bonus among
+        that, its type): each Critical Level adds the dice again, or their maximum (RLM-2)."""
+        added_max = c.ruling(state, "RLM-2", "extra-dice") == "added-maximum"
+        out = []
         for i, part in enumerate(weapon):
             count, faces = _dice(str(part["dice"]), actor.id)
             bonus = int(part.get("bonus", 0)) + (actor.damage_bonus if i == 0 else 0)
-            if c.ruling(state, "RLM-2", "extra-dice") == "added-maximum":
-                result = roll(f"{count}d{faces}", dice)
-                total = result.total + level * count * faces + bonus
+            if added_max:
+                out.append((f"{count}d{faces}", level * count * faces + bonus, bonus,
+                            str(part["type"])))
             else:
-                result = roll(f"{count * (1 + level)}d{faces}", dice)
-                total = result.total + bonus
-            components.append((max(total, 0), str(part["type"])))
-            rolls.append({**result.to_json(), "bonus": bonus, "type": part["type"],
-                          "amount": max(total, 0)})
-        return components, rolls
+                out.append((f"{count * (1 + level)}d{faces}", bonus, bonus, str(part["type"])))
+        return out
 
     def defend(self, state: EncounterState, target: RealmsCreature,
                dice: DiceSource) -> tuple[int, Event]:
@@ -741,11 +764,15 @@ class RealmsRuleset(Ruleset):
         self.check_reaction(target)
         economy = self.pay(state, target, "defend", reaction=True)
         result = roll(str(target.shield["die"]), dice)
-        amount = result.total
-        if c.ruling(state, "AR-15", "not-dr") == "halving-dr":
-            amount = halved(amount, target.shield_uses)
+        amount = self.shield_amount(state, target, result.total)
         return amount, Event("defended", {"actor": target.id, "shield_roll": amount,
                                           "shield": result.to_json(), "economy": economy})
+
+    def shield_amount(self, state: EncounterState, target: RealmsCreature, rolled: int) -> int:
+        """What a Defend's shield roll stops (AR-15: halving per use, when ruled a DR)."""
+        if c.ruling(state, "AR-15", "not-dr") == "halving-dr":
+            return halved(rolled, target.shield_uses)
+        return rolled
 
     def check_reaction(self, who: RealmsCreature) -> None:
         if c.flag(who, "no_reactions"):
@@ -877,22 +904,27 @@ class RealmsRuleset(Ruleset):
         if data["stabilized"]:
             me.stabilized, me.dying_turns = True, 0
 
+    def stabilize_setup(self, state: EncounterState,
+                        command: Command) -> tuple[RealmsCreature, RealmsCreature, str]:
+        """The actor, the target (refused unless Dying, R-STB-1) and the method."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        if not target.dying:
+            raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+        return actor, target, self.arg(command, "method", str, "medicine")
+
     def do_stabilize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
         (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power]."""
-        actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
-        method = self.arg(command, "method", str, "medicine")
-        if not target.dying:
-            raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+        actor, target, method = self.stabilize_setup(state, command)
         economy = self.pay(state, actor, "stabilize")
         data: dict[str, Any] = {"actor": actor.id, "target": target.id, "method": method,
                                 "economy": economy}
         if method == "medicine":
             ds = self.arg(command, "ds", int, 10)
             d20 = dice.roll(20)
-            total = d20 + c.skill_bonus(actor, "medicine") + c.modifier(actor, "d20")
+            total = d20 + self.roll_bonus(actor, "medicine")
             data.update(d20=d20, total=total, ds=ds, stabilized=c.succeeds(state, total, ds))
         else:
             data["stabilized"] = True
@@ -1081,10 +1113,9 @@ class RealmsRuleset(Ruleset):
             state.economy[data["actor"]] = data["economy"]
 
     # -- mounts (R-MNT-*) --------------------------------------------------------------------
-    def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
-        mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
-        needs Animal Handling against DS 10 + its level (R-MNT-6)."""
+    def mount_setup(self, state: EncounterState,
+                    command: Command) -> tuple[RealmsCreature, RealmsCreature]:
+        """The rider and the mount, refused unless it may be mounted (R-MNT-5)."""
         me = self.creature(state, self.actor(state, command).id)
         mount = self.creature(state, self.arg(command, "target", str))
         if me.mounted_on:
@@ -1094,13 +1125,20 @@ class RealmsRuleset(Ruleset):
         if c.size_order(mount) <= c.size_order(me):
             raise IllegalCommand(f"{mount.id} ({mount.size}) must be at least one size larger "
                                  f"than {me.id} ({me.size}) to be mounted", rule="R-MNT-5")
+        return me, mount
+
+    def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
+        mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
+        needs Animal Handling against DS 10 + its level (R-MNT-6)."""
+        me, mount = self.mount_setup(state, command)
         economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
         data: dict[str, Any] = {"actor": me.id, "mount": mount.id, "economy": economy,
                                 "move_actions": bought, "mounted": True}
         if not mount.willing and not mount.saddled:
             ds = 10 + mount.creature_level
             d20 = dice.roll(20)
-            total = d20 + c.skill_bonus(me, "animal_handling") + c.modifier(me, "d20")
+            total = d20 + self.roll_bonus(me, "animal_handling")
             data.update(d20=d20, total=total, ds=ds, mounted=c.succeeds(state, total, ds))
         return [Event("mounted", data)]
 
@@ -1157,10 +1195,15 @@ class RealmsRuleset(Ruleset):
             self.creature(state, data["target"]).mounted_on = None
 
     # -- rolls against a Difficulty Score ---------------------------------------------------
+    def roll_bonus(self, roller: RealmsCreature, skill: str, extra: int = 0) -> int:
+        """What a d20 roll of ``skill`` (or a defense) adds: its bonus, the conditions' d20
+        modifiers and ``extra``."""
+        return c.skill_bonus(roller, skill) + c.modifier(roller, "d20") + extra
+
     def check_roll(self, state: EncounterState, roller: RealmsCreature, skill: str, ds: int,
                    dice: DiceSource, extra: int = 0, twice: bool = False) -> dict[str, Any]:
         result = roll("2d20kh1" if twice else "1d20", dice)
-        bonus = c.skill_bonus(roller, skill) + c.modifier(roller, "d20") + extra
+        bonus = self.roll_bonus(roller, skill, extra)
         total = result.total + bonus
         return {"skill": skill, "roller": roller.id, "d20": result.total, "bonus": bonus,
                 "total": total, "ds": ds, "success": c.succeeds(state, total, ds)}
@@ -1220,14 +1263,20 @@ class RealmsRuleset(Ruleset):
                 "extra": [(k, v) for k, v in extra if v], "notes": notes,
                 "auto_fail": auto_fail}
 
-    def do_overcome(self, state: EncounterState, command: Command,
-                    dice: DiceSource) -> list[Event]:
-        """Overcome a condition with a defense (R-CON-1): actor, name, ds, [defense: might,
-        reflex...; default might]. Success removes the condition. 1 AP (as a skill roll)."""
+    def overcome_setup(self, state: EncounterState,
+                       command: Command) -> tuple[RealmsCreature, str]:
+        """The actor and the condition it overcomes (refused when it has none, R-CON-1)."""
         me = self.creature(state, self.actor(state, command).id)
         name = self.arg(command, "name", str)
         if not me.has(name):
             raise IllegalCommand(f"{me.id} has no condition {name!r} to overcome", rule="R-CON-1")
+        return me, name
+
+    def do_overcome(self, state: EncounterState, command: Command,
+                    dice: DiceSource) -> list[Event]:
+        """Overcome a condition with a defense (R-CON-1): actor, name, ds, [defense: might,
+        reflex...; default might]. Success removes the condition. 1 AP (as a skill roll)."""
+        me, name = self.overcome_setup(state, command)
         economy = self.pay(state, me, "skill")
         data = self.check_roll(state, me, self.arg(command, "defense", str, "might"),
                                self.arg(command, "ds", int), dice)
@@ -1241,14 +1290,18 @@ class RealmsRuleset(Ruleset):
     def apply_overcome_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    def ridden(self, state: EncounterState, me: RealmsCreature) -> RealmsCreature:
+        """The mount ``me`` rides (refused when it rides none, R-MNT-6)."""
+        if not me.mounted_on:
+            raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
+        return self.creature(state, me.mounted_on)
+
     def do_control(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Control an unwilling, unsaddled mount this turn (R-MNT-6): actor (the rider);
         Animal Handling against DS 10 + the mount's level. Free, once a turn."""
         me = self.creature(state, self.actor(state, command).id)
-        if not me.mounted_on:
-            raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
-        mount = self.creature(state, me.mounted_on)
+        mount = self.ridden(state, me)
         economy = self.pay(state, me, "move", ap=0)
         data = self.check_roll(state, me, "animal_handling", 10 + mount.creature_level, dice)
         data.update(actor=me.id, mount=mount.id, economy=economy)
@@ -1304,9 +1357,11 @@ class RealmsRuleset(Ruleset):
             raise InvalidCommand("search: skill is perceive or search")
         return skill
 
-    def hiders(self, state: EncounterState, actor: RealmsCreature) -> list[RealmsCreature]:
-        """Whom a search without a target looks for: every other creature, not on the
-        actor's side, whose Hidden condition has a score and does not list the actor."""
+    def hiders(self, state: EncounterState,
+               actor: RealmsCreature) -> list[tuple[RealmsCreature, int]]:
+        """Whom a search without a target looks for, with their scores: every other
+        creature, not on the actor's side, whose Hidden condition has a score and does not
+        list the actor."""
         out = []
         for other in state.entities.values():
             if not isinstance(other, RealmsCreature) or other.id == actor.id or other.dead \
@@ -1315,7 +1370,7 @@ class RealmsRuleset(Ruleset):
             hiding = other.condition("hidden")
             if hiding is not None and "score" in hiding.data \
                     and actor.id not in hiding.data.get("detected_by", ()):
-                out.append(other)
+                out.append((other, int(hiding.data["score"])))
         return out
 
     def sweep_command(self, state: EncounterState, command: Command) -> Command:
@@ -1342,15 +1397,12 @@ class RealmsRuleset(Ruleset):
             return [Event("searched", {**data, "target": target,
                                        "found": bool(data["success"])})]
         actor = self.creature(state, self.actor(state, command).id)
-        data = dict(self.do_skill(state, self.sweep_command(state, command), dice)[0].data)
-        total, rolled = data.pop("total", None), "why" not in data  # not an automatic failure
-        data.pop("ds", None)
-        data.pop("success", None)
-        found = []  # who was missed is not recorded: a player's log would show it missing
-        for hider in self.hiders(state, actor):
-            score = int(hider.condition("hidden").data["score"])  # type: ignore[union-attr]
-            if rolled and total is not None and c.succeeds(state, total, score):
-                found.append(hider.id)
+        rolled = self.do_skill(state, self.sweep_command(state, command), dice)[0].data
+        total = rolled.get("total")  # none for an automatic failure
+        # whom it missed is not recorded: a player's log would show that entry lose it
+        found = [hider.id for hider, score in self.hiders(state, actor)
+                 if total is not None and c.succeeds(state, total, score)]
+        data = {k: v for k, v in rolled.items() if k not in ("ds", "success", "total")}
         return [Event("searched", {**data, "total": total, "found": found})]
 
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -1548,116 +1600,92 @@ class RealmsRuleset(Ruleset):
         """Exact odds before rolling: an attack (hit, miss, each Critical Level, and what it
         does to the target: the mean Health it loses and the chance it goes down or dies), a
         skill roll or a search, stabilizing, overcoming a condition, controlling or mounting
-        an unwilling mount, and a jump, climb or swim."""
+        an unwilling mount, and a jump, climb or swim. Each refuses what its command
+        refuses, through the same setup."""
         if command.name == "attack":
             setup = self.attack_setup(state, command)
             out: dict[str, Any] = {"miss": Fraction(0), "hit": Fraction(0)}
             levels: dict[int, Fraction] = {}
             for natural, p in distribution("1d20").items():
                 hit, level = self.attack_outcome(state, setup, natural)
-                if not hit:
-                    out["miss"] += p
-                    continue
-                out["hit"] += p
-                levels[level] = levels.get(level, Fraction(0)) + p
-                key = f"critical_{level}" if level else "normal_hit"
-                out[key] = out.get(key, Fraction(0)) + p
+                out["hit" if hit else "miss"] += p
+                if hit:
+                    levels[level] = levels.get(level, Fraction(0)) + p
+            out.update({f"critical_{level}" if level else "normal_hit": p
+                        for level, p in levels.items()})
             out.update(self.attack_damage_odds(state, command, setup, levels))
             return out
         if command.name == "search" and "target" not in command.args:
             actor = self.creature(state, self.actor(state, command).id)
             setup = self.skill_setup(state, self.sweep_command(state, command))
-            roller = setup["roller"]
-            bonus = c.skill_bonus(roller, setup["skill"]) + c.modifier(roller, "d20") + sum(
-                v for _, v in setup["extra"])
+            extra = sum(v for _, v in setup["extra"])
             return {"found": {
-                h.id: Fraction(0) if setup["auto_fail"] else self.roll_odds(
-                    state, bonus, int(h.condition("hidden").data["score"]),  # type: ignore[union-attr]
+                hider.id: Fraction(0) if setup["auto_fail"] else self.roll_odds(
+                    state, setup["roller"], setup["skill"], score, extra,
                     setup["twice"])["success"]
-                for h in self.hiders(state, actor)}}
+                for hider, score in self.hiders(state, actor)}}
         if command.name in ("skill", "search"):
             if command.name == "search":
                 command = self.search_command(state, command)
             setup = self.skill_setup(state, command)
             if setup["auto_fail"]:
                 return {"success": Fraction(0), "failure": Fraction(1)}
-            roller = setup["roller"]
-            return self.roll_odds(state, c.skill_bonus(roller, setup["skill"])
-                                  + c.modifier(roller, "d20")
-                                  + sum(v for _, v in setup["extra"]),
-                                  setup["ds"], setup["twice"])
+            return self.roll_odds(state, setup["roller"], setup["skill"], setup["ds"],
+                                  sum(v for _, v in setup["extra"]), setup["twice"])
         if command.name == "stabilize":  # R-STB-1: Medicine against the DS (10)
-            actor = self.creature(state, self.actor(state, command).id)
-            target = self.creature(state, self.arg(command, "target", str))
-            if not target.dying:
-                raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
-            if self.arg(command, "method", str, "medicine") != "medicine":
-                return {"success": Fraction(1), "failure": Fraction(0)}
-            return self.roll_odds(state, c.skill_bonus(actor, "medicine")
-                                  + c.modifier(actor, "d20"), self.arg(command, "ds", int, 10))
+            actor, _, method = self.stabilize_setup(state, command)
+            if method != "medicine":
+                return _certain()
+            return self.roll_odds(state, actor, "medicine", self.arg(command, "ds", int, 10))
         if command.name == "overcome":  # R-CON-1: a defense roll against the DS
-            me = self.creature(state, self.actor(state, command).id)
-            defense = self.arg(command, "defense", str, "might")
-            return self.roll_odds(state, c.skill_bonus(me, defense) + c.modifier(me, "d20"),
+            me, _ = self.overcome_setup(state, command)
+            return self.roll_odds(state, me, self.arg(command, "defense", str, "might"),
                                   self.arg(command, "ds", int))
         if command.name in ("control", "mount"):  # R-MNT-5, R-MNT-6: Animal Handling
-            me = self.creature(state, self.actor(state, command).id)
             if command.name == "control":
-                if not me.mounted_on:
-                    raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
-                mount = self.creature(state, me.mounted_on)
+                me = self.creature(state, self.actor(state, command).id)
+                mount = self.ridden(state, me)
             else:
-                mount = self.creature(state, self.arg(command, "target", str))
+                me, mount = self.mount_setup(state, command)
                 if mount.willing or mount.saddled:
-                    return {"success": Fraction(1), "failure": Fraction(0)}
-            return self.roll_odds(state, c.skill_bonus(me, "animal_handling")
-                                  + c.modifier(me, "d20"), 10 + mount.creature_level)
+                    return _certain()
+            return self.roll_odds(state, me, "animal_handling", 10 + mount.creature_level)
         if command.name in ("jump", "climb", "swim"):
             return self.movement_roll_odds(state, command)
         return super().odds(state, command)
 
-    def roll_odds(self, state: EncounterState, bonus: int, ds: int,
-                  twice: bool = False) -> dict[str, Any]:
-        """A d20 (the better of two when ``twice``) + ``bonus`` against ``ds`` (AR-16)."""
-        need = ds - bonus + (1 if c.ruling(state, "AR-16", "meet-or-beat") == "beat" else 0)
+    def roll_odds(self, state: EncounterState, roller: RealmsCreature, skill: str, ds: int,
+                  extra: int = 0, twice: bool = False) -> dict[str, Any]:
+        """The odds of :meth:`check_roll`: a d20 (the better of two when ``twice``) +
+        :meth:`roll_bonus` against ``ds`` (AR-16)."""
+        need = ds - self.roll_bonus(roller, skill, extra)
+        if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
+            need += 1
         success = distribution("2d20kh1" if twice else "1d20").at_least(need)
         return {"success": success, "failure": 1 - success}
 
     def attack_damage_odds(self, state: EncounterState, command: Command,
                            setup: dict[str, Any], levels: dict[int, Fraction]
                            ) -> dict[str, Any]:
-        """What the hits do, from the chance of each Critical Level: every damage roll (and
-        the shield's, when the target Defends) through the target's own pipeline, as
-        ``hurt`` runs it. ``damage_mean``: the Health the target loses, on average over
-        every outcome, misses included; ``down``: the chance it falls to 0 or below (Dying
-        or dead, when it is not Dying yet); ``dead``: the chance it dies (R-DTH-1, R-CMP-10).
-        Nothing when the outcomes are too many to count (more than ``DAMAGE_ODDS_LIMIT``)."""
+        """What the hits do, from the chance of each Critical Level: every damage roll
+        (:meth:`damage_dice`) and the shield's when the target Defends
+        (:meth:`shield_amount`), through the target's own pipeline, as ``hurt`` runs it.
+        ``damage_mean``: the Health the target loses, on average over every outcome, misses
+        included; ``down``: the chance it falls to 0 or below (Dying or dead, when it is
+        not Dying yet); ``dead``: the chance it dies (:func:`dies`). Nothing when the
+        outcomes are too many to count (more than ``DAMAGE_ODDS_LIMIT``)."""
         actor: RealmsCreature = setup["actor"]
         target: RealmsCreature = setup["target"]
-        shield: dict[int, Fraction] = {0: Fraction(1)}
-        if self.arg(command, "defend", bool, False) and target.shield:  # R-SHD-1, AR-15
-            halving = c.ruling(state, "AR-15", "not-dr") == "halving-dr"
-            shield = {}
-            for value, p in distribution(str(target.shield["die"])).items():
-                amount = halved(value, target.shield_uses) if halving else value
-                shield[amount] = shield.get(amount, Fraction(0)) + p
-        added_max = c.ruling(state, "RLM-2", "extra-dice") == "added-maximum"
+        shield = [(0, Fraction(1))]
+        if self.arg(command, "defend", bool, False) and target.shield:  # R-SHD-1
+            shield = list(distribution(str(target.shield["die"])).map(
+                lambda v: self.shield_amount(state, target, v)).items())
         taken: dict[int, Fraction] = {}
         for level, chance in levels.items():
-            parts: list[tuple[list[tuple[int, Fraction]], str]] = []
+            parts = [(_amounts(expr, added), kind) for expr, added, _, kind
+                     in self.damage_dice(state, actor, setup["weapon"], level)]
             size = len(shield)
-            for i, part in enumerate(setup["weapon"]):
-                count, faces = _dice(str(part["dice"]), actor.id)
-                bonus = int(part.get("bonus", 0)) + (actor.damage_bonus if i == 0 else 0)
-                if added_max:  # RLM-2, as roll_damage
-                    expr, extra = f"{count}d{faces}", level * count * faces + bonus
-                else:
-                    expr, extra = f"{count * (1 + level)}d{faces}", bonus
-                amounts: dict[int, Fraction] = {}
-                for value, p in distribution(expr).items():
-                    amount = max(value + extra, 0)
-                    amounts[amount] = amounts.get(amount, Fraction(0)) + p
-                parts.append((list(amounts.items()), str(part["type"])))
+            for amounts, _ in parts:
                 size *= len(amounts)
             if size > DAMAGE_ODDS_LIMIT:
                 return {}
@@ -1667,21 +1695,16 @@ class RealmsRuleset(Ruleset):
                 p = chance
                 for _, q in combo:
                     p *= q
-                for roll_, q in shield.items():
+                for roll_, q in shield:
                     lost = resolve(target, components, state.rulings, shield_roll=roll_).taken
                     taken[lost] = taken.get(lost, Fraction(0)) + p * q
         out: dict[str, Any] = {"damage_mean": sum((k * p for k, p in taken.items()),
                                                   Fraction(0))}
-        down = dead = Fraction(0)
-        for lost, p in taken.items():
-            health = target.health - lost
-            if health <= 0:
-                down += p
-            if (target.companion and health <= 0) or health <= -target.health_max:
-                dead += p
+        down = sum((p for lost, p in taken.items() if target.health - lost <= 0), Fraction(0))
         if not target.dying and target.health > 0:
             out["down"] = down
-        out["dead"] = dead
+        out["dead"] = sum((p for lost, p in taken.items() if dies(target, target.health - lost)),
+                          Fraction(0))
         return out
 
     def movement_roll_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
@@ -1704,13 +1727,9 @@ class RealmsRuleset(Ruleset):
             ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.swim_speed is None, (
                 "acrobatics", "athletics")
         if not needs_roll:
-            return {"success": Fraction(1), "failure": Fraction(0)}
+            return _certain()
         skill = skill or max(choices, key=lambda s: c.skill_bonus(me, s))
-        need = ds - c.skill_bonus(me, skill) - c.modifier(me, "d20")
-        if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
-            need += 1
-        success = distribution("1d20").at_least(need)
-        return {"success": success, "failure": 1 - success}
+        return self.roll_odds(state, me, skill, ds)
 
 
 __all__ = ["RealmsEconomy", "RealmsRuleset"]
