@@ -288,10 +288,14 @@ class RealmsRuleset(Ruleset):
         economy["movement"] -= halves
         return economy, bought
 
-    def apply_economy(self, state: EncounterState, who: str, ap: int) -> None:
+    def _set_ap(self, state: EncounterState, who: str, ap: int) -> None:
+        """The creature's ``ap``, copied (in a lookahead) only when it changes."""
         entity = peek(state.entities, who)
         if isinstance(entity, RealmsCreature) and entity.ap != ap:
             self.creature(state, who).ap = ap
+
+    def apply_economy(self, state: EncounterState, who: str, ap: int) -> None:
+        self._set_ap(state, who, ap)
         if who in state.economy:
             state.economy[who] = {**state.economy[who], "ap": ap}
 
@@ -302,10 +306,7 @@ class RealmsRuleset(Ruleset):
             state.economy.pop(who, None)
             return
         state.economy[who] = economy
-        entity = peek(state.entities, who)
-        ap = int(economy["ap"])
-        if isinstance(entity, RealmsCreature) and entity.ap != ap:
-            self.creature(state, who).ap = ap
+        self._set_ap(state, who, int(economy["ap"]))
 
     # -- turns ----------------------------------------------------------------------------
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
@@ -321,13 +322,13 @@ class RealmsRuleset(Ruleset):
         me = state.entity(who)
         if not isinstance(me, RealmsCreature) or me.dead or me.unsummoned:
             return events
+        after = state  # what follows reads no damage reduction: the resets need no lookahead
         if c.ruling(state, "AR-3", "start") == "start":
             dying = self.dying_damage(state, me, dice)
-            if dying:  # without it, the resets above change nothing read below
+            if dying:
                 events += dying
-                now = self.lookahead(state, events).entity(who)
-                assert isinstance(now, RealmsCreature)
-                me = now
+                after = self.lookahead(state, events)
+                me = self.creature(after, who)
         bleed = me.level("bleed")
         if bleed and not me.dead:
             health = me.health - bleed
@@ -335,8 +336,7 @@ class RealmsRuleset(Ruleset):
                                          "destabilize": c.ruling(state, "AR-26",
                                                                  "loss-not-damage") == "damage"
                                          and me.stabilized and health < 0}))
-            # the state before ``bled`` (after any dying damage), with the new Health
-            events += self.consequences(self.lookahead(state, events[:-1]), who, health)
+            events += self.consequences(after, who, health)  # after any dying damage
         return events
 
     def dying_damage(self, state: EncounterState, me: RealmsCreature,
@@ -446,6 +446,8 @@ class RealmsRuleset(Ruleset):
         """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
         when ``who``'s Health becomes ``health``. ``state`` is the state before that change
         (only Health is read as new, so no lookahead is needed: this follows every hit)."""
+        if health > 0:  # nothing follows Health above 0: this runs after every hit
+            return []
         me = self.creature(state, who)
         events: list[Event] = []
         if me.dead or me.unsummoned:
@@ -469,7 +471,7 @@ class RealmsRuleset(Ruleset):
             events += self.winner(state, down=who)
         return events
 
-    def winner(self, state: EncounterState, down: str | None = None) -> list[Event]:
+    def winner(self, state: EncounterState, down: str) -> list[Event]:
         """``side_won`` when one side alone has a creature standing, counting ``down`` as
         out of the fight whatever ``state`` says (it is about to be)."""
         if "winner" in state.extra:
@@ -824,10 +826,7 @@ class RealmsRuleset(Ruleset):
                 "dr_uses": result.dr_uses, "over_time": over_time,
                 # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
                 "destabilize": target.stabilized and result.taken > 0 and health < 0}
-        events = [Event("damaged", data)]
-        if health > 0:  # no consequence follows Health above 0 (see consequences)
-            return events
-        return events + self.consequences(state, who, health)
+        return [Event("damaged", data), *self.consequences(state, who, health)]
 
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
@@ -1091,8 +1090,6 @@ class RealmsRuleset(Ruleset):
             me.position = list(data["to"])
             if me.mounted_on and me.mounted_on in state.entities:
                 self.creature(state, me.mounted_on).position = list(data["to"])
-        if data["economy"] is not None:
-            state.economy[me.id] = data["economy"]
         if data["provoked"]:
             state.extra["provoked"] = {"mover": me.id, "flankers": list(data["provoked"]),
                                        "used": []}
@@ -1109,8 +1106,7 @@ class RealmsRuleset(Ruleset):
                 Event("condition_removed", {"target": me.id, "name": "prone", "why": "stood"})]
 
     def apply_stood(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if data["economy"] is not None:
-            state.economy[data["actor"]] = data["economy"]
+        return None  # its economy is stored by evolve (apply_economy_of)
 
     # -- mounts (R-MNT-*) --------------------------------------------------------------------
     def mount_setup(self, state: EncounterState,
@@ -1143,8 +1139,6 @@ class RealmsRuleset(Ruleset):
         return [Event("mounted", data)]
 
     def apply_mounted(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if data["economy"] is not None:
-            state.economy[data["actor"]] = data["economy"]
         if data["mounted"]:
             me = self.creature(state, data["actor"])
             me.mounted_on = data["mount"]
@@ -1167,8 +1161,6 @@ class RealmsRuleset(Ruleset):
         me.controls_mount = False
         if data["at"] is not None:
             me.position = data["at"]
-        if data["economy"] is not None:
-            state.economy[me.id] = data["economy"]
 
     def unseat(self, state: EncounterState, mount: RealmsCreature,
                dice: DiceSource) -> list[Event]:
@@ -1434,8 +1426,7 @@ class RealmsRuleset(Ruleset):
         return [Event("jumped", data)]
 
     def apply_jumped(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if data["economy"] is not None:
-            state.economy[data["actor"]] = data["economy"]
+        return None  # its economy is stored by evolve (apply_economy_of)
 
     def do_climb(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Climb: actor, spaces, [ds: the wall's DS set by the RM, default 10 (R-CLB-2)].
