@@ -534,7 +534,7 @@ class RealmsRuleset(Ruleset):
         potency = self.arg(command, "potency", int, 0)
         data: dict[str, Any] = {"potency": potency} if potency else {}
         if "score" in command.args:
-            if name != "hidden":
+            if not entry.get("score"):  # conditions.toml: Hidden's Stealth or Hide Score
                 raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
                                      "Hide Score)")
             data["score"] = self.arg(command, "score", int)
