@@ -31,6 +31,9 @@ Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
+_ARGUMENT_NAMES: dict[type, frozenset[str]] = {}
+"""``Ruleset.argument_names`` by ruleset class (the store loads a new instance per
+encounter; the code it scans is the class's)."""
 _QUOTED = re.compile(r"""(["'])([a-z][a-z0-9_]*)\1""")
 CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
 """Conditions that hide where a creature is from whoever has not detected it."""
@@ -134,8 +137,8 @@ class Ruleset:
     def argument_names(self) -> frozenset[str]:
         """Every quoted lower-case word in the code of the packages of this ruleset's
         classes (the kernel's included): a superset of the argument names any command
-        reads, found once per ruleset."""
-        cached: frozenset[str] | None = self.__dict__.get("_argument_names")
+        reads, found once per ruleset class."""
+        cached = _ARGUMENT_NAMES.get(type(self))
         if cached is None:
             files: set[Path] = set()
             for kind in type(self).__mro__:
@@ -145,7 +148,7 @@ class Ruleset:
             names: set[str] = set()
             for file in sorted(files):  # quoted words: a superset of the string constants
                 names.update(m[1] for m in _QUOTED.findall(file.read_text(encoding="utf-8")))
-            cached = self.__dict__["_argument_names"] = frozenset(names)
+            cached = _ARGUMENT_NAMES[type(self)] = frozenset(names)
         return cached
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
@@ -362,8 +365,7 @@ class Ruleset:
         order = self.initiative_order(state, initiative)
         events = [Event("combat_started", {"initiative": initiative, "order": order,
                                            "rolls": rolls})]
-        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice,
-                                         private=True)
+        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """Highest first; ties keep the order creatures were added (a ruleset may refine)."""
@@ -381,28 +383,31 @@ class Ruleset:
         self, scratch: EncounterState, state: EncounterState, events: list[Event]
     ) -> EncounterState:
         """``lookahead(state, earlier + events)``, given ``scratch = lookahead(state,
-        earlier)``: the scratch state is taken further in place when it is one of this
-        kernel's own (nobody else holds it), else copied again."""
-        if scratch is state or type(self).lookahead is not Ruleset.lookahead:
-            return self.lookahead(scratch, events)
-        return apply_to_scratch(self.evolve, scratch, events)
+        earlier)`` (which is ``state`` itself when ``earlier`` is empty)."""
+        if scratch is state:
+            return self.lookahead(state, events)
+        return self._further(scratch, events)
+
+    def _further(self, scratch: EncounterState, events: list[Event]) -> EncounterState:
+        """``scratch``, a lookahead's scratch state that nobody else holds, with ``events``
+        applied: in place, unless the ruleset has a ``lookahead`` of its own (then copied
+        again through it)."""
+        if type(self).lookahead is Ruleset.lookahead:
+            return apply_to_scratch(self.evolve, scratch, events)
+        return self.lookahead(scratch, events)
 
     def _begin_turn(
-        self, state: EncounterState, who: str, round_: int, dice: DiceSource,
-        private: bool = False,
+        self, scratch: EncounterState, who: str, round_: int, dice: DiceSource
     ) -> list[Event]:
-        """The events that begin ``who``'s turn. ``private``: ``state`` is a scratch state
-        from ``lookahead`` that only the caller holds and no longer needs, so it may be
-        evolved in place instead of copied."""
+        """The events that begin ``who``'s turn. ``scratch`` is a lookahead's scratch state
+        that only the caller holds and no longer needs: it is taken further in place."""
         events = [Event("turn_started", {"actor": who, "round": round_,
-                                         "economy": self.economy.fresh(state, who)})]
-        if private and type(self).lookahead is Ruleset.lookahead:
-            after = apply_to_scratch(self.evolve, state, events)
-        else:
-            after = self.lookahead(state, events)
-        events += self._expiring(after, who, round_, "start")
-        if len(events) > 1:
-            after = self._then(after, state, events[1:])
+                                         "economy": self.economy.fresh(scratch, who)})]
+        after = self._further(scratch, events)
+        expiring = self._expiring(after, who, round_, "start")
+        if expiring:
+            events += expiring
+            after = self._further(after, expiring)
         return events + self.turn_start_events(after, who, dice)
 
     def _expiring(
@@ -441,8 +446,7 @@ class Ruleset:
         following = self.next_turn(after, who, state.round)
         if following is None:
             return events
-        return events + self._begin_turn(after, following[0], following[1], dice,
-                                         private=True)
+        return events + self._begin_turn(after, following[0], following[1], dice)
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
         """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""
@@ -562,7 +566,7 @@ class Ruleset:
         """The GM rules that a creature knows where a concealed one is, or no longer does:
         actor, target, [detected] (true). Its player then sees the target (see
         ``detected``); the GM's own hidden flag still hides it from every player."""
-        actor = state.entity(self.actor(state, command).id)
+        actor = self.actor(state, command)
         target = state.entity(self.arg(command, "target", str))
         if target.id == actor.id:
             raise IllegalCommand(f"{actor.id} knows where it is")
