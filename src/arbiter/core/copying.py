@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import keyword
 import types
 import typing
 from collections.abc import Callable
@@ -125,10 +124,13 @@ def _field_kinds(kind: type) -> dict[str, str] | None:
     return {f.name: _kind_of_hint(hints.get(f.name)) for f in dataclasses.fields(kind)}
 
 
-def _compiled_cloner(kind: type, sets: tuple[str, ...], shallow: tuple[str, ...],
-                     looked: tuple[str, ...], count: int) -> Cloner:
-    """A cloner written out for ``kind``'s fields: one dict copy, then only the fields that
-    can hold something mutable (each by the kind its annotation promises)."""
+def _compiled_cloner(kind: type, kinds: dict[str, str]) -> Cloner:
+    """A cloner written out for ``kind``'s fields, given how each is copied (``kinds``, see
+    :func:`_kind_of_hint`): one dict copy, then only the fields that can hold something
+    mutable."""
+    sets = tuple(n for n, k in kinds.items() if k == "set")
+    shallow = tuple(n for n, k in kinds.items() if k in ("dict", "list"))
+    looked = tuple(n for n, k in kinds.items() if k == "any")
     lines = ["def clone(value):",
              "    out = new(kind)",
              "    source = value.__dict__",
@@ -145,7 +147,7 @@ def _compiled_cloner(kind: type, sets: tuple[str, ...], shallow: tuple[str, ...]
                   f"            target[L{i}] = item_kind()",
                   "        else:",
                   f"            target[L{i}] = (get(item_kind) or cloner(item_kind))(item)"]
-    lines += [f"    if len(target) != {count}:",
+    lines += [f"    if len(target) != {len(kinds)}:",
               "        for name, item in source.items():",
               "            if name not in FIELDS and type(item) not in ATOMIC:",
               "                target[name] = cloner(type(item))(item)",
@@ -153,8 +155,7 @@ def _compiled_cloner(kind: type, sets: tuple[str, ...], shallow: tuple[str, ...]
               "    return out"]
     scope: dict[str, Any] = {"new": object.__new__, "kind": kind, "ATOMIC": ATOMIC,
                              "get": _CLONERS.get, "cloner": cloner,
-                             "FIELDS": frozenset(sets + shallow + looked) | {
-                                 f.name for f in dataclasses.fields(kind)}}
+                             "FIELDS": frozenset(kinds)}
     scope.update({f"S{i}": n for i, n in enumerate(sets)})
     scope.update({f"H{i}": n for i, n in enumerate(shallow)})
     scope.update({f"L{i}": n for i, n in enumerate(looked)})
@@ -166,20 +167,6 @@ def _compiled_cloner(kind: type, sets: tuple[str, ...], shallow: tuple[str, ...]
 def _compiled_slots_cloner(kind: type, kinds: dict[str, str]) -> Cloner:
     """A cloner written out for a slotted dataclass: atomic fields assigned, containers of
     atomic values copied once, anything else looked at."""
-    if not all(n.isidentifier() and not keyword.iskeyword(n) for n in kinds):
-        kinds = {n: "any" for n in kinds}
-        names = list(kinds)
-
-        def clone_slots(value: Any) -> Any:
-            out: Any = object.__new__(kind)
-            for name in names:
-                item = getattr(value, name)
-                item_kind = type(item)
-                object.__setattr__(out, name,
-                                   item if item_kind in ATOMIC else cloner(item_kind)(item))
-            return out
-
-        return clone_slots
     lines = ["def clone(value):", "    out = new(kind)"]
     for i, (name, how) in enumerate(kinds.items()):
         if how == "atomic":
@@ -228,11 +215,7 @@ def _dataclass_cloner(kind: type) -> Cloner:
     setattr_ = object.__setattr__
     kinds = _field_kinds(kind)
     if getattr(kind, "__dictoffset__", 0) != 0 and kinds is not None:
-        sets = tuple(n for n, k in kinds.items() if k == "set")
-        shallow = tuple(n for n, k in kinds.items() if k in ("dict", "list"))
-        looked = tuple(n for n, k in kinds.items() if k == "any")
-
-        return _compiled_cloner(kind, sets, shallow, looked, len(names))
+        return _compiled_cloner(kind, kinds)
     if getattr(kind, "__dictoffset__", 0) != 0:
 
         def clone_with_dict(value: Any) -> Any:
@@ -331,6 +314,7 @@ def share_in_scratch(kind: type, fields: set[str] | frozenset[str],
         raise ValueError(f"{kind.__name__} has no field(s) {', '.join(sorted(unknown))}")
     _SCRATCH_SHARED[kind] = (frozenset(fields), frozenset(copied))
     _SCRATCH_CLONERS.pop(kind, None)
+    _SCRATCH_PLANS.pop(kind, None)
 
 
 _SHARED_EXTRA: dict[str, frozenset[str]] = {}
@@ -343,6 +327,14 @@ def share_extra_in_scratch(ruleset: str, keys: set[str] | frozenset[str]) -> Non
     _SHARED_EXTRA[ruleset] = frozenset(keys)
 
 
+def _scratch_kinds(kind: type, kinds: dict[str, str]) -> dict[str, str]:
+    """``kinds`` for a scratch copy: the fields declared with :func:`share_in_scratch`
+    shared (as if atomic) or copied one level (as if a list of atomic values)."""
+    shared, copied = _SCRATCH_SHARED.get(kind, (frozenset(), frozenset()))
+    return {n: "atomic" if n in shared else "list" if n in copied else k
+            for n, k in kinds.items()}
+
+
 def scratch_clone(value: Any) -> Any:
     """A copy of an entity for a scratch state: :func:`clone`, except the fields declared
     with :func:`share_in_scratch`, which are shared (or copied one level deep)."""
@@ -353,13 +345,7 @@ def scratch_clone(value: Any) -> Any:
         kinds = _field_kinds(kind) if declared else None
         if (declared and kinds is not None and _plain_dataclass(kind)
                 and getattr(kind, "__dictoffset__", 0) != 0):
-            shared, copied = declared
-            kinds = {n: "atomic" if n in shared else "list" if n in copied else k
-                     for n, k in kinds.items()}
-            fn = _compiled_cloner(
-                kind, tuple(n for n, k in kinds.items() if k == "set"),
-                tuple(n for n, k in kinds.items() if k in ("dict", "list")),
-                tuple(n for n, k in kinds.items() if k == "any"), len(kinds))
+            fn = _compiled_cloner(kind, _scratch_kinds(kind, kinds))
         else:
             fn = cloner(kind)
         _SCRATCH_CLONERS[kind] = fn
@@ -470,10 +456,8 @@ _SCRATCH_PLANS: dict[type, _Plan] = {}
 
 
 def _scratch_plan(kind: type) -> _Plan:
-    kinds = _field_kinds(kind) or {f.name: "any" for f in dataclasses.fields(kind)}
-    shared, copied = _SCRATCH_SHARED.get(kind, (frozenset(), frozenset()))
-    kinds = {n: "atomic" if n in shared else "list" if n in copied else k
-             for n, k in kinds.items()}
+    kinds = _scratch_kinds(kind, _field_kinds(kind)
+                           or {f.name: "any" for f in dataclasses.fields(kind)})
     plan = _Plan(tuple(n for n, k in kinds.items() if k in ("set", "dict", "list")),
                  tuple(n for n, k in kinds.items() if k == "any" and n != "entities"),
                  frozenset(kinds))
