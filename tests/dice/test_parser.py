@@ -119,3 +119,14 @@ def test_hostile_input_fails_fast_with_the_limit_named(text: str, message: str) 
     with pytest.raises(DiceLimitError, match=message):
         parse(text)
     assert time.perf_counter() - start < 0.5
+
+
+def test_matches_every_face_agrees_with_listing_the_faces() -> None:
+    """The parser refuses a reroll or explosion that matches every face from the two end
+    faces alone; listing every face gives the same answer."""
+    for op in ("=", ">", ">=", "<", "<="):
+        for value in range(0, 13):
+            point = Compare(op, value)
+            for faces in range(1, 11):
+                assert point.matches_every_face(faces) == (
+                    len(point.faces_matching(faces)) == faces), (op, value, faces)

@@ -35,6 +35,11 @@ class Compare:
     def faces_matching(self, faces: int) -> list[int]:
         return [f for f in range(1, faces + 1) if self.matches(f)]
 
+    def matches_every_face(self, faces: int) -> bool:
+        """Whether every face of a d``faces`` matches (each comparison matches a run of
+        faces from one end, so the two ends tell)."""
+        return self.matches(1) and self.matches(faces)
+
     def __str__(self) -> str:
         return f"{self.op}{self.value}"
 

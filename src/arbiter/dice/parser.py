@@ -62,27 +62,6 @@ _SIMPLE_PART = re.compile(
     r"([-+]?)(?:(\d{1,9})?[dD](\d{1,9}|%)(?:([kK][hHlL]?|[dD][hHlL])(\d{1,9}))?|(\d{1,9}))|(.)",
     re.DOTALL,
 )
-_SIMPLE_KEEP: dict[str, KeepKind] = {
-    first + second: kind
-    for written, kind in _KEEP.items()
-    if written is not None
-    for first in (written[0], written[0].upper())
-    for second in {written[1:], written[1:].upper()}
-}
-
-
-def _matches_every_face(point: Compare, faces: int) -> bool:
-    """``len(point.faces_matching(faces)) == faces``, without building the list."""
-    op, v = point.op, point.value
-    if op == "=":
-        return faces == 1 and v == 1
-    if op == ">":
-        return v < 1
-    if op == ">=":
-        return v <= 1
-    if op == "<":
-        return faces < v
-    return faces <= v
 
 
 class _Parser:
@@ -254,7 +233,7 @@ class _Parser:
                 self._once(seen, "reroll")
                 self.pos += 1
                 reroll, reroll_once = self._compare(default_eq=True), tok == "ro"
-                if not reroll_once and _matches_every_face(reroll, faces):
+                if not reroll_once and reroll.matches_every_face(faces):
                     raise self._fail(f"reroll {reroll.short()} matches every face of d{faces}")
             elif tok == "!" or tok == "!!":
                 self._once(seen, "explode")
@@ -265,7 +244,7 @@ class _Parser:
                     explode = self._compare(default_eq=True)
                 else:
                     explode = new_compare("=", faces)
-                if _matches_every_face(explode, faces):
+                if explode.matches_every_face(faces):
                     raise self._fail(f"explosion {explode} matches every face of d{faces}")
             elif (kind := _KEEP.get(tok)) is not None:
                 self._once(seen, "keep or drop")
@@ -323,7 +302,7 @@ def _simple_sum(text: str) -> Node | None:
                 how_many = int(kept)
                 if how_many > max_number:
                     return None
-                keep = new_keep(_SIMPLE_KEEP[kind], how_many)
+                keep = new_keep(_KEEP[kind.lower()], how_many)
             term = new_dice(n, size, faces == "%", None, False, None, False, keep)
         node = term if node is None else new_binop(_ADD[sign], node, term)
     return node

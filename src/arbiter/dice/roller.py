@@ -476,11 +476,11 @@ def _compile(node: Node, count: list[int]) -> _Step:
         return _binary_step(node, count)
     if isinstance(node, Dice):
         count[0] += node.count
-        if node.count >= _BATCH:
-            count[2] = 1
         if node.reroll is not None or node.explode is not None:
             count[1] = 1
-            return _dynamic_step(node)
+            return _dynamic_step(node)  # rolled die by die: never batched
+        if node.count >= _BATCH:
+            count[2] = 1
         if node.keep is not None or node.success is not None:
             return _keep_step(node)
         return _plain_step(node)
