@@ -278,7 +278,17 @@ class Ruleset:
         unless the GM marked ``target`` hidden or it has a concealing condition
         (:attr:`concealing`) whose data does not list ``actor`` in ``detected_by``. A
         ruleset with detection rules of its own overrides it (Polemos: its searches)."""
-        return concealment_detected(state, actor, target, self.concealing)
+        entity = state.entities.get(target)
+        if entity is None or actor == target:
+            return True
+        if entity.hidden:
+            return False
+        for cond in entity.conditions:
+            if cond.name in self.concealing:
+                found = cond.data.get("detected_by", ())
+                if not isinstance(found, list | tuple) or actor not in map(str, found):
+                    return False
+        return True
 
     def public_event(self, event_type: str, data: dict[str, Any],
                      concealed: frozenset[str]) -> dict[str, Any]:
@@ -606,24 +616,6 @@ def set_detection(entity: Entity, names: frozenset[str], who: str, detected: boo
                              {**cond.data, "detected_by": found})
         conditions.append(cond)
     entity.conditions = conditions
-
-
-def concealment_detected(state: EncounterState, actor: str, target: str,
-                         concealing: frozenset[str] = CONCEALING) -> bool:
-    """The default of :meth:`Ruleset.detected`: ``target`` is not marked hidden by the GM,
-    and each of its ``concealing`` conditions lists ``actor`` in its data's
-    ``detected_by``."""
-    entity = state.entities.get(target)
-    if entity is None or actor == target:
-        return True
-    if entity.hidden:
-        return False
-    for cond in entity.conditions:
-        if cond.name in concealing:
-            found = cond.data.get("detected_by", ())
-            if not isinstance(found, list | tuple) or actor not in map(str, found):
-                return False
-    return True
 
 
 PROBE_SEED = 0

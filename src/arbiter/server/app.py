@@ -298,11 +298,17 @@ class Api:
 
     # -- player rules -------------------------------------------------------------------
     @staticmethod
-    def player_guard(principal: Principal) -> Callable[[Loaded, Command], None]:
+    def player_guard(principal: Principal,
+                     seen: list[View] | None = None) -> Callable[[Loaded, Command], None]:
+        """The check a player's command passes before the rules see it; the View it builds
+        is appended to ``seen`` when given (for filtering the answer against the very
+        state the command was decided on)."""
         def guard(loaded: Loaded, command: Command) -> None:
             if principal.is_gm:
                 return
             view = View(loaded.state, principal, loaded.ruleset)
+            if seen is not None:
+                seen.append(view)
             secret = view.secret_in(command.to_json())
             if secret is not None:
                 raise UnknownEntity(secret, view.visible_ids())
@@ -516,19 +522,20 @@ class Api:
         except RulesError as err:
             raise ApiError(422, str(err), "command") from None
         games = self.games
-        guard = self.player_guard(principal)
+        seen: list[View] = []  # the player's view, built by the guard (odds change nothing)
+        guard = self.player_guard(principal, seen)
 
         def work() -> dict[str, Any]:
             with games.locked(eid):
                 try:
                     result = games.odds(eid, command, guard)
                 except RulesError as err:
-                    view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
+                    view = seen[0] if seen else games.read(
+                        eid, lambda ld: View(ld.state, principal, ld.ruleset))
                     raise rules_error(err, command, view) from None
                 out = odds_json(result)
-                if not principal.is_gm:
-                    view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
-                    shown = view.odds(command.args.get("target"), out)
+                if seen:  # a player: what they may see of the odds
+                    shown = seen[0].odds(command.args.get("target"), out)
                     if shown is None:
                         raise ApiError(422, "no odds for this command", "command")
                     out = shown

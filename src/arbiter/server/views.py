@@ -43,7 +43,6 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState, Entity, Ruleset
-from ..core.ruleset import CONCEALING, concealment_detected
 from ..store import LogRecord, Principal
 
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
@@ -113,23 +112,22 @@ class _Mentioned(Exception):
 class View:
     """The view of one encounter state for one principal."""
 
-    def __init__(self, state: EncounterState, principal: Principal,
-                 ruleset: Ruleset | None = None) -> None:
+    def __init__(self, state: EncounterState, principal: Principal, ruleset: Ruleset) -> None:
         self.state = state
         self.ruleset = ruleset
-        self.concealing = ruleset.concealing if ruleset is not None else CONCEALING
         self.principal = principal
         self.gm = principal.is_gm
         self.own = {c for c in principal.characters if c in state.entities}
         self.sides = {state.entities[c].side for c in self.own} - {None}
-        self.concealed: set[str] = set()
+        concealed: set[str] = set()
         if not self.gm:
             hook = getattr(ruleset, "visible_to", None)
             for entity in state.entities.values():
                 visible = (hook(state, entity, frozenset(self.own)) if callable(hook)
                            else self._visible(entity))
                 if not visible:
-                    self.concealed.add(entity.id)
+                    concealed.add(entity.id)
+        self.concealed = frozenset(concealed)
         self.friends = {e.id for e in state.entities.values()
                         if e.id in self.own or (e.side is not None and e.side in self.sides)}
         terms: set[str] = set()
@@ -145,13 +143,14 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
-        concealed = entity.hidden or any(c.name in self.concealing for c in entity.conditions)
+        concealing = self.ruleset.concealing
+        concealed = entity.hidden or any(c.name in concealing for c in entity.conditions)
         if not concealed:
             return True
         if not entity.hidden and entity.side is not None and entity.side in self.sides:
             return True  # a concealing condition does not hide a creature from its own side
-        detected = self.ruleset.detected if self.ruleset is not None else concealment_detected
-        return any(detected(self.state, who, entity.id) for who in sorted(self.own))
+        detected = self.ruleset.detected
+        return any(detected(self.state, who, entity.id) for who in self.own)
 
     # -- questions ----------------------------------------------------------------------
     def visible_ids(self) -> list[str]:
@@ -230,7 +229,7 @@ class View:
             out["economy"] = plain(s.economy)
             out["extra"] = plain(s.extra)
             # the condition names that hide a creature from its enemies' players
-            out["concealing"] = sorted(self.concealing)
+            out["concealing"] = sorted(self.ruleset.concealing)
         else:
             out["characters"] = sorted(self.own)
             out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}
@@ -275,17 +274,16 @@ class View:
         if not isinstance(data, dict):
             return None, False
         intact = True
-        if self.ruleset is not None and self.concealed:
+        if self.concealed:
             public = self.ruleset.public_event(str(event.get("type", "")), data,
-                                               frozenset(self.concealed))
+                                               self.concealed)
             intact = public == data
             data = public
         subject = data.get("target", data.get("id"))
         if subject is None and isinstance(data.get("path"), str):
             subject = data["path"].split(".")[0]
         if subject is not None and subject not in self.friends:
-            private = self.ruleset is not None and event.get("type") in \
-                self.ruleset.private_events
+            private = event.get("type") in self.ruleset.private_events
             data = ({"target": subject} if private else
                     {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS})
         try:
