@@ -97,7 +97,7 @@ def test_fast_path_reaches_the_state_of_the_event_sourced_path() -> None:
                                   if entry.command.name == "attack")
         again = EncounterState(ruleset="")
         for event in [*sim.job.setup, *logged.events()]:
-            sim.table_ruleset.evolve(again, event)
+            sim.ruleset.evolve(again, event)
         assert again == logged.state
 
 
@@ -112,7 +112,7 @@ def test_fast_path_matches_the_table_path_on_every_shipped_encounter(path: Path)
         sim = Simulator(prepare(load_encounter(path), max_rounds=12))
     except Exception as err:  # a ruleset still being written, or a file it cannot play
         pytest.skip(f"{path.name}: {err}")
-    reference = copy.copy(sim.table_ruleset)
+    reference = copy.copy(sim.ruleset)
 
     def deep_lookahead(state: EncounterState, events: list[Event]) -> EncounterState:
         scratch = copy.deepcopy(state)

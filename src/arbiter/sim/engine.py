@@ -37,13 +37,16 @@ class Simulator:
 
     def __init__(self, job: Job) -> None:
         self.job = job
-        self.table_ruleset = load_ruleset(job.ruleset)
-        self.ruleset = self.table_ruleset
+        self.ruleset = load_ruleset(job.ruleset)
         self.outcomes = outcomes_for(job.ruleset)
         self.policies: dict[str, Policy] = {
             side: get_policy(job.ruleset, name) for side, name in job.policies
         }
         self.side_of = job.side_of
+        self.members: dict[str, list[str]] = {}
+        """Each side's creatures, in the order they were added."""
+        for member, its_side in job.side_of.items():
+            self.members.setdefault(its_side, []).append(member)
         base = EncounterState(ruleset="")
         for event in job.setup:
             self.ruleset.evolve(base, event)
@@ -64,9 +67,7 @@ class Simulator:
         dice = SeededDice(run_seed(job.seed, index))
         state = self.base.copy() if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
-        sides_in_order: dict[str, list[str]] = {}
-        for member, its_side in side_of.items():
-            sides_in_order.setdefault(its_side, []).append(member)
+        sides_in_order = self.members
 
         def run(command: Command) -> None:
             if log is None:
@@ -134,8 +135,8 @@ class Simulator:
         The log starts after the setup."""
         state = EncounterState(ruleset="")
         for event in self.job.setup:
-            self.table_ruleset.evolve(state, event)
-        encounter = Encounter(self.table_ruleset, state)
+            self.ruleset.evolve(state, event)
+        encounter = Encounter(self.ruleset, state)
         self.play(index, Tally(), encounter)
         return encounter
 

@@ -25,10 +25,9 @@ its ``taken`` (the ``attacked`` event repeats it, and is not counted twice).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, cast
+from typing import cast
 
 from ...core import Command, EncounterState, Entity, Ruleset
-from ...core.copying import clone
 from ...rulesets.zones.model import Creature, engaged
 from ..hooks import STANDING, register_outcomes
 from ..policy import register_policy
@@ -49,8 +48,7 @@ def defeated(state: EncounterState, entity: Entity) -> bool:
         return False
     if entity.health <= 0:
         return True
-    conditions = entity.conditions
-    return bool(conditions) and any(cond.name == "down" for cond in conditions)
+    return any(cond.name == "down" for cond in entity.conditions)
 
 
 register_outcomes("zones", defeated=defeated, status=status)
@@ -70,46 +68,20 @@ def _most_wounded(candidates: list[Creature]) -> Creature | None:
     return best
 
 
-def _shots(me: Creature) -> list[str]:
-    """Competent ranged weapons that hit one target, most damage first."""
-    return list(_arms(me)[0])
-
-
-def _melee_weapon(me: Creature) -> str | None:
-    """The melee weapon of most damage (the first listed among equals)."""
-    return _arms(me)[1]
-
-
-Arms = tuple[tuple[str, ...], str | None]
-_ARMS: dict[tuple[int, int], tuple[dict[str, Any], list[str], dict[str, Any], list[str], Arms]] = {}
-"""What :func:`_arms` worked out, by the identity of a creature's weapons and competences,
-with those objects (which keeps the identities in use) and copies of their content."""
-
-
-def _arms(me: Creature) -> Arms:
-    """The shots and the melee weapon of a creature. They depend only on its weapons and
-    competences, which stay the same objects from turn to turn: they are worked out once
-    for each, and again when their content changes (a GM's override changes it in place)."""
-    weapons, competent = me.weapons, me.competent
-    key = (id(weapons), id(competent))
-    known = _ARMS.get(key)
-    if (known is not None and known[0] is weapons and known[1] is competent
-            and known[2] == weapons and known[3] == competent):
-        return known[4]
+def _arms(me: Creature) -> tuple[list[str], str | None]:
+    """The creature's shots (competent ranged weapons that hit one target, most damage
+    first) and its melee weapon of most damage (the first listed among equals).
+    ``Creature.weapon`` caches each weapon, so this is a short loop."""
     shots = []
     best: tuple[int, str] | None = None
-    for name in weapons:
+    for name in me.weapons:
         weapon = me.weapon(name)
-        if (weapon.kind in ("ranged", "thrown") and name in competent and not weapon.aoe
+        if (weapon.kind in ("ranged", "thrown") and name in me.competent and not weapon.aoe
                 and not weapon.zaoe and weapon.damage > 0):
             shots.append((-weapon.damage, name))
         if weapon.kind == "melee" and (best is None or weapon.damage > best[0]):
             best = (weapon.damage, name)
-    arms: Arms = (tuple(name for _, name in sorted(shots)), best[1] if best else None)
-    if len(_ARMS) >= 1024:
-        _ARMS.clear()
-    _ARMS[key] = (weapons, competent, clone(weapons), list(competent), arms)
-    return arms
+    return [name for _, name in sorted(shots)], best[1] if best else None
 
 
 @register_policy("cover", ruleset="zones", default=True)
@@ -127,7 +99,7 @@ class TakeCoverAndShoot:
         if target is None:
             return
         close = [e for e in foes if engaged(me, e)]
-        shots = _shots(me)
+        shots, melee = _arms(me)
         if shots:
             if not close and not me.has("cover"):
                 cover = Command("cover", me.id, {"environment": COVER})
@@ -139,7 +111,6 @@ class TakeCoverAndShoot:
             if shot is not None:
                 yield shot
                 return
-        melee = _melee_weapon(me)
         if melee is None:
             return
         if close:
