@@ -61,6 +61,15 @@ def test_failed_expectations_report_expected_and_actual() -> None:
     assert str(failure) == "step 2 (line 6): nia.health: expected 4, got 3"
 
 
+def test_an_odds_step_refuses_a_misspelt_argument_as_a_command_step_does() -> None:
+    result = run_text(
+        "ruleset: demo\nactors:\n  nia: {health: 5}\n  orc: {health: 5}\nsteps:\n"
+        "  - odds: {do: attack, actor: nia, target: orc, bonsu: 2}\n"
+    )
+    (failure,) = result.failures  # type: ignore[attr-defined]
+    assert "reads no argument 'bonsu'" in str(failure)
+
+
 def test_unused_forced_dice_fail_the_step() -> None:
     result = run_text("ruleset: demo\nactors:\n  nia: {health: 5}\nsteps:\n"
                       "  - {do: heal, target: nia, amount: 1, dice: [3]}\n")

@@ -41,6 +41,13 @@ class Encounter:
         events = self.ruleset.decide(self.state, cmd, recorder)
         return Entry(len(self.log) + 1, cmd, events, list(recorder.rolls))
 
+    def odds(self, command: Command | Mapping[str, Any]) -> dict[str, Any]:
+        """The exact odds of a command before it is rolled (its arguments checked as for
+        :meth:`decide`)."""
+        cmd = command if isinstance(command, Command) else Command.from_json(command)
+        self.ruleset.check_arguments(cmd)
+        return self.ruleset.odds(self.state, cmd)
+
     def execute(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:
         """Decide the command and apply its events; a RulesError leaves everything as it was."""
         entry = self.decide(command, dice)

@@ -211,8 +211,7 @@ def _odds(encounter: Encounter, step: LineDict, index: int, source: str,
         raise ScenarioError(source, step.lines["odds"], "odds",
                             "a command mapping, e.g. {do: attack, actor: nia, target: orc}")
     try:
-        command = Command.from_json(plain(payload))
-        return dict(encounter.ruleset.odds(encounter.state, command))
+        return dict(encounter.odds(Command.from_json(plain(payload))))
     except RulesError as err:
         result.failures.append(Failure(index, step.line, "odds", None, None,
                                        f"no odds for {payload.get('do')}: {err}"))
