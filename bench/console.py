@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server import serving  # bench/server.py, a sibling script
+from server import prepare, serving  # bench/server.py, a sibling script
 
 CHROMIUM = "/usr/bin/chromium"
 OBSERVER = """new MutationObserver(() => {
@@ -30,18 +30,12 @@ OBSERVER = """new MutationObserver(() => {
 }).observe(document, {subtree: true, childList: true});"""
 
 
-def prepare(db: Path) -> str:
-    """A realms campaign with one encounter of three creatures: the console's URL path."""
-    from arbiter.core import Command
-    from arbiter.store import EventStore, GameService
-
-    service = GameService(EventStore.open(db))
-    campaign, token = service.create_campaign("Benchmark", "realms")
-    eid = service.create_encounter(campaign.id, "table").id
-    for actor in ("bandit", "wolf", "knight"):
-        service.submit(eid, Command("add", args={"id": actor, "template": actor}))
-    service.store.close()
-    return f"/#campaign={campaign.id}&token={token}"
+def console_path(db: Path) -> str:
+    """A realms campaign with one encounter of three creatures (``bench/server.py``'s
+    ``prepare``): the console's URL path."""
+    campaign, token, _ = prepare(db, 1, "realms", [{"id": actor, "template": actor}
+                                                   for actor in ("bandit", "wolf", "knight")])
+    return f"/#campaign={campaign}&token={token}"
 
 
 def measure(url: str, loads: int) -> list[float]:
@@ -74,7 +68,7 @@ def main() -> None:
         sys.exit("bench/console.py: Chromium is missing (apt-get install chromium)")
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as folder:
         db = Path(folder) / "bench.db"
-        path = prepare(db)
+        path = console_path(db)
         with serving(db) as (port, _):
             times = sorted(measure(f"http://127.0.0.1:{port}{path}", args.loads))
     ms = {"median": round(statistics.median(times), 1),

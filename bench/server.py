@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,20 +39,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def prepare(db: Path, encounters: int) -> tuple[str, list[str]]:
-    """A campaign with ``encounters`` encounters, each with a very sturdy creature."""
+STURDY = ({"id": "ogre", "health": 10**9},)
+
+
+def prepare(db: Path, encounters: int, ruleset: str = "demo",
+            actors: Sequence[dict[str, Any]] = STURDY) -> tuple[str, str, list[str]]:
+    """A ``ruleset`` campaign with ``encounters`` encounters, each with ``actors`` (by
+    default a very sturdy creature): its id, its GM token and the encounter ids."""
     from arbiter.core import Command
     from arbiter.store import EventStore, GameService
 
     service = GameService(EventStore.open(db))
-    campaign, token = service.create_campaign("Benchmark", "demo")
+    campaign, token = service.create_campaign("Benchmark", ruleset)
     ids = []
     for i in range(encounters):
         eid = service.create_encounter(campaign.id, f"table {i}").id
-        service.submit(eid, Command("add", args={"id": "ogre", "health": 10**9}))
+        for actor in actors:
+            service.submit(eid, Command("add", args=dict(actor)))
         ids.append(eid)
     service.store.close()
-    return token, ids
+    return campaign.id, token, ids
 
 
 class Connection:
@@ -181,7 +187,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as folder:
         db = Path(folder) / "bench.db"
-        token, encounters = prepare(db, 1 if args.shared else max(LEVELS))
+        _, token, encounters = prepare(db, 1 if args.shared else max(LEVELS))
         with serving(db) as (port, child):
             results: dict[str, Any] = {}
             for clients in LEVELS:
