@@ -271,11 +271,11 @@ function renderPlayers(players) {
 }
 
 // One select per ruling; `change(ruling, value)` saves a choice.
-function rulingSelects(rulings, label, change) {
+function rulingSelects(rulings, scope, change) {
   return h("div", { class: "rulings" }, rulings.map((r) => h("label", { title: `${r.question || ""} (${r.citation || ""})` },
     h("span", {}, h("b", {}, r.id), " ", r.title),
     h("select", {
-      "aria-label": `${label} ${r.id}`,
+      "aria-label": `${scope} ${r.id}`,
       onchange: async (e) => {
         try {
           await change(r, e.target.value);

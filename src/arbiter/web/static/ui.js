@@ -271,25 +271,6 @@ export function card(entity, state, opts = {}) {
       h("dl", {}, rest.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, short(v))]))) : null);
 }
 
-// -- turn tracker -----------------------------------------------------------------------
-export function tracker(state, opts = {}) {
-  const names = (id) => (state.entities[id] ? state.entities[id].name || id : id);
-  const list = state.order.length ? state.order : Object.keys(state.entities);
-  return h("div", { class: "tracker" },
-    h("div", { class: "round" }, state.in_combat ? [h("b", {}, `Round ${state.round}`), " · ", state.current ? `${names(state.current)}'s turn` : "—"] : "Not in turn-by-turn play"),
-    h("ol", {}, list.map((id) => {
-      const e = state.entities[id];
-      const econ = state.economy && state.economy[id];
-      return h("li", { class: id === state.current ? "current" : "", dataset: { id } },
-        h("span", { class: "init" }, state.initiative[id] ?? ""),
-        h("span", { class: "who" }, names(id), e && e.hidden ? h("small", { class: "muted" }, " (hidden)") : null,
-          econ && id === state.current ? h("span", { class: "econ" }, Object.entries(econ).filter(([, v]) => typeof v === "number").map(([k, v]) => `${label(k)} ${v}`).join(" · ")) : null),
-        e ? h("span", { class: `hl ${healthLabel(e) || ""}` }, healthLabel(e) || "") : h("span"),
-        opts.onPick ? h("button", { class: "link", title: "act as this creature", onclick: () => opts.onPick(id) }, "act") : null);
-    })));
-}
-
-// -- odds -------------------------------------------------------------------------------
 /** The GM's chip that says who may see a creature, and hides or reveals it on a click:
  * hidden by the GM from every player; concealed by a condition (the state's `concealing`
  * names) from its enemies' players until one of their characters detects it; or visible. */
@@ -306,6 +287,25 @@ function hiddenChip(entity, state, onToggle) {
   return h("button", { class: cls, title, onclick: () => onToggle(entity) }, text);
 }
 
+// -- turn tracker -----------------------------------------------------------------------
+export function tracker(state, opts = {}) {
+  const names = (id) => creatureName(state, id);
+  const list = state.order.length ? state.order : Object.keys(state.entities);
+  return h("div", { class: "tracker" },
+    h("div", { class: "round" }, state.in_combat ? [h("b", {}, `Round ${state.round}`), " · ", state.current ? `${names(state.current)}'s turn` : "—"] : "Not in turn-by-turn play"),
+    h("ol", {}, list.map((id) => {
+      const e = state.entities[id];
+      const econ = state.economy && state.economy[id];
+      return h("li", { class: id === state.current ? "current" : "", dataset: { id } },
+        h("span", { class: "init" }, state.initiative[id] ?? ""),
+        h("span", { class: "who" }, names(id), e && e.hidden ? h("small", { class: "muted" }, " (hidden)") : null,
+          econ && id === state.current ? h("span", { class: "econ" }, Object.entries(econ).filter(([, v]) => typeof v === "number").map(([k, v]) => `${label(k)} ${v}`).join(" · ")) : null),
+        e ? h("span", { class: `hl ${healthLabel(e) || ""}` }, healthLabel(e) || "") : h("span"),
+        opts.onPick ? h("button", { class: "link", title: "act as this creature", onclick: () => opts.onPick(id) }, "act") : null);
+    })));
+}
+
+// -- odds -------------------------------------------------------------------------------
 export function oddsView(odds) {
   const rows = [];
   const walk = (prefix, value) => {
