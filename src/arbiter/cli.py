@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .core import RulesError, available, load_ruleset
@@ -193,6 +194,52 @@ def coverage_report(ruleset: str, inventory: Path | None, as_json: bool) -> None
     for cls, (covered, uncovered) in report.by_class.items():
         table.add_row(cls, str(len(covered)), str(len(covered) + len(uncovered)),
                       ", ".join(uncovered) or "-")
+    console.print(table)
+
+
+@app.command("commands")
+def commands_command(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset name.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON, with each "
+                                          "command's JSON Schema.")] = False,
+    as_markdown: Annotated[bool, typer.Option(
+        "--markdown", help="Print the command table of docs/rulesets/RULESET.md.")] = False,
+    write: Annotated[Path | None, typer.Option(
+        help="Write the command table into this Markdown file, between its markers.")
+    ] = None,
+) -> None:
+    """List a ruleset's commands: arguments, who may issue them, cost and rule ids."""
+    from .core.catalogue import markdown, who_text, with_table
+
+    try:
+        rules = load_ruleset(ruleset)
+    except RulesError as err:
+        fail(str(err))
+    catalogue = rules.catalogue
+    if write is not None:
+        try:
+            document = write.read_text(encoding="utf-8")
+            write.write_text(with_table(document, markdown(catalogue)), encoding="utf-8")
+        except (OSError, ValueError) as err:
+            fail(f"{write}: {err}")
+        return
+    if as_markdown:
+        sys.stdout.write(markdown(catalogue))
+        return
+    if as_json:
+        emit_json({name: {**spec.to_json(), "schema": spec.schema()}
+                   for name, spec in catalogue.items()})
+        return
+    table = Table(title=f"commands of {ruleset}")
+    for col in ("command", "who", "cost", "arguments", "what it does"):
+        table.add_column(col)
+    for name, spec in catalogue.items():
+        given = [("actor" if spec.actor == "required" else "[actor]")] \
+            if spec.actor != "none" else []
+        given += [k if a.required else f"[{k}]" for k, a in spec.args.items()]
+        table.add_row(name, who_text(spec), spec.cost or "-", escape(", ".join(given)),
+                      escape(spec.summary + (f" ({', '.join(spec.rules)})" if spec.rules
+                                             else "")))
     console.print(table)
 
 

@@ -67,7 +67,7 @@ def test_an_odds_step_refuses_a_misspelt_argument_as_a_command_step_does() -> No
         "  - odds: {do: attack, actor: nia, target: orc, bonsu: 2}\n"
     )
     (failure,) = result.failures  # type: ignore[attr-defined]
-    assert "reads no argument 'bonsu'" in str(failure)
+    assert "attack: no argument 'bonsu'" in str(failure)
 
 
 def test_unused_forced_dice_fail_the_step() -> None:

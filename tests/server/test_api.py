@@ -145,7 +145,7 @@ def test_errors_are_json_with_the_field(table: Table) -> None:
         (c.post("/api/campaigns", content=b'{"name": NaN}'), 400, None),
         (c.post("/api/campaigns", content=b"x" * 70_000), 413, None),
         (table.command({"do": "attack", "actor": "nia"}), 422, "command.target"),
-        (table.command({"do": "fly"}), 422, "command"),
+        (table.command({"do": "fly"}), 422, "command.do"),
         (table.command({"do": "attack", "actor": "nia", "target": "wolf", "trget": "x"}), 422,
          "command.trget"),
         (c.post(f"/api/encounters/{eid}/odds", headers=table.gm, json={"command": {
@@ -180,16 +180,19 @@ def test_a_player_never_receives_the_hidden_creature(table: Table) -> None:
         ]
         for move in gm_moves:
             assert table.command(move).status_code == 201
-        # Naming it gets the answer naming nobody gets (the player's own word echoed).
+        # Naming it gets the answer naming nobody gets (the player's own word echoed); its
+        # name is no creature id at all, like any other name with a space.
         answers = {}
-        for name in (HIDDEN_ID, HIDDEN_NAME, "ghost"):
+        for name in (HIDDEN_ID, HIDDEN_NAME, "ghost", "Ghost Wolf"):
             r = table.command({"do": "attack", "actor": "nia", "target": name}, player)
             answers[name] = (r.status_code, r.text.replace(name, "X"))
             r = table.client.post(f"/api/encounters/{eid}/odds", headers=player, json={
                 "command": {"do": "attack", "actor": "nia", "target": name}})
             answers[name + " odds"] = (r.status_code, r.text.replace(name, "X"))
-        assert answers[HIDDEN_ID] == answers[HIDDEN_NAME] == answers["ghost"]
+        assert answers[HIDDEN_ID] == answers["ghost"]
+        assert answers[HIDDEN_NAME] == answers["Ghost Wolf"]
         assert answers[HIDDEN_ID + " odds"] == answers["ghost odds"]
+        assert answers[HIDDEN_NAME + " odds"] == answers["Ghost Wolf odds"]
         assert answers["ghost"][0] == 422
         for move in ({"do": "attack", "actor": "nia", "target": "wolf"}, {"do": "next"}):
             r = table.command(move, player)

@@ -61,7 +61,9 @@ def test_number_fields_work_out_sums(server: ServerThread, page: Page) -> None:
             product: ui.arith('2*6+1'), half: ui.arith('7/2'), negative: ui.arith('-7'),
             bad: run(() => ui.arith('7x', undefined, 'amount')),
             zero: run(() => ui.arith('1/0')),
-            args: ui.commandArgs('Give a condition: target, name, [level], [rounds].'),
+            args: ui.commandArgs({args: {target: {kind: 'creature', required: true},
+                name: {kind: 'text', required: true}, level: {kind: 'integer'},
+                rounds: {kind: 'integer'}}}),
             more: ui.moreArgs('weapon=bow; range=2+1; aimed=true; groups=["a", "b"]'),
         };
     }""")

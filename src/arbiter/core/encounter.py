@@ -36,16 +36,15 @@ class Encounter:
     def decide(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:
         """What the command would do, without changing anything."""
         cmd = command if isinstance(command, Command) else Command.from_json(command)
-        self.ruleset.check_arguments(cmd)
         recorder = RecordingDice(dice)
         events = self.ruleset.decide(self.state, cmd, recorder)
         return Entry(len(self.log) + 1, cmd, events, list(recorder.rolls))
 
     def odds(self, command: Command | Mapping[str, Any]) -> dict[str, Any]:
-        """The exact odds of a command before it is rolled (its arguments checked as for
-        :meth:`decide`)."""
+        """The exact odds of a command before it is rolled (its arguments checked against
+        its declaration, as :meth:`decide` does)."""
         cmd = command if isinstance(command, Command) else Command.from_json(command)
-        self.ruleset.check_arguments(cmd)
+        self.ruleset.validate(cmd)
         return self.ruleset.odds(self.state, cmd)
 
     def execute(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:

@@ -8,14 +8,22 @@ that changes state. Rulesets are found through the ``arbiter.rulesets`` entry-po
 
 from __future__ import annotations
 
-import difflib
 import inspect
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from ..dice import DiceError, DiceSource, SeededDice, roll
+from . import catalogue as args
+from .catalogue import (
+    CommandSpec,
+    EventSpec,
+    InvalidArgument,
+    catalogue_of,
+    command,
+    event,
+    events_of,
+)
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
@@ -31,10 +39,6 @@ Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
-_ARGUMENT_NAMES: dict[type, frozenset[str]] = {}
-"""``Ruleset.argument_names`` by ruleset class (the store loads a new instance per
-encounter; the code it scans is the class's)."""
-_QUOTED = re.compile(r"""(["'])([a-z][a-z0-9_]*)\1""")
 CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
 """Conditions that hide where a creature is from whoever has not detected it."""
 
@@ -93,63 +97,58 @@ class Ruleset:
         return merged
 
     # -- the two pure functions --------------------------------------------------------
+    @property
+    def catalogue(self) -> dict[str, CommandSpec]:
+        """Every command this ruleset takes, by name, as declared beside its handler
+        (``core/catalogue.py``)."""
+        return catalogue_of(type(self))
+
     def commands(self) -> dict[str, str]:
-        """Every command name with the first line of its description."""
-        out = {}
-        for attr in sorted(dir(self)):
-            if attr.startswith("do_"):
-                doc = inspect.getdoc(getattr(self, attr)) or ""
-                out[attr[3:]] = doc.splitlines()[0] if doc else ""
-        return out
+        """Every command name with its one-line summary."""
+        return {name: spec.summary for name, spec in self.catalogue.items()}
+
+    @property
+    def events(self) -> dict[str, EventSpec]:
+        """Every event type this ruleset applies, by name, as declared beside its
+        ``apply_*`` method."""
+        return events_of(type(self))
+
+    def describe(self, event_type: str, data: dict[str, Any], names: Mapping[str, str],
+                 gm: bool = True) -> str:
+        """An event as a sentence for the game master, or for a player (``gm`` false, with
+        ``data`` as the player view shows it)."""
+        spec = self.events.get(event_type)
+        if spec is None:
+            return event_type.replace("_", " ")
+        return spec.text(data, names, gm)
+
+    def spec(self, name: str) -> CommandSpec:
+        """The declaration of a command, or InvalidArgument naming the commands there are."""
+        found = self.catalogue.get(name)
+        if found is None:
+            raise InvalidArgument(f"{self.name} has no command {name!r} "
+                                  f"(commands: {', '.join(self.catalogue)})", "command.do")
+        return found
+
+    def validate(self, command: Command) -> None:
+        """Raise :class:`InvalidArgument` when ``command`` breaks its declaration."""
+        self.spec(command.name).validate(command)
 
     def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """The events a command causes, or a RulesError saying why it cannot happen."""
-        handler: Handler | None = getattr(self, f"do_{command.name}", None)
-        if handler is None:
-            raise InvalidCommand(
-                f"{self.name} has no command {command.name!r} "
-                f"(commands: {', '.join(self.commands())})"
-            )
+        """The events a command causes, or a RulesError saying why it cannot happen. The
+        command is first checked against its declaration."""
+        spec = self.catalogue.get(command.name)
+        if spec is None:
+            self.spec(command.name)
+        else:
+            spec.validate(command)
         if command.name != "create" and not state.ruleset:
             raise IllegalCommand("the encounter has not been created yet")
+        handler: Handler = getattr(self, f"do_{command.name}")
         try:
             return handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
-
-    def check_arguments(self, command: Command) -> None:
-        """Refuse an argument name this ruleset never reads, with the nearest it does (a
-        misspelt ``weapn`` would otherwise be ignored, and the default weapon used). The
-        names it reads are every quoted word in its code (:meth:`argument_names`);
-        ``add`` and ``create`` are checked by the stat block and the rulings themselves.
-        The table's paths call it (``Encounter``, the server); the simulator's tactics,
-        which write their own commands, do not."""
-        if command.name in ("add", "create"):
-            return
-        known = self.argument_names()
-        for key in command.args:
-            if key not in known:
-                near = difflib.get_close_matches(key, known, n=1)
-                hint = f" (did you mean {near[0]!r}?)" if near else ""
-                raise InvalidCommand(f"{command.name}: {self.name} reads no argument "
-                                     f"{key!r}{hint}")
-
-    def argument_names(self) -> frozenset[str]:
-        """Every quoted lower-case word in the code of the packages of this ruleset's
-        classes (the kernel's included): a superset of the argument names any command
-        reads, found once per ruleset class."""
-        cached = _ARGUMENT_NAMES.get(type(self))
-        if cached is None:
-            files: set[Path] = set()
-            for kind in type(self).__mro__:
-                source = getattr(inspect.getmodule(kind), "__file__", None)
-                if source:
-                    files.update(Path(source).parent.glob("*.py"))
-            names: set[str] = set()
-            for file in sorted(files):  # quoted words: a superset of the string constants
-                names.update(m[1] for m in _QUOTED.findall(file.read_text(encoding="utf-8")))
-            cached = _ARGUMENT_NAMES[type(self)] = frozenset(names)
-        return cached
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
@@ -303,6 +302,8 @@ class Ruleset:
         raise IllegalCommand(f"{self.name} computes no odds for {command.name!r}")
 
     # -- commands every ruleset shares ----------------------------------------------------
+    @command("Create the encounter with rulings overrides.",
+             rulings=args.mapping("ruling id to chosen value"))
     def do_create(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Create the encounter with rulings overrides."""
         if state.ruleset:
@@ -311,19 +312,29 @@ class Ruleset:
         chosen = self.rulings.resolve(overrides)
         return [Event("encounter_created", {"ruleset": self.name, "rulings": chosen})]
 
+    @event("The encounter is created ({ruleset}).",
+           ruleset=args.text("the ruleset"), rulings=args.mapping("the rulings in force"))
     def apply_encounter_created(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.ruleset = data["ruleset"]
         state.rulings = dict(data["rulings"])
 
+    @command("Change one ruling for this encounter.",
+             id=args.text("the ruling's id", required=True, max_len=64),
+             value=args.text("one of the ruling's choices", required=True, max_len=200))
     def do_ruling(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Change one ruling for this encounter: id, value."""
         rid, value = self.arg(command, "id", str), self.arg(command, "value", str)
         self.rulings.resolve({rid: value})
         return [Event("ruling_set", {"id": rid, "value": value})]
 
+    @event("Ruling {id} is now {value}.", player="Ruling {id} changes[ to {value}].",
+           id=args.text("the ruling"), value=args.text("its chosen value"))
     def apply_ruling_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.rulings = {**state.rulings, data["id"]: data["value"]}  # replaced: see model
 
+    @command("Add a creature or object from a stat block or a template.", open=True,
+             id=args.creature("the new creature's id", required=True),
+             template=args.text("a template of this ruleset", max_len=64))
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Add a creature or object: id, and its stat block."""
         entity_id = self.arg(command, "id", str)
@@ -335,16 +346,21 @@ class Ruleset:
         self.make_entity(entity_id, spec)  # validate now, not at evolve
         return [Event("entity_added", {"id": entity_id, "spec": spec})]
 
+    @event("{id} joins the encounter.", id=args.creature("who joins"),
+           spec=args.mapping("the stat block"))
     def apply_entity_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.entities[data["id"]] = self.make_entity(data["id"], data["spec"])
         if state.in_combat and data["id"] not in state.order:
             state.order.append(data["id"])
 
+    @command("Remove a creature or object from the encounter.",
+             target=args.creature("who leaves the encounter", required=True))
     def do_remove(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Remove a creature or object from the encounter: target."""
         target = state.entity(self.arg(command, "target", str))
         return [Event("entity_removed", {"id": target.id})]
 
+    @event("{id} leaves the encounter.", id=args.creature("who leaves"))
     def apply_entity_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = data["id"]
         current = state.current
@@ -356,6 +372,8 @@ class Ruleset:
             elif state.turn_index >= len(state.order):
                 state.turn_index = 0
 
+    @command("Start turn-by-turn play: roll initiative and begin round 1.",
+             initiative=args.mapping("given initiative values by creature id (the rest roll)"))
     def do_start(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Start turn-by-turn play: roll initiative (or take given values) and begin round 1."""
         if state.in_combat:
@@ -382,6 +400,9 @@ class Ruleset:
         added = list(state.entities)
         return sorted(initiative, key=lambda e: (-initiative[e], added.index(e)))
 
+    @event("Turn-by-turn play begins; the order is {order}.",
+           initiative=args.mapping("initiative by creature"),
+           order=args.creatures("the turn order"), rolls=args.mapping("the initiative rolls"))
     def apply_combat_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.in_combat = True
         state.initiative = dict(data["initiative"])
@@ -437,15 +458,21 @@ class Ruleset:
                                                            "name": cond.name, "why": "expired"}))
         return out
 
+    @event("Round {round}: {actor}'s turn.", actor=args.creature("whose turn"),
+           round=args.integer("the round"))
     def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.round = data["round"]
         state.turn_index = state.order.index(data["actor"])
 
+    @command("End the current turn and start the next creature's.", who="player",
+             when="any", actor="optional")
     def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """End the current turn and start the next creature's (a new round after the last)."""
         who = state.current
         if who is None:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
+        if command.actor is not None and command.actor != who:
+            raise IllegalCommand(f"it is {who}'s turn, not {command.actor}'s")
         self.check_turn_end(state, who)
         events = self.turn_end_events(state, who, dice)
         done = len(events)
@@ -475,20 +502,27 @@ class Ruleset:
             return order[0], round_ + 1
         return order[index], round_
 
+    @event("{actor}'s turn ends.", actor=args.creature("whose turn"),
+           round=args.integer("the round"))
     def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.economy.pop(data["actor"], None)
 
+    @command("End turn-by-turn play.")
     def do_end(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """End turn-by-turn play."""
         if not state.in_combat:
             raise IllegalCommand("turn-by-turn play is not running")
         return [Event("combat_ended", {"round": state.round})]
 
+    @event("Turn-by-turn play ends after round {round}.", round=args.integer("the round"))
     def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.in_combat = False
         state.turn_index = -1
         state.economy.clear()
 
+    @command("Set a creature's initiative (an ability or the GM changes it).",
+             target=args.creature("whose initiative", required=True),
+             value=args.integer("the new initiative", lo=-999, hi=999, required=True))
     def do_initiative(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -501,6 +535,8 @@ class Ruleset:
         return [Event("initiative_set", {"target": target.id, "value": value,
                                          "order": self.initiative_order(state, initiative)})]
 
+    @event("{target}'s initiative is now {value}.", target=args.creature("whose"),
+           value=args.integer("the initiative"), order=args.creatures("the new order"))
     def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         current = state.current
         state.initiative[data["target"]] = data["value"]
@@ -508,6 +544,13 @@ class Ruleset:
         if current is not None:
             state.turn_index = state.order.index(current)
 
+    @command("Give a creature a condition.",
+             target=args.creature("who gets the condition", required=True),
+             name=args.text("the condition's name", required=True, max_len=64),
+             level=args.integer("its level", lo=0, hi=99, default=1),
+             rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000),
+             source=args.text("who or what causes it", max_len=64),
+             tags=args.items("tags"))
     def do_condition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -524,6 +567,8 @@ class Ruleset:
         )
         return [Event("condition_added", {"target": target.id, "condition": cond.to_json()})]
 
+    @event("{target} is {condition.name}[ ({condition.level})].",
+           target=args.creature("who"), condition=args.mapping("the condition"))
     def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         entity = state.entity(data["target"])
         new = Condition.from_json(data["condition"])
@@ -533,6 +578,9 @@ class Ruleset:
             entity.conditions.remove(old)
         entity.conditions.append(kept)
 
+    @command("Remove a condition from a creature.",
+             target=args.creature("who loses the condition", required=True),
+             name=args.text("the condition's name", required=True, max_len=64))
     def do_uncondition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -543,11 +591,17 @@ class Ruleset:
             raise IllegalCommand(f"{target.id} has no condition {name!r}")
         return [Event("condition_removed", {"target": target.id, "name": name, "why": "removed"})]
 
+    @event("{target} is no longer {name}[ ({why})].", target=args.creature("who"),
+           name=args.text("the condition"), why=args.text("expired or removed"))
     def apply_condition_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
         entity = state.entities.get(data["target"])
         if entity is not None:
             entity.conditions = [c for c in entity.conditions if c.name != data["name"]]
 
+    @command("The game master overrides any value, with a reason for the log.",
+             path=args.text("a dotted path such as nia.health", required=True),
+             value=args.value("the new value", required=True),
+             reason=args.text("why, for the log", max_len=500))
     def do_override(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -568,9 +622,17 @@ class Ruleset:
         return [Event("overridden", {"path": path, "value": value, "old": _plain(old),
                                      "reason": reason})]
 
+    @event("The game master sets {path} to {value}[ (was {old})][: {reason}].",
+           player="The game master changes {path}.", path=args.text("what changed"),
+           value=args.value("the new value"), old=args.value("the old value"),
+           reason=args.text("why"))
     def apply_overridden(self, state: EncounterState, data: dict[str, Any]) -> None:
         set_path(state, data["path"], data["value"])
 
+    @command("The GM rules that a creature knows, or no longer knows, where a concealed "
+             "one is.", actor="required",
+             target=args.creature("the concealed creature", required=True),
+             detected=args.flag("whether the actor now knows where it is", default=True))
     def do_detect(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """The GM rules that a creature knows where a concealed one is, or no longer does:
@@ -588,16 +650,22 @@ class Ruleset:
         return [Event("detection_set", {"actor": actor.id, "target": target.id,
                                         "detected": self.arg(command, "detected", bool, True)})]
 
+    @event("{actor} {detected?now knows|no longer knows} where {target} is.",
+           actor=args.creature("who"), target=args.creature("the concealed creature"),
+           detected=args.flag("knows"))
     def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         """Each concealing condition of the target lists, or stops listing, the actor in its
         data's ``detected_by`` (a new Condition: conditions are never changed in place)."""
         set_detection(state.entity(data["target"]), self.concealing, data["actor"],
                       data["detected"])
 
+    @command("Write a note into the log.",
+             text=args.text("the note", required=True, max_len=2000))
     def do_note(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Write a note into the log: text."""
         return [Event("noted", {"text": self.arg(command, "text", str)})]
 
+    @event("Note: {text}", text=args.text("the note"))
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 

@@ -31,7 +31,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import __version__
 from ..core import (
     Command,
-    EncounterState,
     IllegalCommand,
     InvalidCommand,
     RulesError,
@@ -39,6 +38,7 @@ from ..core import (
     available,
     load_ruleset,
 )
+from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
 from ..store import (
     Conflict,
     ExportFormatError,
@@ -66,8 +66,6 @@ BODY_LIMIT = 64 * 1024
 IMPORT_LIMIT = 32 * 1024 * 1024
 LOG_PAGE = 500
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-GM_COMMANDS = frozenset({"create", "add", "remove", "start", "end", "initiative", "condition",
-                         "uncondition", "override", "ruling", "note", "detect"})
 
 
 class ApiError(Exception):
@@ -88,21 +86,21 @@ def error_response(status: int, message: str, field: str | None = None,
 def _argument_field(err: RulesError, command: Command | None) -> str | None:
     if command is None:
         return "command"
+    if isinstance(err, InvalidArgument | NotAllowed):
+        return err.field
     if isinstance(err, UnknownEntity):
         for key, value in command.args.items():
             if value == err.name:
                 return f"command.{key}"
         if command.actor == err.name:
             return "command.actor"
-    match = re.search(r"argument '([^']+)'|'([^']+)' must", str(err))
-    if match:
-        return f"command.{match.group(1) or match.group(2)}"
     return "command"
 
 
 def rules_error(err: RulesError, command: Command | None = None,
                 view: View | None = None) -> ApiError:
-    """A 422 for a refusal by the rules; for a player, with nothing concealed in it."""
+    """A 422 for a refusal by the rules (a 403 for what the issuer may not do); for a
+    player, with nothing concealed in it."""
     message = str(err)
     if view is not None and not view.gm:
         if isinstance(err, UnknownEntity):
@@ -112,7 +110,8 @@ def rules_error(err: RulesError, command: Command | None = None,
     extra: dict[str, Any] = {}
     if isinstance(err, IllegalCommand) and err.rule:
         extra["rule"] = err.rule
-    return ApiError(422, message, _argument_field(err, command), **extra)
+    status = 403 if isinstance(err, NotAllowed) else 422
+    return ApiError(status, message, _argument_field(err, command), **extra)
 
 
 def _strings(value: Any) -> list[str]:
@@ -156,12 +155,41 @@ async def read_json(request: Request, schema: str | None, limit: int = BODY_LIMI
         raise ApiError(400, f"the body is not valid JSON: {str(err)[:200]}") from None
     if depth(value) > MAX_DEPTH:
         raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
+    broken = unencodable(value)
+    if broken is not None:
+        raise ApiError(400, "text must be valid Unicode (it holds a lone surrogate)",
+                       broken or None)
     if schema is not None:
         try:
             validate(value, SCHEMAS[schema])
         except ValidationError as err:
             raise ApiError(422 if err.field else 400, err.message, err.field) from None
     return value
+
+
+def unencodable(value: Any, path: str = "") -> str | None:
+    """The path of the first text in a JSON value (keys included) that is not valid
+    Unicode (a lone surrogate, which JSON's ``\\ud800`` escapes can carry), else None."""
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return where
+        elif isinstance(item, dict):
+            for key, inner in item.items():
+                here = f"{where}.{key}" if where else str(key)
+                try:
+                    str(key).encode("utf-8")
+                except UnicodeEncodeError:
+                    return where
+                stack.append((inner, here))
+        elif isinstance(item, list):
+            stack.extend((inner, f"{where}.{i}" if where else str(i))
+                         for i, inner in enumerate(item))
+    return None
 
 
 def bearer(request: Request) -> str | None:
@@ -300,19 +328,27 @@ class Api:
     @staticmethod
     def player_guard(principal: Principal,
                      seen: list[View] | None = None) -> Callable[[Loaded, Command], None]:
-        """The check a player's command passes before the rules see it; the View it builds
-        is appended to ``seen`` when given (for filtering the answer against the very
-        state the command was decided on)."""
+        """The one check a player's command passes before the rules see it, for every route
+        that takes a command (submit and odds): its shape (the catalogue), then the
+        player's authority (:func:`~arbiter.core.catalogue.authorize`), then every creature
+        it names, which must be one the player can see. Each step depends only on what
+        the player sent and what they can see, so a hidden creature answers exactly like a
+        missing one. The View it builds is appended to ``seen`` when given (for filtering
+        the answer against the very state the command was decided on)."""
         def guard(loaded: Loaded, command: Command) -> None:
             if principal.is_gm:
                 return
             view = View(loaded.state, principal, loaded.ruleset)
             if seen is not None:
                 seen.append(view)
-            secret = view.secret_in(command.to_json())
-            if secret is not None:
-                raise UnknownEntity(secret, view.visible_ids())
-            check_player_command(view, loaded.state, command)
+            state = loaded.state
+            catalogue = loaded.ruleset.catalogue
+            names = {e.id: e.name for e in state.entities.values() if e.id in view.own}
+            authorize(catalogue, command, frozenset(view.own), state.current,
+                      state.in_combat, names)
+            for ref in references(catalogue, command):
+                if ref not in state.entities or ref in view.concealed:
+                    raise UnknownEntity(ref, view.visible_ids())
         return guard
 
     # -- routes: service ------------------------------------------------------------------
@@ -332,9 +368,23 @@ class Api:
             except Exception:  # a ruleset package that does not import is not offered
                 continue
             out.append({"name": name, "title": ruleset.title,
-                        "commands": ruleset.commands(),
+                        "commands": {k: c.to_json() for k, c in ruleset.catalogue.items()},
                         "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings]})
         return JSONResponse({"rulesets": out})
+
+    async def ruleset_commands(self, request: Request) -> Response:
+        """A ruleset's whole catalogue: every command with its arguments, who may issue it
+        and its JSON Schema, and every event type with its fields and sentences."""
+        name = str(request.path_params.get("ruleset", ""))
+        if name not in available():
+            raise ApiError(404, f"no ruleset {name[:80]!r} (rulesets: "
+                           f"{', '.join(available())})")
+        ruleset = load_ruleset(name)
+        return JSONResponse({
+            "ruleset": name,
+            "commands": {k: {**c.to_json(), "schema": c.schema()}
+                         for k, c in ruleset.catalogue.items()},
+            "events": {k: e.to_json() for k, e in ruleset.events.items()}})
 
     # -- routes: campaigns --------------------------------------------------------------
     def require_admin(self, request: Request, what: str) -> None:
@@ -474,10 +524,9 @@ class Api:
         eid, principal = await self.encounter_principal(request)
 
         def render(loaded: Loaded) -> dict[str, Any]:
-            names = loaded.ruleset.commands()
-            if not principal.is_gm:
-                names = {k: v for k, v in names.items() if k not in GM_COMMANDS}
-            return {"commands": names}
+            catalogue = loaded.ruleset.catalogue
+            return {"commands": {k: c.to_json() for k, c in catalogue.items()
+                                 if principal.is_gm or c.who == "player"}}
         return JSONResponse(await run_in_threadpool(self.games.read, eid, render))
 
     async def _submit(self, eid: str, principal: Principal, command: Command,
@@ -644,22 +693,6 @@ class Api:
         return principal, eid
 
 
-def check_player_command(view: View, state: EncounterState, command: Command) -> None:
-    """Refuse what a player may not do: act for someone else, or use a GM command."""
-    if command.name in GM_COMMANDS:
-        raise ApiError(403, f"only the game master may use {command.name!r}", "command.do")
-    if command.name == "next" and command.actor is None:
-        if state.current not in view.own:
-            raise ApiError(403, "you may only end your own character's turn", "command.do")
-        return
-    if command.actor is None:
-        raise ApiError(403, "name which of your characters acts ('actor'); other commands "
-                       "are the game master's", "command.actor")
-    if command.actor not in view.own:
-        raise ApiError(403, f"{command.actor!r} is not one of your characters "
-                       f"({', '.join(sorted(view.own)) or 'none'})", "command.actor")
-
-
 def _outcome(loaded: Loaded, record: LogRecord, principal: Principal) -> dict[str, Any]:
     view = View(loaded.state, principal, loaded.ruleset)
     return {"version": loaded.version, "record": view.record(record),
@@ -725,6 +758,10 @@ def guarded(fn: Handler) -> Handler:
             return error_response(409, str(err))
         except ExportFormatError as err:
             return error_response(422, str(err), err.field)
+        except NotAllowed as err:
+            return error_response(403, str(err), err.field)
+        except InvalidArgument as err:
+            return error_response(422, str(err), err.field)
         except RulesError as err:
             return error_response(422, str(err), "command" if isinstance(
                 err, InvalidCommand | IllegalCommand) else None)
@@ -757,6 +794,7 @@ def routes(api: Api) -> list[BaseRoute]:
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/api/health", g(api.health), methods=["GET"]),
         Route("/api/rulesets", g(api.rulesets), methods=["GET"]),
+        Route("/api/rulesets/{ruleset}/commands", g(api.ruleset_commands), methods=["GET"]),
         Route("/api/campaigns", g(api.create_campaign), methods=["POST"]),
         Route("/api/campaigns/import", g(api.import_campaign), methods=["POST"]),
         Route("/api/campaigns/{campaign_id}", g(api.campaign), methods=["GET"]),

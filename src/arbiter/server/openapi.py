@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
+from ..core import available, load_ruleset
 from .schema import SCHEMAS
 
 
@@ -22,6 +24,9 @@ class Operation:
 OPERATIONS: tuple[Operation, ...] = (
     Operation("get", "/api/health", "Whether the server and its store are ready"),
     Operation("get", "/api/rulesets", "The installed rulesets, their commands and rulings"),
+    Operation("get", "/api/rulesets/{ruleset}/commands",
+              "A ruleset's command catalogue (arguments, who may issue, JSON Schema) and "
+              "its event types"),
     Operation("post", "/api/campaigns", "Create a campaign; answers the game master's token",
               "CreateCampaign", created=True),
     Operation("post", "/api/campaigns/import", "Import a campaign file from an export",
@@ -73,13 +78,42 @@ ERROR_SCHEMA = {
 }
 
 
+def command_schemas() -> dict[str, dict[str, Any]]:
+    """The JSON Schema of every command of every installed ruleset, named
+    ``ruleset.command``, from the command catalogue."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in available():
+        try:
+            ruleset = load_ruleset(name)
+        except Exception:  # a ruleset package that does not import is not offered
+            continue
+        for command, spec in ruleset.catalogue.items():
+            out[f"{name}.{command}"] = {**spec.schema(), "x-who": spec.who,
+                                        "x-when": spec.when}
+    return out
+
+
+@cache
 def openapi_document(version: str) -> dict[str, Any]:
+    """The whole document (built once: the routes and the catalogue do not change while
+    the server runs). A command's body is any one of the commands of the encounter's
+    ruleset (``components.schemas["ruleset.command"]``)."""
+    commands = command_schemas()
+    schemas: dict[str, Any] = {**SCHEMAS, **commands, "Error": ERROR_SCHEMA}
+    schemas["Command"] = {"anyOf": [{"$ref": f"#/components/schemas/{k}"}
+                                    for k in commands],
+                          "description": SCHEMAS["Submit"]["properties"]["command"]
+                          ["description"]}
+    for body in ("Submit", "Odds"):
+        schemas[body] = {**SCHEMAS[body], "properties": {
+            **SCHEMAS[body]["properties"], "command": {"$ref": "#/components/schemas/Command"}}}
     paths: dict[str, dict[str, Any]] = {}
     for op in OPERATIONS:
         params: list[dict[str, Any]] = [
             {"name": name, "in": "path", "required": True,
              "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$"}}
-            for name in ("campaign_id", "encounter_id", "ruling_id") if f"{{{name}}}" in op.path
+            for name in ("campaign_id", "encounter_id", "ruling_id", "ruleset")
+            if f"{{{name}}}" in op.path
         ]
         params += [{"name": q, "in": "query", "required": False,
                     "schema": {"type": "integer", "minimum": 0}} for q in op.query]
@@ -117,7 +151,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                                 "record, filtered for your role."},
         "paths": paths,
         "components": {
-            "schemas": {**SCHEMAS, "Error": ERROR_SCHEMA},
+            "schemas": schemas,
             "securitySchemes": {"token": {"type": "http", "scheme": "bearer"}},
         },
     }

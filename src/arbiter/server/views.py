@@ -105,6 +105,11 @@ def wound_status(entity: Entity) -> str | None:
     return "wounded" if health * 2 > most else "bloodied"
 
 
+def _marker_text(record: LogRecord) -> str:
+    verb = "undoes" if record.kind == "undo" else "redoes"
+    return f"The game master {verb} #{record.target}."
+
+
 class _Mentioned(Exception):
     """A value names a concealed creature in free text."""
 
@@ -208,17 +213,44 @@ class View:
             out["status"] = status
         return out
 
+    def shown_turn(self) -> tuple[int, str | None]:
+        """The round and whose turn it is, as this principal may know them. While a
+        concealed creature acts, a player sees the turn of the last creature they can see
+        that acted before it (in the previous round if need be), so nothing tells them that
+        someone unseen is acting; when nobody they can see has acted yet, round 0 and
+        nobody (turn-by-turn play is about to begin)."""
+        s = self.state
+        current = s.current
+        if current is None or current not in self.concealed:
+            return s.round, current
+        order = s.order
+        index = s.turn_index
+        for step in range(1, len(order) + 1):
+            j = index - step
+            round_ = s.round if j >= 0 else s.round - 1
+            if round_ < 1:
+                break
+            who = order[j % len(order)]
+            if who not in self.concealed:
+                return round_, who
+        return 0, None
+
+    def names(self) -> dict[str, str]:
+        """Creature names by id, of the creatures this principal can see."""
+        return {e.id: e.name for e in self.state.entities.values()
+                if e.id not in self.concealed}
+
     def state_json(self, encounter_id: str, version: int) -> dict[str, Any]:
         s = self.state
         hide = self.concealed
-        current = s.current if s.current not in hide else None
+        round_, current = self.shown_turn()
         out: dict[str, Any] = {
             "encounter": encounter_id,
             "version": version,
             "role": self.principal.role,
             "ruleset": s.ruleset,
             "rulings": dict(s.rulings),
-            "round": s.round,
+            "round": round_,
             "in_combat": s.in_combat,
             "current": current,
             "order": [e for e in s.order if e not in hide],
@@ -237,16 +269,22 @@ class View:
 
     # -- log ----------------------------------------------------------------------------
     def record(self, record: LogRecord) -> dict[str, Any]:
+        """A log record for this principal, with ``text``: its events as sentences written
+        for the principal's role (``Ruleset.describe``)."""
         if self.gm:
             out = record.to_json()
             if record.kind == "entry":
                 out.pop("payload")
                 out.update(record.payload)
+                out["text"] = self.text(record.payload.get("events", []))
+            else:
+                out["text"] = _marker_text(record)
             return out
         if record.kind != "entry":
-            return {"seq": record.seq, "kind": record.kind, "target": record.target}
+            return {"seq": record.seq, "kind": record.kind, "target": record.target,
+                    "text": _marker_text(record)}
         payload = record.payload
-        redacted = {"seq": record.seq, "kind": "entry", "redacted": True}
+        redacted = {"seq": record.seq, "kind": "entry", "redacted": True, "text": ""}
         command = dict(payload.get("command", {}))
         if command.get("actor") not in self.own:  # its arguments are the GM's alone
             command = {k: command[k] for k in ("do", "actor") if k in command}
@@ -265,7 +303,18 @@ class View:
         # count it); what is kept from the player of a creature they see (its Health) is not
         # in the dice.
         return {"seq": record.seq, "kind": "entry", "command": command, "events": events,
-                "dice": payload.get("dice", []) if whole else []}
+                "dice": payload.get("dice", []) if whole else [], "text": self.text(events)}
+
+    def text(self, events: Iterable[dict[str, Any]]) -> str:
+        """Events (as this principal sees them) as sentences for this principal's role."""
+        names = self.names()
+        describe = self.ruleset.describe
+        out = []
+        for event in events:
+            data = event.get("data")
+            if isinstance(data, dict):
+                out.append(describe(str(event.get("type", "")), data, names, self.gm))
+        return " ".join(s for s in out if s)
 
     def _event(self, event: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
         """The event as this player may see it (None when it is about a concealed one), and

@@ -318,7 +318,6 @@ class GameService:
             inner = source() if source else SeededDice(secrets.randbits(64))
         recorder = RecordingDice(inner)
         try:
-            loaded.ruleset.check_arguments(command)
             events = loaded.ruleset.decide(loaded.state, command, recorder)
         except RulesError:
             raise
@@ -342,7 +341,7 @@ class GameService:
             if guard is not None:
                 guard(loaded, command)
             try:
-                loaded.ruleset.check_arguments(command)
+                loaded.ruleset.validate(command)
                 return loaded.ruleset.odds(loaded.state, command)
             except RulesError:
                 raise

@@ -101,7 +101,7 @@ def test_the_forced_skill_roll_adds_the_dice_to_the_value() -> None:
 def test_bad_dice_arguments_are_invalid() -> None:
     """P-DICE-1: dice modifiers are whole numbers."""
     enc = encounter()
-    with pytest.raises(InvalidCommand, match="whole number of dice"):
+    with pytest.raises(InvalidCommand, match="'bonus' must be a whole number"):
         enc.execute({"do": "skill", "actor": "nia", "skill": "athletics", "bonus": "lots"},
                     ForcedDice([]))
     with pytest.raises(InvalidCommand, match="give 'actor' and 'skill'"):

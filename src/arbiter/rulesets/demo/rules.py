@@ -18,6 +18,8 @@ from ...core import (
     Pipeline,
     Ruleset,
 )
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource, distribution, parse, roll
 from ...dice.ast import dice_terms
@@ -74,6 +76,9 @@ class DemoRuleset(Ruleset):
     def creature(self, state: EncounterState, name: str) -> DemoCreature:
         return state.entity_of(name, DemoCreature)
 
+    @command("Attack: 1d20 + attack against the target's defense; damage on a hit.",
+             who="player", actor="required", cost="action",
+             target=args.creature("the creature attacked", refers="enemy", required=True))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack: actor rolls 1d20 + attack against the target's defense; damage on a hit."""
         actor = self.creature(state, self.actor(state, command).id)
@@ -107,10 +112,20 @@ class DemoRuleset(Ruleset):
                         health=target.health - calc.amount)
         return [Event("attacked", data)]
 
+    @event("{actor} {hit?hits|misses} {target}[ ({attack.total} against defense)][ for "
+           "{taken} damage][, leaving {health} Health].",
+           actor=args.creature("the attacker"), target=args.creature("the target"),
+           hit=args.flag("hit"), critical=args.flag("a natural 20"),
+           attack=args.mapping("the attack roll"), damage=args.mapping("the damage roll"),
+           pipeline=args.items("armor's steps"), taken=args.integer("damage taken"),
+           health=args.integer("the target's Health after"))
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["hit"]:
             self.creature(state, data["target"]).health = data["health"]
 
+    @command("Deal damage to a target through its armor.",
+             target=args.creature("who takes the damage", required=True),
+             amount=args.integer("damage before armor", lo=0, hi=9999, required=True))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Deal damage to a target through its armor: target, amount."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -122,9 +137,15 @@ class DemoRuleset(Ruleset):
                                   "pipeline": calc.to_json(),
                                   "health": target.health - calc.amount})]
 
+    @event("{target} takes {taken} damage[, leaving {health} Health].",
+           target=args.creature("who"), taken=args.integer("damage taken"),
+           pipeline=args.items("armor's steps"), health=args.integer("Health after"))
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).health = data["health"]
 
+    @command("Heal a target up to its maximum health.",
+             target=args.creature("who is healed", required=True),
+             amount=args.integer("Health restored", lo=0, hi=9999, required=True))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Heal a target up to its maximum health: target, amount."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -135,6 +156,9 @@ class DemoRuleset(Ruleset):
         return [Event("healed", {"target": target.id, "healed": health - target.health,
                                  "health": health})]
 
+    @event("{target} is healed by {healed}[, to {health} Health].",
+           target=args.creature("who"), healed=args.integer("Health restored"),
+           health=args.integer("Health after"))
     def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).health = data["health"]
 

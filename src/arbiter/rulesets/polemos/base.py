@@ -24,6 +24,8 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
+from ...core import catalogue as args
+from ...core.catalogue import event
 from ...core.rounding import round_down
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
@@ -246,6 +248,24 @@ class PolemosBase(Ruleset):
                 "text": " | ".join(i["text"] for i in result["instances"]), **extra}
         return [Event("damaged", data)]
 
+    @event("{target} takes {taken} {result.type} damage[ on the {result.area}] ({amount} "
+           "before armor)[: {text}][; {critical_points} critical damage points][ for "
+           "{source}].",
+           target=args.creature("who is damaged"),
+           source=args.creature("who earns the critical damage points (none: the GM spends "
+                                "them, P-CDP-8)"),
+           actor=args.creature("the same as source"),
+           amount=args.integer("the damage dealt, before armor (P-CDP-2)"),
+           taken=args.integer("the damage that got through the armor"),
+           targeted=args.flag("the body area was chosen, not rolled"),
+           result=args.mapping("the damage resolved: area, type, rating, instances, armor "
+                               "damage, armor values, vitality, SP, FP, overflow"),
+           critical_points=args.integer("critical damage points earned (P-CDP-1)"),
+           text=args.text("each damage instance in words"),
+           covered=args.flag("the body area hit was in cover (P-COV-3)"),
+           damage_roll=args.mapping("the weapon damage roll, 1D6 + modifier"),
+           per_round=args.text("the condition that deals it each round (P-CON-9)"),
+           bleeding=args.text("the bleeding that deals it (P-BLD-1)"))
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         result = data["result"]
@@ -413,12 +433,16 @@ class PolemosBase(Ruleset):
                                                        "why": "no longer applies"}))
         return out
 
+    @event("{target} is down (a vital body area at 0 vitality) and unconscious.",
+           target=args.creature("who goes down (ruling POL-1)"))
     def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.down = True
         if not creature.has("unconscious"):
             creature.conditions.append(Condition("unconscious", 1, ("mental",)))
 
+    @event("The fight is over[: side {side} wins].",
+           side=args.text("the side still standing (none: nobody)"))
     def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["winner"] = data["side"]
 

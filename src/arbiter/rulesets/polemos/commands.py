@@ -1,4 +1,5 @@
-"""Helpers shared by the Polemos commands: skill-roll pools, action kinds, names.
+"""Helpers shared by the Polemos commands: skill-roll pools, action kinds, names, and
+``also`` (arguments added to a declaration).
 
 >>> skill_pool(5, 1, 0)
 '3d6+5'
@@ -12,11 +13,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from ...core import Command, InvalidCommand
+from ...core.catalogue import Arg, CommandSpec, EventSpec
 from ...dice import DiceSource, Distribution, RollResult, distribution, roll
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 BASE_DICE = 2
 """A skill roll rolls 2D6 and adds the skill value (P-SKL-2)."""
@@ -113,3 +119,19 @@ def concealment_level(value: Any) -> str:
         raise InvalidCommand(f"concealment must be one of {', '.join(CONCEALMENT)} or a "
                              f"percentage, not {value!r}")
     return str(value)
+
+
+def also(**more: Arg) -> Callable[[F], F]:
+    """Add arguments to the ``@command`` declaration below it (or fields to the ``@event``
+    one): a set of arguments several commands share, or a name the decorators take as a
+    keyword of their own (``cost``) or that Python reserves (``from``, ``as``)."""
+    def mark(fn: F) -> F:
+        spec: CommandSpec | None = getattr(fn, "__command__", None)
+        if spec is not None:
+            fn.__command__ = replace(  # type: ignore[attr-defined]
+                spec, args={**spec.args, **more})
+            return fn
+        found: EventSpec = fn.__event__  # type: ignore[attr-defined]
+        fn.__event__ = replace(found, fields={**found.fields, **more})  # type: ignore[attr-defined]
+        return fn
+    return mark

@@ -16,6 +16,8 @@ from ...core import (
     IllegalCommand,
     InvalidCommand,
 )
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...core.rounding import round_down
 from ...dice import DiceSource, roll
 from .base import (
@@ -27,6 +29,8 @@ from .base import (
     PolemosBase,
 )
 from .commands import (
+    KINDS,
+    also,
     kind_of,
     roll_skill,
     success,
@@ -80,6 +84,12 @@ class InjuryRules(PolemosBase):
                                                            "why": "expired"}))
         return out
 
+    @command("Outside turn-by-turn play, let rounds pass one by one with their per-round "
+             "effects (bleeding, per-round damage, fatigue wounds).",
+             rules=("P-CON-9", "P-TIM-1", "P-BLD-1", "P-FAT-4"),
+             rounds=args.integer("rounds of three seconds (use 'wait' for longer)", lo=1,
+                                 hi=100, default=1),
+             target=args.creature("whose per-round effects fire (default: every creature)"))
     def do_tick(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Outside turn-by-turn play, per-round effects happen every three seconds (P-CON-9):
         [rounds] (1 to 100, default 1), [target] (default: every creature)."""
@@ -117,6 +127,15 @@ class InjuryRules(PolemosBase):
         return self._damage_events(state, who, area, dtype, amount, 0, cond.source, False,
                                    {"per_round": cond.name}, dice)
 
+    @event("{target} gets a wound: {wound.name}[ on the {wound.area}][ ({why})].",
+           target=args.creature("who is wounded"),
+           wound=args.mapping("the wound: id, name, area, tags, fatigue, level, known, "
+                              "cause, received, max_days, conditions"),
+           why=args.text("given, critical, affliction, or the fatigue condition"),
+           count=args.integer("wounds numbered so far"),
+           bleeding=args.integer("bleeding damage per round it starts (0: none)"),
+           source=args.creature("who caused it (earns the bleeding's critical damage "
+                                "points)"))
     def apply_wound_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         wound = Wound(**data["wound"])
@@ -126,6 +145,25 @@ class InjuryRules(PolemosBase):
         if "vital" in wound.tags and self.rule(state, "AP-11") == "applied":
             self._reset_bleeding(creature, None)  # P-BLD-5, AP-11: when it lands
 
+    @command("Give a creature a wound (from wounds.toml, or described here).",
+             rules=("P-WND-1", "P-WND-2", "P-WND-3", "P-WND-5", "P-FAT-1", "P-BLD-1"),
+             target=args.creature("who is wounded", required=True),
+             name=args.text("the wound's name (wounds.toml fills in the rest)", required=True,
+                            max_len=64),
+             area=args.text("the body area (none: the whole body)", max_len=64),
+             whole_body=args.flag("it affects the whole body, not one area"),
+             tags=args.items("tags, e.g. fatigue, vital, bleeding"),
+             fatigue=args.integer("fatigue points on it", lo=0, hi=999),
+             level=args.integer("its level", lo=0, hi=99, default=1),
+             known=args.flag("known (false: an unknown wound, to be revealed)", default=True),
+             cause=args.text("what keeps it (a wound, an affliction, a condition or a tag)",
+                             max_len=64),
+             conditions=args.items("the conditions it causes"),
+             bleeding=args.integer("bleeding damage per round it starts on its area", lo=0,
+                                   hi=999),
+             max_days=args.integer("days after which it heals by itself", lo=0, hi=99999),
+             source=args.creature("who caused it (earns its bleeding's critical damage "
+                                  "points)"))
     def do_wound(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Give a wound: target, name, [area] (none: whole body), [tags], [fatigue], [known],
         [cause], [conditions], [bleeding], [max_days], [source]."""
@@ -134,6 +172,11 @@ class InjuryRules(PolemosBase):
         events = [self._new_wound(state, target, raw, why="given")]
         return events + self._consequences(state, events)
 
+    @command("Remove a wound (healing or an ability), by its id or by a tag.",
+             rules=("P-WND-2", "P-WND-8"),
+             target=args.creature("whose wound", required=True),
+             wound=args.text("the wound's id", max_len=64),
+             tag=args.text("remove a wound with this tag", max_len=64))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Remove a wound (healing or an ability): target, wound (its id) or tag (P-WND-2)."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -163,6 +206,9 @@ class InjuryRules(PolemosBase):
                 "payload": wound.to_json(), "cause": wound.cause}))
         return events
 
+    @event("{target}'s wound {wound} is gone[ ({why})].",
+           target=args.creature("whose wound"), wound=args.text("the wound's id"),
+           why=args.text("healed, maximum duration, cause removed..."))
     def apply_wound_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.wounds = [w for w in creature.wounds if w.id != data["wound"]]
@@ -171,6 +217,12 @@ class InjuryRules(PolemosBase):
                                        and c.duration.cause == data["wound"])]
         creature.bleeding = [b for b in creature.bleeding if b.id != f"b-{data['wound']}"]
 
+    @command("Reveal an unknown wound: 3D6 on the reveal list (or the GM's result), and a "
+             "random body area if it has none.",
+             rules=("P-WND-6", "P-WND-7", "AP-31"),
+             target=args.creature("whose wound", required=True),
+             wound=args.text("the unknown wound's id", required=True, max_len=64),
+             result=args.text("the GM's wound name instead of the reveal list", max_len=64))
     def do_reveal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Reveal an unknown wound (P-WND-6): target, wound, [result] (the GM's wound name,
         instead of the 3D6 reveal list). Dice: 3D6, then the body area if it has none."""
@@ -198,12 +250,24 @@ class InjuryRules(PolemosBase):
         events = [Event("wound_revealed", data)]
         return events + self._consequences(state, events)
 
+    @event("{target}'s unknown wound {wound} is revealed: {result}[ on the {area}][ (3D6: "
+           "{roll})].",
+           target=args.creature("whose wound"), wound=args.text("the wound's id"),
+           roll=args.mapping("the 3D6 reveal roll"), result=args.text("the wound it is"),
+           area=args.text("its body area (none: the whole body)"),
+           revealed=args.mapping("the wound as it now is"),
+           bleeding=args.integer("bleeding damage per round it starts"))
     def apply_wound_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.wounds = [w for w in creature.wounds if w.id != data["wound"]]
         self.apply_wound_added(state, {"target": creature.id, "wound": data["revealed"],
                                        "count": 0, "bleeding": data["bleeding"]})
 
+    @command("Start bleeding on a body area.", rules=("P-BLD-1",),
+             target=args.creature("who bleeds", required=True),
+             area=args.text("the body area it starts on", required=True, max_len=64),
+             damage=args.integer("damage per round", lo=0, hi=999, default=1),
+             source=args.creature("who caused it (earns its critical damage points)"))
     def do_bleed(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Start bleeding on a body area: target, area, [damage] per round, [source]."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -215,6 +279,12 @@ class InjuryRules(PolemosBase):
             "damage": self.arg(command, "damage", int, 1),
             "source": self.opt(command, "source", str)})]
 
+    @event("{target} starts bleeding from the {origin}[, {damage} damage a round].",
+           target=args.creature("who bleeds"), id=args.text("the bleeding's id"),
+           origin=args.text("the body area it starts on"),
+           count=args.integer("bleedings numbered so far"),
+           damage=args.integer("damage per round"),
+           source=args.creature("who caused it"))
     def apply_bleeding_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.bleeding = [*creature.bleeding, Bleed(data["id"], data["origin"], data["damage"],
@@ -252,12 +322,25 @@ class InjuryRules(PolemosBase):
                                               dice, armor=False)
         return events
 
+    @event("{target}'s bleeding {id} fires on {areas}[; it spreads to {pending}].",
+           target=args.creature("who bleeds"), id=args.text("the bleeding's id"),
+           areas=args.items("the body areas it reaches"),
+           pending=args.items("the areas it spreads to, damaged from the next turn"))
     def apply_bleeding_ticked(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.bleeding = [replace(bleed, areas=list(data["areas"]),
                                      pending=list(data["pending"]))
                              if bleed.id == data["id"] else bleed for bleed in creature.bleeding]
 
+    @command("Bandage a body area: the bleeding that started there is reset and stops "
+             "while the bandage lasts.", who="player", actor="optional", cost="primary",
+             rules=("P-BLD-3", "P-BLD-4"),
+             target=args.creature("who is bandaged", refers="ally", required=True),
+             area=args.text("the body area", required=True, max_len=64),
+             kind=args.choice("the action it takes (with an actor)", *KINDS,
+                              default="primary"),
+             rounds=args.integer("rounds it lasts (0: until removed)", lo=0, hi=99999,
+                                 default=0))
     def do_bandage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Bandage a body area (P-BLD-3): target, area, [actor], [rounds] (default: until
         removed)."""
@@ -275,9 +358,21 @@ class InjuryRules(PolemosBase):
                    Event("bleeding_reset", {"target": target.id, "origin": area})]
         return events
 
+    @event("{target}'s bleeding[ from the {origin}] shrinks back to where it started.",
+           target=args.creature("who bleeds"),
+           origin=args.text("the bandaged area (none: every bleeding)"))
     def apply_bleeding_reset(self, state: EncounterState, data: dict[str, Any]) -> None:
         self._reset_bleeding(self.creature(state, data["target"]), data.get("origin"))
 
+    @command("Give a creature an affliction (they stack); optionally a wound of the same "
+             "name.", rules=("P-AFF-1", "P-AFF-2", "P-AFF-4", "P-AFF-5"),
+             target=args.creature("who is afflicted", required=True),
+             name=args.text("the affliction's name", required=True, max_len=64),
+             area=args.text("the body area (none: the whole body or mind)", max_len=64),
+             cause=args.text("what keeps it (it comes back a week after removal while the "
+                             "cause remains)", max_len=64),
+             tags=args.items("tags, e.g. corruption"),
+             wound=args.flag("also a wound of the same name, caused by it"))
     def do_afflict(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Give an affliction: target, name, [area], [cause], [tags], [wound] (true: also a
         wound of the same name, P-AFF-2). Afflictions stack (P-AFF-4)."""
@@ -297,11 +392,19 @@ class InjuryRules(PolemosBase):
                                                           "cause": aff_id}, why="affliction"))
         return events + self._consequences(state, events)
 
+    @event("{target} is afflicted with {affliction.name}[ ({affliction.area})].",
+           target=args.creature("who is afflicted"),
+           affliction=args.mapping("the affliction: id, name, area, cause, tags"),
+           count=args.integer("afflictions numbered so far"))
     def apply_affliction_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.afflictions = [*creature.afflictions, Affliction(**data["affliction"])]
         state.extra["affliction_count"] = data["count"]
 
+    @command("Remove an affliction, and the wounds it caused.",
+             rules=("P-AFF-3", "P-WND-8"),
+             target=args.creature("whose affliction", required=True),
+             affliction=args.text("the affliction's id", required=True, max_len=64))
     def do_cure(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Remove an affliction: target, affliction (its id). One caused by something that
         remains comes back a week later (P-AFF-3); its wounds go with it (P-WND-8)."""
@@ -324,10 +427,19 @@ class InjuryRules(PolemosBase):
                 "payload": aff.to_json(), "cause": aff.cause}))
         return events + self._consequences(state, events)
 
+    @event("{target}'s affliction {affliction} is removed.",
+           target=args.creature("whose affliction"),
+           affliction=args.text("the affliction's id"))
     def apply_affliction_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.afflictions = [a for a in creature.afflictions if a.id != data["affliction"]]
 
+    @event("{target}'s {kind} will come back at round {due} while its cause {cause} "
+           "remains.",
+           due=args.integer("the clock round it comes back"),
+           target=args.creature("whose"), kind=args.text("wound, affliction or condition"),
+           payload=args.mapping("what comes back"),
+           cause=args.text("the cause that remains"))
     def apply_readd_scheduled(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.setdefault("readd", []).append(
             {k: data[k] for k in ("due", "target", "kind", "payload", "cause")})
@@ -344,6 +456,12 @@ class InjuryRules(PolemosBase):
                                             "present": present}))
         return events
 
+    @event("{target}'s {kind} {present?comes back: its cause remains|does not come back: "
+           "its cause is gone}.",
+           index=args.integer("its place in the queue"), target=args.creature("whose"),
+           kind=args.text("wound, affliction or condition"),
+           payload=args.mapping("what comes back"),
+           present=args.flag("its cause is still there"))
     def apply_readded(self, state: EncounterState, data: dict[str, Any]) -> None:
         queue = state.extra.get("readd", [])
         queue[:] = [q for q in queue if not (q["target"] == data["target"]
@@ -410,9 +528,18 @@ class InjuryRules(PolemosBase):
                     return events
             check += DAY
 
+    @also(**{"from": args.integer("the clock before (rounds)")},
+          to=args.integer("the clock after (rounds)"))
+    @event("Time passes: round {from} to round {to}.")
     def apply_time_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["clock"] = data["to"]
 
+    @event("{target}'s [endurance] roll for wound {wound}: {total}; it {outcome}.",
+           target=args.creature("whose wound"), wound=args.text("the wound's id"),
+           at=args.integer("the clock round of the roll"),
+           total=args.integer("the roll's total"), roll=args.mapping("the roll"),
+           outcome=args.text("heals, stays or worsens"),
+           level=args.integer("the wound's level after"))
     def apply_endurance_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         if data["outcome"] == "heals":
@@ -421,6 +548,12 @@ class InjuryRules(PolemosBase):
         creature.wounds = [replace(wound, level=data["level"]) if wound.id == data["wound"]
                            else wound for wound in creature.wounds]
 
+    @command("Let time pass outside turn-by-turn play: wounds roll [endurance] each day, "
+             "timed effects end.",
+             rules=("P-TIM-1", "P-TIM-2", "P-TIM-3", "P-WND-4", "P-WND-5", "AP-30"),
+             amount=args.integer("how many units", lo=0, hi=99999, required=True),
+             unit=args.text("round, second, minute, hour, day, week, month or year (plurals "
+                            "too)", default="round", max_len=16))
     def do_wait(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Let time pass (P-TIM-*): amount, unit (round, minute, hour, day, week, month,
         year). Dice: the daily [endurance] rolls of wounds that fall due (P-WND-4)."""
@@ -434,6 +567,17 @@ class InjuryRules(PolemosBase):
         events = self._pass_time(state, rounds, dice)
         return events + self._consequences(state, events)
 
+    @command("A creature rests, relaxes or sleeps: SP back, fatigue wounds removed by the "
+             "hour, FP back in sleep; time passes.",
+             rules=("P-FAT-5", "P-FAT-6", "P-FAT-7", "P-FAT-8", "P-FAT-9", "P-CON-7",
+                    "AP-15", "AP-29"),
+             target=args.creature("who rests", required=True),
+             activity=args.choice("rest, relax or sleep", "rest", "relax", "sleep",
+                                  default="rest"),
+             amount=args.integer("how many units", lo=0, hi=99999, required=True),
+             unit=args.text("round, second, minute, hour, day, week, month or year (plurals "
+                            "too)", default="round", max_len=16),
+             wound=args.text("the fatigue wound relaxing removes first (AP-15)", max_len=64))
     def do_rest(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Rest, relax or sleep: target, [activity] (rest, relax, sleep), amount, [unit],
         [wound] (the fatigue wound relaxing removes, AP-15)."""
@@ -478,12 +622,26 @@ class InjuryRules(PolemosBase):
         events += self._pass_time(after, rounds, dice)
         return events + self._consequences(state, events)
 
+    @event("{target}: {activity} for {rounds} rounds[, SP {sp}][, FP {fp}][; fatigue wounds "
+           "removed: {removed}].",
+           target=args.creature("who rests"), activity=args.text("rest, relax or sleep"),
+           rounds=args.integer("rounds of rest"), hours=args.integer("complete hours"),
+           sp=args.integer("SP after"), fp=args.integer("FP after"),
+           removed=args.items("the fatigue wounds removed"))
     def apply_rested(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.sp, creature.fp = data["sp"], data["fp"]
         for wound_id in data["removed"]:
             self.apply_wound_removed(state, {"target": creature.id, "wound": wound_id})
 
+    @command("Give a creature stress; a discipline roll may avoid it; the final threshold "
+             "is a breakdown (a new corruption).",
+             rules=("P-STS-1", "P-STS-2", "P-STS-3", "P-STS-4", "P-STS-5", "AP-16"),
+             target=args.creature("who takes the stress", required=True),
+             amount=args.integer("stress points", lo=0, hi=999, required=True),
+             discipline=args.integer("the target number of a discipline roll that avoids it"),
+             corruption=args.text("the breakdown affliction's name", default="corruption",
+                                  max_len=64))
     def do_stress(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Give stress: target, amount, [discipline] (a target number: the discipline roll
         that avoids it, P-STS-3), [corruption] (the breakdown affliction's name)."""
@@ -510,6 +668,10 @@ class InjuryRules(PolemosBase):
                 "tags": ["corruption"]}))
         return events + self._consequences(state, events)
 
+    @command("A creature loses stress by indulging a corruption, or at the GM's word.",
+             rules=("P-STS-6",),
+             target=args.creature("who loses stress", required=True),
+             amount=args.integer("stress points lost", lo=0, hi=999, required=True))
     def do_indulge(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Lose stress by indulging a corruption or at the GM's word (P-STS-6): target, amount."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -518,5 +680,13 @@ class InjuryRules(PolemosBase):
                                            "stress": max(target.stress - amount, 0)})]
         return events + self._consequences(state, events)
 
+    @event("{target}'s stress changes by {amount}[ (discipline roll {discipline}: "
+           "{avoided?avoided|not avoided})] to {stress}[{breakdown?: a breakdown|}].",
+           target=args.creature("whose stress"),
+           amount=args.integer("stress given (negative: lost)"),
+           discipline=args.mapping("the discipline roll"),
+           avoided=args.flag("the discipline roll avoided it"),
+           stress=args.integer("stress after"),
+           breakdown=args.flag("the final threshold was reached (P-STS-5)"))
     def apply_stress_changed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).stress = data["stress"]

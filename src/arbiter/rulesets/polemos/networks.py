@@ -20,10 +20,31 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .commands import also
 from .grid import distance
 from .injuries import InjuryRules
-from .model import Creature, network_examples, network_kinds
+from .model import QUADRANTS, Creature, network_examples, network_kinds
+
+NETWORK_KINDS = tuple(k for k in network_kinds() if k != "personal")
+"""The kinds of network one can create (networks.toml; a personal network comes with the
+networked aspect, P-NET-21)."""
+
+
+def reach_args() -> dict[str, args.Arg]:
+    """The arguments that checking whether something is within reach reads (P-REQ-5..8,
+    and the ranges across the combat spheres, AP-25)."""
+    return {
+        "carrier_allows": args.flag("the creature carrying the target lets it be reached "
+                                    "(P-REQ-8)"),
+        "path_blocked": args.flag("the GM rules the path blocked (P-REQ-6)"),
+        "sphere_range": args.integer("the GM's range between combat spheres the text leaves "
+                                     "open (AP-25)", lo=0, hi=200_000),
+        "edge": args.choice("the contact-sphere edge a support unit's range crosses "
+                            "(default: the nearest)", *QUADRANTS),
+    }
 
 
 def personal_network(owner: str) -> str:
@@ -235,6 +256,15 @@ class NetworkRules(InjuryRules):
         return out
 
     # -- commands ----------------------------------------------------------------------
+    @command("Create a network; its creator administers it.", who="player",
+             actor="required", rules=("P-NET-6", "P-NET-24", "POL-7"),
+             name=args.text("the network's name (default: the example's)", max_len=64),
+             example=args.text("one of networks.toml's example networks", max_len=64),
+             kind=args.choice("adhoc, city, regional, national or global (default: the "
+                              "example's, else adhoc)", *NETWORK_KINDS),
+             public=args.flag("anyone may join as a member (default: the kind's)"),
+             range=args.integer("wireless reach in squares (-1: no fixed reach; default: the "
+                                "kind's)", lo=-1, hi=200_000))
     def do_network(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Create a network: actor (a system), name (or example: one of networks.toml's
@@ -266,6 +296,11 @@ class NetworkRules(InjuryRules):
         return [Event("network_created", {"actor": actor.id, "name": name, "kind": kind,
                                           "public": public, "range": reach})]
 
+    @event("{actor} creates the {kind} network {name} ({public?public|private}, reach "
+           "{range} squares).",
+           actor=args.creature("the creator, its administrator"),
+           name=args.text("the network"), kind=args.text("its kind"),
+           public=args.flag("public"), range=args.integer("its reach in squares (-1: none)"))
     def apply_network_created(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.setdefault("networks", {})[data["name"]] = {
             "kind": data["kind"], "public": data["public"], "range": data["range"],
@@ -273,6 +308,9 @@ class NetworkRules(InjuryRules):
             "allowed": [data["actor"]], "members": [data["actor"]], "hackers": [],
             "personal": None}
 
+    @command("A connected administrator tears down a network (never a personal one).",
+             who="player", actor="required", rules=("P-NET-7", "P-NET-8", "P-NET-21"),
+             network=args.text("the network", required=True, max_len=64))
     def do_destroy(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Tear down a network: actor (a connected administrator), network. Personal networks
@@ -286,12 +324,16 @@ class NetworkRules(InjuryRules):
         self.administering(state, actor, name)
         return [Event("network_destroyed", {"network": name})]
 
+    @event("The network {network} is torn down.", network=args.text("the network"))
     def apply_network_destroyed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.networks(state).pop(data["network"], None)
         procs = state.extra.get("processes", {})
         for pid in [p for p, v in procs.items() if v["network"] == data["network"]]:
             del procs[pid]
 
+    @command("A system learns that a network exists (a rumour, a scan, the GM's word).",
+             actor="required", rules=("P-REQ-11",),
+             network=args.text("the network", required=True, max_len=64))
     def do_learn(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A system learns that a network exists (a rumour, a scan, the GM): actor, network."""
         actor = self.system(state, self.actor(state, command).id)
@@ -299,11 +341,23 @@ class NetworkRules(InjuryRules):
         self.network(state, name)
         return [Event("network_learned", {"system": actor.id, "network": name})]
 
+    @event("{system} learns that the network {network} exists.",
+           system=args.creature("who learns it"), network=args.text("the network"))
     def apply_network_learned(self, state: EncounterState, data: dict[str, Any]) -> None:
         known = state.extra.setdefault("known", {}).setdefault(data["system"], [])
         if data["network"] not in known:
             known.append(data["network"])
 
+    @also(**reach_args())
+    @command("Connect to a network as a member, or hack in.", who="player",
+             actor="required",
+             rules=("P-REQ-11", "P-NET-5", "P-NET-9", "P-NET-10", "P-NET-11", "P-NET-12",
+                    "P-NET-13", "P-NET-14", "P-NET-22", "P-NET-23", "AP-28"),
+             network=args.text("the network", required=True, max_len=64),
+             hack=args.flag("hack in: no authorisation needed, but not a member"),
+             via=args.creature("a system to plug into by wire"),
+             in_range=args.flag("the GM's word on whether the wireless signal reaches"),
+             approved_by=args.creature("an administrator who lets it in now"))
     def do_connect(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Connect a system to a network: actor, network, [hack] (hack in instead: no
@@ -331,12 +385,20 @@ class NetworkRules(InjuryRules):
                                                   "as": "hacker" if hack else "member"}))
         return events + self._auto_pair_events(self.lookahead(state, events))
 
+    @also(system=args.creature("who connects"), network=args.text("the network"),
+          **{"as": args.text("member or hacker")},
+          why=args.text("paired: a personal-network device joining its owner's network"))
+    @event("{system} connects to {network} as a {as}[ ({why})].")
     def apply_network_connected(self, state: EncounterState, data: dict[str, Any]) -> None:
         net = self.networks(state)[data["network"]]
         key = "hackers" if data["as"] == "hacker" else "members"
         if data["system"] not in net[key]:
             net[key].append(data["system"])
 
+    @command("An administrator lets a system join a network as a member.", who="player",
+             when="any", actor="required", rules=("P-NET-7", "P-NET-8", "P-NET-13"),
+             network=args.text("the network", required=True, max_len=64),
+             system=args.creature("the system let in", required=True))
     def do_authorize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """An administrator lets a system join as a member: actor, network, system
@@ -348,11 +410,17 @@ class NetworkRules(InjuryRules):
         return [Event("network_authorized", {"network": name, "system": system.id,
                                              "by": actor})]
 
+    @event("{by} lets {system} join {network} as a member.",
+           network=args.text("the network"), system=args.creature("the system let in"),
+           by=args.creature("the administrator"))
     def apply_network_authorized(self, state: EncounterState, data: dict[str, Any]) -> None:
         allowed = self.networks(state)[data["network"]]["allowed"]
         if data["system"] not in allowed:
             allowed.append(data["system"])
 
+    @command("Disconnect from a network: its effects and processes stop.", who="player",
+             actor="required", rules=("P-NET-15", "P-NET-19"),
+             network=args.text("the network", required=True, max_len=64))
     def do_disconnect(self, state: EncounterState, command: Command,
                       dice: DiceSource) -> list[Event]:
         """Disconnect a system from a network: actor, network. Its effects from the network
@@ -365,12 +433,18 @@ class NetworkRules(InjuryRules):
         return [Event("network_disconnected", {"system": actor, "network": name,
                                                "why": "disconnected"})]
 
+    @event("{system} is disconnected from {network}[ ({why})].",
+           system=args.creature("who is disconnected"), network=args.text("the network"),
+           why=args.text("why"))
     def apply_network_disconnected(self, state: EncounterState, data: dict[str, Any]) -> None:
         net = self.networks(state).get(data["network"])
         if net is not None:
             net["members"] = [s for s in net["members"] if s != data["system"]]
             net["hackers"] = [s for s in net["hackers"] if s != data["system"]]
 
+    @command("A system loses all connectivity: it is disconnected from every network.",
+             rules=("P-NET-16",),
+             target=args.creature("the system", required=True))
     def do_offline(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """A system loses all connectivity (e.g. its implants fail): target. It is at once
@@ -381,6 +455,9 @@ class NetworkRules(InjuryRules):
                 for name, net in sorted(self.networks(state).items())
                 if target.id in net["members"] + net["hackers"]]
 
+    @command("Map a network: discover the address of every system connected to it.",
+             who="player", actor="required", rules=("P-REQ-12", "P-REQ-13", "AP-31"),
+             network=args.text("the network", required=True, max_len=64))
     def do_map(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Map a network (the network mapping ability, AP-31): actor, network. The actor must
         be connected; it discovers the address of every connected system (P-REQ-13)."""
@@ -392,10 +469,19 @@ class NetworkRules(InjuryRules):
         found = [s for s in self.connected_systems(state, name) if s != actor]
         return [Event("network_mapped", {"system": actor, "network": name, "found": found})]
 
+    @event("{system} maps {network} and finds {found}.",
+           system=args.creature("who maps it"), network=args.text("the network"),
+           found=args.creatures("the systems whose address it discovers"))
     def apply_network_mapped(self, state: EncounterState, data: dict[str, Any]) -> None:
         known = state.extra.setdefault("addresses", {}).setdefault(data["system"], [])
         known.extend(s for s in data["found"] if s not in known)
 
+    @command("Run a process on a network; its effect applies to every member.",
+             who="player", actor="required", rules=("P-NET-17",),
+             network=args.text("the network", required=True, max_len=64),
+             process=args.text("the process's name", required=True, max_len=64),
+             condition=args.text("the condition it gives every member (none: no effect)",
+                                 default="", max_len=64))
     def do_run(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Run a process on a network: actor (its host system, connected), network, process
         (a name), [condition] (its effect on every member, P-NET-17)."""
@@ -410,12 +496,21 @@ class NetworkRules(InjuryRules):
             "network": name, "host": actor.id,
             "condition": self.arg(command, "condition", str, "")})]
 
+    @event("{host} runs the process {name} ({pid}) on {network}{condition?, which gives "
+           "its members|.} {condition}{condition?.|}",
+           pid=args.text("the process's id"), count=args.integer("processes numbered so far"),
+           name=args.text("its name"), network=args.text("the network"),
+           host=args.creature("the system it runs on"),
+           condition=args.text("the condition it gives every member (empty: none)"))
     def apply_process_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["process_count"] = data["count"]
         state.extra.setdefault("processes", {})[data["pid"]] = {
             "name": data["name"], "network": data["network"], "host": data["host"],
             "condition": data["condition"]}
 
+    @command("Stop a process the actor runs.", who="player", actor="required",
+             rules=("P-NET-17",),
+             process=args.text("the process's id", required=True, max_len=64))
     def do_stop(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Stop a process: actor (its host), process (its id)."""
         pid = self.arg(command, "process", str)
@@ -428,9 +523,13 @@ class NetworkRules(InjuryRules):
                                  "that system stops it", rule="P-NET-17")
         return [Event("process_stopped", {"pid": pid})]
 
+    @event("The process {pid} stops.", pid=args.text("the process's id"))
     def apply_process_stopped(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.get("processes", {}).pop(data["pid"], None)
 
+    @command("Which processes affect a system now, and the conditions they give (changes "
+             "nothing).", rules=("P-NET-17", "P-NET-18", "P-NET-19"),
+             target=args.creature("the system", required=True))
     def do_effects(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Which processes affect a system now, and the conditions they give (P-NET-17..19):
@@ -442,6 +541,10 @@ class NetworkRules(InjuryRules):
                                          "conditions": [procs[p]["condition"] for p in pids
                                                         if procs[p]["condition"]]})]
 
+    @command("The processes a connected system knows on a network, and the hosts it "
+             "knows (changes nothing).", who="player", when="any", actor="required",
+             rules=("P-NET-20", "P-REQ-14", "AP-27"),
+             network=args.text("the network", required=True, max_len=64))
     def do_processes(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """The processes a connected system knows on a network: actor, network. Every
@@ -464,12 +567,23 @@ class NetworkRules(InjuryRules):
         return [Event("processes_listed", {"actor": actor, "network": name,
                                            "processes": listed})]
 
+    @event("Processes affecting {target}: {processes}[; conditions: {conditions}].",
+           target=args.creature("the system"),
+           processes=args.items("the ids of the processes affecting it"),
+           conditions=args.items("the conditions they give"))
     def apply_effects_listed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @event("{actor} knows the processes on {network}.",
+           actor=args.creature("who asks"), network=args.text("the network"),
+           processes=args.mapping("by id: the name and the host (none when unknown)"))
     def apply_processes_listed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @command("Pair a personal-network device to the actor: it joins the actor's personal "
+             "network whenever in range.", who="player", actor="required",
+             rules=("P-NET-21", "P-NET-23", "AP-31"),
+             device=args.creature("the [personal network] device", required=True))
     def do_pair(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Pair a personal-network device to its new owner (the pair device ability, AP-31):
         actor, device. It then joins the owner's personal network whenever in range
@@ -493,6 +607,8 @@ class NetworkRules(InjuryRules):
         events.append(Event("device_paired", {"device": device.id, "owner": actor.id}))
         return events + self._auto_pair_events(self.lookahead(state, events))
 
+    @event("{device} is paired to {owner}.", device=args.creature("the device"),
+           owner=args.creature("its new owner"))
     def apply_device_paired(self, state: EncounterState, data: dict[str, Any]) -> None:
         device = self.creature(state, data["device"])
         assert device.device is not None
@@ -504,6 +620,16 @@ class NetworkRules(InjuryRules):
         if data["device"] not in known:
             known.append(data["device"])
 
+    @command("Use one of a device's actions, by hand or remotely over a network.",
+             who="player", actor="required", cost="minor",
+             rules=("P-NET-3", "P-NET-4", "P-REQ-5", "P-REQ-12", "P-REQ-13"),
+             device=args.creature("the device", required=True),
+             action=args.text("one of its actions (activate and deactivate when it lists "
+                              "none)", default="activate", max_len=64),
+             remote=args.flag("over a network instead of by hand"),
+             network=args.text("the network to use remotely (default: any shared one)",
+                               max_len=64),
+             kind=args.text("the kind of action it takes", default="minor", max_len=16))
     def do_operate(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Use one of a device's actions: actor, device, [action] (default activate; a device
@@ -536,6 +662,12 @@ class NetworkRules(InjuryRules):
         return [Event("acted", {**use, "target": device.id, "attack": False, "effects": 1,
                                 "cost": {}}), Event("device_operated", data)]
 
+    @event("{by} uses {device}'s action {action} {remote?remotely|by hand}[ over "
+           "{network}].",
+           device=args.creature("the device"), action=args.text("the action"),
+           by=args.creature("who operates it"), remote=args.flag("over a network"),
+           network=args.text("the network used"),
+           active=args.flag("the device is now active"))
     def apply_device_operated(self, state: EncounterState, data: dict[str, Any]) -> None:
         device = self.creature(state, data["device"])
         if device.device is not None and "active" in data:

@@ -22,11 +22,15 @@ from ...core import (
     IllegalCommand,
     InvalidCommand,
 )
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...core.rounding import round_down
 from ...dice import DiceSource, distribution, roll
 from .base import CRITICAL_EFFECTS
 from .commands import (
     CONCEALMENT,
+    KINDS,
+    also,
     chance,
     concealment_level,
     dice_modifier,
@@ -42,7 +46,16 @@ from .model import (
     condition_catalogue,
     reveal_table,
 )
+from .networks import reach_args
 from .spheres import SphereRules
+from .targets import TARGET_RULES, target_args
+
+DICE_ARGS = {
+    "bonus": args.integer("bonus dice, +ND6 (P-DICE-1)", lo=0, hi=20, default=0),
+    "penalty": args.integer("penalty dice, -ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20, default=0),
+    "dice_mod": args.integer("shorthand: bonus (+) or penalty (-) dice", lo=-20, hi=20),
+}
+"""The dice modifiers of a skill roll (``commands.dice_modifier``)."""
 
 
 class PolemosRuleset(SphereRules):
@@ -55,9 +68,11 @@ class PolemosRuleset(SphereRules):
         accept it), for a policy or a person asking before acting. An attack, a move and
         spending critical damage points (but on an unknown wound, whose area is checked with
         the wound) run only their checks, which ``decide`` runs first, before any die is
-        rolled; any other command is decided with throw-away dice."""
+        rolled; any other command is decided with throw-away dice. The command is first
+        checked against its declaration, as ``decide`` does."""
         if state.ruleset and (command.name in ("attack", "move") or (
                 command.name == "critical" and command.args.get("effect") != "unknown-wound")):
+            self.validate(command)
             checks = {"attack": self._attack_checks, "move": self._move_checks,
                       "critical": self._critical_checks}
             checks[command.name](state, command)
@@ -84,6 +99,17 @@ class PolemosRuleset(SphereRules):
         return sorted(initiative, key=lambda e: (-initiative[e], -skill(e),
                                                   added.index(e) if e in added else 0))
 
+    @also(**DICE_ARGS)
+    @command("Roll a skill: 2D6 + the skill value, with bonus or penalty dice; against a "
+             "target number or opposed.", who="player", when="any", actor="optional",
+             rules=("P-SKL-1", "P-SKL-2", "P-DICE-1", "P-DICE-2", "P-DICE-3", "P-DICE-4",
+                    "AP-1", "AP-2"),
+             skill=args.text("the actor's skill", max_len=64),
+             value=args.integer("a skill value instead of the actor's skill"),
+             target=args.integer("the target number"),
+             against=args.creature("an opposed roll against this creature", refers="enemy"),
+             against_skill=args.text("the opposing creature's skill (default: the same)",
+                                     max_len=64))
     def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Roll a skill: actor and skill (or value), [bonus], [penalty], [target] or [against]
         (a creature, opposed with [against_skill])."""
@@ -112,9 +138,22 @@ class PolemosRuleset(SphereRules):
             data.update(target=target, success=success(result.total, target, ties))
         return [Event("skill_rolled", data)]
 
+    @event("[{actor} rolls ]{skill?|a roll}{skill}[ (value {value})]: {total}[ against "
+           "{target}][ against {against}'s {opposed}][, {success?a success|a failure}].",
+           actor=args.creature("who rolls"), skill=args.text("the skill"),
+           value=args.integer("the skill value"), bonus=args.integer("bonus dice"),
+           penalty=args.integer("penalty dice"), total=args.integer("the total"),
+           roll=args.mapping("the roll"), target=args.integer("the target number"),
+           against=args.creature("the opposing creature"),
+           opposed=args.integer("the opposing roll's total"),
+           opposed_roll=args.mapping("the opposing roll"),
+           success=args.flag("it succeeds (ruling AP-1)"))
     def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @command("Order creatures that try to act at the same moment by [initiative].",
+             rules=("P-ORD-6", "AP-3", "AP-33"),
+             actors=args.creatures("the creatures acting at once", required=True))
     def do_simultaneous(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -134,6 +173,10 @@ class PolemosRuleset(SphereRules):
         return [Event("simultaneous_ordered", {"order": order, "initiative": values,
                                                "rolls": rolls})]
 
+    @event("Acting at the same moment, in order: {order}.",
+           order=args.creatures("the order"),
+           initiative=args.mapping("the initiative values used"),
+           rolls=args.mapping("the fresh [initiative] rolls"))
     def apply_simultaneous_ordered(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -185,6 +228,11 @@ class PolemosRuleset(SphereRules):
         events += self.sphere_turn_start(self.lookahead(state, events), who)
         return events + self._consequences(state, events)
 
+    @command("Put on or take off a piece of armor (only worn armor protects).",
+             rules=("P-ARM-1",),
+             target=args.creature("the wearer", required=True),
+             armor=args.text("the armor piece's name", required=True, max_len=64),
+             worn=args.flag("worn (false: taken off)", default=True))
     def do_wear(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Put on or take off a piece of armor (P-ARM-1): target, armor (its name), [worn]
         (default true)."""
@@ -197,6 +245,10 @@ class PolemosRuleset(SphereRules):
         return [Event("armor_worn", {"target": target.id, "index": names.index(name),
                                      "worn": self.arg(command, "worn", bool, True)})]
 
+    @event("{target} {worn?puts on|takes off} armor piece {index}.",
+           target=args.creature("the wearer"),
+           index=args.integer("the piece's place in the armor list"),
+           worn=args.flag("worn"))
     def apply_armor_worn(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         target.armor = [replace(piece, worn=data["worn"]) if index == data["index"] else piece
@@ -217,16 +269,24 @@ class PolemosRuleset(SphereRules):
                 "fp": max(creature.fp - int(cost.get("fp", 0)), 0)})]
         return [Event("full_action_progressed", {"actor": who, "done": done})]
 
+    @event("{actor}'s full action goes on (turns done: {done}).",
+           actor=args.creature("who acts"), done=args.integer("turns done"))
     def apply_full_action_progressed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["actor"])
         if creature.channel is not None:
             creature.channel = {**creature.channel, "done": data["done"]}
 
+    @event("{actor} completes {ability}[: SP {sp}][, FP {fp}].",
+           actor=args.creature("who acts"), ability=args.text("the full action"),
+           cost=args.mapping("its cost: sp, fp"), sp=args.integer("SP after"),
+           fp=args.integer("FP after"))
     def apply_full_action_completed(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["actor"])
         creature.channel = None
         creature.sp, creature.fp = data["sp"], data["fp"]
 
+    @command("Cancel a multi-turn full action after its first full turn: no effect, no "
+             "cost.", who="player", actor="required", rules=("P-ACT-7",))
     def do_cancel(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Cancel a multi-turn full action after its first full turn: no effect, no cost
         (P-ACT-7): actor."""
@@ -242,9 +302,28 @@ class PolemosRuleset(SphereRules):
                                                 "ability": actor.channel["ability"],
                                                 "cost": {}})]
 
+    @event("{actor} cancels {ability}: no effect, no cost.",
+           actor=args.creature("who acts"), ability=args.text("the full action"),
+           cost=args.mapping("the cost not paid (none)"))
     def apply_full_action_cancelled(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).channel = None
 
+    @also(cost=args.mapping("what it costs: {sp, fp}"), **target_args())
+    @command("Use an ability: the action it takes, its target (checked when target_kind is "
+             "given), whether it is an attack, its cost.", who="player", when="any",
+             actor="required", cost="primary",
+             rules=("P-GEN-2", "P-ACT-1", "P-ACT-2", "P-ACT-3", "P-ACT-4", "P-ACT-5",
+                    "P-ACT-6", "P-ACT-7", "P-ATK-1", "P-ATK-2", "P-ATK-3", "P-ATK-4",
+                    "P-ATK-5", "AP-5", "AP-6", "AP-21", *TARGET_RULES),
+             ability=args.text("the ability's name", required=True, max_len=64),
+             kind=args.choice("the action it takes", *KINDS, default="primary"),
+             turns=args.integer("turns of an \"N full\" action", lo=1, hi=100, default=1),
+             willing=args.flag("the target is willing: not an attack (P-ATK-2)"),
+             affects=args.flag("it could affect its unwilling target (ruling AP-21)",
+                               default=True),
+             effects=args.integer("how many effects it applies (one attack, P-ATK-5)", lo=0,
+                                  hi=999, default=1),
+             combo=args.text("the combo ability it is a part of (P-TGT-12)", max_len=64))
     def do_act(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Use an ability: actor, ability, [kind], [target], [willing], [affects], [effects],
         [turns] (an "N full" action), [cost] ({sp, fp})."""
@@ -289,6 +368,20 @@ class PolemosRuleset(SphereRules):
         events = [Event("acted", data)]
         return events + self._consequences(state, events)
 
+    @event("{actor} uses {ability}[ ({kind} action)][ on {target}][, affecting {affected}]"
+           "[{attack?, an attack|}].",
+           actor=args.creature("who acts"), ability=args.text("the ability"),
+           kind=args.text("the kind of action"), round=args.integer("the round"),
+           counts=args.flag("the use counts for once a round (P-ACT-1)"),
+           targets=args.mapping("the target checked (see the target command)"),
+           affected=args.creatures("what an area or selection reaches"),
+           attacked=args.creatures("the unwilling creatures it attacks"),
+           target=args.creature("the target"),
+           attack=args.flag("it is an attack (P-ATK-1)"),
+           effects=args.integer("effects applied"),
+           cost=args.mapping("its cost: sp, fp"),
+           channel=args.mapping("an N full action under way: ability, turns, done, cost"),
+           sp=args.integer("SP after"), fp=args.integer("FP after"))
     def apply_acted(self, state: EncounterState, data: dict[str, Any]) -> None:
         actor = self.creature(state, data["actor"])
         if "channel" in data:
@@ -304,6 +397,11 @@ class PolemosRuleset(SphereRules):
             if isinstance(target, Creature):
                 target.attacks_received += 1
 
+    @command("Declare an action to resolve later; free actions may be declared on another's "
+             "turn and resolve first.", who="player", when="any", actor="required",
+             rules=("P-ACT-4", "P-ACT-5", "P-DTY-2"),
+             action=args.nested("the declared command: {do: ..., and its arguments}",
+                                required=True))
     def do_declare(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Declare an action to resolve later: actor, action (a command mapping). Free
         actions may be declared after others and resolve first (P-ACT-5)."""
@@ -327,10 +425,16 @@ class PolemosRuleset(SphereRules):
                                  "declared")
         return [Event("declared", {"actor": actor.id, "command": action, "kind": kind})]
 
+    @event("{actor} declares {command.do}[ ({kind} action)].",
+           actor=args.creature("who declares"),
+           command=args.mapping("the declared command"),
+           kind=args.text("the kind of action"))
     def apply_declared(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.setdefault("pending", []).append(
             {"actor": data["actor"], "command": data["command"], "kind": data["kind"]})
 
+    @command("Resolve every declared action: free actions first, then the rest.",
+             rules=("P-ACT-5",))
     def do_resolve(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Resolve every declared action: free actions first, then the rest (P-ACT-5)."""
         pending = list(state.extra.get("pending", []))
@@ -348,12 +452,17 @@ class PolemosRuleset(SphereRules):
                                      f"cannot resolve: {err.reason}", rule=err.rule) from None
         return [*events, Event("resolved", {})]
 
+    @event("The declared actions resolve, in order: {order}.",
+           order=args.creatures("whose actions, in order"))
     def apply_resolving(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["pending"] = []
 
+    @event("Every declared action is resolved.")
     def apply_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["pending"] = []
 
+    @command("Withdraw the actor's declared actions before they resolve.", who="player",
+             when="any", actor="required", rules=("P-ACT-5",))
     def do_withdraw(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Withdraw the actor's declared actions before resolution: actor."""
         actor = self.creature(state, self.actor(state, command).id)
@@ -361,6 +470,8 @@ class PolemosRuleset(SphereRules):
             raise IllegalCommand(f"{actor.id} has declared nothing")
         return [Event("withdrawn", {"actor": actor.id})]
 
+    @event("{actor} withdraws their declared actions.",
+           actor=args.creature("who withdraws"))
     def apply_withdrawn(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["pending"] = [p for p in state.extra.get("pending", [])
                                   if p["actor"] != data["actor"]]
@@ -443,6 +554,25 @@ class PolemosRuleset(SphereRules):
                    self.rule(state, "AP-2"))  # refuses negative bonus or penalty dice
         return s, data, willing
 
+    @also(**DICE_ARGS, **reach_args())
+    @command("Attack with a weapon: 2D6 + skill against the target's defense roll; weapon "
+             "damage 1D6 + modifier on a hit.", who="player", actor="required",
+             cost="primary",
+             rules=("P-ATK-1", "P-ATK-2", "P-ATK-5", "P-ACT-1", "P-DTY-2", "P-DMG-2",
+                    "P-DMG-4", "P-RNG-1", "P-REQ-1", "P-REQ-5", "P-STL-1", "P-TGT-4",
+                    "P-COV-2", "P-COV-4", "P-CDP-1", "P-CDP-2", "P-SKL-2", "AP-1", "AP-2",
+                    "AP-12", "AP-17"),
+             target=args.creature("the creature attacked", refers="enemy", required=True),
+             weapon=args.text("the weapon (default: the first)", max_len=64),
+             type=args.text("the damage type, e.g. slashing or bashing (stamina) (needed "
+                            "when the weapon has several)", max_len=64),
+             area=args.text("the body area aimed at (default: a random one)", max_len=64),
+             angle=args.value("the concealment level the angle of attack leaves: none, "
+                              "quarter, half, total or a percentage (P-COV-4)"),
+             kind=args.choice("the action it takes", *KINDS, default="primary"),
+             ability=args.text("the ability used (once a round each)", default="attack",
+                               max_len=64),
+             willing=args.flag("the target is willing: not attacked, no defense roll"))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
         [bonus], [penalty], [angle], [kind], [ability], [willing]. Dice: the attack roll, the
@@ -478,10 +608,38 @@ class PolemosRuleset(SphereRules):
             return events + hurt + self._consequences(after, hurt)
         return events + self._consequences(state, events)
 
+    @event("{actor} uses the {weapon} ({type}) on {target}: {attack_total}[ against "
+           "defense {defense_total}], {hit?a hit|a miss}.",
+           actor=args.creature("the attacker"), target=args.creature("the target"),
+           ability=args.text("the ability used"), kind=args.text("the kind of action"),
+           round=args.integer("the round"),
+           counts=args.flag("the use counts for once a round (P-ACT-1)"),
+           weapon=args.text("the weapon"), type=args.text("the damage type"),
+           attack=args.flag("it is an attack (false: a willing target)"),
+           attack_roll=args.mapping("the attack roll"),
+           attack_total=args.integer("the attack total"),
+           concealment=args.text("the target's concealment level"),
+           defense_roll=args.mapping("the defense roll"),
+           defense_total=args.integer("the defense total"),
+           hit=args.flag("it hits"))
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data.get("attack"):
             self.creature(state, data["target"]).attacks_received += 1
 
+    @command("Deal damage (an ability's or the GM's) through armor to a body area.",
+             rules=("P-DTY-1", "P-DTY-3", "P-DTY-4", "P-DMG-1", "P-DMG-3", "P-DMG-4",
+                    "P-ARM-1", "P-ARM-2", "P-ARM-3", "P-ARM-5", "P-ARM-6", "P-ARM-8",
+                    "P-ARM-10", "P-ARM-11", "P-CDP-1", "P-CDP-2", "P-CDP-5", "P-CDP-8",
+                    "P-COV-3", "AP-7", "AP-8", "AP-9", "AP-18", "AP-19"),
+             target=args.creature("who is damaged", required=True),
+             amount=args.integer("damage before armor", lo=0, hi=9999, required=True),
+             type=args.text("the damage type, e.g. kinetic or bashing (stamina)",
+                            default="kinetic", max_len=64),
+             area=args.text("the body area (default: a random one)", max_len=64),
+             rating=args.integer("the damage rating", lo=0, hi=9999, default=0),
+             source=args.creature("who earns the critical damage points"),
+             covered=args.flag("the area is in cover (P-COV-3, ruling AP-18)"),
+             armor=args.flag("armor applies (false: bypass it)", default=True))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Deal damage (an ability's or the GM's): target, amount, [type], [area], [rating],
         [source] (who earns the critical damage points), [armor] (false: bypass armor)."""
@@ -505,6 +663,16 @@ class PolemosRuleset(SphereRules):
                                      dice, armor=self.arg(command, "armor", bool, True))
         return events + self._consequences(state, events)
 
+    @command("Spend critical damage points: an unknown wound (1), two fatigue wounds (1) or "
+             "daze (2).", who="player", when="any", actor="optional",
+             rules=("P-CDP-3", "P-CDP-4", "P-CDP-5", "P-CDP-7", "P-CDP-8", "P-WND-7",
+                    "AP-14"),
+             effect=args.choice("what the points buy", *CRITICAL_EFFECTS, required=True),
+             target=args.creature("whom it affects (default: the creature damaged)",
+                                  refers="enemy"),
+             area=args.text("the unknown wound's body area (default: the area aimed at)",
+                            max_len=64),
+             relevant=args.flag("the GM rules another target relevant (P-CDP-4)"))
     def do_critical(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Spend critical damage points (P-CDP-7): actor (none: the GM spends points nobody
         earned, P-CDP-8), effect (unknown-wound, fatigue-wounds, daze), [target] (default:
@@ -565,12 +733,37 @@ class PolemosRuleset(SphereRules):
                                  "with 'relevant: true')", rule="P-CDP-3")
         return effect, cost, points, earned_on, hit_area, target
 
+    @event("{cost} critical damage points[ of {actor}] buy {effect} on {target}[ ({left} "
+           "left)].",
+           actor=args.creature("who spends them (none: the GM, P-CDP-8)"),
+           effect=args.text("what they buy"), cost=args.integer("points spent"),
+           left=args.integer("points left"), target=args.creature("whom it affects"))
     def apply_critical_spent(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["actor"] is None:
             state.extra.setdefault("gm_critical", {})["points"] = data["left"]
         else:
             self.creature(state, data["actor"]).critical_points = data["left"]
 
+    @command("Give a creature a condition: timed, until removed, sustained, caused, or "
+             "dealing damage each round.",
+             rules=("P-CON-1", "P-CON-4", "P-CON-5", "P-CON-6", "P-CON-7", "P-CON-8",
+                    "P-CON-9", "P-CON-10", "P-CON-11"),
+             target=args.creature("who gets the condition", required=True),
+             name=args.text("the condition's name (conditions.toml)", required=True,
+                            max_len=64),
+             level=args.integer("its level", lo=0, hi=99, default=1),
+             rounds=args.value("how many rounds it lasts (0: until removed; \"level\": as "
+                               "many as its level)"),
+             tags=args.items("tags (added to the catalogue's)"),
+             source=args.text("who or what causes it (earns its damage's critical damage "
+                              "points)", max_len=64),
+             sustained_by=args.creature("who sustains it"),
+             cause=args.text("what causes it: it lasts while that does", max_len=64),
+             area=args.text("the body area its per-round damage hits (default: a random "
+                            "one)", max_len=64),
+             damage=args.integer("damage per round (times its level)", lo=0, hi=9999),
+             type=args.text("the per-round damage type (default: heat)", max_len=64),
+             excludes=args.items("conditions, or tags, it removes (P-CON-11)"))
     def do_condition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -614,6 +807,13 @@ class PolemosRuleset(SphereRules):
                                                 "condition": cond.to_json()}))
         return events + self._consequences(state, events)
 
+    @command("Remove one condition, by name or tag; a caused one comes back while its "
+             "cause remains.", rules=("P-CON-2", "P-CON-3", "P-CON-6", "AP-20"),
+             target=args.creature("who loses the condition", required=True),
+             name=args.text("the condition's name", max_len=64),
+             tag=args.text("remove a condition with this tag", max_len=64),
+             rounds=args.integer("rounds the removing effect lasts (0: instantaneous)", lo=0,
+                                 hi=99999, default=0))
     def do_uncondition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -646,15 +846,26 @@ class PolemosRuleset(SphereRules):
                                                         "why": "its cause remains"}))
         return events + self._consequences(state, events)
 
+    @command("Set a location's field conditions: those in it have them.",
+             rules=("P-CON-12",),
+             location=args.text("the location", required=True, max_len=64),
+             conditions=args.items("the conditions' names", required=True))
     def do_field(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The GM sets a location's field conditions (P-CON-12): location, conditions."""
         location = self.arg(command, "location", str)
         names = [str(n) for n in self.arg(command, "conditions", list)]
         return [Event("field_set", {"location": location, "conditions": names})]
 
+    @event("Field conditions at {location}: {conditions}.",
+           location=args.text("the location"), conditions=args.items("the conditions"))
     def apply_field_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.setdefault("fields", {})[data["location"]] = list(data["conditions"])
 
+    @command("Move into a location (or out of one): its field conditions come and go; "
+             "restricted items are refused.", who="player", actor="required",
+             rules=("P-CON-12", "P-SOC-5"),
+             location=args.text("the location (none: out of any)", max_len=64),
+             allowed=args.flag("the GM lets restricted items in"))
     def do_enter(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move into a location (or out, with no location): actor, [location]. Field conditions
         of the old location go, those of the new one come (P-CON-12)."""
@@ -679,9 +890,19 @@ class PolemosRuleset(SphereRules):
                                                     "condition": cond.to_json()}))
         return events
 
+    @event("{actor} changes location[: now {location}].",
+           actor=args.creature("who moves"), location=args.text("the location (none: out)"))
     def apply_entered(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).location = data["location"]
 
+    @command("Take cover: a concealment level (a bonus to [firearm defense]) until the "
+             "next turn, and the body areas in cover.", who="player", when="any",
+             actor="required", cost="minor",
+             rules=("P-COV-1", "P-COV-2", "P-COV-3", "P-COV-5", "AP-17", "AP-18"),
+             concealment=args.value("none, quarter, half, total, or a percentage of the "
+                                    "silhouette (0 to 100)"),
+             areas=args.items("the body areas in cover (the GM's call)"),
+             kind=args.choice("the action it takes", *KINDS, default="minor"))
     def do_take_cover(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
@@ -705,6 +926,12 @@ class PolemosRuleset(SphereRules):
         events.append(Event("condition_added", {"target": actor.id,
                                                 "condition": cond.to_json()}))
         return events
+
+    @event("{target} is {condition.name}[ ({condition.level})][ again: {why}].",
+           target=args.creature("who"), condition=args.mapping("the condition"),
+           why=args.text("why it is given back"))
+    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_condition_added(state, data)
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of a skill roll (success against a target number or an opposed roll),

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .grid import as_square
 from .model import QUADRANTS, SPHERES, Creature
@@ -48,12 +50,19 @@ class SphereRules(TargetRules):
                     else out.get(key, 0) + value
         return dict(sorted(out.items()))
 
+    @event("{id} is assembled from its modules: {characteristics}.",
+           id=args.creature("the vehicle"),
+           characteristics=args.mapping("its combined characteristics (ruling POL-6)"))
     def apply_vehicle_assembled(self, state: EncounterState, data: dict[str, Any]) -> None:
         unit = self.creature(state, data["id"])
         assert unit.vehicle is not None
         unit.vehicle = {**unit.vehicle, "characteristics": dict(data["characteristics"])}
 
     # -- the spheres --------------------------------------------------------------------------
+    @command("Track large-scale warfare with the contact, battle and support spheres.",
+             rules=("P-SPH-1", "P-SPH-2", "P-SPH-5", "P-SPH-11", "AP-23"),
+             contact_size=args.integer("the contact sphere's side in squares", lo=1,
+                                       hi=100_000, default=25))
     def do_spheres(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """The GM tracks large-scale warfare with combat spheres (P-SPH-1): [contact_size]
@@ -65,6 +74,11 @@ class SphereRules(TargetRules):
         return [Event("spheres_set", {"contact_size": size, "battle_size": battle,
                                       "support_size": support})]
 
+    @event("Combat spheres: contact {contact_size}, battle {battle_size}, support "
+           "{support_size} squares a side.",
+           contact_size=args.integer("the contact sphere's side"),
+           battle_size=args.integer("the battle sphere's side"),
+           support_size=args.integer("the support sphere's side"))
     def apply_spheres_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["spheres"] = {k: v for k, v in data.items()}
 
@@ -90,6 +104,13 @@ class SphereRules(TargetRules):
             return True
         return False
 
+    @command("Place a unit in a combat sphere: a quadrant in the battle sphere, a square in "
+             "the contact sphere.",
+             rules=("P-SPH-2", "P-SPH-3", "P-SPH-5", "P-SPH-8", "P-SPH-11"),
+             target=args.creature("the unit", required=True),
+             sphere=args.choice("contact, battle or support", *SPHERES, required=True),
+             quadrant=args.choice("the battle quadrant", *QUADRANTS),
+             square=args.square("the contact-sphere square [x, y]"))
     def do_deploy(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """Place a unit in a sphere (the GM's set-up): target, sphere, [quadrant] (battle),
@@ -118,6 +139,12 @@ class SphereRules(TargetRules):
                                      f"{square} is outside it", rule="P-SPH-2")
         return {"target": unit.id, "sphere": sphere, "quadrant": quadrant, "square": square}
 
+    @event("{target} is in the {sphere} sphere[, {quadrant} quadrant][ at {square}][{visiting?"
+           ", only visiting|}].",
+           target=args.creature("the unit"), sphere=args.text("its sphere"),
+           quadrant=args.text("its battle quadrant"),
+           square=args.items("its contact-sphere square [x, y]"),
+           visiting=args.flag("a [visit battle sphere] vehicle that must leave"))
     def apply_deployed(self, state: EncounterState, data: dict[str, Any]) -> None:
         unit = self.creature(state, data["target"])
         unit.sphere, unit.quadrant = data["sphere"], data["quadrant"]
@@ -129,6 +156,12 @@ class SphereRules(TargetRules):
             visiting.remove(unit.id)
         state.extra.get("transit", {}).pop(unit.id, None)
 
+    @command("Move toward another combat sphere or quadrant, over several turns when it "
+             "is far.", who="player", actor="required", cost="move",
+             rules=("P-SPH-8", "P-SPH-9", "P-SPH-10", "P-SPH-14", "AP-26"),
+             to=args.choice("contact, battle or support", *SPHERES, required=True),
+             quadrant=args.choice("the battle quadrant to go to", *QUADRANTS),
+             square=args.square("the contact-sphere square to enter, on the matching edge"))
     def do_sphere_move(self, state: EncounterState, command: Command,
                        dice: DiceSource) -> list[Event]:
         """Move toward another sphere or quadrant (P-SPH-9, P-SPH-10, P-SPH-14): actor, to
@@ -195,6 +228,11 @@ class SphereRules(TargetRules):
                                "visiting": self.check_entry(actor, plan["to"])}
         return [Event("sphere_moved", data)]
 
+    @event("{actor} moves toward the {transit.to} sphere ({transit.spent} of "
+           "{transit.cost} squares)[{arrived?, and gets there|}].",
+           actor=args.creature("who moves"),
+           transit=args.mapping("the move: to, quadrant, square, cost, spent"),
+           arrived=args.mapping("where it arrives, when it does"))
     def apply_sphere_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
         if "arrived" in data:
             self.apply_deployed(state, data["arrived"])

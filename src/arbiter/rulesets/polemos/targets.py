@@ -12,11 +12,23 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...dice import DiceSource
-from .commands import roll_skill, success
-from .grid import Square, angle, as_square, aura, contiguous, crossed, distance
+from .commands import also, roll_skill, success
+from .grid import (
+    DIRECTIONS,
+    MAX_SQUARES,
+    Square,
+    angle,
+    as_square,
+    aura,
+    contiguous,
+    crossed,
+    distance,
+)
 from .model import Creature
-from .networks import NetworkRules
+from .networks import NetworkRules, reach_args
 from .spheres_math import sphere_range
 
 TARGET_KINDS = ("object", "body", "creature", "body_area", "item", "design", "self",
@@ -30,6 +42,48 @@ SQUARE_KINDS = ("location", "area", "aura", "angle")
 
 REQUIREMENTS = ("visible", "reachable", "usable", "communicable", "connectable")
 """Explicit requirement keywords (P-REQ-4..14); ``detected`` is implicit (P-REQ-1)."""
+
+TARGET_RULES = (*(f"P-TGT-{i}" for i in range(1, 21)), "P-RNG-1", "P-RNG-2",
+                *(f"P-REQ-{i}" for i in range(1, 15)))
+"""The rules checking an ability's target implements."""
+
+
+def target_args() -> dict[str, args.Arg]:
+    """The arguments that checking an ability's target reads (``resolve_target``): the
+    ``target`` command's and the ``act`` command's when it names a ``target_kind``."""
+    return {
+        "target_kind": args.choice("what kind of target the ability takes", *TARGET_KINDS,
+                                   default="object"),
+        "range": args.integer("the ability's range in squares (0: its own square)", lo=0,
+                              hi=200_000, default=0),
+        "requires": args.items("requirement keywords: visible, reachable, usable, "
+                               "communicable, connectable"),
+        "valid": args.flag("the GM's word on whether the target is valid (P-TGT-19)"),
+        "target": args.creature("the creature or object targeted"),
+        "nearest": args.integer("select the nearest N targets of the kind (P-TGT-20)", lo=1,
+                                hi=1000),
+        "exclude": args.creatures("what the GM leaves out as trivial (P-TGT-20)"),
+        "area": args.text("a body area (body_area)", max_len=64),
+        "wound": args.text("a wound's id (wound)", max_len=64),
+        "square": args.value("a square [x, y] (location), or a vehicle's module square "
+                             "'dx,dy' (vehicle)"),
+        "squares": args.squares("contiguous squares [[x, y], ...] (area)"),
+        "size": args.integer("how many squares (aura)", lo=1, hi=MAX_SQUARES),
+        "direction": args.choice("the direction the arc faces (angle)", *DIRECTIONS),
+        "arc": args.integer("the arc's width in degrees: 90, 180 or 360 (angle)", lo=0,
+                            hi=360, default=90),
+        "ability_of": args.creature("whose declared ability (ability)"),
+        "network": args.text("the network (network, system, connectable)", max_len=64),
+        "via": args.creature("a system to plug into by wire (network)"),
+        "in_range": args.flag("the GM's word on whether the wireless signal reaches "
+                              "(network)"),
+        "process": args.text("the process's id (process)", max_len=64),
+        "key": args.flag("the actor has the key to the locked target (usable)"),
+        "permission": args.flag("the owner allows its use (usable)"),
+        "communicable": args.flag("the GM's word on rich communication (communicable)"),
+        **reach_args(),
+    }
+
 
 SIGHT_BLOCKERS = ("wall", "smoke")
 PATH_BLOCKERS = ("wall", "window")
@@ -417,6 +471,10 @@ class TargetRules(NetworkRules):
                 "parts": [p["command"].get("ability", p["command"]["do"]) for p in parts]}
 
     # -- commands ------------------------------------------------------------------------------
+    @also(**target_args())
+    @command("Ask whether an ability may target something: its kind, range and "
+             "requirements (changes nothing).", who="player", when="any", actor="required",
+             rules=TARGET_RULES)
     def do_target(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """Ask whether an ability may target something, changing nothing: actor,
@@ -426,9 +484,31 @@ class TargetRules(NetworkRules):
         return [Event("target_checked", {"actor": actor.id,
                                          **self.resolve_target(state, actor, command)})]
 
+    @event("{actor} can target[ {target}][ {squares}][ {network}][ process {process}] as "
+           "{target_kind}[ at {distance} squares][, reaching {affected}].",
+           actor=args.creature("who would use the ability"),
+           target_kind=args.text("the kind of target"),
+           range=args.integer("the ability's range"),
+           target=args.creature("the target"),
+           affected=args.creatures("what it would reach"),
+           squares=args.items("the squares it covers"),
+           selected=args.creatures("the nearest targets selected"),
+           distance=args.integer("squares to the target"),
+           fluency=args.integer("the shared language's fluency (communicable)"),
+           area=args.text("the body area"), design=args.text("the item's design"),
+           wound=args.text("the wound's id"), square=args.text("the vehicle's square"),
+           installed_in=args.creature("the creature the augmentation is in"),
+           network=args.text("the network"), process=args.text("the process's id"),
+           ability=args.text("the declared ability (or combo) targeted"),
+           parts=args.items("the combo's parts"))
     def apply_target_checked(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @command("Mark obstructions on the grid: a wall breaks sight and paths, a window paths, "
+             "smoke sight.", rules=("P-REQ-4", "P-REQ-5", "P-REQ-6"),
+             squares=args.squares("the squares [[x, y], ...]", required=True),
+             what=args.choice("wall, window, smoke, or clear", "wall", "window", "smoke",
+                              "clear", default="wall"))
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """The GM marks obstructions: squares, what (wall, window, smoke, or clear)."""
@@ -439,6 +519,9 @@ class TargetRules(NetworkRules):
                    for s in self.arg(command, "squares", list)]
         return [Event("terrain_set", {"squares": squares, "what": what})]
 
+    @event("The squares {squares} are now {what}.",
+           squares=args.items("the squares [[x, y], ...]"),
+           what=args.text("wall, window, smoke or clear"))
     def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         terrain = state.extra.setdefault("terrain", {})
         for x, y in data["squares"]:
@@ -447,6 +530,9 @@ class TargetRules(NetworkRules):
             else:
                 terrain[f"{x},{y}"] = data["what"]
 
+    @command("Move on the grid in a straight line, up to the speed a turn.", who="player",
+             actor="required", cost="move", rules=("POL-5", "P-RNG-1", "P-REQ-5", "P-NET-23"),
+             to=args.square("the square to go to", required=True))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move on the grid: actor, to [x, y]. A turn allows up to ``speed`` squares in all
         (ruling POL-5); the straight path must not cross a wall or window."""
@@ -490,9 +576,20 @@ class TargetRules(NetworkRules):
             return int(creature.vehicle["characteristics"]["speed"])
         return creature.speed
 
+    @also(actor=args.creature("who moves"), **{"from": args.items("the square left [x, y]")},
+          to=args.items("the square reached [x, y]"), squares=args.integer("squares moved"))
+    @event("{actor} moves from {from} to {to} ({squares} squares).")
     def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).position = list(data["to"])
 
+    @command("Hide by sneaking or camouflage: 2D6 + [stealth] is the detection defense "
+             "searchers must reach.", who="player", actor="optional", cost="primary",
+             rules=("P-STL-1", "P-STL-2"),
+             target=args.creature("what hides or is camouflaged (default: the actor)"),
+             method=args.choice("sneak or camouflage", "sneak", "camouflage", default="sneak"),
+             defense=args.integer("a set detection defense instead of the roll"),
+             kind=args.text("the kind of action it takes (with an actor)", default="primary",
+                            max_len=16))
     def do_hide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Hide by sneaking or camouflage (P-STL-2): actor (its own action, [kind] primary) or
         target (an object the GM camouflages), [method], [defense] (a set detection defense
@@ -514,6 +611,14 @@ class TargetRules(NetworkRules):
             data.update(defense=result.total, roll=result.to_json())
         return [Event("hid", data)]
 
+    @event("{target} hides ({method})[: detection defense {defense}].",
+           player="{target} hides ({method}).",
+           target=args.creature("who hides"), method=args.text("sneak or camouflage"),
+           defense=args.integer("the detection defense searchers must reach"),
+           roll=args.mapping("the [stealth] roll"),
+           actor=args.creature("who acts"), ability=args.text("the action used"),
+           kind=args.text("the kind of action"), round=args.integer("the round"),
+           counts=args.flag("the use counts for once a round (P-ACT-1)"))
     def apply_hid(self, state: EncounterState, data: dict[str, Any]) -> None:
         hider = self.creature(state, data["target"])
         hider.hidden = True
@@ -525,6 +630,9 @@ class TargetRules(NetworkRules):
             if hider.id in found:
                 found.remove(hider.id)
 
+    @command("A hidden creature or object stops hiding: everyone may target it again.",
+             rules=("P-STL-1",),
+             target=args.creature("who stops hiding", required=True))
     def do_appear(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """Stop hiding: target. Everyone may target it again."""
@@ -533,11 +641,27 @@ class TargetRules(NetworkRules):
             raise IllegalCommand(f"{target.id} is not hidden")
         return [Event("appeared", {"target": target.id})]
 
+    @event("{target} is no longer hidden.", target=args.creature("who appears"))
     def apply_appeared(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         target.hidden = False
         target.conditions = [c for c in target.conditions if c.name != "hidden"]
 
+    @command("Search actively for hidden objects: 2D6 + [search] against each one's "
+             "detection defense.", who="player", actor="required", cost="primary",
+             rules=("P-STL-3", "P-STL-4", "P-STL-5", "POL-8", "AP-31"),
+             range=args.integer("how far it searches, in squares (default: everywhere)",
+                                lo=0, hi=200_000),
+             detection_modifier=args.integer("the GM's modifier to hidden objects' detection "
+                                             "defense (P-STL-5)", lo=-99, hi=99, default=0),
+             stealth_modifier=args.integer("the GM's modifier to the searcher's total "
+                                           "(P-STL-5)", lo=-99, hi=99, default=0),
+             blind_spots=args.creatures("what the GM rules out of sight (P-STL-4)"),
+             kind=args.text("the kind of action it takes", default="primary", max_len=16),
+             bonus=args.integer("bonus dice (read by the odds only)", lo=0, hi=20),
+             penalty=args.integer("penalty dice (read by the odds only)", lo=0, hi=20),
+             dice_mod=args.integer("bonus (+) or penalty (-) dice (read by the odds only)",
+                                   lo=-20, hi=20))
     def do_search(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """Search actively for hidden objects (P-STL-3; the search area ability, AP-31):
@@ -572,6 +696,10 @@ class TargetRules(NetworkRules):
                 Event("searched", {"actor": actor.id, "total": total, "roll": result.to_json(),
                                    "found": found})]
 
+    @event("{actor} searches[ ({total})] and finds: {found}.",
+           actor=args.creature("who searches"), total=args.integer("the search total"),
+           roll=args.mapping("the [search] roll"),
+           found=args.creatures("the hidden objects detected"))
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
         known = state.extra.setdefault("detected", {}).setdefault(data["actor"], [])
         known.extend(f for f in data["found"] if f not in known)
@@ -592,6 +720,10 @@ class TargetRules(NetworkRules):
         elif not data["detected"] and data["target"] in known:
             known.remove(data["target"])
 
+    @command("Take a carried item out of its container, or pack it away.", who="player",
+             actor="required", rules=("P-REQ-7", "P-REQ-8"),
+             item=args.creature("the item the actor carries", required=True),
+             packed=args.flag("pack it away instead", default=False))
     def do_unpack(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
         """Take an item out of its container, or pack it away: actor, item, [packed] (false).
@@ -603,10 +735,19 @@ class TargetRules(NetworkRules):
         return [Event("packed", {"item": item.id,
                                  "packed": self.arg(command, "packed", bool, False)})]
 
+    @event("{item} is {packed?packed away|taken out}.", item=args.creature("the item"),
+           packed=args.flag("packed away"))
     def apply_packed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["item"]).packed = data["packed"]
 
     # -- persuasion and attitude ---------------------------------------------------------------
+    @command("The attitude modifier a speaker has with a listener: gear, the speaker's and "
+             "the listener's attitudes.", actor="required",
+             rules=("P-SOC-1", "P-SOC-2", "P-SOC-3", "P-SOC-4"),
+             target=args.creature("the listener", required=True),
+             groups=args.items("the listener's groups (default: its own)"),
+             adjust=args.mapping("source to the value the GM gives it for this audience"),
+             ignore=args.items("sources the GM ignores"))
     def do_attitude(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
         """The attitude modifier a speaker has with a listener (P-SOC-1, P-SOC-2): actor (the
@@ -649,9 +790,17 @@ class TargetRules(NetworkRules):
                                             "total": sum(b["value"] for b in kept),
                                             "breakdown": kept})]
 
+    @event("{actor}'s attitude modifier with {target}: {total}.",
+           actor=args.creature("the speaker"), target=args.creature("the listener"),
+           total=args.integer("the modifier"),
+           breakdown=args.items("each source and its value"))
     def apply_attitude_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @command("Restrict item tags at a location or social situation (empty: lift them).",
+             rules=("P-SOC-5",),
+             location=args.text("the location", required=True, max_len=64),
+             tags=args.items("item tags, e.g. military, magic", required=True))
     def do_restrict(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
         """The GM restricts item tags at a location or social situation (P-SOC-5): location,
@@ -660,6 +809,8 @@ class TargetRules(NetworkRules):
                                           "tags": [str(t) for t in
                                                    self.arg(command, "tags", list)]})]
 
+    @event("Items tagged {tags} are restricted at {location}.",
+           location=args.text("the location"), tags=args.items("the item tags"))
     def apply_restriction_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra.setdefault("restricted", {})[data["location"]] = list(data["tags"])
 
@@ -671,6 +822,13 @@ class TargetRules(NetworkRules):
         names = [g["name"] for g in actor.gear if banned & set(g["tags"])]
         return names + [e.id for e in carried if banned & e.tags]
 
+    @command("Does a character know a place's item restrictions? At home yes; abroad a "
+             "knowledge roll.", who="player", when="any", actor="required",
+             rules=("P-SOC-5", "P-SOC-6"),
+             location=args.text("the location", required=True, max_len=64),
+             foreign=args.flag("a foreign culture: a knowledge roll"),
+             skill=args.text("the knowledge skill", default="community", max_len=64),
+             target=args.integer("the GM's target number", default=8))
     def do_restrictions(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
         """Does a character know a place's item restrictions? actor, location, [foreign]
@@ -689,5 +847,11 @@ class TargetRules(NetworkRules):
         data["tags"] = tags if data["known"] else None
         return [Event("restrictions_known", data)]
 
+    @event("{actor} {known?knows|does not know} the item restrictions at {location}[ (roll "
+           "{total})][: {tags}].",
+           actor=args.creature("who"), location=args.text("the location"),
+           known=args.flag("they are known"), roll=args.mapping("the knowledge roll"),
+           total=args.integer("its total"),
+           tags=args.items("the restricted item tags (none when not known)"))
     def apply_restrictions_known(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None

@@ -25,6 +25,8 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
+from ...core import catalogue as args
+from ...core.catalogue import command, event, extends
 from ...core.copying import peek
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...core.ruleset import ENTITY_KEYS, set_detection
@@ -79,6 +81,8 @@ def _gear(table: str, value: Any, owner: str) -> dict[str, Any]:
 
 HIDDEN = frozenset({"hidden"})
 """What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
+WEAPONS = tuple(sorted(load_toml("weapons.toml")))
+"""The weapon names an attack may name (``weapons.toml``)."""
 DAMAGE_ODDS_LIMIT = 4096
 """The most damage outcomes (per Critical Level) that an attack's odds count exactly."""
 
@@ -218,6 +222,9 @@ class RealmsRuleset(Ruleset):
         tail = sorted(companions, key=lambda e: (sign * initiative[e], added.index(e)))
         return rest + tail
 
+    @extends("Start turn-by-turn play: d20 + initiative bonus, companions last by Perceive "
+             "(R-CMP-5), ties as the players list them (R-CMP-6).",
+             companion_order=args.creatures("companions in the order the players break their ties"))
     def do_start(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Roll initiative (or take `initiative`) and begin round 1; `companion_order`
         (a list of ids) is how the players break companions' ties (R-CMP-6)."""
@@ -294,7 +301,8 @@ class RealmsRuleset(Ruleset):
         if isinstance(entity, RealmsCreature) and entity.ap != ap:
             self.creature(state, who).ap = ap
 
-    def apply_economy(self, state: EncounterState, who: str, ap: int) -> None:
+    def _store_ap(self, state: EncounterState, who: str, ap: int) -> None:
+        """An event's AP left, on the creature and in its economy."""
         self._set_ap(state, who, ap)
         if who in state.economy:
             state.economy[who] = {**state.economy[who], "ap": ap}
@@ -419,23 +427,41 @@ class RealmsRuleset(Ruleset):
         if isinstance(me, RealmsCreature) and me.commanded:
             self.creature(state, me.id).commanded = False
 
+    @event("{target} regains {gained} AP ({ap} AP now).",
+           target=args.creature("who"), gained=args.integer("AP regained"),
+           ap=args.integer("AP after"))
     def apply_ap_gained(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.apply_economy(state, data["target"], data["ap"])
+        self._store_ap(state, data["target"], data["ap"])
 
+    @event("{target} loses {lost} AP ({ap} AP left).",
+           target=args.creature("who"), lost=args.integer("AP lost"),
+           ap=args.integer("AP after"))
     def apply_ap_lost(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.apply_economy(state, data["target"], data["ap"])
+        self._store_ap(state, data["target"], data["ap"])
 
+    @event("Damage reductions reset for {targets}.",
+           targets=args.creatures("whose armor, reductions and shield halving resets"))
     def apply_reductions_reset(self, state: EncounterState, data: dict[str, Any]) -> None:
         for who in data["targets"]:
             me = self.creature(state, who)
             me.armor_uses, me.dr_uses, me.shield_uses = 0, {}, 0
 
+    @event("{target} loses {lost} Health to Bleed[, down to {health}]"
+           "{destabilize?, and is no longer stabilized|}.",
+           target=args.creature("who bleeds"), lost=args.integer("Health lost"),
+           health=args.integer("Health after"),
+           destabilize=args.flag("a stabilized creature's dying damage starts again"))
     def apply_bled(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         if data.get("destabilize"):
             me.stabilized, me.dying_turns = False, 0
 
+    @event("{target} is Dying (turn {turn}) and takes {taken} irreducible damage"
+           "[ ({roll.text})][, down to {health} Health].",
+           target=args.creature("who is Dying"), turn=args.integer("the dying turn"),
+           roll=args.mapping("the damage roll"), pipeline=args.mapping("the damage's steps"),
+           taken=args.integer("damage taken"), health=args.integer("Health after"))
     def apply_dying_damage(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
@@ -485,14 +511,22 @@ class RealmsRuleset(Ruleset):
             return [Event("side_won", {"winner": standing[0]})]
         return []
 
+    @event("Side {winner} wins: every other side is down.",
+           winner=args.text("the side left standing"))
     def apply_side_won(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["winner"] = data["winner"]
 
+    @event("{target} falls Dying and prone ({ap} AP).",
+           target=args.creature("who"), ap=args.integer("AP left"))
     def apply_fell_dying(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.dying_turns, me.stabilized = 0, False
-        self.apply_economy(state, me.id, data["ap"])
+        self._store_ap(state, me.id, data["ap"])
 
+    @event("{target} {unsummoned?is unsummoned|dies}[ ({why})].",
+           player="{target} {unsummoned?is unsummoned|dies}.",
+           target=args.creature("who"), unsummoned=args.flag("a summoned companion"),
+           why=args.text("why"))
     def apply_died(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.dead = True
@@ -514,6 +548,20 @@ class RealmsRuleset(Ruleset):
 
         return key(new) >= key(old)
 
+    @command("Give a creature a condition (one instance per name; the stronger replaces the "
+             "weaker unless the RM says which to keep).",
+             rules=("R-CON-2", "R-CON-3", "R-CON-4", "R-CON-5", "R-CON-6", "R-CON-7", "R-C-STU",
+                    "R-C-HID", "R-DTH-2", "R-FLY-2", "R-MNT-3"),
+             target=args.creature("who gets the condition", required=True),
+             name=args.text("the condition's name (conditions.toml)", required=True, max_len=64),
+             level=args.integer("its level (leveled conditions only)", lo=1, hi=99, default=1),
+             rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000,
+                                 default=0),
+             source=args.text("who or what causes it", max_len=64),
+             potency=args.integer("its potency (R-CON-7)", lo=0, hi=999, default=0),
+             keep=args.choice("the RM's choice between two versions (R-CON-6)", "new", "old"),
+             score=args.integer("Hidden only: the Stealth or Hide Score a search must reach",
+                                lo=0, hi=999))
     def do_condition(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """Give a condition: target, name, [level], [rounds], [source], [potency],
@@ -569,6 +617,10 @@ class RealmsRuleset(Ruleset):
             events += self.unseat(state, target, dice)
         return events
 
+    @event("{target} is {condition.name} ({condition.level})"
+           "[, replacing the earlier {replaced.name} ({replaced.level})].",
+           target=args.creature("who"), condition=args.mapping("the condition"),
+           replaced=args.mapping("the version it replaces"))
     def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         """The same condition never stacks: the version in the event replaces the old one,
         and the old duration does not continue (R-CON-4, R-CON-5)."""
@@ -576,9 +628,16 @@ class RealmsRuleset(Ruleset):
         new = Condition.from_json(data["condition"])
         entity.conditions = [x for x in entity.conditions if x.name != new.name] + [new]
 
+    @event("{target} keeps its {name} ({kept.level}); the new one ({refused.level}) does not "
+           "apply.",
+           target=args.creature("who"), name=args.text("the condition"),
+           kept=args.mapping("the version that stays"),
+           refused=args.mapping("the version that does not apply"))
     def apply_condition_kept(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @event("{target} is knocked prone while flying and falls from {altitude} spaces.",
+           target=args.creature("who"), altitude=args.integer("its altitude in spaces"))
     def apply_began_falling(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.flying = False
@@ -688,6 +747,28 @@ class RealmsRuleset(Ruleset):
         level = max(total - setup["score"], 0) // setup["crit_range"] if hit else 0
         return hit, level
 
+    @command("Attack a creature: d20 + attack bonus against its Evasion or a Defense score "
+             "(2 AP; a flanking reaction 1 AP, out of turn).",
+             who="player", when="turn", off_turn=("reaction",), actor="required",
+             cost="attack",
+             rules=("R-AP-1", "R-ARM-6", "R-ARM-7", "R-ARM-8", "R-SHD-1", "R-FLK-2", "R-CMP-8",
+                    "R-C-BLI", "R-C-CHA", "R-C-RES", "R-C-DAZ", "R-C-EXH", "R-C-FRI", "R-C-GRA",
+                    "R-C-HID", "R-C-INV", "R-C-PRO", "R-C-WEA", "R-DY-1", "R-DTH-1", "R-CMP-10"),
+             target=args.creature("the creature attacked", refers="enemy", required=True),
+             weapon=args.choice("another weapon than the actor's own (weapons.toml)", *WEAPONS),
+             against=args.text("evasion, or a defense (might, reflex...) whose score is 10 + it",
+                               default="evasion", max_len=64),
+             defend=args.flag("the target takes the Defend reaction with its shield"),
+             reaction=args.choice("a reaction attack: flank (a flanker when the target leaves)",
+                                  "flank"),
+             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
+             unaware=args.flag("a Hidden attacker's target does not know where it is (default: "
+                               "unless it found the attacker by a search)"),
+             sees_fear_source=args.flag("a Frightened attacker sees the source of its fear",
+                                        default=True),
+             target_sees_fear_source=args.flag("a Frightened target sees the source of its fear",
+                                               default=True),
+             rm_allows=args.flag("the RM allows a Restrained attacker this use of its hands"))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack: actor, target, [weapon], [against: evasion|might|reflex...], [defend:
         true (the target's shield reaction)], [reaction: flank], [bonus], [unaware],
@@ -799,6 +880,18 @@ class RealmsRuleset(Ruleset):
             raise IllegalCommand(f"the flanking reaction against {target.id} was already taken "
                                  "this turn", rule="R-FLK-2")
 
+    @event("{actor} {hit?hits|misses} {target}[ (a {reaction} reaction)]: {total} (d20 {d20}) "
+           "against {against} {score}, Critical Level {critical_level}[; damage {damage}]"
+           "[; {target} has {dodge_left} dodges left].",
+           actor=args.creature("the attacker"), target=args.creature("the target"),
+           d20=args.integer("the d20"), total=args.integer("the attack's total"),
+           against=args.text("evasion or a defense"), score=args.integer("the score to reach"),
+           modifiers=args.items("each modifier: [label, value]"), hit=args.flag("a hit"),
+           critical_level=args.integer("the Critical Level"),
+           crit_range=args.integer("the margin per Critical Level"),
+           reaction=args.text("flank, for a reaction attack"),
+           dodge_left=args.integer("the target's dodging left"),
+           damage=args.items("each damage component's roll"))
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         if data.get("dodge_left") is not None:
@@ -808,6 +901,9 @@ class RealmsRuleset(Ruleset):
             if provoked is not None:
                 provoked["used"] = [*provoked.get("used", []), data["actor"]]
 
+    @event("{actor} takes the Defend reaction: the shield stops {shield_roll}.",
+           actor=args.creature("the defender"), shield_roll=args.integer("damage it stops"),
+           shield=args.mapping("the shield die's roll"))
     def apply_defended(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).shield_uses += 1
 
@@ -828,6 +924,15 @@ class RealmsRuleset(Ruleset):
                 "destabilize": target.stabilized and result.taken > 0 and health < 0}
         return [Event("damaged", data), *self.consequences(state, who, health)]
 
+    @event("{target} takes {taken} damage[ ({pipeline.text})][, down to {health} Health]"
+           "{destabilize?, and is no longer stabilized|}.",
+           target=args.creature("who"), cause=args.text("damage, fall or energy below 0"),
+           taken=args.integer("damage taken"), health=args.integer("Health after"),
+           pipeline=args.mapping("the pipeline's steps"),
+           armor_uses=args.integer("the armor's reductions this turn"),
+           dr_uses=args.mapping("each reduction effect's uses this turn"),
+           over_time=args.text("the damage over time it belongs to"),
+           destabilize=args.flag("a stabilized creature's dying damage starts again"))
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
@@ -838,6 +943,17 @@ class RealmsRuleset(Ruleset):
         if data.get("destabilize"):
             me.stabilized, me.dying_turns = False, 0
 
+    @command("Deal damage through the damage pipeline (armor, reductions, Resistance...).",
+             rules=("R-ARM-1", "R-ARM-2", "R-ARM-3", "R-ARM-4", "R-ARM-5", "R-DR-1", "R-RES-1",
+                    "R-RES-2", "R-VUL-1", "R-RV-1", "R-IMM-1", "R-C-RSL", "R-C-SUS", "R-DY-1",
+                    "R-DY-2", "R-STB-2", "R-DTH-1", "R-CMP-10", "R-OVH-2"),
+             target=args.creature("who takes the damage", required=True),
+             amount=args.integer("the damage (unless components are given)", lo=0, hi=9999),
+             type=args.text("its damage type (none: typeless)", max_len=64),
+             components=args.items("several components: [[amount, type], ...]"),
+             over_time=args.text("the name of a damage over time (armor reduces only its first "
+                                 "hit)", max_len=64),
+             irreducible=args.flag("nothing reduces it"))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Deal damage through the pipeline: target, amount and type, or components
         [[amount, type], ...]; [over_time: a name for damage over time (R-ARM-5)],
@@ -860,6 +976,13 @@ class RealmsRuleset(Ruleset):
                          irreducible=self.arg(command, "irreducible", bool, False))
 
     # -- healing (R-HEAL-*, R-OVH-*, R-STB-1, R-C-BLE) ---------------------------------------
+    @command("Heal a creature (Bleed first; any healing stabilizes the Dying).",
+             rules=("R-HEAL-1", "R-HEAL-2", "R-OVH-1", "R-OVH-3", "R-STB-1", "R-DY-5", "R-C-BLE"),
+             target=args.creature("who is healed", required=True),
+             amount=args.integer("Health restored", lo=0, hi=9999, required=True),
+             healer=args.creature("who heals (with power: their Power Bonus is added)"),
+             power=args.flag("healing from a Power: adds the healer's Power Bonus"),
+             overheal=args.flag("Overheal: above the maximum, stacking"))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Heal: target, amount, [healer, power: true (adds the healer's Power Bonus)],
         [overheal: true (above the maximum, stacking)]."""
@@ -896,6 +1019,12 @@ class RealmsRuleset(Ruleset):
                                                       "why": "healed above 0"}))
         return events
 
+    @event("{target} is healed for {amount} and regains {healed} Health[, now {health}]; "
+           "Bleed {bleed}{stabilized?; stabilized|}.",
+           target=args.creature("who"), amount=args.integer("the healing, Power Bonus included"),
+           healed=args.integer("Health regained"), health=args.integer("Health after"),
+           bleed=args.integer("the Bleed level left"),
+           stabilized=args.flag("a Dying creature is stabilized"))
     def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
@@ -912,6 +1041,13 @@ class RealmsRuleset(Ruleset):
             raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
         return actor, target, self.arg(command, "method", str, "medicine")
 
+    @command("Stabilize a Dying creature below 0 Health: a Medicine roll, or a bandage, potion, "
+             "feat or power (2 AP).",
+             who="player", actor="required", cost="stabilize", rules=("R-STB-1",),
+             target=args.creature("the Dying creature", refers="ally", required=True),
+             method=args.text("medicine (a roll), bandage, potion, feat or power",
+                              default="medicine", max_len=64),
+             ds=args.integer("the Medicine roll's Difficulty Score", lo=0, hi=999, default=10))
     def do_stabilize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
@@ -929,11 +1065,20 @@ class RealmsRuleset(Ruleset):
             data["stabilized"] = True
         return [Event("stabilized", data)]
 
+    @event("{actor} {stabilized?stabilizes|fails to stabilize} {target} ({method})"
+           "[: Medicine {total} (d20 {d20}) against DS {ds}].",
+           actor=args.creature("who"), target=args.creature("the Dying creature"),
+           method=args.text("medicine, bandage, potion, feat or power"),
+           d20=args.integer("the d20"), total=args.integer("the roll's total"),
+           ds=args.integer("the Difficulty Score"), stabilized=args.flag("it worked"))
     def apply_stabilized(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["stabilized"]:
             me = self.creature(state, data["target"])
             me.stabilized, me.dying_turns = True, 0
 
+    @command("A full recovery: Exhaustion drops 1, overheal ends.",
+             rules=("R-C-EXH", "R-OVH-2"),
+             target=args.creature("who recovers", required=True))
     def do_recover(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """A full recovery: target. Exhaustion drops 1 (R-C-EXH), overheal ends (R-OVH-2)."""
@@ -942,12 +1087,18 @@ class RealmsRuleset(Ruleset):
                                     "health": min(target.health, target.health_max),
                                     "exhausted": max(target.level("exhausted") - 1, 0)})]
 
+    @event("{target} completes a full recovery[: Health {health}], Exhausted {exhausted}.",
+           target=args.creature("who"), health=args.integer("Health after (no overheal)"),
+           exhausted=args.integer("the Exhausted level left"))
     def apply_recovered(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         _set_level(me, "exhausted", data["exhausted"])
 
     # -- Energy (R-EN-1, R-EN-2) ------------------------------------------------------------
+    @command("A creature spends its own Energy (never below 0).",
+             who="player", when="any", actor="required", rules=("R-EN-2",),
+             amount=args.integer("Energy spent", lo=0, hi=9999, required=True))
     def do_spend_energy(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
         """A creature spends its own Energy: actor, amount; never below 0 (R-EN-2)."""
@@ -960,6 +1111,10 @@ class RealmsRuleset(Ruleset):
         return [Event("energy_changed", {"target": actor.id, "energy": actor.energy - amount,
                                          "deficit": 0})]
 
+    @command("Drain a creature's Energy; below 0 it takes 1 damage per point below.",
+             rules=("R-EN-1",),
+             target=args.creature("whose Energy is drained", required=True),
+             amount=args.integer("Energy drained", lo=0, hi=9999, required=True))
     def do_drain_energy(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
         """Something drains a creature's Energy: target, amount. Below 0, it takes 1 damage
@@ -974,10 +1129,17 @@ class RealmsRuleset(Ruleset):
                                 cause="energy below 0")
         return events
 
+    @event("{target} has {energy} Energy now (deficit {deficit}).",
+           target=args.creature("who"), energy=args.integer("Energy after"),
+           deficit=args.integer("how far below 0 it went (as damage)"))
     def apply_energy_changed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).energy = data["energy"]
 
     # -- movement (R-MOV-*, R-DT-*, R-PRN-*, R-SIZ-4/5, R-FLK-*) ------------------------------
+    @command("Mark squares as difficult terrain, or clear them.",
+             rules=("R-DT-1",),
+             squares=args.squares("the squares", required=True),
+             clear=args.flag("clear them instead"))
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Mark squares as difficult terrain: squares [[x, y], ...], [clear: true]."""
@@ -994,18 +1156,25 @@ class RealmsRuleset(Ruleset):
                                  f"not {raw!r}")
         return [raw[0], raw[1]]
 
+    @event("Squares {clear?cleared of|marked as} difficult terrain: {squares}.",
+           squares=args.squares("the squares"), clear=args.flag("cleared"))
     def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         current = {tuple(s) for s in state.extra.get("difficult", [])}
         given = {tuple(s) for s in data["squares"]}
         current = current - given if data["clear"] else current | given
         state.extra["difficult"] = sorted([list(s) for s in current])
 
+    @command("Put a creature on a square of the grid (or off it).",
+             target=args.creature("who is placed", required=True),
+             at=args.square("the square [x, y] (none: off the grid)"))
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The game master puts a creature on a square: target, at [x, y]."""
         target = self.creature(state, self.arg(command, "target", str))
         at = c.position(command, "at")
         return [Event("placed", {"target": target.id, "at": at})]
 
+    @event("{target} is placed[ at ({at})].",
+           target=args.creature("who"), at=args.square("the square"))
     def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).position = data["at"]
 
@@ -1035,6 +1204,17 @@ class RealmsRuleset(Ruleset):
                 difficult = True
         return (2 * cost if difficult else cost), difficult
 
+    @command("Move along a path of single steps (or a number of spaces), buying move actions "
+             "(1 AP: Speed spaces) as needed.",
+             who="player", actor="required", cost="move",
+             rules=("R-MOV-1", "R-MOV-3", "R-DT-1", "R-DT-2", "R-DT-3", "R-PRN-1", "R-SIZ-4",
+                    "R-FLK-2", "R-MNT-4", "R-MNT-6", "R-CAR-2", "R-C-GRA", "R-C-IMM", "R-C-SLO",
+                    "R-AP-1"),
+             path=args.squares("the squares stepped onto, each one step from the last"),
+             spaces=args.integer("straight spaces (without a path)", lo=0, hi=9999, default=0),
+             diagonals=args.integer("diagonal spaces (without a path)", lo=0, hi=9999, default=0),
+             difficult=args.flag("the whole move is through difficult terrain"),
+             forbid_larger=args.flag("the RM forbids passing through a larger enemy"))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move: actor, path [[x, y], ...] (each a step from the last), or spaces (straight)
         and [diagonals]; [difficult: true] for the whole move; [forbid_larger: true] (the RM
@@ -1084,6 +1264,15 @@ class RealmsRuleset(Ruleset):
                                 "move_actions": bought, "economy": economy,
                                 "provoked": provoked})]
 
+    @event("{actor} moves[ to ({to})]: {cost} spaces of movement, {move_actions} move "
+           "actions bought[, {difficult_steps} steps through difficult terrain]"
+           "{provoked?, leaving a flank (a flanker may react)|}.",
+           actor=args.creature("who"), to=args.square("where it ends"),
+           cost_halves=args.integer("the cost in half spaces"),
+           cost=args.text("the cost in spaces"),
+           difficult_steps=args.integer("steps through difficult terrain"),
+           move_actions=args.integer("move actions bought"),
+           provoked=args.creatures("flankers it leaves, who may react"))
     def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["actor"])
         if data["to"] is not None:
@@ -1094,6 +1283,8 @@ class RealmsRuleset(Ruleset):
             state.extra["provoked"] = {"mover": me.id, "flankers": list(data["provoked"]),
                                        "used": []}
 
+    @command("Stand up from Prone: 2 spaces of movement.",
+             who="player", actor="required", cost="move", rules=("R-PRN-2", "R-C-DYI"))
     def do_stand(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Stand up from Prone: 2 spaces of movement, buying move actions if needed (R-PRN-2)."""
         me = self.creature(state, self.actor(state, command).id)
@@ -1105,6 +1296,8 @@ class RealmsRuleset(Ruleset):
         return [Event("stood", {"actor": me.id, "move_actions": bought, "economy": economy}),
                 Event("condition_removed", {"target": me.id, "name": "prone", "why": "stood"})]
 
+    @event("{actor} stands up ({move_actions} move actions bought).",
+           actor=args.creature("who"), move_actions=args.integer("move actions bought"))
     def apply_stood(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None  # its economy is stored by evolve (apply_economy_of)
 
@@ -1123,6 +1316,11 @@ class RealmsRuleset(Ruleset):
                                  f"than {me.id} ({me.size}) to be mounted", rule="R-MNT-5")
         return me, mount
 
+    @command("Mount a creature: 3 spaces of movement; an unwilling, unsaddled mount needs "
+             "Animal Handling.",
+             who="player", actor="required", cost="move",
+             rules=("R-MNT-1", "R-MNT-5", "R-MNT-6"),
+             target=args.creature("the mount", required=True))
     def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
         mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
@@ -1138,6 +1336,12 @@ class RealmsRuleset(Ruleset):
             data.update(d20=d20, total=total, ds=ds, mounted=c.succeeds(state, total, ds))
         return [Event("mounted", data)]
 
+    @event("{actor} {mounted?mounts|fails to mount} {mount}"
+           "[: Animal Handling {total} (d20 {d20}) against DS {ds}].",
+           actor=args.creature("the rider"), mount=args.creature("the mount"),
+           move_actions=args.integer("move actions bought"), mounted=args.flag("mounted"),
+           d20=args.integer("the d20"), total=args.integer("the roll's total"),
+           ds=args.integer("the Difficulty Score"))
     def apply_mounted(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data["mounted"]:
             me = self.creature(state, data["actor"])
@@ -1145,6 +1349,9 @@ class RealmsRuleset(Ruleset):
             me.position = self.creature(state, data["mount"]).position
             me.controls_mount = "ds" in data
 
+    @command("Dismount: 3 spaces of movement.",
+             who="player", actor="required", cost="move", rules=("R-MNT-1",),
+             at=args.square("the square [x, y] it steps down to"))
     def do_dismount(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
         """Dismount: actor, [at [x, y]]; 3 spaces of movement (R-MNT-1)."""
@@ -1155,6 +1362,9 @@ class RealmsRuleset(Ruleset):
         return [Event("dismounted", {"actor": me.id, "economy": economy, "move_actions": bought,
                                      "at": c.position(command, "at")})]
 
+    @event("{actor} dismounts[ at ({at})].",
+           actor=args.creature("the rider"), move_actions=args.integer("move actions bought"),
+           at=args.square("where it steps down"))
     def apply_dismounted(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["actor"])
         me.mounted_on = None
@@ -1182,6 +1392,11 @@ class RealmsRuleset(Ruleset):
                     "condition": Condition("prone", source=mount.id).to_json()}))
         return events
 
+    @event("{target} {stays_mounted?stays mounted|is unseated}: {total} (d20 {d20}) against "
+           "DS {ds}.",
+           target=args.creature("the rider"), d20=args.integer("the d20"),
+           total=args.integer("the better of Reflex and Might"),
+           ds=args.integer("the Difficulty Score"), stays_mounted=args.flag("it stays on"))
     def apply_unseat_roll(self, state: EncounterState, data: dict[str, Any]) -> None:
         if not data["stays_mounted"]:
             self.creature(state, data["target"]).mounted_on = None
@@ -1264,6 +1479,11 @@ class RealmsRuleset(Ruleset):
             raise IllegalCommand(f"{me.id} has no condition {name!r} to overcome", rule="R-CON-1")
         return me, name
 
+    @command("Overcome a condition with a defense roll; success removes it (1 AP).",
+             who="player", actor="required", cost="skill", rules=("R-CON-1",),
+             name=args.text("the condition overcome", required=True, max_len=64),
+             ds=args.integer("the Difficulty Score", lo=0, hi=999, required=True),
+             defense=args.text("the defense rolled", default="might", max_len=64))
     def do_overcome(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
         """Overcome a condition with a defense (R-CON-1): actor, name, ds, [defense: might,
@@ -1279,6 +1499,13 @@ class RealmsRuleset(Ruleset):
                                                       "why": "overcome"}))
         return events
 
+    @event("{actor} tries to overcome {condition} with {skill}: {total} (d20 {d20}) against "
+           "DS {ds}, {success?overcome|not overcome}.",
+           actor=args.creature("who"), condition=args.text("the condition"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_overcome_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1288,6 +1515,9 @@ class RealmsRuleset(Ruleset):
             raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
         return self.creature(state, me.mounted_on)
 
+    @command("Control an unwilling, unsaddled mount this turn: Animal Handling against DS 10 "
+             "+ its level (free).",
+             who="player", actor="required", cost="free", rules=("R-MNT-6",))
     def do_control(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Control an unwilling, unsaddled mount this turn (R-MNT-6): actor (the rider);
@@ -1299,9 +1529,30 @@ class RealmsRuleset(Ruleset):
         data.update(actor=me.id, mount=mount.id, economy=economy)
         return [Event("control_rolled", data)]
 
+    @event("{actor} {success?controls|fails to control} {mount} this turn: Animal Handling "
+           "{total} (d20 {d20}) against DS {ds}.",
+           actor=args.creature("the rider"), mount=args.creature("the mount"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).controls_mount = bool(data["success"])
 
+    @command("A skill (or defense) roll against a Difficulty Score (1 AP).",
+             who="player", actor="required", cost="skill",
+             rules=("R-CMP-2", "R-CMP-3", "R-CMP-4", "R-C-BLI", "R-C-CHA", "R-C-DEA", "R-C-FAI",
+                    "R-C-FRI", "R-C-EXH", "R-C-WEA"),
+             skill=args.text("the skill or defense rolled", required=True, max_len=64),
+             ds=args.integer("the Difficulty Score", lo=0, hi=999, required=True),
+             roller=args.creature("a companion rolling in the actor's place", refers="own"),
+             helper=args.creature("who helps the roll", refers="ally"),
+             target=args.creature("whom the roll is against"),
+             maneuver=args.text("against a target: prone, knockback or grapple", max_len=64),
+             sense=args.text("sight or hearing, when the roll relies on it", max_len=64),
+             balance=args.flag("the roll needs balance or poise"),
+             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
+             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"))
     def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A skill (or defense) roll against a Difficulty Score: actor, skill, ds, [roller:
         a companion rolling instead (R-CMP-3)], [helper (R-CMP-2, R-CMP-4)], [target],
@@ -1318,6 +1569,15 @@ class RealmsRuleset(Ruleset):
                     notes=setup["notes"], economy=economy)
         return [Event("skill_rolled", data)]
 
+    @event("{actor}'s {skill} roll[ (by {roller})][: {total} (d20 {d20}) against DS {ds}]"
+           ", {success?a success|a failure}[ ({why})].",
+           actor=args.creature("whose roll"), why=args.text("why it fails without a roll"),
+           modifiers=args.items("each modifier: [label, value]"),
+           notes=args.items("what the roll gives up (a companion rolls or helps)"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1374,6 +1634,20 @@ class RealmsRuleset(Ruleset):
         args = {k: v for k, v in command.args.items() if k != "skill"}
         return Command("skill", command.actor, {**args, "skill": skill, "ds": 0})
 
+    @command("Search for Hidden creatures: Perceive or Search against their Stealth or Hide "
+             "Score (1 AP).",
+             who="player", actor="required", cost="skill", rules=("R-C-HID", "R-CMP-2", "R-CMP-3"),
+             target=args.creature("the hidden creature looked for (none: every hidden enemy)",
+                                  refers="enemy"),
+             skill=args.choice("the skill rolled", "perceive", "search", default="perceive"),
+             ds=args.integer("with a target: its Stealth or Hide Score (default: its Hidden "
+                             "condition's score)", lo=0, hi=999),
+             roller=args.creature("a companion rolling in the actor's place", refers="own"),
+             helper=args.creature("who helps the roll", refers="ally"),
+             sense=args.text("sight or hearing, when the roll relies on it", max_len=64),
+             balance=args.flag("the roll needs balance or poise"),
+             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
+             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"))
     def do_search(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Search for Hidden creatures (R-C-HID): actor, [target], [skill: perceive|search],
         [ds] (with a target: its Stealth or Hide Score; default the score of its Hidden
@@ -1397,6 +1671,17 @@ class RealmsRuleset(Ruleset):
         data = {k: v for k, v in rolled.items() if k not in ("ds", "success", "total")}
         return [Event("searched", {**data, "total": total, "found": found})]
 
+    @event("{actor} searches[ for {target}] with {skill}[: {total}][ against DS {ds}][ "
+           "({why})]; found: {found}.",
+           actor=args.creature("who searches"), target=args.creature("the creature looked for"),
+           found=args.value("with a target, whether it is found; else whom it finds"),
+           why=args.text("why it fails without a roll"),
+           modifiers=args.items("each modifier: [label, value]"),
+           notes=args.items("what the roll gives up (a companion rolls or helps)"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
         found = data["found"]
         if "target" in data:  # a search for one creature: found is a yes or no
@@ -1404,6 +1689,11 @@ class RealmsRuleset(Ruleset):
         for who in found:  # the search finds where it hides (its Hidden condition)
             set_detection(self.creature(state, who), HIDDEN, data["actor"], True)
 
+    @command("Jump as part of movement; beyond the limit a roll against DS 10 + 5 per space.",
+             who="player", actor="required", cost="move", rules=("R-JMP-1", "R-JMP-2"),
+             spaces=args.integer("spaces jumped", lo=0, hi=9999, required=True),
+             vertical=args.flag("a vertical jump (half the limit)"),
+             skill=args.text("athletics or acrobatics (default: the better)", max_len=64))
     def do_jump(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Jump: actor, spaces, [vertical: true], [skill: athletics|acrobatics]. Within the
         limit no roll (R-JMP-1); beyond it a roll against DS 10 + 5 per space (R-JMP-2)."""
@@ -1425,9 +1715,24 @@ class RealmsRuleset(Ruleset):
             data.update(self.check_roll(state, me, skill, c.jump_ds(state, excess), dice))
         return [Event("jumped", data)]
 
+    @event("{actor} jumps {spaces} spaces {vertical?up|across} (limit {limit})"
+           "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
+           actor=args.creature("who"), spaces=args.integer("spaces jumped"),
+           limit=args.integer("spaces it jumps without a roll"),
+           vertical=args.flag("a vertical jump"),
+           move_actions=args.integer("move actions bought"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_jumped(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None  # its economy is stored by evolve (apply_economy_of)
 
+    @command("Climb: an Athletics roll unless the creature has a Climb Speed (1 AP).",
+             who="player", actor="required", cost="climb", rules=("R-CLB-1", "R-CLB-2"),
+             spaces=args.integer("spaces climbed", lo=0, hi=9999, required=True),
+             ds=args.integer("the wall's Difficulty Score, set by the RM", lo=0, hi=999,
+                             default=10))
     def do_climb(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Climb: actor, spaces, [ds: the wall's DS set by the RM, default 10 (R-CLB-2)].
         With a Climb Speed no roll; otherwise an Athletics roll (R-CLB-1)."""
@@ -1445,9 +1750,23 @@ class RealmsRuleset(Ruleset):
                                         dice))
         return [Event("climbed", data)]
 
+    @event("{actor} climbs {spaces} spaces (Climb Speed {climb_speed})"
+           "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
+           actor=args.creature("who"), spaces=args.integer("spaces climbed"),
+           climb_speed=args.integer("its Climb Speed"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_climbed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @command("Swim: an Acrobatics or Athletics roll unless the creature has a Swim Speed; a "
+             "failure starts suffocation (1 AP).",
+             who="player", actor="required", cost="swim", rules=("R-SWM-1", "R-SWM-2"),
+             spaces=args.integer("spaces swum", lo=0, hi=9999, required=True),
+             ds=args.integer("the Difficulty Score (10 in calm water)", lo=0, hi=999, default=10),
+             skill=args.text("acrobatics or athletics (default: the better)", max_len=64))
     def do_swim(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Swim: actor, spaces, [ds: 10 in calm water], [skill: acrobatics|athletics]. A
         Swim Speed needs no roll (R-SWM-1); a failed roll starts suffocation (R-SWM-2)."""
@@ -1470,6 +1789,14 @@ class RealmsRuleset(Ruleset):
                     "target": me.id, "condition": Condition("suffocating").to_json()}))
         return events
 
+    @event("{actor} swims {spaces} spaces (Swim Speed {swim_speed})"
+           "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
+           actor=args.creature("who"), spaces=args.integer("spaces swum"),
+           swim_speed=args.integer("its Swim Speed"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
     def apply_swam(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1484,6 +1811,12 @@ class RealmsRuleset(Ruleset):
         per = min(max(round_up(me.weight, 200), 1), 4)  # rounds up to 200 kg, at most 800 kg
         return increments, per, 10 + increments
 
+    @command("A creature falls: 1d4 per 200 kg per 2 spaces, a Reflex roll halves it; it may "
+             "land on another creature.",
+             rules=("R-FALL-1", "R-FALL-2", "R-FALL-3", "R-FALL-4", "R-FALL-5"),
+             target=args.creature("who falls", required=True),
+             spaces=args.integer("spaces fallen (default: its altitude)", lo=0, hi=9999),
+             onto=args.creature("a creature it lands on"))
     def do_fall(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A creature falls: target, [spaces (default: its altitude)], [onto: a creature].
         Dice: the damage, the faller's Reflex, then the creature below's Reflex."""
@@ -1530,12 +1863,27 @@ class RealmsRuleset(Ruleset):
                     "target": who, "condition": Condition("prone", source="fall").to_json()}))
         return events
 
+    @event("{target} falls {spaces} spaces[: {damage} damage rolled][, Reflex {reflex.total} "
+           "against DS {ds}][, {amount} after it]{success?|, and it falls prone}"
+           "[; the creature below rolls Reflex {below_reflex.total}].",
+           target=args.creature("who falls"), spaces=args.integer("spaces fallen"),
+           increments=args.integer("2-space increments"),
+           dice_per_increment=args.integer("d4 per increment (per 200 kg)"),
+           ds=args.integer("the Reflex Difficulty Score"),
+           rounds=args.integer("rounds the fall lasts (30 spaces a round)"),
+           damage=args.integer("the damage rolled"), roll=args.mapping("the damage roll"),
+           reflex=args.mapping("the faller's Reflex roll"),
+           success=args.flag("the faller's Reflex succeeds"),
+           amount=args.integer("the damage after the faller's Reflex"),
+           below_reflex=args.mapping("the Reflex roll of the creature below"))
     def apply_fell(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["target"])
         me.altitude = 0
         me.flying = False
 
     # -- companions (R-CMP-7..9) -------------------------------------------------------------
+    @command("Ready a dodge with every AP left: +1 Evasion against that many attacks.",
+             who="player", actor="required", cost="dodge", rules=("R-CMP-8",))
     def do_dodge(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Ready a dodge with every AP left: +1 Evasion against that many attacks (R-CMP-8)."""
         me = self.creature(state, self.actor(state, command).id)
@@ -1548,9 +1896,17 @@ class RealmsRuleset(Ruleset):
                                  "automatic": False}),
                 Event("condition_added", {"target": me.id, "condition": cond.to_json()})]
 
+    @event("{target} {automatic?dodges with its AP left (an uncommanded companion)|readies "
+           "a dodge with every AP left}.",
+           actor=args.creature("who dodges"), target=args.creature("who dodges"),
+           ap=args.integer("AP left"), automatic=args.flag("the end-of-turn dodge of an "
+                                                          "uncommanded companion"))
     def apply_dodged(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.apply_economy(state, data["target"], data["ap"])
+        self._store_ap(state, data["target"], data["ap"])
 
+    @command("Command a companion (a reaction): it acts as commanded instead of dodging.",
+             who="player", when="any", actor="required", cost="command", rules=("R-CMP-9",),
+             target=args.creature("the actor's companion", refers="own", required=True))
     def do_command(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Command a companion (the command reaction, R-CMP-9): actor (its character), target
@@ -1563,10 +1919,19 @@ class RealmsRuleset(Ruleset):
         economy = self.pay(state, me, "command", reaction=True)
         return [Event("commanded", {"actor": me.id, "target": pet.id, "economy": economy})]
 
+    @event("{actor} commands {target}, which acts as commanded instead of dodging.",
+           actor=args.creature("the character"), target=args.creature("its companion"))
     def apply_commanded(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).commanded = True
 
     # -- a look at the numbers ------------------------------------------------------------
+    @command("Record a creature's derived numbers (Speed, Evasion, DR, carrying...); a player "
+             "sees them only for their own side.",
+             who="player", when="any", actor="optional",
+             rules=("R-MOV-1", "R-CAR-1", "R-CAR-3", "R-SIZ-3", "R-FLK-1", "R-FLY-1", "R-JMP-1",
+                    "R-CLB-1", "R-SWM-1", "R-C-TER", "R-OVH-1"),
+             target=args.creature("whose numbers", required=True),
+             type=args.text("the damage type for the armor's DR", default="slashing", max_len=64))
     def do_check(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Show a creature's derived numbers: target, [type (a damage type for the DR)]."""
         me = self.creature(state, self.arg(command, "target", str))
@@ -1583,6 +1948,21 @@ class RealmsRuleset(Ruleset):
             "terminal": me.terminal, "overheal": me.overheal, "size": me.size,
             "spaces": me.spaces, "flanked_by": c.flankers(state, me)})]
 
+    @event("Numbers of {target}[: Speed {speed}, Evasion {evasion}, attack bonus {attack}, "
+           "{ap} AP, armor DR {dr}, carrying {capacity} kg, Climb Speed {climb_speed}, Swim "
+           "Speed {swim_speed}, Flight Speed {fly_speed}, jump {jump} across and "
+           "{jump_vertical} up, {size} ({spaces} spaces), overheal {overheal}"
+           "{terminal?, Terminal|}][, flanked by {flanked_by}].",
+           target=args.creature("whose numbers"), speed=args.integer("Speed"),
+           evasion=args.integer("Evasion"), attack=args.integer("the attack bonus"),
+           capacity=args.integer("carrying capacity in kg"),
+           climb_speed=args.integer("Climb Speed"), swim_speed=args.integer("Swim Speed"),
+           fly_speed=args.integer("Flight Speed"), jump=args.integer("horizontal jump limit"),
+           jump_vertical=args.integer("vertical jump limit"), ap=args.integer("AP"),
+           dr=args.integer("the armor's current DR against the type"),
+           terminal=args.flag("Terminal"), overheal=args.integer("Health above the maximum"),
+           size=args.text("size category"), spaces=args.integer("spaces it fills"),
+           flanked_by=args.creatures("the enemies flanking it"))
     def apply_checked(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ...core import (
     ActionEconomy,
@@ -25,6 +25,8 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
+from ...core import catalogue as args
+from ...core.catalogue import command, event
 from ...core.ruleset import CONCEALING, ENTITY_KEYS
 from ...dice import DiceSource, roll
 from . import aoe as area
@@ -256,21 +258,34 @@ class ZonesRuleset(Ruleset):
                     events.append(Event("light_faded", {"zone": zone, "by": who}))
         return events
 
+    @event("{target}'s melee interference ends.",
+           target=args.creature("who no longer suffers melee interference"))
     def apply_interference_cleared(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).interference = []
 
+    @event("The bright light that {by}'s ZAoE left in zone {zone} fades.",
+           zone=args.text("the zone no longer lit"),
+           by=args.creature("the attacker whose energy ZAoE lit it"))
     def apply_light_faded(self, state: EncounterState, data: dict[str, Any]) -> None:
         lights = state.extra.get("lights")
         if lights is not None and data["zone"] in lights:  # replaced, not changed in place
             state.extra["lights"] = {k: v for k, v in lights.items() if k != data["zone"]}
 
     # -- geometry -------------------------------------------------------------------------
+    @command("Describe a zone: its adjacent zones (both ways) and whether it is indoors.",
+             rules=("Z-ZAO-7", "Z-ZAO-9", "Z-AOE-16"),
+             id=args.text("the zone's id", required=True, max_len=64),
+             adjacent=args.items("ids of the zones next to it (adjacency goes both ways)"),
+             indoor=args.flag("the zone is indoors (a powerful AoE may collapse it)"))
     def do_zone(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Describe a zone: id, [adjacent] (zone ids), [indoor]. Adjacency goes both ways."""
         zone = self.arg(command, "id", str)
         return [Event("zone_set", {"id": zone, "adjacent": names(command, "adjacent"),
                                    "indoor": flag(command, "indoor")})]
 
+    @event("Zone {id} ({indoor?indoors|outdoors}) is next to: {adjacent}.",
+           id=args.text("the zone"), adjacent=args.items("the zones next to it"),
+           indoor=args.flag("indoors"))
     def apply_zone_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         # a new zone map with new entries for the zones it changes: the values of
         # ``state.extra`` are replaced, never changed in place (like the creatures' fields)
@@ -293,6 +308,15 @@ class ZonesRuleset(Ruleset):
                 back["adjacent"].append(data["id"])
         state.extra["zones"] = zmap
 
+    @command("Move in the movement phase to another zone, group, engagement or altitude; "
+             "leaves cover.", who="player", actor="required", cost="move",
+             rules=("Z-COV-10", "ZR-7"),
+             zone=args.text("the zone to go to (default: where it is)", max_len=64),
+             group=args.text("the group to join or form (default: its own)", max_len=64),
+             engagement=args.text("the engagement to be in (default: the group's, or the "
+                                  "one it joins)", max_len=64),
+             altitude=args.integer("altitude on the range-band scale: 0 ground, 1 "
+                                   "engagement ... 4 long", lo=0, hi=9999))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move in the movement phase: actor, [zone], [group], [engagement], [altitude].
 
@@ -301,6 +325,16 @@ class ZonesRuleset(Ruleset):
         actor = self.acting(state, command)
         return self._moved(state, command, actor, self.use(state, actor.id, "move"), "moved")
 
+    @command("Something moves a creature (a range band's distance); short range or more "
+             "removes its cover.", rules=("Z-COV-10",),
+             target=args.creature("who is moved", required=True),
+             distance=args.choice("how far it is moved", *RANGE_BANDS, default="engagement"),
+             zone=args.text("the zone to go to (default: where it is)", max_len=64),
+             group=args.text("the group to join or form (default: its own)", max_len=64),
+             engagement=args.text("the engagement to be in (default: the group's, or the "
+                                  "one it joins)", max_len=64),
+             altitude=args.integer("altitude on the range-band scale: 0 ground, 1 "
+                                   "engagement ... 4 long", lo=0, hi=9999))
     def do_displace(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
         """Something moves a creature (the GM): target, distance, and where to.
@@ -333,13 +367,32 @@ class ZonesRuleset(Ruleset):
             events.append(Event("cover_left", {"target": who.id, "why": why}))
         return events
 
+    @event("{target} moves to zone {zone}, group {group}, engagement {engagement}, "
+           "altitude {altitude}.",
+           actor=args.creature("who moves"), target=args.creature("who moves"),
+           zone=args.text("the zone it is in now"), group=args.text("its group now"),
+           engagement=args.text("its engagement now"),
+           altitude=args.integer("its altitude now (0: the ground)"))
     def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         who.zone, who.group = data["zone"], data["group"]
         who.engagement, who.altitude = data["engagement"], data["altitude"]
 
-    apply_displaced = apply_moved
+    @event("{target} is moved ({distance} range) to zone {zone}, group {group}, engagement "
+           "{engagement}, altitude {altitude}.",
+           actor=args.creature("who moves"), target=args.creature("who moves"),
+           zone=args.text("the zone it is in now"), group=args.text("its group now"),
+           engagement=args.text("its engagement now"),
+           altitude=args.integer("its altitude now (0: the ground)"),
+           distance=args.text("how far it was moved (a range band)"))
+    def apply_displaced(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.apply_moved(state, data)
 
+    @command("Two groups become engaged with each other.",
+             group=args.text("one group", required=True, max_len=64),
+             **cast(dict[str, Any], {  # 'with' is a Python keyword
+                 "with": args.text("the group it engages (its engagement is kept)",
+                                   required=True, max_len=64)}))
     def do_engage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Two groups become engaged (the GM): group, with."""
         group, other = self.arg(command, "group", str), self.arg(command, "with", str)
@@ -350,10 +403,15 @@ class ZonesRuleset(Ruleset):
             if any(c.group == other for c in members) else other
         return [Event("engaged", {"ids": [c.id for c in members], "engagement": engagement})]
 
+    @event("{ids} are now in engagement {engagement}.",
+           ids=args.creatures("the creatures whose engagement changes"),
+           engagement=args.text("their engagement now"))
     def apply_engaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         for who in data["ids"]:
             self.creature(state, who).engagement = data["engagement"]
 
+    @command("A group leaves its engagement (it becomes an engagement of its own).",
+             group=args.text("the group that disengages", required=True, max_len=64))
     def do_disengage(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """A group leaves its engagement (the GM): group."""
@@ -361,6 +419,9 @@ class ZonesRuleset(Ruleset):
         members = [c.id for c in creatures(state) if c.group == group]
         return [Event("engaged", {"ids": members, "engagement": group})]
 
+    @command("Two creatures are in a grapple (grappling itself is outside the excerpt); "
+             "neither can use cover.", actor="required", rules=("Z-COV-2", "Z-RA-8", "Z-MI-1"),
+             target=args.creature("the other creature in the grapple", required=True))
     def do_grapple(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Two creatures are in a grapple (the GM): actor, target.
 
@@ -375,6 +436,8 @@ class ZonesRuleset(Ruleset):
                 events.append(Event("cover_left", {"target": who.id, "why": "grappling"}))
         return events
 
+    @command("End the actor's grapple (both creatures stop grappling).", actor="required",
+             rules=("Z-RA-8",))
     def do_release(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """End a grapple: actor."""
         actor = self.creature(state, self.actor(state, command).id)
@@ -384,6 +447,9 @@ class ZonesRuleset(Ruleset):
         return [Event("condition_removed", {"target": w, "name": "grappling", "why": "released"})
                 for w in (actor.id, partner)]
 
+    @command("Touch a creature (a free action); from cover, only allies also in cover.",
+             who="player", actor="required", cost="free", rules=("Z-COV-3", "Z-AOE-3"),
+             target=args.creature("the creature touched", required=True))
     def do_touch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Touch a creature (a free action): actor, target.
 
@@ -396,12 +462,25 @@ class ZonesRuleset(Ruleset):
                                  "an ally not in cover", rule="Z-COV-3")
         return [Event("touched", {"actor": actor.id, "target": target.id})]
 
+    @event("{actor} touches {target}.", actor=args.creature("who touches"),
+           target=args.creature("who is touched"))
     def apply_touched(self, state: EncounterState, data: dict[str, Any]) -> None:
         actor = self.creature(state, data["actor"])
         if data["target"] not in actor.touching:  # replaced, never changed (SHARED_IN_SCRATCH)
             actor.touching = [*actor.touching, data["target"]]
 
     # -- cover ----------------------------------------------------------------------------
+    @command("Begin using cover (a slowing minor action): an environment of the cover chart, "
+             "or the GM's armor bonus.", who="player", actor="required", cost="minor/slowing",
+             rules=("Z-COV-1", "Z-COV-2", "Z-COV-5", "Z-COV-6", "Z-COV-11", "Z-COV-14",
+                    "AZ-10", "ZR-7"),
+             environment=args.text("the environment on the cover chart (open, light, "
+                                   "moderate, heavy, improved)", max_len=64),
+             bonus=args.integer("the cover's armor bonus, when the GM sets it (Z-COV-6)",
+                                lo=0, hi=9999),
+             improved=args.flag("improved cover: armor bonus 100 (Z-COV-14)"),
+             roofed=args.flag("roofed improved cover (a bunker): it works against flyers "
+                              "(Z-COV-16)"))
     def do_cover(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Begin using cover (a slowing minor action): actor, environment or bonus.
 
@@ -432,11 +511,17 @@ class ZonesRuleset(Ruleset):
         return [Event("cover_taken", {"actor": actor.id, "cover": data,
                                       **self.use(state, actor.id, "minor/slowing")})]
 
+    @event("{actor} takes {cover.environment} cover, armor bonus {cover.bonus}"
+           "[{cover.improved?, improved|}][{cover.roofed?, roofed|}].",
+           actor=args.creature("who takes cover"),
+           cover=args.mapping("environment, bonus, improved, roofed"))
     def apply_cover_taken(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["actor"])
         who.conditions = [c for c in who.conditions if c.name != "cover"]
         who.conditions.append(Condition("cover", data=dict(data["cover"])))
 
+    @command("Stop using cover (a free action).", who="player", actor="required",
+             cost="free", rules=("Z-COV-10",))
     def do_leave_cover(self, state: EncounterState, command: Command,
                        dice: DiceSource) -> list[Event]:
         """Stop using cover (a free action): actor."""
@@ -445,11 +530,24 @@ class ZonesRuleset(Ruleset):
             raise IllegalCommand(f"{actor.id} is not using cover")
         return [Event("cover_left", {"target": actor.id, "why": "left as a free action"})]
 
+    @event("{target} is no longer in cover[ ({why})].",
+           target=args.creature("who leaves cover"), why=args.text("why"))
     def apply_cover_left(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         who.conditions = [c for c in who.conditions if c.name != "cover"]
 
     # -- plain rolls ----------------------------------------------------------------------
+    @command("A roll-under roll on a stat (DEX, STR, SPD...); a roll on SPD not "
+             "voluntarily failed ends cover.", who="player", when="any", actor="required",
+             rules=("Z-MI-3", "Z-COV-10", "AZ-1", "AZ-2", "AZ-3"),
+             stat=args.text("the stat rolled on: DEX, STR, SPD, WGT...", required=True,
+                            max_len=64),
+             expr=args.dice("the dice rolled", default="1d20"),
+             hindrance=args.integer("Hindrance added to the roll", default=0),
+             melee_interference=args.flag("the roll is subject to melee interference "
+                                          "(Z-MI-3)"),
+             voluntary_fail=args.flag("the roller chooses to fail (a roll on SPD then keeps "
+                                      "cover)"))
     def do_roll(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A roll on a stat: actor, stat (DEX, STR, SPD...), [expr] (default 1d20).
 
@@ -470,6 +568,10 @@ class ZonesRuleset(Ruleset):
             events.append(Event("cover_left", {"target": actor.id, "why": "rolled on SPD"}))
         return events
 
+    @event("{actor} rolls on {roll.on}: {roll.text}.",
+           actor=args.creature("who rolls"),
+           roll=args.mapping("the roll: dice, rolled, natural, Hindrance, total, stat, text"),
+           success=args.flag("the roll succeeds"))
     def apply_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -484,6 +586,14 @@ class ZonesRuleset(Ruleset):
         return {"melee interference": MELEE_INTERFERENCE}
 
     # -- flanking -------------------------------------------------------------------------
+    @command("Set how a creature is flanked: the direction of each group, or the type "
+             "(basic, severe, none) and the groups.", rules=("Z-FLK-1", "Z-FLK-2", "Z-FLK-3"),
+             target=args.creature("the flanked creature", required=True),
+             angles=args.mapping("group id to the direction in whole degrees, seen from "
+                                 "the defender"),
+             type=args.choice("the flanking type, when the GM classifies it", "basic",
+                              "severe", "none"),
+             groups=args.items("the flanking groups (with type)"))
     def do_flank(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Set how a creature is flanked (the GM, Z-FLK-3): target, angles or type.
 
@@ -505,9 +615,18 @@ class ZonesRuleset(Ruleset):
             flanking["groups"] = names(command, "groups")
         return [Event("flanking_set", {"target": target.id, "flanking": flanking})]
 
+    @event("{target}'s flanking is set[: {flanking.type}][ by {flanking.groups}]"
+           "[ (directions: {flanking.angles})].",
+           target=args.creature("the flanked creature"),
+           flanking=args.mapping("angles, or type and groups"))
     def apply_flanking_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).flanking = dict(data["flanking"])
 
+    @command("Prioritise a flank at the end of the movement phase: no flanking Hindrance "
+             "from those groups, doubled from the others.", who="player", when="any",
+             actor="required", cost="free", rules=("Z-FLK-4", "Z-FLK-5"),
+             groups=args.items("the group(s) prioritised (several only in very similar "
+                               "directions)", required=True))
     def do_prioritize(self, state: EncounterState, command: Command,
                       dice: DiceSource) -> list[Event]:
         """Prioritise a flank at the end of the movement phase: actor, groups (Z-FLK-4)."""
@@ -526,6 +645,10 @@ class ZonesRuleset(Ruleset):
                                             "groups": groups,
                                             **self.use(state, actor.id, "free")})]
 
+    @event("{actor} prioritises the flank of {groups}: no flanking Hindrance from there, "
+           "doubled from the other directions.",
+           actor=args.creature("the defender"), target=args.creature("the defender"),
+           groups=args.items("the groups prioritised"))
     def apply_flank_prioritized(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         who.flanking = {**who.flanking, "prioritized": list(data["groups"])}
@@ -829,6 +952,54 @@ class ZonesRuleset(Ruleset):
             return "burst", "overeffect", normal, _part(normal.damage, area_part, rulings)
         return None, None, None, None
 
+    @command("A ranged attack (a slowing major action; unaimed: not slowing): offense roll, "
+             "the target's defense roll on DEX, then damage and drive.",
+             who="player", actor="required", cost="major/slowing",
+             rules=("Z-RA-1", "Z-RA-2", "Z-RA-3", "Z-RA-4", "Z-RA-5", "Z-RA-6", "Z-RA-7",
+                    "Z-RA-8", "Z-HND-1", "Z-HND-2", "Z-UNA-1", "Z-BLI-1", "Z-BLI-2",
+                    "Z-BLI-3", "Z-BLI-4", "Z-BLI-5", "Z-BLI-6", "Z-BLI-7", "Z-BLI-8",
+                    "Z-MI-1", "Z-MI-2", "Z-THR-1", "Z-THR-2", "Z-THR-3", "Z-INJ-1", "Z-INJ-2",
+                    "Z-FA-1", "Z-FA-2", "Z-FA-3", "Z-FA-4", "Z-AOE-1", "Z-AOE-2", "Z-AOE-3",
+                    "Z-AOE-4", "Z-AOE-5", "Z-AOE-6", "Z-AOE-7", "Z-AOE-8", "Z-AOE-9",
+                    "Z-AOE-10", "Z-AOE-11", "Z-AOE-12", "Z-AOE-13", "Z-AOE-14", "Z-AOE-15",
+                    "Z-AOE-16", "Z-EAO-1", "Z-EAO-2", "Z-EAO-3", "Z-OVR-1", "Z-OVR-2",
+                    "Z-OVR-3", "Z-OVR-4", "Z-PAO-1", "Z-COV-7", "Z-COV-8", "Z-COV-12",
+                    "Z-COV-13", "Z-COV-15", "Z-COV-16", "Z-COV-17", "Z-FLK-1", "Z-FLK-2",
+                    "Z-FLK-4", "Z-FLK-5", "Z-FLK-6", "Z-FLK-7", "Z-THR-4", "ZR-3", "ZR-6"),
+             target=args.creature("the creature attacked (a burst's direct target)",
+                                  refers="enemy"),
+             weapon=args.value("the one ranged weapon or weapon-equivalent Ability used, by "
+                               "name (default: the first ranged one; only one: Z-RA-7)"),
+             range=args.choice("the range band (default: from the zone map)", *RANGE_BANDS),
+             unaimed=args.flag("an unaimed attack: incompetent, but not slowing (Z-UNA-1)"),
+             blind=args.flag("a blind attack at an unseen enemy in a known engagement "
+                             "(Z-BLI-2)"),
+             engagement=args.text("the engagement a blind attack aims at", max_len=64),
+             location_known=args.flag("the attacker knows the unseen enemy's engagement "
+                                      "(the GM's call, Z-BLI-3; default: an ally is there)"),
+             full_auto=args.flag("full-auto fire: full-auto damage, 10 rounds (Z-FA-*)"),
+             targets=args.creatures("more targets of a full-auto attack", refers="enemy"),
+             aoe=args.choice("the AoE made (default: the weapon's own)", "burst", "spray"),
+             group=args.text("the group an AoE is aimed at, without a target", max_len=64),
+             spread=args.items("the groups or engagements an AoE spreads over (the GM "
+                               "allows it, Z-AOE-11)"),
+             caution=args.flag("an AoE fired with caution (Z-AOE-8)"),
+             one_handed=args.flag("the weapon is wielded one-handed (Z-HND-1)"),
+             marksmanship=args.items("the Marksmanship Abilities used"),
+             critical=args.flag("the GM rules a critical hit (ruling ZR-3)"),
+             ignore_cover=args.flag("a critical hit denies the cover bonus (Z-COV-7)",
+                                    default=True),
+             defend_with=args.choice("the defender's armor bonus: cover or shield, never "
+                                     "both (Z-COV-12)", "cover", "shield"),
+             group_defense=args.flag("the defender is protected by group defense against an "
+                                     "engaged attacker (Z-COV-8)"),
+             cover_applies=args.flag("the cover protects against this attacker (the GM's "
+                                     "call, Z-COV-15)", default=True),
+             tall_cover=args.flag("tall cover: a flyer's height does not defeat it "
+                                  "(Z-COV-17)"),
+             hindrance=args.integer("other Hindrance on the offense roll", default=0),
+             defense_hindrance=args.integer("other Hindrance on the defense roll", default=0),
+             injury=args.text("the injury type, when the GM names it (Z-INJ-1)", max_len=64))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A ranged attack (a slowing major action): target, [weapon], [range], and more.
 
@@ -930,6 +1101,53 @@ class ZonesRuleset(Ruleset):
             return False, "full-auto attacks cannot inflict critical hits (Z-FA-3)"
         return True, None
 
+    @event("{actor} attacks[ {target}] with {weapon} at {range} range[ ({aoe} AoE)]"
+           "[; offense {offense.text}][ ({offense_note})][; defense {defense.text}]"
+           "; {hit?hit|no hit}[{critical?, a critical hit|}][, {taken} damage]"
+           "[ ({injury.type})][; damage taken: {damage_taken}][; {cover_ignored}]"
+           "[{stopped_by_cover?; stopped by cover|}][; {critical_denied}][; {outcome}]"
+           "[; {collapse_check}].",
+           player="{actor} attacks[ {target}] with {weapon} at {range} range[ ({aoe} AoE)]"
+           "[; offense {offense.text}][ ({offense_note})][; defense {defense.text}]"
+           "; {hit?hit|no hit}[{critical?, a critical hit|}][, {taken} damage]"
+           "[ ({injury.type})][; damage taken: {damage_taken}][; {cover_ignored}]"
+           "[{stopped_by_cover?; stopped by cover|}][; {critical_denied}]"
+           "[; the attacker learns {attacker_learns}].",
+           actor=args.creature("the attacker"), weapon=args.text("the weapon"),
+           range=args.text("the range band"),
+           competent=args.flag("a competent attack"),
+           action=args.text("the action spent: major, or major/slowing"),
+           full_auto=args.flag("full-auto fire"),
+           order=args.items("the order of resolution (Z-RA-3)"),
+           ammo=args.mapping("the weapon and the rounds left"),
+           offense=args.mapping("the offense roll (none: blinded, or a non-damaging AoE)"),
+           offense_note=args.text("why there is no offense roll"),
+           offense_success=args.flag("the offense roll counts as a success (AoE)"),
+           critical=args.flag("a critical hit"),
+           critical_denied=args.text("why the attack cannot be a critical hit"),
+           engagement=args.text("the engagement a blind attack aimed at"),
+           target=args.creature("the creature attacked"),
+           random_target=args.mapping("the unseen enemies and the die that picked one "
+                                      "(Z-BLI-5)"),
+           outcome=args.text("a blind attack that found nobody"),
+           attacker_learns=args.text("what a blind attacker is told (Z-BLI-6)"),
+           defense=args.mapping("the target's defense roll"),
+           hit=args.flag("the attack hit someone"),
+           cover_ignored=args.text("why the cover bonus did not count"),
+           stopped_by_cover=args.flag("the cover bonus stopped it: not a hit (Z-COV-13)"),
+           taken=args.integer("damage taken"),
+           pipeline=args.items("the steps of damage and drive"),
+           injury=args.mapping("the injury type and its d20"),
+           results=args.mapping("each target's result (full-auto at several targets)"),
+           aoe=args.text("burst or spray"),
+           aoe_source=args.text("weapon, energy, overeffect, projectile or effect"),
+           impact=args.mapping("the impact's damage and drive"),
+           area=args.mapping("the area effect's damage and drive"),
+           impact_hit=args.flag("the direct target took the impact"),
+           inclusion=args.mapping("each candidate's chance, d100 and inclusion"),
+           effects=args.mapping("who took impact or area"),
+           damage_taken=args.mapping("damage taken by each creature struck"),
+           collapse_check=args.text("a powerful AoE indoors (Z-AOE-16)"))
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         if "ammo" in data:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
             who = self.creature(state, data["actor"])
@@ -1048,6 +1266,16 @@ class ZonesRuleset(Ruleset):
                                                     "condition": {"name": "down"}}))
         return events
 
+    @event("{target} takes {taken} damage[ from {source}][ ({injury.type})]"
+           "[, leaving {health} health][; kinetic shielding {kinetic_shielding} left].",
+           player="{target} takes {taken} damage[ from {source}][ ({injury.type})]"
+           "[, leaving {health} health].",
+           target=args.creature("who takes the damage"),
+           source=args.creature("the attacker (gm: the game master)"),
+           taken=args.integer("damage taken"), health=args.integer("health after"),
+           pipeline=args.items("the steps of kinetic shielding, armor and drive"),
+           kinetic_shielding=args.integer("the kinetic shielding charge left"),
+           injury=args.mapping("the injury type and its d20 (none: the GM's or area damage)"))
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         who.health = data["health"]
@@ -1073,6 +1301,8 @@ class ZonesRuleset(Ruleset):
             return [Event("encounter_won", {"winner": winner})]
         return []
 
+    @event("The encounter is over[: {winner} wins].",
+           winner=args.text("the side still standing (none: nobody)"))
     def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["winner"] = data["winner"]
 
@@ -1193,6 +1423,18 @@ class ZonesRuleset(Ruleset):
                                    calc.notes.get("shielding_used", 0), injury, shot.actor.id)
 
     # -- ZAoE -----------------------------------------------------------------------------
+    @command("A zonewide AoE (a slowing major action) at a zone: high and low damage, no "
+             "defense roll, no caution.", who="player", actor="required",
+             cost="major/slowing",
+             rules=("Z-ZAO-1", "Z-ZAO-2", "Z-ZAO-3", "Z-ZAO-4", "Z-ZAO-5", "Z-ZAO-6",
+                    "Z-ZAO-7", "Z-ZAO-8", "Z-ZAO-9", "Z-ZAO-10", "Z-ZAO-11", "Z-ZAO-12",
+                    "Z-INJ-2", "Z-MI-1", "AZ-19", "AZ-20"),
+             weapon=args.text("the weapon or Ability that says ZAoE", required=True,
+                              max_len=64),
+             zone=args.text("the centre zone", required=True, max_len=64),
+             group=args.text("a lesser point ZAoE's aim: a group or engagement",
+                             max_len=64),
+             caution=args.flag("refused: a ZAoE allows no caution (Z-ZAO-3)"))
     def do_zaoe(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A zonewide AoE (a slowing major action): actor, weapon, zone, [group].
 
@@ -1298,6 +1540,22 @@ class ZonesRuleset(Ruleset):
             data["bright_light"] = affected  # until the end of the attacker's next turn
         return [Event("zaoe_resolved", data), *events, *self._aftermath(state, events)]
 
+    @event("{actor} fires {weapon}, a {size} {shape} ZAoE, at zone {zone} (affecting {zones})"
+           "[; offense {offense.text}][; high damage on engagement {high_engagement}]"
+           "; damage taken: {damage_taken}[; bright light in {bright_light}].",
+           actor=args.creature("the attacker"), weapon=args.text("the weapon"),
+           zone=args.text("the centre zone"), shape=args.text("point or cluster"),
+           size=args.text("lesser or greater"), zones=args.items("the zones affected"),
+           high=args.mapping("high damage and drive"), low=args.mapping("low damage and drive"),
+           offense=args.mapping("a lesser point's offense roll"),
+           random=args.mapping("the d6 and the die picking a group (Z-ZAO-6)"),
+           high_engagement=args.text("the engagement taking high damage"),
+           rolls=args.mapping("a cluster's d6 for each creature"),
+           values=args.mapping("high or low for each creature affected"),
+           why=args.mapping("why a creature takes what it takes, or nothing"),
+           damage_taken=args.mapping("damage taken by each creature"),
+           bright_light=args.items("the zones lit until the end of the attacker's next turn "
+                                   "(Z-ZAO-10)"))
     def apply_zaoe_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data.get("bright_light"):  # a new map of lights, not changed in place
             lights = dict(state.extra.get("lights", {}))
@@ -1306,6 +1564,16 @@ class ZonesRuleset(Ruleset):
             state.extra["lights"] = lights
 
     # -- melee (ruling ZR-1) --------------------------------------------------------------
+    @command("A melee attack (a major action): offense and defense d20 on DEX, damage + STR "
+             "against armor and shield; it interferes with the target's ranged attacks.",
+             who="player", actor="required", cost="major",
+             rules=("ZR-1", "Z-MI-1", "Z-COV-9"),
+             target=args.creature("the creature attacked (engaged or grappled)",
+                                  refers="enemy", required=True),
+             weapon=args.text("the melee weapon (default: the first, else unarmed)",
+                              max_len=64),
+             no_offense_roll=args.flag("the attack needs no offense roll"),
+             hindrance=args.integer("other Hindrance on the offense roll", default=0))
     def do_melee(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A melee attack (a major action, ruling ZR-1): target, [weapon].
 
@@ -1369,15 +1637,36 @@ class ZonesRuleset(Ruleset):
         return MeleePlan(actor, target, weapon, data, hindrance,
                          flag(command, "no_offense_roll"))
 
+    @event("{actor} attacks {target} in melee with {weapon}[; offense {offense.text}]"
+           "[; defense {defense.text}]; {hit?hit|no hit}[, {taken} damage]"
+           "[{interferes?; melee interference|}].",
+           actor=args.creature("the attacker"), target=args.creature("the creature attacked"),
+           weapon=args.text("the weapon"), melee=args.flag("a melee attack"),
+           offense=args.mapping("the offense roll (none: none needed)"),
+           interferes=args.flag("it interferes with the target's ranged attacks (Z-MI-1)"),
+           defense=args.mapping("the target's defense roll"),
+           hit=args.flag("the attack hit"), taken=args.integer("damage taken"),
+           pipeline=args.items("the steps of armor, shield and drive"))
     def apply_melee_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
+    @event("{by}'s melee attack interferes with {target}'s ranged attacks.",
+           target=args.creature("who suffers melee interference"),
+           by=args.creature("the melee attacker"))
     def apply_interfered(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         if data["by"] not in who.interference:  # replaced (model.SHARED_IN_SCRATCH)
             who.interference = [*who.interference, data["by"]]
 
     # -- the GM's damage and healing --------------------------------------------------------
+    @command("Deal damage through kinetic shielding, armor and drive.",
+             rules=("ZR-2", "ZR-6"),
+             target=args.creature("who takes the damage", required=True),
+             amount=args.integer("damage before armor", lo=0, hi=9999, required=True),
+             drive=args.integer("the damage's drive", lo=0, hi=9999, default=0),
+             type=args.text("the damage type: kinetic, energy...", default="kinetic",
+                            max_len=64),
+             bonus=args.integer("an armor bonus (cover, shield)", lo=0, hi=9999, default=0))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Deal damage through armor (the GM): target, amount, [drive], [type], [bonus]."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -1396,6 +1685,9 @@ class ZonesRuleset(Ruleset):
                                         "kinetic_shielding": target.kinetic_shielding})]
         return events + self._aftermath(state, events)
 
+    @command("Heal a creature up to its maximum health (standing again above 0).",
+             target=args.creature("who is healed", required=True),
+             amount=args.integer("health restored", lo=0, hi=9999, required=True))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Heal a creature up to its maximum health: target, amount."""
         target = self.creature(state, self.arg(command, "target", str))
@@ -1409,6 +1701,8 @@ class ZonesRuleset(Ruleset):
                                                       "why": "healed"}))
         return events
 
+    @event("{target} is healed[ to {health} health].", target=args.creature("who is healed"),
+           health=args.integer("health after"))
     def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["target"]).health = data["health"]
 
@@ -1424,6 +1718,7 @@ class ZonesRuleset(Ruleset):
         throw-away dice (rolled only if the command rolls). tests/rulesets/zones compare
         this with ``decide`` on every command the tactics offer in played encounters."""
         self._checked = None
+        self.validate(command)  # as ``decide`` does first: the same refusal of a malformed one
         if state.ruleset and command.name == "attack" \
                 and _CHECKED_ATTACK.issuperset(command.args):
             shot = self.plan_shot(state, command)
@@ -1559,6 +1854,8 @@ class ZonesRuleset(Ruleset):
         out["high"] = high
         return out
 
+    @command("Record in the log the exact odds of a command before it is rolled.",
+             of=args.nested("the command whose odds are computed", required=True))
     def do_odds(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Record the exact odds of a command before it is rolled: of (the command)."""
         of = self.arg(command, "of", dict)
@@ -1566,6 +1863,8 @@ class ZonesRuleset(Ruleset):
         odds = self.odds(state, inner)
         return [Event("odds_computed", {"of": inner.to_json(), "odds": _plain_odds(odds)})]
 
+    @event("The odds of {of.do}: {odds}.", of=args.mapping("the command"),
+           odds=args.mapping("the exact chances, as fractions"))
     def apply_odds_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 

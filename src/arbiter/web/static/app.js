@@ -1,8 +1,8 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
 import { Api, ApiError, fragment } from "./api.js";
 import {
-  InputError, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
-  logEntry, logList, moreArgs, oddsView, replace, toast, tracker,
+  InputError, argInput, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
+  logEntry, logList, moreArgs, oddsView, readArg, replace, takesActor, toast, tracker,
 } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -10,9 +10,6 @@ const F = (form, name) => form.querySelector(`[name="${name}"]`);
 const STORE = "arbiter.campaigns";
 // Commands with their own controls (header buttons, forms), not offered as actions.
 const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds"]);
-// Actions a creature takes even when the description does not say "actor".
-const ACTS = new Set(["attack", "melee", "skill", "roll", "move", "cover", "leave_cover", "touch",
-  "zaoe", "dodge", "stand", "act", "declare", "withdraw", "take_cover", "enter"]);
 
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
@@ -349,32 +346,37 @@ async function nextTurn() {
 // -- the action panel ---------------------------------------------------------------------
 function actionNames() {
   const names = Object.keys(S.commands).filter((n) => !OWN_CONTROLS.has(n));
-  const acts = names.filter((n) => ACTS.has(n) || /\bactor\b/.test(S.commands[n]));
-  return [...acts, ...names.filter((n) => !acts.includes(n))];
+  // A creature's own actions first (the catalogue says a player may issue them), then the
+  // rest of what takes an actor, then the game master's bookkeeping.
+  const acts = names.filter((n) => S.commands[n].who === "player");
+  const actorly = names.filter((n) => !acts.includes(n) && takesActor(S.commands[n]));
+  return [...acts, ...actorly, ...names.filter((n) => !acts.includes(n) && !actorly.includes(n))];
 }
 
 function fillActions() {
   const names = actionNames();
-  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n] }, n.replace(/_/g, " "))));
+  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))));
   if (names.includes("attack")) $("#do").value = "attack";
   fillOptions();
 }
 
 function argsOf(name) {
-  return commandArgs(S.commands[name] || "");
+  return commandArgs(S.commands[name]);
 }
 
 function needsActor(name) {
-  return ACTS.has(name) || /\bactor\b/.test(S.commands[name] || "");
+  return takesActor(S.commands[name]);
 }
 
 function fillOptions() {
   const name = $("#do").value;
   const args = argsOf(name).filter((a) => !["actor", "target"].includes(a.name));
-  replace($("#opts"), args.map((a) => h("label", {}, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`,
-    h("input", { name: `opt-${a.name}`, dataset: { arg: a.name }, placeholder: a.optional ? "optional" : "required" }))));
-  $("#do").title = S.commands[name] || "";
-  const takesTarget = argsOf(name).some((a) => a.name === "target") || /\btarget\b/.test(S.commands[name] || "");
+  replace($("#opts"), args.map((a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`,
+    argInput(a))));
+  const spec = S.commands[name];
+  $("#do").title = spec ? spec.summary : "";
+  replace($("#do-help"), spec ? spec.summary : "");
+  const takesTarget = argsOf(name).some((a) => a.name === "target");
   $("#target-row").hidden = !takesTarget;
   $("#actor").disabled = !needsActor(name);
 }
@@ -392,8 +394,9 @@ function baseCommand() {
   const name = $("#do").value;
   const command = { do: name };
   if (needsActor(name) && $("#actor").value) command.actor = $("#actor").value;
-  for (const input of $("#opts").querySelectorAll("input")) {
-    if (input.value.trim() !== "") command[input.dataset.arg] = argValue(input.value, input.dataset.arg);
+  for (const input of $("#opts").querySelectorAll("[data-arg]")) {
+    const value = readArg(input);
+    if (value !== undefined) command[input.dataset.arg] = value;
   }
   Object.assign(command, moreArgs($("#more").value));
   return command;

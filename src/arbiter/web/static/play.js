@@ -2,13 +2,11 @@
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment } from "./api.js";
 import {
-  InputError, argValue, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
-  oddsView, replace, toast, tracker,
+  InputError, argInput, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
+  oddsView, readArg, replace, toast, tracker,
 } from "./ui.js";
 
 const $ = (sel) => document.querySelector(sel);
-const ACTS = new Set(["attack", "melee", "skill", "roll", "move", "cover", "leave_cover", "touch",
-  "zaoe", "dodge", "stand", "act", "declare", "withdraw", "take_cover", "enter"]);
 const S = { api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null };
 
 function problem(text) {
@@ -46,8 +44,9 @@ async function open(id) {
   S.state = state;
   S.records = records;
   S.commands = commands.commands;
-  const names = Object.keys(S.commands).filter((n) => (ACTS.has(n) || /\bactor\b/.test(S.commands[n])) && n !== "odds");
-  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n] }, n.replace(/_/g, " "))));
+  // The server sends only the commands a player may issue (the catalogue's "player" ones).
+  const names = Object.keys(S.commands).filter((n) => n !== "next");
+  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))));
   if (names.includes("attack")) $("#do").value = "attack";
   fillOptions();
   $("#view").hidden = false;
@@ -99,15 +98,18 @@ function render() {
 
 function fillOptions() {
   const name = $("#do").value;
-  const args = commandArgs(S.commands[name] || "").filter((a) => !["actor", "target"].includes(a.name));
-  replace($("#opts"), args.map((a) => h("label", {}, a.name.replace(/_/g, " "), h("input", { dataset: { arg: a.name }, placeholder: a.optional ? "optional" : "required" }))));
-  $("#target-row").hidden = !/\btarget\b/.test(S.commands[name] || "");
+  const spec = S.commands[name];
+  const args = commandArgs(spec).filter((a) => !["actor", "target"].includes(a.name));
+  replace($("#opts"), args.map((a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a))));
+  $("#target-row").hidden = !(spec && spec.args && "target" in spec.args);
+  replace($("#do-help"), spec ? spec.summary : "");
 }
 
 function baseCommand() {
   const command = { do: $("#do").value, actor: $("#actor").value };
-  for (const input of $("#opts").querySelectorAll("input")) {
-    if (input.value.trim()) command[input.dataset.arg] = argValue(input.value, input.dataset.arg);
+  for (const input of $("#opts").querySelectorAll("[data-arg]")) {
+    const value = readArg(input);
+    if (value !== undefined) command[input.dataset.arg] = value;
   }
   return command;
 }

@@ -410,10 +410,12 @@ export function logEntry(record, off, open = false) {
   events.forEach((e) => rollTexts(e.data, label(e.type), details));
   return h("li", { class: `rec${off ? " off" : ""}`, dataset: { seq: record.seq } },
     h("details", { open },
-      h("summary", {}, h("span", { class: "seq" }, `#${record.seq}`), " ", h("b", {}, commandLine(record.command)),
-        off ? h("small", { class: "muted" }, " (undone)") : null,
-        h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
-          events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null)),
+      h("summary", {}, h("span", { class: "seq" }, `#${record.seq}`), " ",
+        record.text ? h("span", { class: "said" }, record.text) : h("b", {}, commandLine(record.command)),
+        off ? h("small", { class: "muted" }, " (undone)") : null),
+      record.text ? h("div", { class: "cmd" }, h("small", { class: "muted" }, commandLine(record.command))) : null,
+      h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
+        events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null),
       details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
       details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
       record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
@@ -425,20 +427,53 @@ export function logList(records, limit = 200) {
   return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq))));
 }
 
-// The arguments a command's description lists: "Give a condition: target, name, [level]".
-export function commandArgs(description) {
-  const i = (description || "").indexOf(":");
-  if (i < 0) return [];
-  const out = [];
-  // Leave out asides "(rest, relax, sleep)" and lists "[x, y]", even cut off at the end.
-  const text = description.slice(i + 1).replace(/\([^)]*(\)|$)/g, "").replace(/\[[^\]]*,[^\]]*(\]|$)/g, "");
-  for (const raw of text.split(/,|\band\b|\bor\b/)) {
-    const piece = raw.trim();
-    const m = piece.match(/^(\[)?([a-z_]+)(\s*\]|:|\s*\(|\s*[;.]|$)/);
-    if (!m || ["and", "or", "none", "more"].includes(m[2])) continue;
-    if (!out.some((a) => a.name === m[2])) out.push({ name: m[2], optional: Boolean(m[1]) });
+// The console's form fields come from the command catalogue (GET .../commands): each
+// argument declares its kind, bounds, choices and whether it is required.
+export function commandArgs(spec) {
+  if (!spec || !spec.args) return [];
+  return Object.entries(spec.args).map(([name, arg]) => ({ name, optional: !arg.required, ...arg }));
+}
+
+export function takesActor(spec) {
+  return Boolean(spec) && spec.actor !== "none";
+}
+
+// One form field for a declared argument: a select for a closed choice, a checkbox for a flag,
+// a number box with the declared bounds for a whole number, else a text box.
+export function argInput(arg, prefix = "opt-") {
+  const attrs = { name: `${prefix}${arg.name}`, dataset: { arg: arg.name, kind: arg.kind }, title: arg.help || "" };
+  if (arg.kind === "choice") {
+    return h("select", attrs, arg.required ? null : h("option", { value: "" }, "(default)"),
+      arg.choices.map((c) => h("option", { value: c, selected: arg.default === c && arg.required }, c.replace(/_/g, " "))));
   }
-  return out;
+  if (arg.kind === "flag") {
+    return h("input", { ...attrs, type: "checkbox", checked: Boolean(arg.default), dataset: { ...attrs.dataset, default: String(Boolean(arg.default)) } });
+  }
+  if (arg.kind === "integer") {
+    return h("input", { ...attrs, type: "number", step: 1, min: arg.min, max: arg.max, inputmode: "numeric",
+      placeholder: arg.default !== undefined ? `default ${arg.default}` : arg.required ? "required" : "optional" });
+  }
+  const hint = arg.kind === "square" ? "x, y" : arg.kind === "squares" ? "[[x, y], …]" : arg.kind === "dice" ? "e.g. 2d6+3" : "";
+  return h("input", { ...attrs, placeholder: hint || (arg.default !== undefined ? `default ${arg.default}` : arg.required ? "required" : "optional") });
+}
+
+// The value of a field built by argInput, or undefined when it is left empty.
+export function readArg(input) {
+  const kind = input.dataset.kind;
+  const name = input.dataset.arg;
+  // A flag is sent only when it differs from its default, so the log shows what was chosen.
+  if (kind === "flag") return input.checked !== (input.dataset.default === "true") ? input.checked : undefined;
+  const text = String(input.value).trim();
+  if (text === "") return undefined;
+  if (kind === "choice" || kind === "text" || kind === "dice" || kind === "creature") return text;
+  if (kind === "square" && /^-?\d+\s*[, ]\s*-?\d+$/.test(text)) return text.split(/[\s,]+/).map(Number);
+  return argValue(text, name);
+}
+
+// A creature argument's hint for pickers: whom the rules expect it to name.
+export function refersTo(spec, name = "target") {
+  const arg = spec && spec.args ? spec.args[name] : null;
+  return arg ? arg.refers || "any" : null;
 }
 
 export function toast(text, kind = "info") {

@@ -1,0 +1,747 @@
+"""The command catalogue: every command declared once, beside its handler.
+
+A handler ``do_attack`` carries its declaration::
+
+    @command("Attack a creature with a weapon.", who="player", actor="required",
+             rules=("R-ATK-1",), cost="action",
+             target=creature("the creature attacked", refers="enemy", required=True),
+             bonus=integer("a situational bonus", lo=-20, hi=20))
+    def do_attack(self, state, command, dice): ...
+
+From the declarations alone come: argument validation (:meth:`CommandSpec.validate`: an
+unknown argument with the nearest valid name, a wrong type, a value out of bounds, a
+missing required argument, each an :class:`InvalidArgument` naming the field), who may
+issue a command (:func:`authorize`: the game master only, or the controller of its actor
+on that creature's turn or at any time), the JSON Schema of each command's arguments (for
+``/openapi.json`` and the console's forms), ``arbiter commands`` and the command tables of
+``docs/rulesets/*.md``.
+
+Validation is done by msgspec: each declaration compiles once into a ``msgspec.Struct``
+type that forbids unknown fields, and ``msgspec.convert`` checks a command's arguments
+against it (about a microsecond; see ``bench/sim.py``). The JSON Schema is msgspec's own.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+
+from .errors import InvalidCommand, RulesError
+from .events import Command
+
+Who = Literal["gm", "player"]
+"""Who may issue a command: the game master only, or a player for a creature they control
+(the game master may always issue it too)."""
+When = Literal["turn", "any"]
+"""When a player may issue it: ``turn``, on the acting creature's turn in turn-by-turn play
+(at any time outside it); ``any``, also on another's turn (a reaction or a free action the
+rules allow then)."""
+ActorUse = Literal["required", "optional", "none"]
+Refers = Literal["self", "own", "ally", "enemy", "any"]
+"""Whom a creature argument may name: ``self`` the actor itself, ``own`` a creature the
+issuer controls, ``ally``/``enemy`` a hint for pickers (the rules decide legality), ``any``
+any creature or object the issuer can see."""
+ArgKind = Literal["creature", "creatures", "integer", "number", "flag", "choice", "text",
+                  "dice", "square", "squares", "mapping", "list", "command", "value"]
+
+ID_PATTERN = r"^[\w-]{1,64}$"
+DICE_PATTERN = r"^[\x20-\x7e]{1,200}$"
+TEXT_PATTERN = r"^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]*$"
+"""Text of any length with no control character but tab and line breaks."""
+MAX_ITEMS = 1000
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class InvalidArgument(InvalidCommand):
+    """A command's argument breaks its declaration; ``field`` names it (``command.bonus``)."""
+
+    def __init__(self, message: str, field: str | None) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+class NotAllowed(RulesError):
+    """The issuer may not give this command (a player naming the GM's command, or a creature
+    they do not control, or acting out of turn); ``field`` names what is wrong."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One declared argument of a command."""
+
+    kind: ArgKind
+    help: str = ""
+    required: bool = False
+    default: Any = None
+    lo: int | None = None
+    hi: int | None = None
+    choices: tuple[str, ...] = ()
+    refers: Refers = "any"
+    max_len: int = 200
+
+    def python_type(self) -> Any:
+        """The type msgspec checks a value against."""
+        kind = self.kind
+        if kind == "creature":
+            return Annotated[str, msgspec.Meta(pattern=ID_PATTERN,
+                                               description="a creature or object id")]
+        if kind == "creatures":
+            item = Annotated[str, msgspec.Meta(pattern=ID_PATTERN)]
+            return Annotated[list[item], msgspec.Meta(max_length=200)]
+        if kind == "integer":
+            return Annotated[int, msgspec.Meta(ge=self.lo, le=self.hi)]
+        if kind == "number":
+            return Annotated[float, msgspec.Meta(ge=self.lo, le=self.hi)]
+        if kind == "flag":
+            return bool
+        if kind == "choice":
+            return Literal[self.choices]
+        if kind == "text":
+            return Annotated[str, msgspec.Meta(max_length=self.max_len, pattern=TEXT_PATTERN)]
+        if kind == "dice":
+            return Annotated[str, msgspec.Meta(pattern=DICE_PATTERN,
+                                               description="dice notation (docs/dice.md)")]
+        coordinate = Annotated[int, msgspec.Meta(ge=-100_000, le=100_000)]
+        square = tuple[coordinate, coordinate]
+        if kind == "square":
+            return square
+        if kind == "squares":
+            return Annotated[list[square], msgspec.Meta(max_length=MAX_ITEMS)]
+        if kind == "mapping":
+            return Annotated[dict[str, Any], msgspec.Meta(max_length=200)]
+        if kind == "list":
+            return Annotated[list[Any], msgspec.Meta(max_length=MAX_ITEMS)]
+        if kind == "command":
+            return Annotated[dict[str, Any], msgspec.Meta(
+                max_length=64, description="a command of this ruleset: {'do': ..., ...}")]
+        return Any  # "value": anything JSON (the GM's override)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "help": self.help, "required": self.required}
+        if self.default is not None:
+            out["default"] = self.default
+        if self.kind == "integer" or self.kind == "number":
+            out["min"], out["max"] = self.lo, self.hi
+        if self.choices:
+            out["choices"] = list(self.choices)
+        if self.kind in ("creature", "creatures"):
+            out["refers"] = self.refers
+        return out
+
+
+def creature(help: str = "", *, refers: Refers = "any", required: bool = False) -> Arg:
+    """The id of a creature or object in the encounter."""
+    return Arg("creature", help, required, refers=refers)
+
+
+def creatures(help: str = "", *, refers: Refers = "any", required: bool = False) -> Arg:
+    """A list of creature or object ids."""
+    return Arg("creatures", help, required, refers=refers)
+
+
+def integer(help: str = "", *, lo: int = -9999, hi: int = 9999, default: int | None = None,
+            required: bool = False) -> Arg:
+    """A whole number between ``lo`` and ``hi``."""
+    return Arg("integer", help, required, default, lo=lo, hi=hi)
+
+
+def number(help: str = "", *, lo: int = -9999, hi: int = 9999, required: bool = False) -> Arg:
+    """A number (whole or not) between ``lo`` and ``hi``."""
+    return Arg("number", help, required, lo=lo, hi=hi)
+
+
+def flag(help: str = "", *, default: bool = False) -> Arg:
+    """True or false."""
+    return Arg("flag", help, False, default)
+
+
+def choice(help: str, *values: str, default: str | None = None,
+           required: bool = False) -> Arg:
+    """One of a closed set of words."""
+    if not values:
+        raise ValueError("a choice needs values")
+    return Arg("choice", help, required, default, choices=tuple(values))
+
+
+def text(help: str = "", *, required: bool = False, default: str | None = None,
+         max_len: int = 200) -> Arg:
+    """Free text (a name the rules look up, a reason, a note)."""
+    return Arg("text", help, required, default, max_len=max_len)
+
+
+def dice(help: str = "", *, required: bool = False, default: str | None = None) -> Arg:
+    """Dice notation, ASCII only (``2d6+3``)."""
+    return Arg("dice", help, required, default)
+
+
+def square(help: str = "", *, required: bool = False) -> Arg:
+    """A grid square ``[x, y]``."""
+    return Arg("square", help, required)
+
+
+def squares(help: str = "", *, required: bool = False) -> Arg:
+    """A list of grid squares ``[[x, y], ...]``."""
+    return Arg("squares", help, required)
+
+
+def mapping(help: str = "", *, required: bool = False) -> Arg:
+    """An object of names to values (checked further by the handler)."""
+    return Arg("mapping", help, required)
+
+
+def items(help: str = "", *, required: bool = False) -> Arg:
+    """A list (checked further by the handler)."""
+    return Arg("list", help, required)
+
+
+def nested(help: str = "", *, required: bool = False) -> Arg:
+    """A command of the same ruleset, checked with the same rules as if issued directly."""
+    return Arg("command", help, required)
+
+
+def value(help: str = "", *, required: bool = False) -> Arg:
+    """Any JSON value (the GM's override)."""
+    return Arg("value", help, required)
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """The declaration of one command."""
+
+    name: str
+    summary: str
+    args: Mapping[str, Arg]
+    who: Who = "gm"
+    when: When = "turn"
+    actor: ActorUse = "none"
+    rules: tuple[str, ...] = ()
+    cost: str = ""
+    open: bool = False
+    """Its arguments are also a stat block (``add``), checked by the ruleset's
+    ``make_entity``: names beyond the declared ones are let through."""
+    off_turn: tuple[str, ...] = ()
+    """Arguments that make a ``when="turn"`` command a reaction the rules allow on another
+    creature's turn (realms' ``attack`` with ``reaction``): given one, a player may send it
+    then, and the rules decide whether the reaction is there to take."""
+    _struct: Any = field(default=None, compare=False, repr=False)
+
+    @property
+    def struct(self) -> Any:
+        """The msgspec Struct type of the arguments, made on first use."""
+        made = self._struct
+        if made is None:
+            fields: list[tuple[str, Any, Any]] = []
+            for key, arg in self.args.items():
+                kind = arg.python_type()
+                if arg.required:
+                    fields.append((key, kind, msgspec.NODEFAULT))
+                else:
+                    fields.append((key, kind, msgspec.UNSET))
+            made = msgspec.defstruct(
+                "".join(p.title() for p in self.name.split("_")) + "Args",
+                [(k, t if d is msgspec.NODEFAULT else t | msgspec.UnsetType, d)
+                 for k, t, d in fields],
+                kw_only=True, forbid_unknown_fields=not self.open)
+            object.__setattr__(self, "_struct", made)
+        return made
+
+    def validate(self, command: Command) -> None:
+        """Raise :class:`InvalidArgument` when ``command`` breaks this declaration."""
+        actor = command.actor
+        if actor is None:
+            if self.actor == "required":
+                raise InvalidArgument(f"{self.name}: which creature acts? give 'actor'",
+                                      "command.actor")
+        else:
+            if self.actor == "none":
+                raise InvalidArgument(f"{self.name}: takes no 'actor' (it is not a creature's "
+                                      "action)", "command.actor")
+            if not isinstance(actor, str) or not _ID.match(actor):
+                raise InvalidArgument(f"{self.name}: 'actor' must be a creature id",
+                                      "command.actor")
+        try:
+            msgspec.convert(command.args, self.struct, strict=True)
+        except msgspec.ValidationError as err:
+            raise self._explain(str(err)) from None
+
+    def _explain(self, message: str) -> InvalidArgument:
+        """msgspec's message as a sentence naming the field."""
+        where = _AT.search(message)
+        path = where[1] if where else ""
+        head = _AT.sub("", message)
+        unknown = _UNKNOWN.match(head)
+        if unknown and not path:
+            key = unknown[1]
+            near = difflib.get_close_matches(key, list(self.args), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            known = ", ".join(self.args) or "none"
+            return InvalidArgument(f"{self.name}: no argument {key!r}{hint} (it takes: "
+                                   f"{known})", f"command.{key}")
+        missing = _MISSING.match(head)
+        if missing and not path:
+            key = missing[1]
+            return InvalidArgument(f"{self.name}: missing argument {key!r} "
+                                   f"({self.args[key].help or self.args[key].kind})",
+                                   f"command.{key}")
+        key = path.split(".")[0].split("[")[0] if path else ""
+        arg = self.args.get(key)
+        if arg is not None:
+            return InvalidArgument(f"{self.name}: {path!r} must be {_expected(arg)}",
+                                   f"command.{path}")
+        return InvalidArgument(f"{self.name}: {head}", f"command.{path}" if path else "command")
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"name": self.name, "summary": self.summary, "who": self.who,
+               "when": self.when, "actor": self.actor, "rules": list(self.rules),
+               "cost": self.cost, "args": {k: a.to_json() for k, a in self.args.items()}}
+        if self.off_turn:
+            out["off_turn"] = list(self.off_turn)
+        return out
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON Schema of a command object ``{"do": name, "actor"?, ...args}``."""
+        (body,), components = msgspec.json.schema_components([self.struct],
+                                                             ref_template="{name}")
+        args = dict(components[body["$ref"]])
+        props: dict[str, Any] = {"do": {"const": self.name}}
+        if self.actor != "none":
+            props["actor"] = {"type": "string", "pattern": ID_PATTERN}
+        props.update(args.get("properties", {}))
+        required = ["do", *args.get("required", [])]
+        if self.actor == "required":
+            required.insert(1, "actor")
+        out: dict[str, Any] = {"title": self.name, "description": self.summary,
+                               "type": "object", "properties": props, "required": required}
+        if not self.open:
+            out["additionalProperties"] = False
+        return out
+
+
+_ID = re.compile(ID_PATTERN)
+_AT = re.compile(r" - at `\$\.?([^`]*)`")
+_UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`")
+_MISSING = re.compile(r"Object missing required field `([^`]*)`")
+
+
+def _expected(arg: Arg) -> str:
+    kind = arg.kind
+    if kind == "integer":
+        return f"a whole number from {arg.lo} to {arg.hi}"
+    if kind == "number":
+        return f"a number from {arg.lo} to {arg.hi}"
+    if kind == "choice":
+        return "one of " + ", ".join(arg.choices)
+    if kind == "flag":
+        return "true or false"
+    if kind == "creature":
+        return "a creature id (letters, digits, '-' and '_')"
+    if kind == "creatures":
+        return "a list of creature ids"
+    if kind == "text":
+        return f"text of at most {arg.max_len} characters"
+    if kind == "dice":
+        return "dice notation such as 2d6+3 (ASCII, at most 200 characters)"
+    if kind == "square":
+        return "a square [x, y] in whole numbers"
+    if kind == "squares":
+        return f"a list of squares [[x, y], ...] (at most {MAX_ITEMS})"
+    if kind == "mapping":
+        return "an object"
+    if kind == "list":
+        return f"a list (at most {MAX_ITEMS} items)"
+    if kind == "command":
+        return "a command object {\"do\": ...}"
+    return "a JSON value"
+
+
+def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorUse = "none",
+            rules: tuple[str, ...] = (), cost: str = "", open: bool = False,
+            off_turn: tuple[str, ...] = (), **args: Arg) -> Callable[[F], F]:
+    """Declare the command a ``do_*`` handler implements (see the module's description)."""
+    def mark(fn: F) -> F:
+        name = fn.__name__.removeprefix("do_")
+        unknown = [k for k in off_turn if k not in args]
+        if unknown:
+            raise TypeError(f"{name}: off_turn names undeclared arguments {unknown}")
+        fn.__command__ = CommandSpec(  # type: ignore[attr-defined]
+            name, summary, dict(args), who, when, actor, rules, cost, open, off_turn)
+        return fn
+    return mark
+
+
+def extends(summary: str | None = None, **args: Arg) -> Callable[[F], F]:
+    """Declare an override of an inherited command that reads more arguments: the nearest
+    declaration up the class tree, with ``args`` added (and ``summary`` if given)."""
+    def mark(fn: F) -> F:
+        fn.__extends__ = (summary, dict(args))  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+_CATALOGUES: dict[type, dict[str, CommandSpec]] = {}
+
+
+def catalogue_of(kind: type) -> dict[str, CommandSpec]:
+    """Every command of a ruleset class, by name (sorted), built once per class. A ``do_*``
+    method without a declaration of its own takes the nearest one up the class tree."""
+    found = _CATALOGUES.get(kind)
+    if found is not None:
+        return found
+    out: dict[str, CommandSpec] = {}
+    for attr in sorted(a for a in dir(kind) if a.startswith("do_")):
+        spec = _declared(kind, attr)
+        if spec is None:
+            raise TypeError(f"{kind.__name__}.{attr} has no @command declaration")
+        out[spec.name] = spec
+    _CATALOGUES[kind] = out
+    return out
+
+
+def _declared(kind: type, attr: str) -> CommandSpec | None:
+    for index, klass in enumerate(kind.__mro__):
+        fn = klass.__dict__.get(attr)
+        if fn is None:
+            continue
+        spec: CommandSpec | None = getattr(fn, "__command__", None)
+        if spec is not None:
+            return spec
+        extension = getattr(fn, "__extends__", None)
+        if extension is not None:
+            base = _declared(kind.__mro__[index + 1], attr) if index + 1 < len(
+                kind.__mro__) else None
+            if base is None:
+                raise TypeError(f"{klass.__name__}.{attr} extends no declaration")
+            summary, more = extension
+            return replace(base, summary=summary or base.summary,
+                           args={**base.args, **more}, _struct=None)
+    return None
+
+
+# -- authority ---------------------------------------------------------------------------
+def authorize(catalogue: Mapping[str, CommandSpec], command: Command, controls: frozenset[str],
+              current: str | None, in_combat: bool, names: Mapping[str, str] | None = None,
+              depth: int = 0) -> None:
+    """Refuse, with :class:`NotAllowed`, a command a player who controls ``controls`` may
+    not issue: a game master's command, an actor they do not control, a turn that is not
+    the actor's, a creature argument that must be their own; a nested command is checked
+    as if issued directly. ``current`` is whose turn it is (for ``next``); ``names`` gives
+    creatures' names for the messages. The command's shape is checked first
+    (:meth:`CommandSpec.validate`), so nothing here depends on who else is in the
+    encounter: a hidden creature and a missing one answer alike."""
+    spec = catalogue.get(command.name)
+    if spec is None:
+        raise InvalidArgument(f"no command {command.name!r} (commands: "
+                              f"{', '.join(catalogue)})", "command.do")
+    if spec.who != "player":
+        raise NotAllowed(f"only the game master may use {command.name!r}", "command.do")
+    spec.validate(command)
+    call = (names or {}).get
+    actor = command.actor
+    if actor is None and spec.actor == "optional" and command.name == "next":
+        actor = current if current in controls else None
+        if actor is None:
+            raise NotAllowed("you may only end your own character's turn", "command.do")
+    if actor is None:
+        raise NotAllowed("name which of your characters acts ('actor'); other commands "
+                         "are the game master's", "command.actor")
+    if actor not in controls:
+        mine = ", ".join(sorted(call(c) or c for c in controls)) or "none"
+        raise NotAllowed(f"{actor!r} is not one of your characters ({mine})", "command.actor")
+    if command.name == "next" and current != actor:
+        raise NotAllowed(f"it is not {call(actor) or actor}'s turn: you may only end your own "
+                         "character's turn", "command.do")
+    if (spec.when == "turn" and in_combat and current != actor and depth == 0
+            and not any(command.args.get(k) not in (None, False, "") for k in spec.off_turn)):
+        raise NotAllowed(f"it is not {call(actor) or actor}'s turn", "command.do")
+    for key, arg in spec.args.items():
+        given = command.args.get(key)
+        if given is None:
+            continue
+        if arg.kind in ("creature", "creatures") and arg.refers in ("self", "own"):
+            for who in ([given] if arg.kind == "creature" else given):
+                if arg.refers == "self" and who != actor:
+                    raise NotAllowed(f"{command.name}: {key!r} must be the actor itself",
+                                     f"command.{key}")
+                if arg.refers == "own" and who not in controls:
+                    raise NotAllowed(f"{command.name}: {key!r} must be one of your "
+                                     "characters", f"command.{key}")
+        elif arg.kind == "command":
+            if depth >= 2:
+                raise InvalidArgument(f"{command.name}: commands nest too deeply",
+                                      f"command.{key}")
+            inner = Command.from_json({"actor": actor, **given})
+            if inner.actor != actor:
+                raise NotAllowed(f"{command.name}: the nested command's actor must be "
+                                 f"{actor!r}", f"command.{key}.actor")
+            authorize(catalogue, inner, controls, current, in_combat, names, depth + 1)
+
+
+def references(catalogue: Mapping[str, CommandSpec], command: Command) -> list[str]:
+    """Every creature id a command names, its actor first (nested commands included)."""
+    out: list[str] = [] if command.actor is None else [command.actor]
+    spec = catalogue.get(command.name)
+    if spec is None:
+        return out
+    for key, arg in spec.args.items():
+        given = command.args.get(key)
+        if given is None:
+            continue
+        if arg.kind == "creature" and isinstance(given, str):
+            out.append(given)
+        elif arg.kind == "creatures" and isinstance(given, list):
+            out.extend(x for x in given if isinstance(x, str))
+        elif arg.kind == "command" and isinstance(given, dict):
+            try:
+                inner = Command.from_json({"actor": command.actor, **given})
+            except RulesError:
+                continue
+            out.extend(references(catalogue, inner))
+    return out
+
+
+# -- documents -----------------------------------------------------------------------------
+def _arg_text(name: str, arg: Arg) -> str:
+    kind = arg.kind
+    if kind in ("integer", "number"):
+        shape = f"{arg.lo}..{arg.hi}"
+    elif kind == "choice":
+        shape = " / ".join(arg.choices)
+    elif kind == "creature" and arg.refers != "any":
+        shape = f"creature ({arg.refers})"
+    else:
+        shape = kind
+    text = f"`{name}`: {shape}"
+    return text if arg.required else f"[{text}]"
+
+
+def who_text(spec: CommandSpec) -> str:
+    """Who may issue a command, in words."""
+    if spec.who == "gm":
+        return "GM"
+    if spec.when == "any":
+        return "player, any time"
+    if spec.off_turn:
+        return f"player, own turn (with {' or '.join(spec.off_turn)}: any time)"
+    return "player, own turn"
+
+
+def markdown(catalogue: Mapping[str, CommandSpec]) -> str:
+    """The command table of ``docs/rulesets/*.md`` (between ``<!-- commands -->`` markers;
+    ``arbiter commands RULESET --markdown`` prints it, a test checks the docs hold it)."""
+    lines = ["| command | who | cost | arguments | what it does | rules |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for name, spec in catalogue.items():
+        given = ([] if spec.actor == "none" else
+                 ["`actor`" if spec.actor == "required" else "[`actor`]"])
+        given += [_arg_text(k, a) for k, a in spec.args.items()]
+        if spec.open:
+            given.append("and the stat block's keys")
+        lines.append(f"| `{name}` | {who_text(spec)} | {spec.cost or '-'} | "
+                     f"{', '.join(given) or '-'} | {spec.summary} | "
+                     f"{', '.join(spec.rules) or '-'} |")
+    return "\n".join(lines) + "\n"
+
+
+BEGIN, END = "<!-- commands:begin (arbiter commands RULESET --markdown) -->", \
+    "<!-- commands:end -->"
+
+
+def with_table(document: str, table: str) -> str:
+    """``document`` with the text between the command-table markers replaced by ``table``
+    (ValueError when the markers are missing)."""
+    start, end = document.find(BEGIN), document.find(END)
+    if start < 0 or end < start:
+        raise ValueError("the document has no command-table markers")
+    return document[:start + len(BEGIN)] + "\n\n" + table + "\n" + document[end:]
+
+
+# -- events ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class EventSpec:
+    """The declaration of one event type: its payload fields and how it reads, once for the
+    game master (``gm``) and once for a player who may not see everything (``player``;
+    the GM's sentence when not given). Sentences are templates (:func:`render`)."""
+
+    type: str
+    fields: Mapping[str, Arg]
+    gm: str
+    player: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "gm": self.gm, "player": self.player,
+                "fields": {k: a.to_json() for k, a in self.fields.items()}}
+
+    def check(self, data: Mapping[str, Any]) -> list[str]:
+        """The payload's keys that are not declared (empty when it conforms)."""
+        return [k for k in data if k not in self.fields and k != "economy"]
+
+    def text(self, data: Mapping[str, Any], names: Mapping[str, str], gm: bool) -> str:
+        """The sentence for the game master or for a player, over ``data`` (for a player,
+        the payload as the player view shows it: a clause whose field was taken out is
+        left out). Creature ids are given as their names."""
+        return render(self.gm if gm else self.player, data, names, self.fields)
+
+
+def event(gm: str, *, player: str | None = None, **fields: Arg) -> Callable[[F], F]:
+    """Declare the event an ``apply_*`` method applies: its payload fields and sentences."""
+    def mark(fn: F) -> F:
+        name = fn.__name__.removeprefix("apply_")
+        fn.__event__ = EventSpec(name, dict(fields), gm,  # type: ignore[attr-defined]
+                                 gm if player is None else player)
+        return fn
+    return mark
+
+
+_EVENTS: dict[type, dict[str, EventSpec]] = {}
+
+
+def events_of(kind: type) -> dict[str, EventSpec]:
+    """Every event type of a ruleset class, by name, built once per class; an ``apply_*``
+    method without a declaration of its own takes the nearest one up the class tree."""
+    found = _EVENTS.get(kind)
+    if found is not None:
+        return found
+    out: dict[str, EventSpec] = {}
+    for attr in sorted(a for a in dir(kind) if a.startswith("apply_") and a != "apply_economy_of"):
+        for klass in kind.__mro__:
+            fn = klass.__dict__.get(attr)
+            spec = getattr(fn, "__event__", None) if fn is not None else None
+            if spec is not None:
+                out[spec.type] = spec
+                break
+        else:
+            raise TypeError(f"{kind.__name__}.{attr} has no @event declaration")
+    _EVENTS[kind] = out
+    return out
+
+
+_TOKEN = re.compile(r"\{([a-z_][a-z0-9_.]*)(?:\?([^|{}]*)\|([^{}]*))?\}|\[|\]")
+
+
+class _Absent(Exception):
+    """A template field is not in the payload: its optional segment is left out."""
+
+
+def _lookup(data: Mapping[str, Any], path: str) -> Any:
+    value: Any = data
+    for part in path.split("."):
+        if isinstance(value, Mapping) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            raise _Absent(path)
+    if value is None:
+        raise _Absent(path)
+    return value
+
+
+def _word(value: Any, kind: str | None, names: Mapping[str, str]) -> str:
+    if kind in ("creature", "creatures"):
+        if isinstance(value, list):
+            return ", ".join(names.get(str(v), str(v)) for v in value) or "nobody"
+        return names.get(str(value), str(value))
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_word(v, None, names) for v in value) or "none"
+    if isinstance(value, Mapping):
+        total = value.get("total", value.get("text"))
+        if total is not None:
+            return str(total)
+        return ", ".join(f"{k} {v}" for k, v in value.items())
+    return str(value).replace("_", " ")
+
+
+def render(template: str, data: Mapping[str, Any], names: Mapping[str, str],
+           fields: Mapping[str, Arg] | None = None) -> str:
+    """A sentence from ``template`` and an event's payload.
+
+    ``{path}`` is the value at a dotted path (a creature id as its name, a dice result as
+    its total); ``{path?then|else}`` is ``then`` when the value is true, else ``else``;
+    ``[...]`` is a segment left out when a field inside it is missing or null (so a
+    player's sentence simply says less when the view took a number out).
+
+    >>> render("{actor} {hit?hits|misses} {target}[ for {taken}]",
+    ...        {"actor": "nia", "target": "ogre", "hit": True}, {"nia": "Nia"},
+    ...        {"actor": Arg("creature"), "target": Arg("creature")})
+    'Nia hits ogre'
+    """
+    kinds = {k: a.kind for k, a in (fields or {}).items()}
+    out: list[list[str]] = [[]]
+    missing: list[bool] = [False]
+    pos = 0
+    for match in _TOKEN.finditer(template):
+        out[-1].append(template[pos:match.start()])
+        pos = match.end()
+        token = match[0]
+        if token == "[":
+            out.append([])
+            missing.append(False)
+            continue
+        if token == "]":
+            if len(out) > 1:
+                segment, lost = "".join(out.pop()), missing.pop()
+                if not lost:
+                    out[-1].append(segment)
+            continue
+        path = match[1]
+        try:
+            value = _lookup(data, path)
+        except _Absent:
+            missing[-1] = True
+            continue
+        if match[2] is not None:
+            out[-1].append(match[2] if value else match[3])
+        else:
+            out[-1].append(_word(value, kinds.get(path.split(".")[0]), names))
+    out[-1].append(template[pos:])
+    while len(out) > 1:  # an unclosed segment
+        segment, lost = "".join(out.pop()), missing.pop()
+        if not lost:
+            out[-1].append(segment)
+    sentence = " ".join("".join(out[0]).split())
+    return sentence[:1].upper() + sentence[1:]
+
+
+__all__ = [
+    "Arg",
+    "CommandSpec",
+    "EventSpec",
+    "InvalidArgument",
+    "NotAllowed",
+    "authorize",
+    "catalogue_of",
+    "choice",
+    "command",
+    "creature",
+    "creatures",
+    "dice",
+    "event",
+    "events_of",
+    "extends",
+    "flag",
+    "integer",
+    "items",
+    "mapping",
+    "markdown",
+    "nested",
+    "number",
+    "references",
+    "render",
+    "square",
+    "squares",
+    "text",
+    "value",
+    "who_text",
+    "with_table",
+]

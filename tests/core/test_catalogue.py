@@ -1,0 +1,154 @@
+"""The command and event catalogue: declarations, validation from them alone, authority,
+sentences, and the documents made from them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arbiter.core import Command, load_ruleset
+from arbiter.core.catalogue import (
+    Arg,
+    InvalidArgument,
+    NotAllowed,
+    authorize,
+    markdown,
+    references,
+    render,
+    with_table,
+)
+from arbiter.scenario import run_file, scenario_files
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = ("demo", "polemos", "zones", "realms")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_command_and_event_is_declared(name: str) -> None:
+    ruleset = load_ruleset(name)
+    handlers = {a[3:] for a in dir(ruleset) if a.startswith("do_")}
+    appliers = {a[6:] for a in dir(ruleset) if a.startswith("apply_")} - {"economy_of"}
+    assert set(ruleset.catalogue) == handlers
+    assert set(ruleset.events) == appliers
+    for spec in ruleset.catalogue.values():
+        assert spec.summary and spec.summary[0].isupper(), spec.name
+        assert spec.who in ("gm", "player")
+        if spec.who == "player":
+            assert spec.actor != "none", f"{spec.name}: a player names the creature acting"
+        spec.schema()  # compiles
+    for event in ruleset.events.values():
+        assert event.gm and event.player, event.type
+
+
+def validate(command: dict[str, Any], ruleset: str = "realms") -> InvalidArgument:
+    with pytest.raises(InvalidArgument) as caught:
+        load_ruleset(ruleset).validate(Command.from_json(command))
+    return caught.value
+
+
+def test_validation_names_the_field_and_what_would_be_accepted() -> None:
+    err = validate({"do": "damage", "target": "ogre", "amount": 1e400})
+    assert err.field == "command.amount" and "whole number" in str(err)
+    err = validate({"do": "damage", "target": "ogre", "amount": "lots"})
+    assert err.field == "command.amount"
+    err = validate({"do": "damage", "target": "ogre", "amount": 10**30})
+    assert err.field == "command.amount" and "from" in str(err)
+    err = validate({"do": "damage", "amount": 3})
+    assert err.field == "command.target" and "missing argument 'target'" in str(err)
+    err = validate({"do": "note", "text": "x", "txt": "y"})
+    assert err.field == "command.txt" and "did you mean 'text'" in str(err)
+    err = validate({"do": "damage", "target": "\ud800", "amount": 3})
+    assert err.field == "command.target"
+    err = validate({"do": "note", "text": "bell\x07"})
+    assert err.field == "command.text"
+    err = validate({"do": "fly"})
+    assert err.field == "command.do" and "realms has no command 'fly'" in str(err)
+    err = validate({"do": "damage", "actor": "nia", "target": "ogre", "amount": 3})
+    assert err.field == "command.actor" and "takes no 'actor'" in str(err)
+    err = validate({"do": "damage", "target": "ogre", "amount": True})
+    assert err.field == "command.amount"
+
+
+def test_a_choice_refuses_what_it_does_not_list() -> None:
+    for name in RULESETS:
+        for spec in load_ruleset(name).catalogue.values():
+            for key, arg in spec.args.items():
+                if arg.kind == "choice":
+                    command = Command(spec.name, "x" if spec.actor != "none" else None,
+                                      {key: "no-such-choice"})
+                    with pytest.raises(InvalidArgument) as caught:
+                        spec.validate(command)
+                    assert caught.value.field is not None
+
+
+def test_authority_comes_from_the_catalogue_alone() -> None:
+    catalogue = load_ruleset("demo").catalogue
+    mine = frozenset({"nia"})
+
+    def refuse(command: dict[str, Any], current: str | None = "nia") -> NotAllowed:
+        with pytest.raises(NotAllowed) as caught:
+            authorize(catalogue, Command.from_json(command), mine, current, True)
+        return caught.value
+
+    authorize(catalogue, Command.from_json({"do": "attack", "actor": "nia", "target": "orc"}),
+              mine, "nia", True)
+    assert "only the game master" in str(refuse({"do": "damage", "target": "orc",
+                                                 "amount": 3}))
+    assert refuse({"do": "attack", "actor": "orc", "target": "nia"}).field == "command.actor"
+    assert "not nia's turn" in str(refuse({"do": "attack", "actor": "nia", "target": "orc"},
+                                          "orc"))
+    assert "own character's turn" in str(refuse({"do": "next"}, "orc"))
+    authorize(catalogue, Command("next"), mine, "nia", True)
+    # outside turn-by-turn play a character acts whenever the GM lets the story run
+    authorize(catalogue, Command.from_json({"do": "attack", "actor": "nia", "target": "orc"}),
+              mine, None, False)
+
+
+def test_references_lists_every_creature_a_command_names() -> None:
+    catalogue = load_ruleset("demo").catalogue
+    command = Command.from_json({"do": "attack", "actor": "nia", "target": "orc"})
+    assert references(catalogue, command) == ["nia", "orc"]
+
+
+def test_sentences_leave_out_what_the_reader_may_not_see() -> None:
+    fields = {"actor": Arg("creature"), "target": Arg("creature")}
+    data = {"actor": "nia", "target": "ogre", "hit": True, "taken": 4, "health": 7}
+    names = {"nia": "Nia", "ogre": "Ogre"}
+    template = "{actor} {hit?hits|misses} {target}[ for {taken} damage][, {health} left]."
+    assert render(template, data, names, fields) == "Nia hits Ogre for 4 damage, 7 left."
+    del data["health"]
+    assert render(template, data, names, fields) == "Nia hits Ogre for 4 damage."
+
+
+@pytest.mark.parametrize("name", ["polemos", "zones", "realms"])
+def test_the_docs_command_table_is_the_catalogue(name: str) -> None:
+    """docs/rulesets/NAME.md holds ``arbiter commands NAME --markdown`` between its markers
+    (write it with ``arbiter commands NAME --write docs/rulesets/NAME.md``)."""
+    path = ROOT / "docs" / "rulesets" / f"{name}.md"
+    document = path.read_text(encoding="utf-8")
+    table = markdown(load_ruleset(name).catalogue)
+    assert with_table(document, table) == document, (
+        f"{path} is out of date: run arbiter commands {name} --write {path}")
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_every_event_the_scenarios_make_is_declared_and_reads_as_a_sentence(name: str) -> None:
+    ruleset = load_ruleset(name)
+    files = [p for p in scenario_files([ROOT / "scenarios" / name])]
+    checked = 0
+    for path in files:
+        result = run_file(path)
+        encounter = result.encounter
+        if encounter is None:
+            continue
+        names = {e.id: e.name for e in encounter.state.entities.values()}
+        for event in encounter.events():
+            spec = ruleset.events[event.type]
+            assert spec.check(event.data) == [], (path.name, event.type, event.data)
+            for gm in (True, False):
+                text = spec.text(event.data, names, gm)
+                assert text and "{" not in text and "[" not in text, (event.type, text)
+            checked += 1
+    assert checked > 0
