@@ -304,3 +304,29 @@ def _dumps(value: Any) -> bytes:
     import json
 
     return json.dumps(value).encode()
+
+
+def test_the_issues_own_cases_answer_as_the_catalogue_says(games: Any) -> None:
+    """The cases that found the holes: a player dealing damage as a GM, a misspelt argument
+    telling a hidden creature from a missing one, and hostile values giving a 5xx."""
+    game: Game = games["realms"]
+    game.turn_of("nia")
+    r = game.post("commands", {"do": "damage", "actor": "nia", "target": "foe", "amount": 50},
+                  game.ann)
+    assert r.status_code == 403 and r.json()["field"] == "command.do"
+    hidden = game.post("commands", {"do": "attack", "actor": "nia", "target": HIDDEN,
+                                    "weapn": "bow"}, game.ann)
+    missing = game.post("commands", {"do": "attack", "actor": "nia", "target": MISSING,
+                                     "weapn": "bow"}, game.ann)
+    assert same_answer(hidden, missing)
+    assert "no argument 'weapn'" in hidden.json()["error"]
+    for route in ("commands", "odds"):
+        r = game.client.post(f"/api/encounters/{game.eid}/{route}", headers=game.ann,
+                             content=b'{"command": {"do": "attack", "actor": "nia", '
+                                     b'"target": "foe", "bonus": 1e400}}')
+        assert r.status_code == 422 and r.json()["field"] == "command.bonus", r.text
+        r = game.client.post(f"/api/encounters/{game.eid}/{route}", headers=game.ann,
+                             content=b'{"command": {"do": "attack", "actor": "nia", '
+                                     b'"target": "\\ud800"}}')
+        assert r.status_code == 400 and "Unicode" in r.json()["error"], r.text
+        assert r.json()["field"] == "command.target"

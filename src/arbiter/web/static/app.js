@@ -170,6 +170,9 @@ async function openEncounter(id) {
   S.encounter = id;
   S.selected.clear();
   S.actorTouched = false;
+  S.probe++; // a target probe of the encounter left behind must not land in this one
+  replace($("#why-not"));
+  replace($("#odds"));
   const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
   S.state = state;
   S.records = records;
