@@ -44,7 +44,11 @@ def from_schema(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     """Values that mostly follow ``schema`` (the subset our schemas use)."""
     if schema is SCHEMAS["Submit"]["properties"]["command"]:
         return commands()
+    if "anyOf" in schema:
+        return st.one_of(*[from_schema(option) for option in schema["anyOf"]])
     kind = schema.get("type")
+    if kind == "null":
+        return st.none()
     if "enum" in schema:
         return st.sampled_from(schema["enum"])
     if kind == "object":

@@ -56,7 +56,7 @@ from ..store.service import digest
 from ..store.store import NOTIFY_CHANNEL
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
-from .schema import MAX_DEPTH, SCHEMAS, ValidationError, depth, validate
+from .schema import MAX_DEPTH, ValidationError, check, depth
 from .views import View, odds_json, plain
 
 log = logging.getLogger("arbiter.server")
@@ -161,7 +161,7 @@ async def read_json(request: Request, schema: str | None, limit: int = BODY_LIMI
                        broken or None)
     if schema is not None:
         try:
-            validate(value, SCHEMAS[schema])
+            check(value, schema)
         except ValidationError as err:
             raise ApiError(422 if err.field else 400, err.message, err.field) from None
     return value

@@ -1,97 +1,113 @@
-"""Request schemas: one JSON Schema per body, used to validate requests, to describe them in
-``/openapi.json``, and to drive the fuzz tests.
+"""Request bodies: one msgspec Struct each, used to validate requests and, through msgspec's
+own JSON Schema, to describe them in ``/openapi.json`` and drive the fuzz tests.
 
-The validator knows the part of JSON Schema these schemas use (type, properties, required,
-additionalProperties, maxProperties, items, minItems, maxItems, minLength, maxLength,
-pattern, minimum, maximum, enum) and reports the first problem with the field it is in:
+A command inside a body is checked by the command catalogue (``core/catalogue.py``), which
+uses msgspec the same way. :func:`check` reports the first problem with the field it is in:
 ``ValidationError("must be a whole number", "expected_version")``.
 """
 
 from __future__ import annotations
 
 import re
-from functools import cache
-from typing import Any
+from typing import Annotated, Any, Literal
+
+import msgspec
+from msgspec import Meta, Struct
+
+from ..core.catalogue import TEXT_PATTERN
 
 Schema = dict[str, Any]
 
 MAX_DEPTH = 24
-ID = {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$",
-      "description": "letters, digits, '-' and '_'"}
-NAME = {"type": "string", "minLength": 1, "maxLength": 200}
-VERSION = {"type": "integer", "minimum": 0, "maximum": 2**53}
-RULINGS = {"type": "object", "maxProperties": 200,
-           "additionalProperties": {"type": "string", "maxLength": 200}}
-COMMAND: Schema = {
-    "type": "object",
-    "description": "A command: 'do' names it, 'actor' is who acts, other keys are its "
-                   "arguments (see the ruleset's commands).",
-    "required": ["do"],
-    "properties": {
-        "do": {"type": "string", "pattern": r"^[a-z][a-z0-9_]{0,63}$"},
-        "actor": {"type": "string", "minLength": 1, "maxLength": 64},
-    },
-    "maxProperties": 64,
-    "additionalProperties": True,
-}
-DICE = {"type": "array", "maxItems": 500,
-        "items": {"type": "integer", "minimum": 1, "maximum": 1_000_000},
-        "description": "Force the command's dice, in the order they are rolled (GM only)."}
+ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+Id = Annotated[str, Meta(pattern=ID_PATTERN, description="letters, digits, '-' and '_'")]
+Name = Annotated[str, Meta(min_length=1, max_length=200, pattern=TEXT_PATTERN,
+                           description="a name: 1 to 200 characters, no control characters")]
+Version = Annotated[int, Meta(ge=0, le=2**53)]
+Rulings = Annotated[dict[str, Annotated[str, Meta(max_length=200)]], Meta(max_length=200)]
+Command = Annotated[dict[str, Any], Meta(
+    max_length=64, description="A command: 'do' names it, 'actor' is who acts, other keys "
+                               "are its arguments (see the ruleset's commands).")]
+Dice = Annotated[list[Annotated[int, Meta(ge=1, le=1_000_000)]], Meta(
+    max_length=500,
+    description="Force the command's dice, in the order they are rolled (GM only).")]
 
-SCHEMAS: dict[str, Schema] = {
-    "CreateCampaign": {
-        "type": "object", "required": ["name", "ruleset"], "additionalProperties": False,
-        "properties": {"name": NAME, "ruleset": {"type": "string", "pattern": r"^[a-z0-9_]{1,40}$"},
-                       "rulings": RULINGS},
-    },
-    "SetRulings": {
-        "type": "object", "required": ["rulings"], "additionalProperties": False,
-        "properties": {"rulings": RULINGS},
-    },
-    "SetRuling": {
-        "type": "object", "required": ["value"], "additionalProperties": False,
-        "properties": {"value": {"type": "string", "minLength": 1, "maxLength": 200},
-                       "expected_version": VERSION},
-    },
-    "CreatePlayer": {
-        "type": "object", "required": ["name", "characters"], "additionalProperties": False,
-        "properties": {"name": NAME,
-                       "characters": {"type": "array", "items": ID, "maxItems": 50}},
-    },
-    "CreateEncounter": {
-        "type": "object", "required": ["name"], "additionalProperties": False,
-        "properties": {"name": NAME, "rulings": RULINGS},
-    },
-    "AddActor": {
-        "type": "object", "required": ["id"], "maxProperties": 64,
-        "description": "A stat block: 'id', optionally 'template', and the ruleset's keys.",
-        "properties": {"id": ID, "template": {"type": "string", "maxLength": 64},
-                       "expected_version": VERSION},
-        "additionalProperties": True,
-    },
-    "Submit": {
-        "type": "object", "required": ["command"], "additionalProperties": False,
-        "properties": {"command": COMMAND, "expected_version": VERSION, "dice": DICE},
-    },
-    "Odds": {
-        "type": "object", "required": ["command"], "additionalProperties": False,
-        "properties": {"command": COMMAND},
-    },
-    "Step": {
-        "type": "object", "additionalProperties": False,
-        "properties": {"expected_version": VERSION},
-    },
-    "CampaignFile": {
-        "type": "object", "required": ["format", "v", "campaign", "tokens", "encounters"],
-        "description": "A campaign exported by GET /api/campaigns/{campaign_id}/export.",
-        "properties": {"format": {"type": "string", "enum": ["arbiter-campaign"]},
-                       "v": {"type": "integer", "minimum": 1},
-                       "campaign": {"type": "object"},
-                       "tokens": {"type": "array"},
-                       "encounters": {"type": "array"}},
-        "additionalProperties": False,
-    },
-}
+
+class CreateCampaign(Struct, forbid_unknown_fields=True):
+    name: Name
+    ruleset: Annotated[str, Meta(pattern=r"^[a-z0-9_]{1,40}$")]
+    rulings: Rulings = {}
+
+
+class SetRulings(Struct, forbid_unknown_fields=True):
+    rulings: Rulings
+
+
+class SetRuling(Struct, forbid_unknown_fields=True):
+    value: Annotated[str, Meta(min_length=1, max_length=200)]
+    expected_version: Version | None = None
+
+
+class CreatePlayer(Struct, forbid_unknown_fields=True):
+    name: Name
+    characters: Annotated[list[Id], Meta(max_length=50)]
+
+
+class CreateEncounter(Struct, forbid_unknown_fields=True):
+    name: Name
+    rulings: Rulings = {}
+
+
+class AddActor(Struct):
+    """A stat block: 'id', optionally 'template', and the ruleset's keys (64 at most)."""
+
+    id: Id
+    template: Annotated[str, Meta(max_length=64)] | None = None
+    expected_version: Version | None = None
+
+
+class Submit(Struct, forbid_unknown_fields=True):
+    command: Command
+    expected_version: Version | None = None
+    dice: Dice | None = None
+
+
+class Odds(Struct, forbid_unknown_fields=True):
+    command: Command
+
+
+class Step(Struct, forbid_unknown_fields=True):
+    expected_version: Version | None = None
+
+
+class CampaignFile(Struct, forbid_unknown_fields=True):
+    """A campaign exported by GET /api/campaigns/{campaign_id}/export."""
+
+    format: Literal["arbiter-campaign"]
+    v: Annotated[int, Meta(ge=1)]
+    campaign: dict[str, Any]
+    tokens: list[Any]
+    encounters: list[Any]
+
+
+BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
+    CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
+    Odds, Step, CampaignFile)}
+MAX_KEYS = {"AddActor": 64}
+"""Bodies that also take keys of their own (a stat block): how many at most."""
+
+
+def _schemas() -> dict[str, Schema]:
+    (_, components) = msgspec.json.schema_components(
+        list(BODIES.values()), ref_template="#/components/schemas/{name}")
+    out: dict[str, Schema] = dict(components)
+    for name, limit in MAX_KEYS.items():
+        out[name] = {**out[name], "maxProperties": limit}
+    return out
+
+
+SCHEMAS: dict[str, Schema] = _schemas()
+"""The JSON Schema of every body, by name (msgspec's, for ``/openapi.json``)."""
 
 
 class ValidationError(Exception):
@@ -101,76 +117,61 @@ class ValidationError(Exception):
         super().__init__(f"{field}: {message}" if field else message)
 
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
-    "integer": (int,), "number": (int, float), "null": (type(None),),
-}
-_TYPE_WORDS = {"object": "an object", "array": "a list", "string": "text",
-               "boolean": "true or false", "integer": "a whole number", "number": "a number",
-               "null": "null"}
+_AT = re.compile(r" - at `\$\.?([^`]*)`")
+_WORDS = {"int": "a whole number", "str": "text", "bool": "true or false",
+          "object": "an object", "array": "a list", "float": "a number", "null": "null"}
+_PATTERNS = {ID_PATTERN: "letters, digits, '-' and '_' (at most 64)",
+             TEXT_PATTERN: "text without control characters",
+             r"^[a-z0-9_]{1,40}$": "a ruleset name (lower-case letters, digits, '_')"}
 
 
-@cache
-def _pattern(text: str) -> re.Pattern[str]:
-    return re.compile(text)
+def explain(message: str) -> tuple[str, str | None]:
+    """msgspec's message as a sentence, and the field it is about (``a.0.b``)."""
+    where = _AT.search(message)
+    path = re.sub(r"\[(\d+)\]", r".\1", where[1]) if where else ""
+    head = _AT.sub("", message)
+
+    def at(key: str) -> str:
+        return f"{path}.{key}" if path else key
+
+    if m := re.match(r"Object missing required field `([^`]*)`", head):
+        return "is required", at(m[1])
+    if m := re.match(r"Object contains unknown field `([^`]*)`", head):
+        return "unknown field", at(m[1])
+    field = path or None
+    if m := re.match(r"Expected `(\w+)`, got `(\w+)`", head):
+        return f"must be {_WORDS.get(m[1], m[1])}", field
+    if m := re.match(r"Expected `str` matching regex '(.*)'$", head):
+        return f"must be {_PATTERNS.get(m[1], 'in the expected form')}", field
+    if m := re.match(r"Expected `str` of length >= 1", head):
+        return "must not be empty", field
+    if m := re.match(r"Expected `str` of length <= (\d+)", head):
+        return f"must be at most {m[1]} characters", field
+    if m := re.match(r"Expected `(?:array|object)` of length <= (\d+)", head):
+        return f"has more than {m[1]} items", field
+    if m := re.match(r"Expected `(?:int|float)` >= (-?\d+)", head):
+        return f"must be at least {m[1]}", field
+    if m := re.match(r"Expected `(?:int|float)` <= (-?\d+)", head):
+        return f"must be at most {m[1]}", field
+    if m := re.match(r"Invalid enum value (.*)", head):
+        return f"is not one of the allowed values ({m[1]} is not)", field
+    return head.replace("`", "'"), field
 
 
-def _join(path: str, key: str | int) -> str:
-    return f"{path}.{key}" if path else str(key)
-
-
-def validate(value: Any, schema: Schema, path: str = "") -> None:
-    """Raise :class:`ValidationError` naming the first field that breaks ``schema``."""
-    kind = schema.get("type")
-    if kind is not None:
-        ok = isinstance(value, _TYPES[kind]) and not (
-            kind in ("integer", "number") and isinstance(value, bool))
-        if not ok:
-            raise ValidationError(f"must be {_TYPE_WORDS[kind]}", path or None)
-    if "enum" in schema and value not in schema["enum"]:
-        raise ValidationError(f"must be one of {', '.join(map(str, schema['enum']))}",
-                              path or None)
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            raise ValidationError("must not be empty" if schema.get("minLength") == 1 else
-                                  f"must be at least {schema['minLength']} characters",
-                                  path or None)
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise ValidationError(f"must be at most {schema['maxLength']} characters",
-                                  path or None)
-        if "pattern" in schema and not _pattern(schema["pattern"]).match(value):
-            hint = schema.get("description") or f"match {schema['pattern']}"
-            raise ValidationError(f"must be {hint}", path or None)
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise ValidationError(f"must be at least {schema['minimum']}", path or None)
-        if "maximum" in schema and value > schema["maximum"]:
-            raise ValidationError(f"must be at most {schema['maximum']}", path or None)
-    if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            raise ValidationError(f"needs at least {schema['minItems']} items", path or None)
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise ValidationError(f"has more than {schema['maxItems']} items", path or None)
-        if "items" in schema:
-            for i, item in enumerate(value):
-                validate(item, schema["items"], _join(path, i))
-    if isinstance(value, dict):
-        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-            raise ValidationError(f"has more than {schema['maxProperties']} keys",
-                                  path or None)
-        for key in schema.get("required", ()):
-            if key not in value:
-                raise ValidationError("is required", _join(path, key))
-        props: dict[str, Schema] = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if key in props:
-                validate(item, props[key], _join(path, key))
-            elif extra is False:
-                known = ", ".join(props) or "none"
-                raise ValidationError(f"unknown field (known: {known})", _join(path, key))
-            elif isinstance(extra, dict):
-                validate(item, extra, _join(path, key))
+def check(value: Any, body: str) -> None:
+    """Raise :class:`ValidationError` naming the first field where ``value`` breaks the
+    body ``body``."""
+    kind = BODIES[body]
+    try:
+        msgspec.convert(value, kind, strict=True)
+    except msgspec.ValidationError as err:
+        message, field = explain(str(err))
+        if message == "unknown field" and field is not None and "." not in field:
+            message += f" (known: {', '.join(kind.__struct_fields__)})"
+        raise ValidationError(message, field) from None
+    limit = MAX_KEYS.get(body)
+    if limit is not None and isinstance(value, dict) and len(value) > limit:
+        raise ValidationError(f"has more than {limit} keys", None)
 
 
 def depth(value: Any) -> int:
