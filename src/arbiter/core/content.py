@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from ..limits import YAML_BYTES
+from ..yamlsafe import YamlError, load_yaml, plain
 from .errors import SchemaError
 
 CONTENT_SCHEMA = 1
@@ -38,6 +38,26 @@ def content_upcaster(name: str, from_version: int) -> Callable[[ContentUpcaster]
     return register
 
 
+def _read_yaml(path: Path) -> Any:
+    """A YAML content file as plain dicts and lists, read by the one safe YAML reader
+    (:func:`arbiter.yamlsafe.load_yaml`, within the ``YAML_*`` limits of
+    :mod:`arbiter.limits`); SchemaError naming the file and the line otherwise."""
+    if path.stat().st_size > YAML_BYTES:
+        raise SchemaError(f"{path}:1: cannot read this content file: it is larger than "
+                          f"{YAML_BYTES:,} bytes")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        line = err.object[:err.start].count(b"\n") + 1
+        raise SchemaError(f"{path}:{line}: cannot read this content file: it is not UTF-8 "
+                          f"text (byte {err.object[err.start]:#04x})") from None
+    try:
+        return plain(load_yaml(text, str(path)))
+    except YamlError as err:
+        raise SchemaError(f"{path}:{err.line}: cannot read this content file: "
+                          f"{err.reason}") from None
+
+
 def read_content(path: Path) -> dict[str, Any]:
     """The data of a content file at the current schema version (without ``schema``).
 
@@ -48,8 +68,8 @@ def read_content(path: Path) -> dict[str, Any]:
             with path.open("rb") as fh:
                 data: Any = tomllib.load(fh)
         else:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as err:
+            data = _read_yaml(path)
+    except (OSError, tomllib.TOMLDecodeError) as err:
         raise SchemaError(f"{path}: cannot read this content file ({err})") from None
     if not isinstance(data, dict):
         raise SchemaError(f"{path}: a content file is a mapping at the top")

@@ -10,5 +10,6 @@ class ScenarioError(Exception):
         self.source = source
         self.line = line
         self.key = key
-        where = f"{source}:{line}"
-        super().__init__(f"{where}: {key + ': ' if key else ''}{message}")
+        self.reason = f"{key + ': ' if key else ''}{message}"
+        """What is wrong, without the file and line."""
+        super().__init__(f"{source}:{line}: {self.reason}")
