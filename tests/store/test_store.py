@@ -211,9 +211,9 @@ def test_export_import_round_trip_is_exact(store_url: str, tmp_path: Any) -> Non
 @pytest.mark.parametrize(("change", "field"), [
     (lambda d: d.update(v=99), "v"),
     (lambda d: d.update(format="zip"), "format"),
-    (lambda d: d["encounters"][0]["log"].pop(1), "encounters.0.log"),
+    (lambda d: d["encounters"][0]["log"].pop(1), "encounters.0.log.1.seq"),
     (lambda d: d["encounters"][0]["log"][1]["payload"]["events"][0].update(type="nope"),
-     "encounters.0.log"),
+     "encounters.0.log.1.payload.events.0"),
     (lambda d: d["campaign"].update(id="../x"), "campaign.id"),
 ])
 def test_import_refuses_a_broken_file_naming_the_field(

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from .errors import (
+    AlreadyExists,
     Conflict,
     ExportFormatError,
     NotFound,
@@ -47,6 +48,7 @@ def open_store(db: Path | str | None = None) -> EventStore:
 __all__ = [
     "DATABASE_URL_ENV",
     "LOG_SCHEMA",
+    "AlreadyExists",
     "CampaignRecord",
     "Conflict",
     "EncounterRecord",

@@ -44,5 +44,17 @@ class ExportFormatError(StoreError):
         super().__init__(f"{field}: {message}" if field else message)
 
 
+class AlreadyExists(StoreError):
+    """An import naming a campaign or encounter the store already holds: an import never
+    replaces anything. ``field`` is where the document names it (``campaign.id``)."""
+
+    def __init__(self, kind: str, ident: str, field: str | None = None) -> None:
+        self.kind = kind
+        self.ident = ident
+        self.field = field
+        super().__init__(f"a {kind} {ident!r} already exists in this store; an import never "
+                         f"replaces one" + (f" ({field})" if field else ""))
+
+
 class SnapshotError(StoreError):
     """A snapshot that cannot be written or read back (the log is used instead)."""

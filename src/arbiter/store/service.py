@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
-import re
 import secrets
 import threading
 import time
@@ -33,7 +32,8 @@ from ..core import (
     load_ruleset,
 )
 from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
-from .errors import Conflict, ExportFormatError, NotFound, SnapshotError, StoreError
+from .errors import Conflict, NotFound, SnapshotError, StoreError
+from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, read_campaign_file
 from .replay import (
     apply_entries,
     effective_entries,
@@ -56,9 +56,6 @@ from .store import (
 log = logging.getLogger("arbiter.store")
 T = TypeVar("T")
 
-EXPORT_FORMAT = "arbiter-campaign"
-EXPORT_SCHEMA = 1
-ID_PATTERN = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_RETRIES = 40
 
 
@@ -452,45 +449,16 @@ class GameService:
                 **self.store.export_rows(campaign_id)}
 
     def import_campaign(self, document: Any) -> CampaignRecord:
-        """Store an exported campaign under its own ids, checking every log replays."""
-        doc = _upcast_export(document)
-        try:
-            c = doc["campaign"]
-            campaign = CampaignRecord(_id(c["id"], "campaign.id"), _text(c["name"]),
-                                      _text(c["ruleset"]),
-                                      {str(k): str(v) for k, v in dict(c["rulings"]).items()},
-                                      _text(c["created_at"]))
-            tokens = [TokenRecord(campaign.id, _text(t["digest"]), _role(t["role"]),
-                                  _text(t["name"]), tuple(str(x) for x in t["characters"]),
-                                  _text(t["created_at"])) for t in doc["tokens"]]
-            encounters: list[tuple[EncounterRecord, list[LogRecord]]] = []
-            for i, e in enumerate(doc["encounters"]):
-                records = [LogRecord.from_json(r) for r in e["log"]]
-                encounters.append((EncounterRecord(_id(e["id"], f"encounters.{i}.id"),
-                                                   campaign.id, _text(e["name"]),
-                                                   len(records), _text(e["created_at"])),
-                                   records))
-        except ExportFormatError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as err:
-            raise ExportFormatError(f"malformed campaign file: {type(err).__name__}: {err}",
-                                    "campaign") from None
-        ruleset = load_ruleset(campaign.ruleset)
-        ruleset.rulings.resolve(campaign.rulings)
-        for i, (_enc, records) in enumerate(encounters):
-            field = f"encounters.{i}.log"
-            if [r.seq for r in records] != list(range(1, len(records) + 1)):
-                raise ExportFormatError("records must be numbered 1, 2, 3... without gaps",
-                                        field)
-            try:
-                stacks([(r.seq, r.kind, r.target) for r in records])
-                state = EncounterState(ruleset="")
-                apply_entries(ruleset, state, effective_entries(records))
-            except (RulesError, SnapshotError, KeyError, TypeError, ValueError) as err:
-                raise ExportFormatError(f"the log does not replay: {err}", field) from None
-        self.store.import_rows(campaign, tokens, encounters)
-        self._tokens.pop(campaign.id, None)
-        return campaign
+        """Store an exported campaign under its own ids, all of it or nothing.
+
+        The whole document is checked before anything is written (see
+        :mod:`arbiter.store.importing`): a bad one raises :class:`ExportFormatError` naming
+        the first bad field (``encounters.0.log.3.v``), a campaign already in the store
+        :class:`AlreadyExists`."""
+        checked = read_campaign_file(document, self.store)
+        self.store.import_rows(checked.campaign, checked.tokens, checked.encounters)
+        self._tokens.pop(checked.campaign.id, None)
+        return checked.campaign
 
 
 def _back_off(attempt: int) -> None:
@@ -502,41 +470,6 @@ def _payload(entry: Entry) -> dict[str, Any]:
     data = entry.to_json()
     data.pop("seq", None)
     return data
-
-
-def _upcast_export(document: Any) -> dict[str, Any]:
-    if not isinstance(document, dict):
-        raise ExportFormatError("a campaign file is a JSON object", None)
-    if document.get("format") != EXPORT_FORMAT:
-        raise ExportFormatError(f"must be {EXPORT_FORMAT!r}", "format")
-    version = document.get("v")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise ExportFormatError("must be a schema version (a whole number from 1)", "v")
-    if version > EXPORT_SCHEMA:
-        raise ExportFormatError(
-            f"schema version {version} is newer than this Arbiter reads ({EXPORT_SCHEMA})", "v")
-    # Version 1 is the only one so far; older versions would be upcast here, one step each.
-    return document
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected text, not {type(value).__name__}")
-    return value
-
-
-def _id(value: Any, field: str) -> str:
-    if not isinstance(value, str) or not ID_PATTERN.match(value):
-        raise ExportFormatError("ids are 1 to 64 letters, digits, '-' or '_'", field)
-    return value
-
-
-def _role(value: Any) -> Role:
-    if value == "gm":
-        return "gm"
-    if value == "player":
-        return "player"
-    raise ValueError(f"unknown role {value!r}")
 
 
 __all__ = ["GameService", "Loaded", "NotFound", "Principal", "digest"]

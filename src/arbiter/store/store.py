@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 
 from ..core import Entry
 from .backends import Backend, Tx, open_backend
-from .errors import Conflict, NotFound, StoreError
+from .errors import AlreadyExists, Conflict, ExportFormatError, NotFound, StoreError
 from .migrations import migrate
 
 LOG_SCHEMA = 1
@@ -403,23 +403,45 @@ class EventStore:
             "encounters": out_encounters,
         }
 
+    def has_campaign(self, campaign_id: str) -> bool:
+        with self.backend.read() as tx:
+            return bool(tx.rows("SELECT 1 FROM campaigns WHERE id = ?", (campaign_id,)))
+
+    def taken_encounter_ids(self, ids: Sequence[str]) -> set[str]:
+        """Which of ``ids`` name an encounter already in the store."""
+        taken: set[str] = set()
+        with self.backend.read() as tx:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start:start + 500])
+                marks = ", ".join("?" * len(chunk))
+                taken.update(r[0] for r in tx.rows(
+                    f"SELECT id FROM encounters WHERE id IN ({marks})", chunk))
+        return taken
+
     def import_rows(
         self, campaign: CampaignRecord, tokens: Iterable[TokenRecord],
         encounters: Iterable[tuple[EncounterRecord, list[LogRecord]]],
     ) -> None:
-        """Write a whole campaign in one transaction (all of it or nothing)."""
+        """Write a whole campaign in one transaction (all of it or nothing).
+
+        An id already taken, even by an import running at the same moment, refuses the
+        whole campaign (:class:`AlreadyExists` for the campaign, :class:`ExportFormatError`
+        naming ``encounters.N.id`` for an encounter) rather than failing on the key."""
         with self.backend.transaction() as tx:
-            if tx.rows("SELECT 1 FROM campaigns WHERE id = ?", (campaign.id,)):
-                raise StoreError(f"a campaign {campaign.id!r} already exists")
-            self._insert_campaign(tx, campaign)
+            if not tx.run("INSERT INTO campaigns (id, name, ruleset, rulings, created_at) "
+                          "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                          (campaign.id, campaign.name, campaign.ruleset,
+                           dumps(campaign.rulings), campaign.created_at)):
+                raise AlreadyExists("campaign", campaign.id, "campaign.id")
             for token in tokens:
                 self._insert_token(tx, token)
-            for enc, records in encounters:
-                if tx.rows("SELECT 1 FROM encounters WHERE id = ?", (enc.id,)):
-                    raise StoreError(f"an encounter {enc.id!r} already exists")
-                tx.run("INSERT INTO encounters (id, campaign_id, name, version, created_at) "
-                       "VALUES (?, ?, ?, ?, ?)",
-                       (enc.id, campaign.id, enc.name, len(records), enc.created_at))
+            for i, (enc, records) in enumerate(encounters):
+                if not tx.run("INSERT INTO encounters (id, campaign_id, name, version, "
+                              "created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (enc.id, campaign.id, enc.name, len(records), enc.created_at)):
+                    raise ExportFormatError(
+                        f"an encounter {enc.id!r} already exists in this store; an import "
+                        "never replaces one", f"encounters.{i}.id")
                 self._insert_records(tx, enc.id, 0, records)
 
 
