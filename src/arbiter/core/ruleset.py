@@ -122,6 +122,15 @@ class Ruleset:
             return event_type.replace("_", " ")
         return spec.text(data, names, gm)
 
+    def ruling(self, state: EncounterState, ruling_id: str) -> str:
+        """The value of a ruling in this encounter (its default lives in ``rulings.toml``
+        only)."""
+        return self.rulings.value(state.rulings, ruling_id)
+
+    def ruling_is(self, state: EncounterState, ruling_id: str, choice: str) -> bool:
+        """Whether a ruling is ``choice`` here; RulingError for a choice it does not list."""
+        return self.rulings.chosen(state.rulings, ruling_id, choice)
+
     def spec(self, name: str) -> CommandSpec:
         """The declaration of a command, or InvalidArgument naming the commands there are."""
         found = self.catalogue.get(name)

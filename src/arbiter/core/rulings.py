@@ -33,6 +33,8 @@ class RulingSet:
 
     def __init__(self, rulings: list[Ruling]) -> None:
         self._by_id = {r.id: r for r in rulings}
+        self._valid: set[tuple[str, str]] = set()
+        """(id, choice) pairs :meth:`chosen` has checked once."""
 
     @classmethod
     def load(cls, path: Path) -> RulingSet:
@@ -70,6 +72,34 @@ class RulingSet:
         except KeyError:
             known = ", ".join(sorted(self._by_id)) or "none"
             raise RulingError(f"unknown ruling {ruling_id!r} (known: {known})") from None
+
+    def value(self, chosen: Mapping[str, str], ruling_id: str) -> str:
+        """The value of a ruling in ``chosen`` (an encounter's ``state.rulings``), else its
+        default from ``rulings.toml``: the one place a default is written."""
+        found = chosen.get(ruling_id)
+        return found if found is not None else self.get(ruling_id).default
+
+    def chosen(self, chosen: Mapping[str, str], ruling_id: str, choice: str) -> bool:
+        """Whether ruling ``ruling_id`` is ``choice`` in ``chosen``; RulingError when
+        ``choice`` is not one the ruling lists (so a misspelt choice in the code fails
+        loudly instead of falling into an ``else``).
+
+        >>> from arbiter.core import load_ruleset
+        >>> rulings = load_ruleset("demo").rulings
+        >>> rulings.chosen({}, "DEMO-1", "double-dice")
+        True
+        >>> rulings.chosen({}, "DEMO-1", "max-dmg")
+        Traceback (most recent call last):
+        ...
+        arbiter.core.errors.RulingError: ruling DEMO-1 has no choice 'max-dmg' (choices: double-dice, max-damage)
+        """
+        if (ruling_id, choice) not in self._valid:
+            ruling = self.get(ruling_id)
+            if choice not in ruling.choices:
+                raise RulingError(f"ruling {ruling_id} has no choice {choice!r} (choices: "
+                                  f"{', '.join(ruling.choices)})")
+            self._valid.add((ruling_id, choice))
+        return self.value(chosen, ruling_id) == choice
 
     def resolve(self, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every ruling's chosen value: defaults, with ``overrides`` validated and applied."""
