@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean postgresql chromium
+.PHONY: run test lint bench fuzz clean postgresql chromium
 
 $(BIN)/arbiter: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,11 @@ bench: $(BIN)/arbiter
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/console.py
+	$(BIN)/python bench/catalogue.py
+
+# The long Schemathesis run against a live server (the short one is part of `make test`).
+fuzz: $(BIN)/arbiter
+	$(BIN)/python bench/fuzz.py --examples 100
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache

@@ -178,13 +178,14 @@ def rulings_command(
 
 
 def coverage_report(ruleset: str, inventory: Path | None, as_json: bool) -> None:
-    from .coverage import find_inventory, measure, parse_inventory
+    from .coverage import InventoryError, load_inventory, measure
 
     root = Path.cwd()
-    path = inventory or find_inventory(root)
-    if path is None or not path.exists():
-        fail("no rules inventory found: give --inventory PATH or set ARBITER_INVENTORY")
-    report = measure(ruleset, parse_inventory(path.read_text(encoding="utf-8")), root)
+    try:
+        path, parsed = load_inventory(inventory, root)
+    except InventoryError as err:
+        fail(str(err))
+    report = measure(ruleset, parsed, root)
     if as_json:
         emit_json(report.to_json())
         return
@@ -276,6 +277,13 @@ def serve_command(
     """Run the game server (GM console and API) on an embedded SQLite database."""
     from .server import run_server
 
+    if db is not None:
+        folder = db.expanduser().resolve().parent
+        if not folder.is_dir():  # a mistyped path must not make folders and a new database
+            fail(f"--db {db}: the folder {folder} does not exist (create it first, or check "
+                 "the path)")
+        if db.exists() and not db.is_file():
+            fail(f"--db {db}: that is not a file")
     run_server(host=host, port=port, db=db, admin_token=admin_token)
 
 

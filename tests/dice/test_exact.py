@@ -9,7 +9,7 @@ from typing import Any
 import icepool
 import pytest
 
-from arbiter.dice import DiceError, DistributionTooLarge, distribution
+from arbiter.dice import DiceError, DistributionTooLarge, distribution, limits
 from arbiter.dice.errors import DiceEvalError
 
 
@@ -23,6 +23,7 @@ def ours(expr: str) -> dict[int, Fraction]:
 
 
 d6, d20, d10 = icepool.d6, icepool.d20, icepool.d10
+REROLLS, EXPLOSIONS = limits.MAX_REROLLS, limits.MAX_EXPLOSIONS
 
 
 @pytest.mark.parametrize(
@@ -35,7 +36,15 @@ d6, d20, d10 = icepool.d6, icepool.d20, icepool.d10
         ("5d6dl2", lambda: d6.highest(5, 3)),
         ("5d6dh2", lambda: d6.lowest(5, 3)),
         ("10d10kh5+2", lambda: d10.highest(10, 5) + 2),
-        ("d20r1", lambda: d20.reroll([1], depth="inf")),
+        ("d20r1", lambda: d20.reroll([1], depth=REROLLS)),
+        ("1d10r<=9", lambda: d10.reroll(range(1, 10), depth=REROLLS)),
+        ("1d6r6!", lambda: d6.reroll([6], depth=REROLLS).explode([6], depth=EXPLOSIONS)),
+        ("4d4!r>3", lambda: 4 @ icepool.d4.reroll([4], depth=REROLLS).explode(depth=EXPLOSIONS)),
+        ("2d6ro<3!!", lambda: 2 @ d6.reroll([1, 2], depth=1).explode(depth=EXPLOSIONS)),
+        ("1d6!>6", lambda: d6),
+        ("1d6!<1", lambda: d6),
+        ("3d6!<1kh2", lambda: d6.highest(3, 2)),
+        ("2d6!!>6>=5", lambda: 2 @ (d6 >= 5)),
         ("d20ro1", lambda: d20.reroll([1], depth=1)),
         ("2d6!", lambda: 2 @ d6.explode(depth=20)),
         ("d6!!", lambda: d6.explode(depth=20)),

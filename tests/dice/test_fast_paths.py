@@ -72,17 +72,41 @@ from .strategies import dice_nodes, expressions
 # -- the reference roller: a plain walk over the tree, as the roller used to be -------------
 
 
+def _worst_case(node: Node) -> int:
+    """The most dice rolling ``node`` can take: each die with every reroll (20 per roll,
+    1 for ``ro``) and every explosion (20 per die) that can happen on its faces."""
+    if isinstance(node, Dice):
+        faces = range(1, node.faces + 1)
+        rerolls = explosions = 0
+        if node.reroll is not None and any(node.reroll.matches(f) for f in faces):
+            rerolls = 1 if node.reroll_once else limits.MAX_REROLLS
+        if node.explode is not None and any(node.explode.matches(f) for f in faces):
+            explosions = limits.MAX_EXPLOSIONS
+        return node.count * (1 + rerolls) * (1 + explosions)
+    if isinstance(node, Num):
+        return 0
+    if isinstance(node, Neg):
+        return _worst_case(node.operand)
+    if isinstance(node, Group):
+        return _worst_case(node.inner)
+    return _worst_case(node.left) + _worst_case(node.right)
+
+
 class _Budget:
-    def __init__(self) -> None:
-        self.left = limits.MAX_ROLLS
+    def __init__(self, node: Node) -> None:
+        worst = _worst_case(node)
+        if worst > limits.MAX_ROLLS:
+            raise DiceLimitError(
+                f"the expression rolls up to {worst:,} dice, more than {limits.MAX_ROLLS:,} "
+                f"dice in one expression (counting every reroll, at most "
+                f"{limits.MAX_REROLLS} per roll, and every explosion, at most "
+                f"{limits.MAX_EXPLOSIONS} per die)"
+            )
+        self.left = worst
 
     def spend(self) -> None:
         self.left -= 1
-        if self.left < 0:
-            raise DiceLimitError(
-                f"the expression rolled more than {limits.MAX_ROLLS:,} dice "
-                "(rerolls and explosions included)"
-            )
+        assert self.left >= 0, "a roll went past its worst case"
 
 
 def _reference_dice(node: Dice, source: DiceSource, budget: _Budget) -> DicePart:
@@ -93,15 +117,17 @@ def _reference_dice(node: Dice, source: DiceSource, budget: _Budget) -> DicePart
         while True:
             budget.spend()
             value = source.roll(node.faces)
-            if node.reroll is not None and node.reroll.matches(value):
-                while True:
-                    gone = Die(value, node.faces)
-                    gone.fate = REROLLED
-                    out.append(gone)
-                    budget.spend()
-                    value = source.roll(node.faces)
-                    if node.reroll_once or not node.reroll.matches(value):
-                        break
+            rerolls = 0
+            bound = 1 if node.reroll_once else limits.MAX_REROLLS
+            while (
+                node.reroll is not None and node.reroll.matches(value) and rerolls < bound
+            ):
+                gone = Die(value, node.faces)
+                gone.fate = REROLLED
+                out.append(gone)
+                budget.spend()
+                value = source.roll(node.faces)
+                rerolls += 1
             if node.compound:
                 chain.append(value)
             else:
@@ -162,7 +188,7 @@ def _reference_eval(node: Node, source: DiceSource, budget: _Budget) -> Part:
 
 
 def reference_roll(node: Node, source: DiceSource) -> RollResult:
-    return RollResult(node, _reference_eval(node, source, _Budget()))
+    return RollResult(node, _reference_eval(node, source, _Budget(node)))
 
 
 def outcome(node: Node, source: DiceSource, roller: Any) -> tuple[Any, ...]:
@@ -250,12 +276,27 @@ def test_the_limit_itself_is_allowed() -> None:
     assert len(result.dice()) == limits.MAX_ROLLS
 
 
-def test_rerolls_and_explosions_still_count_while_rolling() -> None:
-    # 10,000 first rolls leave nothing for the explosions that are certain to come
-    with pytest.raises(DiceLimitError, match="rolled more than 10,000 dice"):
-        roll("+".join(["1000d2!"] * 10), SeededDice(1))
-    with pytest.raises(DiceLimitError, match="rolled more than 10,000 dice"):
-        roll("1000d6r<6+" + "+".join(["1000d6"] * 9), SeededDice(1))
+def test_rerolls_and_explosions_are_counted_at_their_bounds_before_rolling() -> None:
+    # every die counted with all 20 explosions (or rerolls) it may have, before any roll
+    for text, worst in [("+".join(["1000d2!"] * 10), "210,000"),
+                        ("1000d6r<6+" + "+".join(["1000d6"] * 9), "30,000"),
+                        ("23d6r1!", "10,143"), ("477d2r1", "10,017")]:
+        source = ForcedDice([1, 2])
+        with pytest.raises(DiceLimitError, match=f"rolls up to {worst} dice, more than 10,000"):
+            roll(text, source)
+        assert source.used == 0
+
+
+def test_the_worst_case_at_the_limit_rolls_without_error() -> None:
+    # 476 dice of 21 rolls each: every roll a 1, so every die takes all its rerolls
+    result = roll("476d2r1", ForcedDice([1] * 9996))
+    assert len(result.dice()) == 9996
+    assert result.total == 476
+    assert [d.fate for d in result.dice()[:21]] == ["rerolled"] * 20 + ["kept"]
+    # 22 dice of 21 * 21 rolls each: every roll shows 6, rerolled and exploding to the end
+    result = roll("22d6r6!", ForcedDice([6] * 9702))
+    assert len(result.dice()) == 9702
+    assert result.total == 22 * 21 * 6
 
 
 # -- the parser's fast path ---------------------------------------------------------------
@@ -444,9 +485,9 @@ def as_dict(die: Any) -> dict[int, Any]:
         ("10d6", lambda: 10 @ icepool.d6),
         ("20d20", lambda: 20 @ icepool.d20),
         ("5d20", lambda: 5 @ icepool.d20),
-        ("4d6r1", lambda: 4 @ icepool.d6.reroll([1], depth="inf")),
+        ("4d6r1", lambda: 4 @ icepool.d6.reroll([1], depth=limits.MAX_REROLLS)),
         ("30d4-2d8", lambda: 30 @ icepool.d4 - 2 @ icepool.d8),
-        ("4d6r1kh3", lambda: icepool.d6.reroll([1], depth="inf").highest(4, 3)),
+        ("4d6r1kh3", lambda: icepool.d6.reroll([1], depth=limits.MAX_REROLLS).highest(4, 3)),
     ],
 )
 def test_small_and_mid_pools_match_icepool(expr: str, reference: Any) -> None:

@@ -130,3 +130,42 @@ def test_matches_every_face_agrees_with_listing_the_faces() -> None:
             for faces in range(1, 11):
                 assert point.matches_every_face(faces) == (
                     len(point.faces_matching(faces)) == faces), (op, value, faces)
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "shown"),
+    [
+        ("１d６", 1, "'１' (U+FF11, not an ASCII digit 0-9"),
+        ("1d６", 3, "'６' (U+FF16, not an ASCII digit 0-9"),
+        ("d٣", 2, "'٣' (U+0663, not an ASCII digit 0-9"),
+        ("4d6\u212ah3", 4, "'\u212a' (U+212A, not ASCII"),  # KELVIN SIGN, which lower() makes 'k'
+        ("2d6\u3000+1", 4, "'\\u3000' (U+3000, not ASCII"),
+        ("1\u00b2d6", 2, "'²' (U+00B2, not an ASCII digit 0-9"),
+    ],
+)
+def test_only_ascii_is_dice_notation(text: str, column: int, shown: str) -> None:
+    parse.cache_clear()
+    with pytest.raises(DiceSyntaxError) as raised:
+        parse(text)
+    assert raised.value.position == column - 1
+    assert str(raised.value).startswith(f"unexpected character {shown}")
+    assert f"at column {column} in " in str(raised.value)
+
+
+def test_ascii_control_characters_are_not_whitespace() -> None:
+    with pytest.raises(DiceSyntaxError, match=r"unexpected character '\\x1c' at column 2"):
+        parse("1\x1cd6")
+    assert parse("1d6 +\t2\n") == parse("1d6+2")
+
+
+@given(st.text(max_size=30))
+def test_any_unicode_text_parses_only_if_ascii(text: str) -> None:
+    try:
+        node = parse(text)
+    except DiceError as err:
+        assert str(err)
+        if not text.isascii():
+            assert isinstance(err, DiceSyntaxError)
+    else:
+        assert text.isascii()
+        assert parse(str(node)) == node

@@ -40,6 +40,19 @@ class Compare:
         faces from one end, so the two ends tell)."""
         return self.matches(1) and self.matches(faces)
 
+    def count_matching(self, faces: int) -> int:
+        """How many faces of a d``faces`` match, worked out without listing them."""
+        op, v = self.op, self.value
+        if op == "=":
+            return int(1 <= v <= faces)
+        if op == ">":
+            return min(max(faces - v, 0), faces)
+        if op == ">=":
+            return min(max(faces - v + 1, 0), faces)
+        if op == "<":
+            return min(max(v - 1, 0), faces)
+        return min(max(v, 0), faces)
+
     def __str__(self) -> str:
         return f"{self.op}{self.value}"
 

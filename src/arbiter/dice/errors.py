@@ -29,5 +29,6 @@ class ForcedDiceError(DiceError):
     """A forced dice queue ran out, or a forced value cannot occur on that die."""
 
 
-class DistributionTooLarge(DiceError):
-    """An exact distribution would be too large to compute in bounded time and memory."""
+class DistributionTooLarge(DiceLimitError):
+    """An exact distribution would be too large to compute in bounded time and memory
+    (found by an estimate made before any of the work)."""

@@ -1,7 +1,9 @@
 """Limits on everything in a dice expression that a user (or an attacker) controls.
 
 Each limit is checked before any work proportional to it is done, so hostile input fails
-in well under a millisecond with a :class:`~arbiter.dice.errors.DiceLimitError`.
+in well under a millisecond with a :class:`~arbiter.dice.errors.DiceLimitError` (or its
+subclass :class:`~arbiter.dice.errors.DistributionTooLarge` for exact odds). docs/dice.md
+has them as a table.
 """
 
 from __future__ import annotations
@@ -20,9 +22,25 @@ MAX_TERMS = 100
 """Dice terms plus numbers in one expression."""
 MAX_EXPLOSIONS = 20
 """A die explodes at most this many times in a chain; exact odds use the same bound."""
+MAX_REROLLS = 20
+"""A roll is rerolled (``r``) at most this many times; if the last reroll still matches,
+it stands. Exact odds use the same bound (``ro`` is the same rule with a bound of 1)."""
 MAX_ROLLS = 10_000
-"""Physical dice rolled for one expression, rerolls and explosions included."""
+"""Physical dice one expression may roll at the worst: every die counted with all the
+rerolls and explosions its bounds allow, checked before anything is rolled (so a roll that
+was accepted never fails for lack of dice, whatever the dice show)."""
 MAX_EXACT_OUTCOMES = 1_000_000
 """Width of the support of an exact distribution, and pairs combined by ``*`` and ``/``."""
-MAX_EXACT_WORK = 50_000_000
-"""Estimated coefficient-bits of big-integer work for one exact distribution step."""
+MAX_EXACT_BITS = 14_000
+"""Bits of the exact fractions an exact distribution gives: the total of its integer
+weights (every probability's denominator), plus the bits of its largest outcome for its
+mean; estimated before any work. Below Python's default limit of 4,300 decimal digits for
+printing an integer, so every probability and the mean print as exact fractions."""
+MAX_EXACT_WORK = 800_000_000
+"""Estimated work of one exact distribution, the whole expression together and the
+writing of every outcome as an exact fraction included, in units of about a nanosecond of
+one core (``dice/exact.py`` says what each step counts): 0.8 s estimated, which leaves
+room for the estimate's error and a busy machine within about a second."""
+MAX_EXACT_MAGNITUDE = 10**300
+"""Largest outcome (either sign) of an exact distribution, so that its mean and every
+outcome convert to a float."""

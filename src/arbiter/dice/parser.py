@@ -35,8 +35,11 @@ from .ast import (
 from .errors import DiceLimitError, DiceSyntaxError
 
 # One token per match, after optional whitespace: a number, an operator, or (last) any
-# other single character, which is refused as unexpected.
-_TOKEN = re.compile(r"\s*(\d+|/\^|>=|<=|!!|kh|kl|dh|dl|ro|[-+*/()d%!><=kr]|\S)")
+# other single character, which is refused as unexpected. The notation is ASCII: digits are
+# 0-9 and nothing else (``parse_uncached`` refuses any other character before this runs;
+# the regular expressions say ``[0-9]`` and ASCII whitespace all the same, so that every
+# character is either skipped as whitespace or read as part of a token).
+_TOKEN = re.compile(r"\s*([0-9]+|/\^|>=|<=|!!|kh|kl|dh|dl|ro|[-+*/()d%!><=kr]|\S)", re.ASCII)
 _OPS = frozenset(
     ["/^", ">=", "<=", "!!", "kh", "kl", "dh", "dl", "ro", *"-+*/()d%!><=kr"]
 )
@@ -55,12 +58,14 @@ _TOO_LONG = 10  # digits: anything longer is certainly above limits.MAX_NUMBER
 # parser proper takes over. Text without spaces (the usual case) skips the whitespace
 # handling; any other whitespace in it is junk, which is merely slower.
 _SIMPLE_PART_SPACED = re.compile(
-    r"\s*([-+]?)\s*(?:(\d{1,9})?\s*[dD]\s*(\d{1,9}|%)"
-    r"(?:\s*([kK][hHlL]?|[dD][hHlL])\s*(\d{1,9}))?|(\d{1,9}))|(\S)"
+    r"\s*([-+]?)\s*(?:([0-9]{1,9})?\s*[dD]\s*([0-9]{1,9}|%)"
+    r"(?:\s*([kK][hHlL]?|[dD][hHlL])\s*([0-9]{1,9}))?|([0-9]{1,9}))|(\S)",
+    re.ASCII,
 )
 _SIMPLE_PART = re.compile(
-    r"([-+]?)(?:(\d{1,9})?[dD](\d{1,9}|%)(?:([kK][hHlL]?|[dD][hHlL])(\d{1,9}))?|(\d{1,9}))|(.)",
-    re.DOTALL,
+    r"([-+]?)(?:([0-9]{1,9})?[dD]([0-9]{1,9}|%)"
+    r"(?:([kK][hHlL]?|[dD][hHlL])([0-9]{1,9}))?|([0-9]{1,9}))|(.)",
+    re.DOTALL | re.ASCII,
 )
 
 
@@ -76,7 +81,7 @@ class _Parser:
         for tok in self.tokens:
             if tok in ops:
                 peeks.append(tok)
-            elif tok[0].isdecimal():  # exactly what \d matches
+            elif "0" <= tok[0] <= "9":
                 peeks.append(_NUM)
             else:
                 raise DiceSyntaxError(
@@ -308,6 +313,18 @@ def _simple_sum(text: str) -> Node | None:
     return node
 
 
+def _not_ascii(text: str) -> DiceSyntaxError:
+    """The error for the first character of ``text`` outside ASCII."""
+    position = next(i for i, ch in enumerate(text) if not ch.isascii())
+    ch = text[position]
+    what = "not an ASCII digit 0-9" if ch.isdigit() or ch.isnumeric() else "not ASCII"
+    return DiceSyntaxError(
+        f"unexpected character {ch!r} (U+{ord(ch):04X}, {what}; dice notation is ASCII)",
+        text,
+        position,
+    )
+
+
 def parse_uncached(text: str) -> Node:
     """:func:`parse` without its cache, for callers that keep their own."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
@@ -315,6 +332,8 @@ def parse_uncached(text: str) -> Node:
             f"expression is {len(text):,} characters long; the limit is "
             f"{limits.MAX_EXPRESSION_LENGTH}"
         )
+    if not text.isascii():  # before lower(), which maps some letters to ASCII ones
+        raise _not_ascii(text)
     return _simple_sum(text) or _Parser(text.lower()).parse()
 
 

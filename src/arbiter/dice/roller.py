@@ -6,9 +6,9 @@ from collections.abc import Callable
 from itertools import repeat
 from typing import Any
 
-from . import limits
 from .ast import BinOp, Compare, Dice, Neg, Node, Num
-from .errors import DiceEvalError, DiceLimitError
+from .bounds import check_rolls, explosions_allowed, rerolls_allowed
+from .errors import DiceEvalError
 from .parser import parse_uncached
 from .sources import DiceSource
 
@@ -193,10 +193,11 @@ def _divide(a: int, b: int, up: bool) -> int:
 # that roll and build the result tree directly. Plans are cached by the text rolled and by
 # the identity of a tree passed in, so rolling the same expression again costs one lookup.
 #
-# Every die's first roll is counted when the plan is made, so a tree that needs more than
-# ``limits.MAX_ROLLS`` dice is refused before anything is rolled. Only rerolls and
-# explosions are counted while rolling, against what that static count left over. (The
-# limits are read when a plan is made; ``clear_plans`` forgets plans made under others.)
+# Before a plan is made, every die is counted with all the rerolls and explosions its
+# bounds allow (``bounds.check_rolls``), so a tree that could need more than
+# ``limits.MAX_ROLLS`` dice is refused before anything is rolled, and a plan that was made
+# never runs out of dice, whatever they show. (The limits are read when a plan is made;
+# ``clear_plans`` forgets plans made under others.)
 #
 # On the hot paths the result objects are made with ``object.__new__`` and slot stores:
 # the same objects, with the same attributes, that their constructors make, without a
@@ -204,7 +205,7 @@ def _divide(a: int, b: int, up: bool) -> int:
 
 _Roll = Callable[[int], int]
 _Many = Callable[[int, int], list[int]]
-_Step = Callable[[_Roll, "_Many | None", list[int]], Part]
+_Step = Callable[[_Roll, "_Many | None"], Part]
 
 _PLAN_CACHE_SIZE = 1024
 _BATCH = 4
@@ -213,25 +214,16 @@ _new = object.__new__
 
 
 class _Plan:
-    __slots__ = ("batches", "dynamic", "node", "spare", "step")
+    __slots__ = ("batches", "node", "step")
 
-    def __init__(self, node: Node, step: _Step, spare: int, dynamic: bool, batches: bool) -> None:
+    def __init__(self, node: Node, step: _Step, batches: bool) -> None:
         self.node = node
         self.step = step
-        self.spare = spare  # rolls left for rerolls and explosions
-        self.dynamic = dynamic  # whether any die can reroll or explode
         self.batches = batches  # whether any pool is big enough for roll_many
 
 
 _BY_TEXT: dict[str, _Plan] = {}
 _BY_NODE: dict[int, _Plan] = {}  # id(node) -> plan; plan.node keeps the id in use
-
-
-def _too_many_rolls() -> DiceLimitError:
-    return DiceLimitError(
-        f"the expression rolled more than {limits.MAX_ROLLS:,} dice "
-        "(rerolls and explosions included)"
-    )
 
 
 def _predicate(point: Compare) -> Callable[[int], bool]:
@@ -254,7 +246,7 @@ def _plain_step(node: Dice) -> _Step:
     new = _new
     if n == 1:
 
-        def one(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        def one(roll: _Roll, many: _Many | None) -> Part:
             value = roll(faces)
             die = new(Die)
             die.value = value
@@ -271,7 +263,7 @@ def _plain_step(node: Dice) -> _Step:
 
         return one
 
-    def pool(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+    def pool(roll: _Roll, many: _Many | None) -> Part:
         rolled: list[Die] = []
         append = rolled.append
         total = 0
@@ -304,7 +296,7 @@ def _keep_step(node: Dice) -> _Step:
     hit = _predicate(node.success) if node.success is not None else None
     new = _new
 
-    def step(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+    def step(roll: _Roll, many: _Many | None) -> Part:
         if many is not None and n >= _BATCH:
             values = many(n, faces)
         else:
@@ -344,33 +336,30 @@ def _keep_step(node: Dice) -> _Step:
 def _dynamic_step(node: Dice) -> _Step:
     """``NdX`` with rerolls and/or explosions: rolled die by die, in table order."""
     n, faces = node.count, node.faces
-    rerolls = _predicate(node.reroll) if node.reroll is not None else None
-    once = node.reroll_once
-    explodes = _predicate(node.explode) if node.explode is not None else None
+    max_rerolls = rerolls_allowed(node)  # 0 when no face can be rerolled
+    rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
+    max_explosions = explosions_allowed(node)  # 0 when no face can explode
+    explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
     compound = node.compound
-    max_explosions = limits.MAX_EXPLOSIONS
     keep = node.keep
     hit = _predicate(node.success) if node.success is not None else None
 
-    def step(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+    def step(roll: _Roll, many: _Many | None) -> Part:
         out: list[Die] = []
         append = out.append
         for _ in range(n):
             chain: list[int] = []
             explosions = 0
-            value = roll(faces)  # each die's first roll was counted before rolling began
+            value = roll(faces)
             while True:
-                if rerolls is not None and rerolls(value):
-                    while True:
+                if rerolls is not None:
+                    left = max_rerolls  # a roll that still matches after these stands
+                    while left and rerolls(value):
                         gone = Die(value, faces)
                         gone.fate = REROLLED
                         append(gone)
-                        budget[0] -= 1
-                        if budget[0] < 0:
-                            raise _too_many_rolls()
                         value = roll(faces)
-                        if once or not rerolls(value):
-                            break
+                        left -= 1
                 if compound:
                     chain.append(value)
                 else:
@@ -380,9 +369,6 @@ def _dynamic_step(node: Dice) -> _Step:
                 explosions += 1
                 if not compound:
                     out[-1].exploded = True
-                budget[0] -= 1
-                if budget[0] < 0:
-                    raise _too_many_rolls()
                 value = roll(faces)
             if compound:
                 die = Die(sum(chain), faces)
@@ -414,16 +400,16 @@ def _value(die: Die) -> int:
     return die.value
 
 
-def _binary_step(node: BinOp, count: list[int]) -> _Step:
+def _binary_step(node: BinOp, batches: list[bool]) -> _Step:
     op = node.op
-    left = _compile(node.left, count)
+    left = _compile(node.left, batches)
     new = _new
     if isinstance(node.right, Num) and op in ("+", "-"):
         number = node.right.value
         k = number if op == "+" else -number
 
-        def constant(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-            a = left(roll, many, budget)
+        def constant(roll: _Roll, many: _Many | None) -> Part:
+            a = left(roll, many)
             b = new(NumPart)
             b.total = number
             part = new(BinPart)
@@ -434,13 +420,13 @@ def _binary_step(node: BinOp, count: list[int]) -> _Step:
             return part
 
         return constant
-    right = _compile(node.right, count)
+    right = _compile(node.right, batches)
     if op == "+" or op == "-":
         sign = 1 if op == "+" else -1
 
-        def add(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-            a = left(roll, many, budget)
-            b = right(roll, many, budget)
+        def add(roll: _Roll, many: _Many | None) -> Part:
+            a = left(roll, many)
+            b = right(roll, many)
             part = new(BinPart)
             part.op = op
             part.left = a
@@ -451,72 +437,62 @@ def _binary_step(node: BinOp, count: list[int]) -> _Step:
         return add
     if op == "*":
 
-        def mul(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-            a = left(roll, many, budget)
-            b = right(roll, many, budget)
+        def mul(roll: _Roll, many: _Many | None) -> Part:
+            a = left(roll, many)
+            b = right(roll, many)
             return BinPart("*", a, b, a.total * b.total)
 
         return mul
     up = op == "/^"
 
-    def div(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-        a = left(roll, many, budget)
-        b = right(roll, many, budget)
+    def div(roll: _Roll, many: _Many | None) -> Part:
+        a = left(roll, many)
+        b = right(roll, many)
         return BinPart(op, a, b, _divide(a.total, b.total, up))
 
     return div
 
 
-def _compile(node: Node, count: list[int]) -> _Step:
-    """The step that rolls ``node``.
-
-    ``count`` gathers [its dice, whether any is dynamic, whether any pool is batched].
-    """
+def _compile(node: Node, batches: list[bool]) -> _Step:
+    """The step that rolls ``node``; ``batches`` learns whether any pool is batched."""
     if isinstance(node, BinOp):
-        return _binary_step(node, count)
+        return _binary_step(node, batches)
     if isinstance(node, Dice):
-        count[0] += node.count
         if node.reroll is not None or node.explode is not None:
-            count[1] = 1
             return _dynamic_step(node)  # rolled die by die: never batched
         if node.count >= _BATCH:
-            count[2] = 1
+            batches[0] = True
         if node.keep is not None or node.success is not None:
             return _keep_step(node)
         return _plain_step(node)
     if isinstance(node, Num):
         value = node.value
 
-        def number(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
+        def number(roll: _Roll, many: _Many | None) -> Part:
             return NumPart(value)
 
         return number
     if isinstance(node, Neg):
-        operand = _compile(node.operand, count)
+        operand = _compile(node.operand, batches)
 
-        def neg(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-            return NegPart(operand(roll, many, budget))
+        def neg(roll: _Roll, many: _Many | None) -> Part:
+            return NegPart(operand(roll, many))
 
         return neg
-    inner = _compile(node.inner, count)
+    inner = _compile(node.inner, batches)
 
-    def group(roll: _Roll, many: _Many | None, budget: list[int]) -> Part:
-        return GroupPart(inner(roll, many, budget))
+    def group(roll: _Roll, many: _Many | None) -> Part:
+        return GroupPart(inner(roll, many))
 
     return group
 
 
 def _compile_plan(node: Node) -> _Plan:
-    """Compile ``node``, refusing it if its dice alone exceed ``limits.MAX_ROLLS``."""
-    count = [0, 0, 0]
-    step = _compile(node, count)
-    static, dynamic, batches = count
-    if static > limits.MAX_ROLLS:
-        raise DiceLimitError(
-            f"the expression rolls {static:,} dice, more than {limits.MAX_ROLLS:,} dice "
-            "in one expression (rerolls and explosions included)"
-        )
-    return _Plan(node, step, limits.MAX_ROLLS - static, bool(dynamic), bool(batches))
+    """Compile ``node``, refusing it first if its dice could exceed ``limits.MAX_ROLLS``."""
+    check_rolls(node)
+    batches = [False]
+    step = _compile(node, batches)
+    return _Plan(node, step, batches[0])
 
 
 def _plan(node: Node) -> _Plan:
@@ -545,10 +521,6 @@ def clear_plans() -> None:
     _BY_NODE.clear()
 
 
-_NO_BUDGET: list[int] = [0]
-"""Passed to plans without rerolls or explosions, which never count while rolling."""
-
-
 def roll(expression: str | Node, source: DiceSource) -> RollResult:
     """Roll ``expression`` (text or a parsed tree) with dice from ``source``.
 
@@ -559,11 +531,7 @@ def roll(expression: str | Node, source: DiceSource) -> RollResult:
         plan = _BY_TEXT.get(expression) or _plan_text(expression)
     else:
         plan = _plan(expression)
-    tree = plan.step(
-        source.roll,
-        getattr(source, "roll_many", None) if plan.batches else None,
-        [plan.spare] if plan.dynamic else _NO_BUDGET,
-    )
+    tree = plan.step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
     result = _new(RollResult)
     result.expression = plan.node
     result.tree = tree

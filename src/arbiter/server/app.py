@@ -14,10 +14,12 @@ import functools
 import hmac
 import json
 import logging
+import multiprocessing
 import re
 import threading
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -39,6 +41,14 @@ from ..core import (
     load_ruleset,
 )
 from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
+from ..limits import (
+    BODY_BYTES,
+    IMPORT_BYTES,
+    JSON_DEPTH,
+    RATE_PER_MINUTE,
+    WORK_SECONDS,
+    WS_MESSAGE_BYTES,
+)
 from ..store import (
     Conflict,
     ExportFormatError,
@@ -56,14 +66,12 @@ from ..store.service import digest
 from ..store.store import NOTIFY_CHANNEL
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
-from .schema import MAX_DEPTH, ValidationError, check, depth
+from .schema import ValidationError, check, depth
 from .views import View, odds_json, plain
 
 log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
 
-BODY_LIMIT = 64 * 1024
-IMPORT_LIMIT = 32 * 1024 * 1024
 LOG_PAGE = 500
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -79,8 +87,17 @@ class ApiError(Exception):
 
 
 def error_response(status: int, message: str, field: str | None = None,
-                   **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field, **extra}, status_code=status)
+                   headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """An error answer: ``{"error", "field"}`` and extras; ``retry_after`` becomes the
+    ``Retry-After`` header."""
+    retry, allow = extra.pop("retry_after", None), extra.pop("allow", None)
+    headers = dict(headers or {})
+    if retry is not None:
+        headers["Retry-After"] = str(retry)
+    if allow is not None:
+        headers["Allow"] = str(allow)
+    return JSONResponse({"error": message, "field": field, **extra}, status_code=status,
+                        headers=headers or None)
 
 
 def _argument_field(err: RulesError, command: Command | None) -> str | None:
@@ -134,7 +151,7 @@ def _no_constants(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-async def read_json(request: Request, schema: str | None, limit: int = BODY_LIMIT,
+async def read_json(request: Request, schema: str | None, limit: int = BODY_BYTES,
                     optional: bool = False) -> Any:
     """The request's JSON body, bounded in size and depth and checked against ``schema``."""
     length = request.headers.get("content-length")
@@ -153,12 +170,13 @@ async def read_json(request: Request, schema: str | None, limit: int = BODY_LIMI
         value = json.loads(body, parse_constant=_no_constants)
     except (ValueError, RecursionError) as err:
         raise ApiError(400, f"the body is not valid JSON: {str(err)[:200]}") from None
-    if depth(value) > MAX_DEPTH:
-        raise ApiError(400, f"the body nests deeper than {MAX_DEPTH} levels")
+    if depth(value) > JSON_DEPTH:
+        raise ApiError(400, f"the body nests deeper than {JSON_DEPTH} levels")
     broken = unencodable(value)
     if broken is not None:
         raise ApiError(400, "text must be valid Unicode (it holds a lone surrogate)",
                        broken or None)
+    value = whole_numbers(value)
     if schema is not None:
         try:
             check(value, schema)
@@ -192,6 +210,18 @@ def unencodable(value: Any, path: str = "") -> str | None:
     return None
 
 
+def whole_numbers(value: Any) -> Any:
+    """``value`` with every float that is a whole number (``1.0``, ``3e2``) as an int: JSON
+    does not tell them apart, and neither does JSON Schema's ``integer``."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() and abs(value) <= 2**63 else value
+    if isinstance(value, dict):
+        return {k: whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [whole_numbers(v) for v in value]
+    return value
+
+
 def bearer(request: Request) -> str | None:
     header = request.headers.get("authorization", "")
     scheme, _, token = header.partition(" ")
@@ -204,6 +234,9 @@ def _path_id(request: Request, name: str, kind: str) -> str:
     value = str(request.path_params.get(name, ""))
     if not ID_RE.match(value):
         raise ApiError(404, f"no {kind} {value[:80]!r}")
+    if kind == "campaign" and value == "import":  # /api/campaigns/import takes POST only
+        raise ApiError(405, f"{request.method} is not allowed on '/api/campaigns/import' "
+                       "(allowed: POST)", allow="POST")
     return value
 
 
@@ -211,7 +244,7 @@ def _query_int(request: Request, name: str, default: int, lo: int, hi: int) -> i
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    if not re.fullmatch(r"[0-9]{1,12}", raw):
+    if not re.fullmatch(r"[0-9]{1,16}", raw):
         raise ApiError(400, "must be a whole number", name)
     value = int(raw)
     if not lo <= value <= hi:
@@ -220,6 +253,81 @@ def _query_int(request: Request, name: str, default: int, lo: int, hi: int) -> i
 
 
 _POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="arbiter")
+_HEAVY = ThreadPoolExecutor(max_workers=2, thread_name_prefix="arbiter-heavy")
+"""CPU-heavy work (dice, odds, imports): never on the event loop, at most two at a time (one
+per core), each with a deadline."""
+
+
+_PROCESSES: ProcessPoolExecutor | None = None
+"""Pure CPU-heavy work that needs no state (the dice route): in other processes, so that
+big-integer arithmetic, which holds the GIL, never delays the event loop. Started on first
+use (spawned, not forked from a threaded server)."""
+
+
+def processes() -> ProcessPoolExecutor:
+    global _PROCESSES
+    if _PROCESSES is None:
+        _PROCESSES = ProcessPoolExecutor(max_workers=2,
+                                         mp_context=multiprocessing.get_context("spawn"))
+    return _PROCESSES
+
+
+def stop_processes() -> None:
+    """End the worker processes now, work in progress included (a deadline passed, or the
+    server stops); the next use starts new ones."""
+    global _PROCESSES
+    pool, _PROCESSES = _PROCESSES, None
+    if pool is None:
+        return
+    workers = list(getattr(pool, "_processes", {}).values())  # no public way to kill them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+
+
+async def heavy(fn: Callable[..., T], *args: Any, seconds: float = WORK_SECONDS,
+                pool: Executor | None = None) -> T:
+    """Run CPU-heavy work off the event loop, with a deadline: past it the client gets a 503
+    (the work, already bounded by the budgets of ``arbiter.limits``, finishes in its worker
+    and is dropped). ``pool``: where (default: two threads, one per core)."""
+    loop = asyncio.get_running_loop()
+    future = loop.run_in_executor(pool or _HEAVY, functools.partial(fn, *args))
+    try:
+        return await asyncio.wait_for(future, seconds)
+    except TimeoutError:
+        if pool is not None and pool is _PROCESSES:
+            stop_processes()  # the work stops with its process
+        raise ApiError(503, f"this took longer than {seconds:g} s and was stopped: ask for "
+                       "something smaller, or try again when the server is less busy",
+                       retry_after="5") from None
+
+
+class RateLimiter:
+    """Requests per client address to the routes that need no token: a bucket of
+    ``per_minute`` requests per address, refilled evenly. Addresses whose buckets are full
+    are forgotten, so an attacker with many addresses cannot grow it without bound."""
+
+    def __init__(self, per_minute: int = RATE_PER_MINUTE) -> None:
+        self.per_minute = per_minute
+        self.rate = per_minute / 60
+        self.buckets: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def wait(self, key: str) -> float:
+        """0 when ``key`` may go on now (and one request is counted), else how many
+        seconds until it may."""
+        now = time.monotonic()
+        with self.lock:
+            tokens, last = self.buckets.get(key, (float(self.per_minute), now))
+            tokens = min(float(self.per_minute), tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self.buckets[key] = (tokens, now)
+                return (1 - tokens) / self.rate
+            self.buckets[key] = (tokens - 1, now)
+            if len(self.buckets) > 10_000:
+                self.buckets = {k: (t, at) for k, (t, at) in self.buckets.items()
+                                if t + (now - at) * self.rate < self.per_minute}
+            return 0.0
 
 
 async def run_in_threadpool(fn: Callable[..., T], *args: Any) -> T:
@@ -235,8 +343,10 @@ class Api:
     """The routes, bound to a game service."""
 
     def __init__(self, service: GameService | None = None, db: Path | str | None = None,
-                 snapshot_every: int = 200, admin_token: str | None = None) -> None:
+                 snapshot_every: int = 200, admin_token: str | None = None,
+                 rate_per_minute: int = RATE_PER_MINUTE) -> None:
         self.admin_digest = digest(admin_token) if admin_token else None
+        self.limiter = RateLimiter(rate_per_minute)
         self.service = service
         self.db = db
         self.snapshot_every = snapshot_every
@@ -266,6 +376,7 @@ class Api:
             if listener is not None:
                 listener.join(timeout=5)
             self.service.listeners.remove(self.hub.on_record)
+            stop_processes()
             if owned:
                 self.service.store.close()
                 self.service = None
@@ -351,7 +462,31 @@ class Api:
                     raise UnknownEntity(ref, view.visible_ids())
         return guard
 
+    def limit(self, request: Request) -> None:
+        """The rate limit of the routes that need no token, per client address."""
+        client = request.client.host if request.client else "unknown"
+        wait = self.limiter.wait(client)
+        if wait:
+            seconds = max(1, int(wait + 0.999))
+            raise ApiError(429, f"too many requests from your address: routes that need no "
+                           f"token take {self.limiter.per_minute} a minute; try again in "
+                           f"{seconds} s", retry_after=str(seconds))
+
     # -- routes: service ------------------------------------------------------------------
+    async def dice(self, request: Request) -> Response:
+        """``POST /api/dice {"expression": "4d6kh3", "roll": true}``: the exact distribution
+        of any expression, and a roll of it when asked. Anyone may ask (rate-limited);
+        nothing is stored; the work runs off the event loop within the dice budgets."""
+        self.limit(request)
+        body = await read_json(request, "DiceRequest")
+        from ..web import dice_answer
+
+        out, error = await heavy(dice_answer, body["expression"].strip(),
+                                 bool(body.get("roll")), pool=processes())
+        if out is None:
+            raise ApiError(422, error, "expression")
+        return JSONResponse(out)
+
     async def health(self, request: Request) -> Response:
         if self.service is None:
             return error_response(503, "the store is not ready yet")
@@ -399,6 +534,7 @@ class Api:
                            "'arbiter serve' printed)", "authorization")
 
     async def create_campaign(self, request: Request) -> Response:
+        self.limit(request)
         self.require_admin(request, "creating a campaign")
         body = await read_json(request, "CreateCampaign")
         games = self.games
@@ -412,10 +548,11 @@ class Api:
                             status_code=201)
 
     async def import_campaign(self, request: Request) -> Response:
+        self.limit(request)
         self.require_admin(request, "importing a campaign")
-        body = await read_json(request, "CampaignFile", limit=IMPORT_LIMIT)
+        body = await read_json(request, "CampaignFile", limit=IMPORT_BYTES)
         try:
-            record = await run_in_threadpool(self.games.import_campaign, body)
+            record = await heavy(self.games.import_campaign, body)
         except ExportFormatError as err:
             raise ApiError(422, str(err), err.field) from None
         except RulesError as err:
@@ -589,7 +726,7 @@ class Api:
                         raise ApiError(422, "no odds for this command", "command")
                     out = shown
                 return {"command": command.to_json(), "odds": out}
-        return JSONResponse(await run_in_threadpool(work))
+        return JSONResponse(await heavy(work))
 
     async def _step(self, request: Request, kind: str) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
@@ -674,12 +811,14 @@ class Api:
         text = first.get("text")
         if not isinstance(text, str):
             raise ApiError(400, "send {\"token\": TOKEN} first, as text")
-        if len(text) > 4096:
-            raise ApiError(413, "the first message is larger than 4096 bytes")
+        if len(text) > WS_MESSAGE_BYTES:
+            raise ApiError(413, f"the first message is larger than {WS_MESSAGE_BYTES} bytes")
         try:
-            hello = json.loads(text)
-        except ValueError:
+            hello = json.loads(text, parse_constant=_no_constants)
+        except (ValueError, RecursionError):
             raise ApiError(400, "send {\"token\": TOKEN} first") from None
+        if depth(hello) > JSON_DEPTH:
+            raise ApiError(400, f"the first message nests deeper than {JSON_DEPTH} levels")
         token = hello.get("token") if isinstance(hello, dict) else None
         if not isinstance(token, str) or not token:
             raise ApiError(401, "send {\"token\": TOKEN} first", "token")
@@ -727,7 +866,7 @@ async def _ws_reader(ws: WebSocket) -> None:
         if message["type"] == "websocket.disconnect":
             return
         text = message.get("text")
-        if text and len(text) < 1024 and '"ping"' in text:
+        if text and len(text) < WS_MESSAGE_BYTES and '"ping"' in text:
             await ws.send_json({"type": "pong"})
 
 
@@ -775,11 +914,28 @@ def guarded(fn: Handler) -> Handler:
 async def _http_error(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 500
     detail = exc.detail if isinstance(exc, HTTPException) else "internal error"
+    headers = dict(exc.headers or {}) if isinstance(exc, HTTPException) else {}
+    if status == 404 and _allowed(request):  # the static files' answer to an API path
+        status = 405
     if status == 404:
         detail = f"no route {request.url.path[:200]!r} (see /openapi.json)"
     elif status == 405:
-        detail = f"{request.method} is not allowed on {request.url.path[:200]!r}"
-    return error_response(status, str(detail))
+        allowed = headers.get("Allow") or _allowed(request) or "GET, HEAD"
+        headers["Allow"] = allowed
+        detail = f"{request.method} is not allowed on {request.url.path[:200]!r}" + (
+            f" (allowed: {allowed})" if allowed else "")
+    return error_response(status, str(detail), headers=headers)
+
+
+def _allowed(request: Request) -> str:
+    """The methods the API routes of ``request``'s path take ("" when none is its)."""
+    matches = [route for route in request.app.router.routes
+               if isinstance(route, Route) and route.path_regex.match(request.url.path)]
+    literal = [route for route in matches if "{" not in route.path]  # before {campaign_id}
+    methods: set[str] = set()
+    for route in literal or matches:
+        methods |= set(route.methods or ())
+    return ", ".join(sorted(methods))
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:
@@ -793,6 +949,7 @@ def routes(api: Api) -> list[BaseRoute]:
     out: list[BaseRoute] = [
         Route("/openapi.json", api.openapi, methods=["GET"]),
         Route("/api/health", g(api.health), methods=["GET"]),
+        Route("/api/dice", g(api.dice), methods=["POST"]),
         Route("/api/rulesets", g(api.rulesets), methods=["GET"]),
         Route("/api/rulesets/{ruleset}/commands", g(api.ruleset_commands), methods=["GET"]),
         Route("/api/campaigns", g(api.create_campaign), methods=["POST"]),
@@ -824,17 +981,17 @@ def routes(api: Api) -> list[BaseRoute]:
     ]
     from .. import web
 
-    out += web.routes()  # the dice roller's endpoint
     out.append(Mount("/", app=web.static_app(), name="web"))
     return out
 
 
 def create_app(db: Path | str | None = None, service: GameService | None = None,
-               snapshot_every: int = 200, admin_token: str | None = None) -> Starlette:
+               snapshot_every: int = 200, admin_token: str | None = None,
+               rate_per_minute: int = RATE_PER_MINUTE) -> Starlette:
     """The ASGI application. It opens the store (``db``, else ``$ARBITER_DATABASE_URL``,
     else ``./arbiter.db``) when it starts, unless given a ``service``. With
     ``admin_token``, creating and importing campaigns needs it."""
-    api = Api(service, db, snapshot_every, admin_token)
+    api = Api(service, db, snapshot_every, admin_token, rate_per_minute)
     app = Starlette(
         routes=routes(api),
         lifespan=api.lifespan,

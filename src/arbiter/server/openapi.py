@@ -19,18 +19,29 @@ class Operation:
     role: str | None = None  # None: no token; "any": GM or player; "gm": game master only
     query: tuple[str, ...] = ()
     created: bool = False
+    limited: bool = False  # rate-limited per client address (429)
+    heavy: bool = False  # CPU-heavy, with a deadline (503)
+
+
+QUERY = {"after": {"type": "integer", "minimum": 0, "maximum": 2**53},
+         "limit": {"type": "integer", "minimum": 1, "maximum": 500}}
+"""The query parameters' schemas, as the routes check them."""
 
 
 OPERATIONS: tuple[Operation, ...] = (
+    Operation("get", "/openapi.json", "This document"),
     Operation("get", "/api/health", "Whether the server and its store are ready"),
+    Operation("post", "/api/dice", "The exact distribution of a dice expression, and a roll "
+              "of it when asked (no token; rate-limited)", "DiceRequest", limited=True,
+              heavy=True),
     Operation("get", "/api/rulesets", "The installed rulesets, their commands and rulings"),
     Operation("get", "/api/rulesets/{ruleset}/commands",
               "A ruleset's command catalogue (arguments, who may issue, JSON Schema) and "
               "its event types"),
     Operation("post", "/api/campaigns", "Create a campaign; answers the game master's token",
-              "CreateCampaign", created=True),
+              "CreateCampaign", created=True, limited=True),
     Operation("post", "/api/campaigns/import", "Import a campaign file from an export",
-              "CampaignFile", created=True),
+              "CampaignFile", created=True, limited=True, heavy=True),
     Operation("get", "/api/campaigns/{campaign_id}", "The campaign and its encounters",
               role="any"),
     Operation("get", "/api/campaigns/{campaign_id}/rulings", "The campaign's rulings",
@@ -59,7 +70,7 @@ OPERATIONS: tuple[Operation, ...] = (
               "Add a creature from a template or an inline stat block", "AddActor", "gm",
               created=True),
     Operation("post", "/api/encounters/{encounter_id}/odds",
-              "Exact odds of a command's outcomes, before rolling", "Odds", "any"),
+              "Exact odds of a command's outcomes, before rolling", "Odds", "any", heavy=True),
     Operation("post", "/api/encounters/{encounter_id}/undo",
               "Undo the latest command in effect", "Step", "gm", created=True),
     Operation("post", "/api/encounters/{encounter_id}/redo",
@@ -104,6 +115,8 @@ def openapi_document(version: str) -> dict[str, Any]:
                                     for k in commands],
                           "description": SCHEMAS["Submit"]["properties"]["command"]
                           ["description"]}
+    schemas["CreateCampaign"] = {**SCHEMAS["CreateCampaign"], "properties": {
+        **SCHEMAS["CreateCampaign"]["properties"], "ruleset": {"enum": list(available())}}}
     for body in ("Submit", "Odds"):
         schemas[body] = {**SCHEMAS[body], "properties": {
             **SCHEMAS[body]["properties"], "command": {"$ref": "#/components/schemas/Command"}}}
@@ -115,8 +128,8 @@ def openapi_document(version: str) -> dict[str, Any]:
             for name in ("campaign_id", "encounter_id", "ruling_id", "ruleset")
             if f"{{{name}}}" in op.path
         ]
-        params += [{"name": q, "in": "query", "required": False,
-                    "schema": {"type": "integer", "minimum": 0}} for q in op.query]
+        params += [{"name": q, "in": "query", "required": False, "schema": QUERY[q]}
+                   for q in op.query]
         ok = "201" if op.created else "200"
         operation: dict[str, Any] = {
             "summary": op.summary,
@@ -131,6 +144,16 @@ def openapi_document(version: str) -> dict[str, Any]:
                             "schema": {"$ref": "#/components/schemas/Error"}}}},
             },
         }
+        error = {"content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Error"}}}}
+        if op.limited:
+            operation["responses"]["429"] = {
+                "description": "too many requests from this address (see Retry-After)",
+                "headers": {"Retry-After": {"schema": {"type": "integer"}}}, **error}
+        if op.heavy:
+            operation["responses"]["503"] = {
+                "description": "the work took longer than its deadline and was stopped",
+                **error}
         if op.role is not None:
             operation["security"] = [{"token": []}]
             operation["x-role"] = op.role

@@ -18,7 +18,6 @@ from ..core.catalogue import TEXT_PATTERN
 
 Schema = dict[str, Any]
 
-MAX_DEPTH = 24
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 Id = Annotated[str, Meta(pattern=ID_PATTERN, description="letters, digits, '-' and '_'")]
 Name = Annotated[str, Meta(min_length=1, max_length=200, pattern=TEXT_PATTERN,
@@ -62,7 +61,7 @@ class AddActor(Struct):
     """A stat block: 'id', optionally 'template', and the ruleset's keys (64 at most)."""
 
     id: Id
-    template: Annotated[str, Meta(max_length=64)] | None = None
+    template: Annotated[str, Meta(max_length=64)] | msgspec.UnsetType = msgspec.UNSET
     expected_version: Version | None = None
 
 
@@ -90,9 +89,17 @@ class CampaignFile(Struct, forbid_unknown_fields=True):
     encounters: list[Any]
 
 
+class DiceRequest(Struct, forbid_unknown_fields=True):
+    """Dice notation (docs/dice.md) to work out exactly, and roll when ``roll``."""
+
+    expression: Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[\x20-\x7e]+$",
+                                    description="dice notation in ASCII, e.g. 4d6kh3")]
+    roll: bool = False
+
+
 BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
     CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
-    Odds, Step, CampaignFile)}
+    Odds, Step, CampaignFile, DiceRequest)}
 MAX_KEYS = {"AddActor": 64}
 """Bodies that also take keys of their own (a stat block): how many at most."""
 
@@ -121,6 +128,7 @@ _AT = re.compile(r" - at `\$\.?([^`]*)`")
 _WORDS = {"int": "a whole number", "str": "text", "bool": "true or false",
           "object": "an object", "array": "a list", "float": "a number", "null": "null"}
 _PATTERNS = {ID_PATTERN: "letters, digits, '-' and '_' (at most 64)",
+             r"^[\x20-\x7e]+$": "ASCII text (dice notation: digits 0-9, d, +, ...)",
              TEXT_PATTERN: "text without control characters",
              r"^[a-z0-9_]{1,40}$": "a ruleset name (lower-case letters, digits, '_')"}
 
@@ -142,7 +150,8 @@ def explain(message: str) -> tuple[str, str | None]:
     if m := re.match(r"Expected `(\w+)`, got `(\w+)`", head):
         return f"must be {_WORDS.get(m[1], m[1])}", field
     if m := re.match(r"Expected `str` matching regex '(.*)'$", head):
-        return f"must be {_PATTERNS.get(m[1], 'in the expected form')}", field
+        pattern = m[1].replace("\\\\", "\\")  # msgspec doubles the backslashes
+        return f"must be {_PATTERNS.get(pattern, 'in the expected form')}", field
     if m := re.match(r"Expected `str` of length >= 1", head):
         return "must not be empty", field
     if m := re.match(r"Expected `str` of length <= (\d+)", head):

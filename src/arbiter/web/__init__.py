@@ -2,28 +2,23 @@
 
 The console and the player view are plain HTML, CSS and small ES modules in ``static/``,
 with no build step; they talk only to the HTTP API and the WebSocket. The server mounts
-:data:`STATIC_DIR` at ``/`` (``/`` is the console, ``/play/`` the player view) and adds
-:func:`routes`, the one endpoint the console needs beyond the game API: the dice roller.
+:data:`STATIC_DIR` at ``/`` (``/`` is the console, ``/play/`` the player view); its dice
+roller's route (``POST /api/dice``) answers with :func:`dice_json`.
 """
 
 from __future__ import annotations
 
-import json
 import secrets
 from pathlib import Path
 from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 
 from ..dice import DiceError, SeededDice, distribution, parse, roll
 
 STATIC_DIR: Path = Path(__file__).resolve().parent / "static"
 """The folder of the console's files: ``index.html`` (GM), ``play/index.html`` (player)."""
-
-MAX_EXPRESSION = 200
 
 
 def dice_json(expression: str, rolled: bool = False) -> dict[str, Any]:
@@ -49,31 +44,13 @@ def dice_json(expression: str, rolled: bool = False) -> dict[str, Any]:
     return out
 
 
-async def dice_endpoint(request: Request) -> Response:
-    """``POST /api/dice {"expression": "4d6kh3", "roll": true}``: the exact distribution of
-    any expression, and a roll of it when asked. Anyone may ask; nothing is stored."""
+def dice_answer(expression: str, rolled: bool = False) -> tuple[dict[str, Any] | None, str]:
+    """:func:`dice_json`, or None and the dice error's message: what the server's worker
+    processes send back (an exception would have to survive pickling)."""
     try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        return JSONResponse({"error": "send a JSON object as the request body",
-                             "field": None}, status_code=400)
-    expression = body.get("expression") if isinstance(body, dict) else None
-    if not isinstance(expression, str) or not expression.strip():
-        return JSONResponse({"error": "give dice, e.g. 2d6+3", "field": "expression"},
-                            status_code=422)
-    if len(expression) > MAX_EXPRESSION:
-        return JSONResponse({"error": f"must be at most {MAX_EXPRESSION} characters",
-                             "field": "expression"}, status_code=422)
-    try:
-        out = dice_json(expression.strip(), bool(body.get("roll")))
+        return dice_json(expression, rolled), ""
     except DiceError as err:
-        return JSONResponse({"error": str(err), "field": "expression"}, status_code=422)
-    return JSONResponse(out)
-
-
-def routes() -> list[BaseRoute]:
-    """The routes the server adds before mounting :data:`STATIC_DIR` at ``/``."""
-    return [Route("/api/dice", dice_endpoint, methods=["POST"])]
+        return None, str(err)
 
 
 class ConsoleFiles(StaticFiles):
@@ -92,4 +69,4 @@ def static_app() -> ConsoleFiles:
     return ConsoleFiles(directory=STATIC_DIR, html=True)
 
 
-__all__ = ["STATIC_DIR", "ConsoleFiles", "dice_json", "routes", "static_app"]
+__all__ = ["STATIC_DIR", "ConsoleFiles", "dice_answer", "dice_json", "static_app"]

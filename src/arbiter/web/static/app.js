@@ -618,7 +618,7 @@ async function diceRoller() {
     try {
       out = await S.api.post("/api/dice", { expression, roll: true });
     } catch (err) {
-      if (err.status === 404 || err.status === 405) throw new InputError("this server has no dice endpoint (POST /api/dice from arbiter.web.routes())");
+      if (err.status === 404 || err.status === 405) throw new InputError("this server has no dice endpoint (POST /api/dice)");
       throw err;
     }
     replace($("#roll-out"),
