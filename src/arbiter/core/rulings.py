@@ -88,10 +88,10 @@ class RulingSet:
         >>> rulings = load_ruleset("demo").rulings
         >>> rulings.chosen({}, "DEMO-1", "double-dice")
         True
-        >>> rulings.chosen({}, "DEMO-1", "max-dmg")
+        >>> rulings.chosen({}, "DEMO-1", "max-dmg")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        arbiter.core.errors.RulingError: ruling DEMO-1 has no choice 'max-dmg' (choices: double-dice, max-damage)
+        arbiter.core.errors.RulingError: ruling DEMO-1 has no choice 'max-dmg' (choices: ...)
         """
         if (ruling_id, choice) not in self._valid:
             ruling = self.get(ruling_id)
