@@ -3,6 +3,8 @@ alternative, played on the same script with forced dice."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -164,6 +166,16 @@ CASES: list[tuple[str, str, dict[str, dict[str, Any]], list[Step], str, Any, Any
     ("RLM-4", "recorded-only", {"a": {}, "b": {"evasion": 30}},
      [({"do": "condition", "target": "b", "name": "invisible"}, []),
       ({"do": "attack", "actor": "a", "target": "b"}, [10])], "last.total", 5, 10),
+    # RLM-7: every attack needs the arms, a Restrained wolf's bite included (R-C-RES)
+    ("RLM-7", "every-attack", {"a": {"template": "wolf"}, "b": {"evasion": 40}},
+     [({"do": "condition", "target": "a", "name": "restrained"}, []),
+      ({"do": "attack", "actor": "a", "target": "b"}, [1])], "last.hit", False, "refused"),
+    # RLM-8: a rider of an unwilling mount rolls to stay on at the start of its turns
+    ("RLM-8", "each-turn", {"a": {"template": "knight"},
+                            "w": {"template": "war_horse", "willing": False, "level": 3}},
+     [({"do": "start", "initiative": {"a": 20, "w": 10}}, []),
+      ({"do": "mount", "actor": "a", "target": "w"}, [11]), NEXT, ({"do": "next"}, [1])],
+     "a.mounted_on", "w", None),
     # RLM-6: a base critical range of +5
     ("RLM-6", "5", {"a": {"weapon": "dagger"}, "b": {"evasion": 10}},
      [({"do": "attack", "actor": "a", "target": "b"}, [16, 1, 1])], "last.critical_level", 0, 1),
@@ -187,3 +199,29 @@ def test_ruling_alternative_changes_the_outcome(
     assert alternative in REALMS.rulings.get(rid).choices
     assert play({}, actors, steps, path) == default
     assert play({rid: alternative}, actors, steps, path) == other
+
+
+PACKAGE = Path(__file__).resolve().parents[3] / "src" / "arbiter" / "rulesets" / "realms"
+SOURCES = sorted(PACKAGE.glob("*.py"))
+DEFAULT_AT_CALL_SITE = re.compile(
+    r'ruling\(\s*\w+,\s*"[A-Z]+-\d+",\s*"'  # ruling(state, "AR-8", "every-turn")
+    r'|\bruling\(\s*"[A-Z]+-\d+",\s*"'  # ctx.ruling("AR-14", "only-if-reduced")
+    r'|rulings\.get\(')  # state.rulings.get("AR-9", ...)
+CHOICE_READ = re.compile(r'(?:ruling_is|chosen)\((?:[\w.]+,\s*)*"([A-Z]+-\d+)",\s*"([^"]+)"\)')
+
+
+def test_no_ruling_default_is_written_at_a_call_site() -> None:
+    """Every ruling is read through the one accessor (``Ruleset.ruling``/``ruling_is``,
+    ``RulingSet.value``/``chosen``): no default typed in the code, no ``rulings.get``,
+    and no helper of the package's own."""
+    for path in SOURCES:
+        text = path.read_text(encoding="utf-8")
+        assert not DEFAULT_AT_CALL_SITE.findall(text), path.name
+        assert "def ruling(" not in text, path.name
+
+
+def test_every_choice_the_code_compares_with_is_one_the_ruling_lists() -> None:
+    reads = [m for path in SOURCES for m in CHOICE_READ.findall(path.read_text("utf-8"))]
+    assert len(reads) > 40
+    for rid, choice in reads:
+        assert choice in REALMS.rulings.get(rid).choices, (rid, choice)

@@ -1,6 +1,7 @@
 """Argument helpers and derived numbers of the realms ruleset (pure functions of the state).
 
-Everything here reads; nothing writes. ``rules.py`` uses these to decide.
+Everything here reads; nothing writes. ``rules.py`` uses these to decide. Rulings are read
+through the one RulingSet of realms (``model.rulings``), never with a default here.
 """
 
 from __future__ import annotations
@@ -9,18 +10,15 @@ from typing import Any
 
 from ...core import Command, EncounterState, InvalidCommand
 from ...core.rounding import half_round_down, half_round_up
-from .model import RealmsCreature, conditions_catalogue, load_toml, sizes
+from .model import RealmsCreature, conditions_catalogue, load_toml, rulings, sizes
 
-
-def ruling(state: EncounterState, rid: str, default: str) -> str:
-    """The chosen value of a ruling in this encounter."""
-    return state.rulings.get(rid, default)
+RULINGS = rulings()
 
 
 def half(state: EncounterState, value: int, *, damage: bool = False) -> int:
     """An unspecified half (AR-18): damage rounds up, everything else down, by default."""
-    how = ruling(state, "AR-18", "damage-up-others-down")
-    if how == "all-up" or (how == "damage-up-others-down" and damage):
+    if RULINGS.chosen(state.rulings, "AR-18", "all-up") or (
+            damage and RULINGS.chosen(state.rulings, "AR-18", "damage-up-others-down")):
         return half_round_up(value)
     return half_round_down(value)
 
@@ -30,7 +28,7 @@ def reduce_with_floor(state: EncounterState, value: int, level: int) -> int:
     when it would exceed it (AR-20: at or above, by default); a 0 stays 0."""
     if value <= 0 or level <= 0:
         return value
-    strict = ruling(state, "AR-20", "at-or-above") == "strictly-exceeds"
+    strict = RULINGS.chosen(state.rulings, "AR-20", "strictly-exceeds")
     if level > value or (level == value and not strict):
         return 1
     return value - level
@@ -38,7 +36,7 @@ def reduce_with_floor(state: EncounterState, value: int, level: int) -> int:
 
 def succeeds(state: EncounterState, total: int, ds: int) -> bool:
     """AR-16: a roll meets or beats its Difficulty Score."""
-    if ruling(state, "AR-16", "meet-or-beat") == "beat":
+    if RULINGS.chosen(state.rulings, "AR-16", "beat"):
         return total > ds
     return total >= ds
 
@@ -97,7 +95,7 @@ def skill_bonus(creature: RealmsCreature, name: str) -> int:
 def agility(state: EncounterState, creature: RealmsCreature) -> int:
     """Agility after armor's penalty (R-ARM-9) and, under AR-23 agility-too, Exhaustion."""
     value = creature.agility - int(creature.armor.get("agility_penalty", 0))
-    if ruling(state, "AR-23", "explicit-only") == "agility-too":
+    if RULINGS.chosen(state.rulings, "AR-23", "agility-too"):
         value -= creature.level("exhausted")
     return value
 
@@ -105,8 +103,27 @@ def agility(state: EncounterState, creature: RealmsCreature) -> int:
 def capacity(state: EncounterState, creature: RealmsCreature) -> int:
     """Carrying capacity in kg (R-CAR-1, R-SIZ-3), never below the minimum (R-CAR-3, AR-28)."""
     factor = creature.size_info.carry
-    minimum = 10 if ruling(state, "AR-28", "flat-10") == "flat-10" else factor
+    minimum = 10 if RULINGS.chosen(state.rulings, "AR-28", "flat-10") else factor
     return max(factor * (1 + creature.strength), minimum)
+
+
+def lowered(state: EncounterState, creature: RealmsCreature, value: int, *,
+            every_type: bool) -> int:
+    """A Speed type after the conditions that lower it (``speed`` in conditions.toml):
+    Slowed lowers every Speed type, to a minimum of 1 (R-C-SLO, R-CON-3); Exhausted only
+    the Speed (R-C-EXH: "your Speed"), so ``every_type`` (climb, swim, a given flight)
+    leaves it out."""
+    catalogue = conditions_catalogue()
+    for cond in creature.conditions:
+        entry = catalogue.get(cond.name, {})
+        if "speed" not in entry or (every_type and not entry.get("every_speed_type")):
+            continue
+        amount = -_modifier(entry["speed"], cond.level)
+        if entry.get("floor_one"):
+            value = reduce_with_floor(state, value, amount)  # R-C-SLO, R-CON-3
+        else:
+            value = max(value - amount, 0)  # R-C-EXH: -1 per 2 levels
+    return value
 
 
 def speed(state: EncounterState, creature: RealmsCreature) -> int:
@@ -118,50 +135,56 @@ def speed(state: EncounterState, creature: RealmsCreature) -> int:
         if isinstance(mount, RealmsCreature):
             return speed(state, mount)  # R-MNT-4
     value = half(state, agility(state, creature)) + 6
-    catalogue = conditions_catalogue()
-    for cond in creature.conditions:
-        entry = catalogue.get(cond.name, {})
-        if "speed" not in entry:
-            continue
-        amount = -_modifier(entry["speed"], cond.level)
-        if entry.get("floor_one"):
-            value = reduce_with_floor(state, value, amount)  # R-C-SLO, R-CON-3
-        else:
-            value = max(value - amount, 0)  # R-C-EXH: -1 per 2 levels
-    if creature.has("prone") and ruling(state, "AR-19", "once") == "both":
+    if creature.conditions:
+        value = lowered(state, creature, value, every_type=False)
+    if creature.has("prone") and RULINGS.chosen(state.rulings, "AR-19", "both"):
         value = half(state, value)
     if 2 * creature.load > capacity(state, creature):
         value = half(state, value)  # R-CAR-2
     return value
 
 
+def speed_type(state: EncounterState, creature: RealmsCreature, base: int) -> int:
+    """Another Speed type than the Speed (climb, swim, a given flight): 0 while Immobile
+    (R-C-IMM, nothing raises it), lowered by Slowed (R-C-SLO: "all Speed types")."""
+    if not creature.conditions:
+        return base
+    if flag(creature, "speed_zero"):
+        return 0
+    return lowered(state, creature, base, every_type=True)
+
+
 def climb_speed(state: EncounterState, creature: RealmsCreature) -> int:
-    """R-CLB-1: a given Climb Speed, else half of Strength."""
+    """R-CLB-1: a given Climb Speed, else half of Strength; then the conditions."""
     if creature.climb_speed is not None:
-        return creature.climb_speed
-    return max(half(state, creature.strength), 0)
+        return speed_type(state, creature, creature.climb_speed)
+    return speed_type(state, creature, max(half(state, creature.strength), 0))
 
 
 def swim_speed(state: EncounterState, creature: RealmsCreature) -> int:
-    """R-SWM-1: a given Swim Speed, else half of Agility or Vitality (AR-41: the higher)."""
+    """R-SWM-1: a given Swim Speed, else half of Agility or Vitality (AR-41: the higher);
+    then the conditions."""
     if creature.swim_speed is not None:
-        return creature.swim_speed
-    how = ruling(state, "AR-41", "higher")
-    stat = {"agility": creature.agility, "vitality": creature.vitality}.get(
-        how, max(creature.agility, creature.vitality))
-    return max(half(state, stat), 0)
+        return speed_type(state, creature, creature.swim_speed)
+    stat = {"agility": creature.agility, "vitality": creature.vitality,
+            "higher": max(creature.agility, creature.vitality)}[
+        RULINGS.value(state.rulings, "AR-41")]
+    return speed_type(state, creature, max(half(state, stat), 0))
 
 
 def fly_speed(state: EncounterState, creature: RealmsCreature) -> int:
-    """R-FLY-1: Flight Speed is the regular Speed unless stated."""
-    return creature.fly_speed if creature.fly_speed is not None else speed(state, creature)
+    """R-FLY-1: Flight Speed is the regular Speed (conditions included) unless stated; a
+    stated one is lowered like every Speed type."""
+    if creature.fly_speed is None:
+        return speed(state, creature)
+    return speed_type(state, creature, creature.fly_speed)
 
 
 def jump_limits(state: EncounterState, creature: RealmsCreature) -> tuple[int, int]:
     """R-JMP-1: horizontal Strength or Agility (AR-30: the higher), vertical half of it."""
-    how = ruling(state, "AR-30", "higher")
-    stat = {"strength": creature.strength, "agility": creature.agility}.get(
-        how, max(creature.strength, creature.agility))
+    stat = {"strength": creature.strength, "agility": creature.agility,
+            "higher": max(creature.strength, creature.agility)}[
+        RULINGS.value(state.rulings, "AR-30")]
     horizontal = max(stat, 0)
     return horizontal, half(state, horizontal)
 
@@ -170,7 +193,7 @@ def jump_ds(state: EncounterState, excess: int) -> int:
     """R-JMP-2: DS 10, +5 for a space over the limit (AR-42: per space)."""
     if excess <= 0:
         return 0
-    if ruling(state, "AR-42", "per-space") == "once":
+    if RULINGS.chosen(state.rulings, "AR-42", "once"):
         return 15
     return 10 + 5 * excess
 
@@ -178,7 +201,18 @@ def jump_ds(state: EncounterState, excess: int) -> int:
 def ap_costs(state: EncounterState) -> dict[str, int]:
     """The AP cost of each action under ruling RLM-3."""
     table: dict[str, dict[str, int]] = load_toml("actions.toml")
-    return table[ruling(state, "RLM-3", "standard")]
+    return table[RULINGS.value(state.rulings, "RLM-3")]
+
+
+def needs_arms(state: EncounterState, action: str, weapon_arms: bool = True) -> bool:
+    """Whether an action needs the arms, which Restrained forbids (R-C-RES, RLM-7): the
+    actions of ``actions.toml`` [arms]; under ``arms-table`` an attack with a natural weapon
+    the arms do not wield (``arms = false`` in weapons.toml: a bite, hooves) needs none."""
+    if action not in load_toml("actions.toml")["arms"]["actions"]:
+        return False
+    if action in ("attack", "reaction_attack") and not weapon_arms:
+        return RULINGS.chosen(state.rulings, "RLM-7", "every-attack")
+    return True
 
 
 def creature(state: EncounterState, name: str) -> RealmsCreature:
@@ -239,7 +273,8 @@ def flankers(state: EncounterState, target: RealmsCreature,
     return [e.id for e in near] if len(near) >= 2 and len(sides) >= 2 else []
 
 
-__all__ = ["agility", "ap_costs", "capacity", "climb_speed", "creature", "defense_bonus",
-           "distance", "enemies", "evasion", "flag", "flankers", "fly_speed", "half",
-           "jump_ds", "jump_limits", "modifier", "position", "reduce_with_floor", "ruling",
-           "size_order", "skill_bonus", "speed", "succeeds", "swim_speed"]
+__all__ = ["RULINGS", "agility", "ap_costs", "capacity", "climb_speed", "creature",
+           "defense_bonus", "distance", "enemies", "evasion", "flag", "flankers", "fly_speed",
+           "half", "jump_ds", "jump_limits", "lowered", "modifier", "needs_arms", "position",
+           "reduce_with_floor", "size_order", "skill_bonus", "speed", "speed_type", "succeeds",
+           "swim_speed"]

@@ -18,7 +18,9 @@ from typing import Any
 
 from ...core import DamageCalc, Pipeline
 from ...core.rounding import half_round_down, half_round_up
-from .model import UNREDUCED_BY_ARMOR, RealmsCreature, conditions_catalogue
+from .model import UNREDUCED_BY_ARMOR, RealmsCreature, conditions_catalogue, rulings
+
+RULINGS = rulings()
 
 
 def halved(value: int, times: int, up: bool = True) -> int:
@@ -49,8 +51,9 @@ class DamageContext:
     dr_reduced: set[str] = field(default_factory=set)
     stopped: bool = False
 
-    def ruling(self, rid: str, default: str) -> str:
-        return self.rulings.get(rid, default)
+    def ruling_is(self, rid: str, choice: str) -> bool:
+        """Whether ruling ``rid`` is ``choice`` here (the one accessor, ``model.rulings``)."""
+        return RULINGS.chosen(self.rulings, rid, choice)
 
 
 def _reduces_with_dr(calc: DamageCalc, ctx: DamageContext) -> bool:
@@ -87,10 +90,9 @@ def armor_dr(target: RealmsCreature, damage_type: str, uses: int,
     if damage_type in UNREDUCED_BY_ARMOR and not armor.get("reduces_all"):  # R-ARM-1
         return 0
     if damage_type in armor.get("resist", ()):  # R-ARM-6, AR-9
-        how = rulings.get("AR-9", "double-base-halving")
-        if how == "double-current":
+        if RULINGS.chosen(rulings, "AR-9", "double-current"):
             return 2 * halved(base, uses)
-        if how == "double-base-fixed":
+        if RULINGS.chosen(rulings, "AR-9", "double-base-fixed"):
             return 2 * base
         return halved(2 * base, uses)
     return halved(base, uses)  # R-ARM-3
@@ -101,7 +103,7 @@ def armor(calc: DamageCalc, ctx: DamageContext) -> None:
     if not _reduces_with_dr(calc, ctx) or ctx.over_time_later:  # R-ARM-5
         return
     damage_type = calc.type
-    if not damage_type and ctx.ruling("AR-27", "typeless") == "armor-reduces":
+    if not damage_type and ctx.ruling_is("AR-27", "armor-reduces"):
         damage_type = "bludgeoning"  # reduced like any typed damage
     dr = armor_dr(ctx.target, damage_type, ctx.armor_uses, ctx.rulings)
     if dr <= 0:
@@ -109,9 +111,9 @@ def armor(calc: DamageCalc, ctx: DamageContext) -> None:
     before = calc.amount
     new = max(before - dr, 1)
     calc.step(f"armor DR {dr}", new)
-    if new < before or ctx.ruling("AR-14", "only-if-reduced") == "always":
+    if new < before or ctx.ruling_is("AR-14", "always"):
         ctx.armor_reduced = True
-    if ctx.armor_reduced and ctx.ruling("AR-10", "one-instance") == "per-component":
+    if ctx.armor_reduced and ctx.ruling_is("AR-10", "per-component"):
         ctx.armor_uses += 1
         ctx.armor_reduced = False
         calc.notes["armor_used"] = calc.notes.get("armor_used", 0) + 1
@@ -130,7 +132,7 @@ def reductions(calc: DamageCalc, ctx: DamageContext) -> None:
     """R-DR-1: other damage reductions, each halving per reduction (AR-40 rounding)."""
     if not _reduces_with_dr(calc, ctx):
         return
-    up = ctx.ruling("AR-40", "round-up") == "round-up"
+    up = ctx.ruling_is("AR-40", "round-up")
     floor = 1 if ctx.raw >= 1 else 0
     for effect in other_reductions(ctx.target):
         name = str(effect["name"])
@@ -143,7 +145,7 @@ def reductions(calc: DamageCalc, ctx: DamageContext) -> None:
         before = calc.amount
         new = max(before - amount, floor)
         calc.step(f"{name} {amount}", new)
-        if new < before or ctx.ruling("AR-14", "only-if-reduced") == "always":
+        if new < before or ctx.ruling_is("AR-14", "always"):
             ctx.dr_reduced.add(name)
 
 
@@ -153,12 +155,12 @@ def resistance_count(target: RealmsCreature, damage_type: str,
     if not damage_type:
         return 0, 0
     resist = target.resist.count(damage_type)
-    if rulings.get("AR-39", "resistance-source") == "resistance-source":
+    if RULINGS.chosen(rulings, "AR-39", "resistance-source"):
         catalogue = conditions_catalogue()
         for cond in target.conditions:
             if damage_type in catalogue.get(cond.name, {}).get("resist", ()):
                 resist += 1
-    if (rulings.get("AR-13", "not-a-source") == "a-source"
+    if (RULINGS.chosen(rulings, "AR-13", "a-source")
             and damage_type in target.armor.get("resist", ())):
         resist += 1
     return resist, target.vulnerable.count(damage_type)
@@ -170,10 +172,8 @@ def resistance(calc: DamageCalc, ctx: DamageContext) -> None:
     if ctx.irreducible or ctx.stopped or calc.amount <= 0:
         return
     resist, vulnerable = resistance_count(ctx.target, calc.type, ctx.rulings)
-    if ctx.ruling("AR-12", "net-count") == "immunity-first" and resist >= 2:
-        net = 2
-    else:
-        net = resist - vulnerable
+    immune_first = ctx.ruling_is("AR-12", "immunity-first") and resist >= 2
+    net = 2 if immune_first else resist - vulnerable
     if net >= 2:
         calc.step(f"immune ({resist} resistances to {calc.type})", 0)
         ctx.stopped = True
@@ -181,7 +181,7 @@ def resistance(calc: DamageCalc, ctx: DamageContext) -> None:
         calc.step(f"resistance ({calc.type})", half_round_up(calc.amount))
     elif net <= -1:
         calc.step(f"vulnerability ({calc.type})", 2 * calc.amount)
-    if (ctx.ruling("AR-39", "resistance-source") == "separate-halving" and calc.type == "sonic"
+    if (ctx.ruling_is("AR-39", "separate-halving") and calc.type == "sonic"
             and ctx.target.has("deafened") and not ctx.stopped):
         calc.step("deafened (sonic)", half_round_up(calc.amount))
 
@@ -191,7 +191,7 @@ def susceptible(calc: DamageCalc, ctx: DamageContext) -> None:
     level = ctx.target.level("susceptible")
     if not level or calc.amount <= 0 or ctx.stopped:
         return
-    if ctx.irreducible and ctx.ruling("AR-4", "nothing-applies") == "nothing-applies":
+    if ctx.irreducible and ctx.ruling_is("AR-4", "nothing-applies"):
         return
     calc.step(f"susceptible {level}", calc.amount + level)
 
@@ -227,7 +227,7 @@ def resolve(target: RealmsCreature, components: list[tuple[int, str]], rulings: 
                         over_time_later=over_time_later, shield_left=shield_roll,
                         armor_uses=target.armor_uses, dr_uses=dict(target.dr_uses),
                         raw=sum(a for a, _ in components))
-    pipeline = (MULTIPLIERS_FIRST if rulings.get("AR-11") == "multipliers-first"
+    pipeline = (MULTIPLIERS_FIRST if RULINGS.chosen(rulings, "AR-11", "multipliers-first")
                 else REDUCTIONS_FIRST)
     calcs = []
     for amount, damage_type in components:
@@ -238,7 +238,7 @@ def resolve(target: RealmsCreature, components: list[tuple[int, str]], rulings: 
         elif fall:
             calc.step("fall: no damage reduction", calc.amount)  # R-FALL-4
         calcs.append(pipeline.run(calc, ctx))
-        if ctx.ruling("AR-10", "one-instance") == "per-component":
+        if ctx.ruling_is("AR-10", "per-component"):
             for name in ctx.dr_reduced:
                 ctx.dr_uses[name] = ctx.dr_uses.get(name, 0) + 1
             ctx.dr_reduced = set()

@@ -14,6 +14,7 @@ from typing import Any
 from ...core import Entity
 from ...core.content import read_content
 from ...core.copying import share_in_scratch
+from ...core.rulings import RulingSet
 
 HERE = Path(__file__).parent
 AP_PER_TURN = 4  # R-AP-1, R-CMP-7
@@ -65,6 +66,14 @@ def conditions_catalogue() -> dict[str, dict[str, Any]]:
     return load_toml("conditions.toml")
 
 
+@cache
+def rulings() -> RulingSet:
+    """The rulings of realms (``rulings.toml``), loaded once: the ruleset's own
+    ``rulings`` and the pure functions of ``commands.py`` and ``damage.py`` read every ruling
+    through it (``value``, ``chosen``), never with a default of their own."""
+    return RulingSet.load(HERE / "rulings.toml")
+
+
 @dataclass
 class RealmsCreature(Entity):
     """A realms creature or character: the stat block and its tracked state."""
@@ -87,6 +96,7 @@ class RealmsCreature(Entity):
     initiative_bonus: int = 0
     weapon: str = "unarmed"
     weapon_range: str = "melee"
+    weapon_arms: bool = True  # the arms wield it (weapons.toml `arms`; R-C-RES, RLM-7)
     damage: list[dict[str, Any]] = field(default_factory=list)
     armor: dict[str, Any] = field(default_factory=dict)
     shield: dict[str, Any] = field(default_factory=dict)
@@ -120,6 +130,10 @@ class RealmsCreature(Entity):
     armor_uses: int = 0
     dr_uses: dict[str, int] = field(default_factory=dict)
     shield_uses: int = 0
+    stun_taken: int = 0
+    """The highest Stunned level whose AP are already taken since the creature last gained
+    AP: a stun given again, by the same or another source, takes only what it adds
+    (R-C-STU, R-CON-4: levels never combine)."""
     over_time_seen: list[str] = field(default_factory=list)
 
     @property
@@ -162,7 +176,7 @@ class RealmsCreature(Entity):
 
 
 __all__ = ["AP_PER_TURN", "RealmsCreature", "Size", "conditions_catalogue", "load_toml",
-           "size_for", "sizes"]
+           "rulings", "size_for", "sizes"]
 
 
 SHARED_IN_SCRATCH = frozenset({

@@ -38,6 +38,7 @@ from .model import (
     RealmsCreature,
     conditions_catalogue,
     load_toml,
+    rulings,
     size_for,
     sizes,
 )
@@ -83,6 +84,15 @@ HIDDEN = frozenset({"hidden"})
 """What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
 WEAPONS = tuple(sorted(load_toml("weapons.toml")))
 """The weapon names an attack may name (``weapons.toml``)."""
+MANEUVERS = frozenset({"prone", "knockback", "grapple"})
+"""Rolls to knock a creature prone, push it back or grapple it: harmful (R-C-CHA), and a
+Faint target's outside forces gain +1 (R-C-FAI)."""
+BALANCE_SKILLS = frozenset({"acrobatics", "dancing"})
+"""Skills whose rolls need balance or poise (R-C-FAI: "such as climbing, dancing, and
+acrobatics"; a climb is one too)."""
+ARM_ACTIONS = {"reaction_attack": "reaction attack", "defend": "Defend reaction",
+               "skill": "skill roll", "maneuver": "grapple, trip or shove"}
+"""How a refusal names an action that needs the arms (R-C-RES), when not by its name."""
 DAMAGE_ODDS_LIMIT = 4096
 """The most damage outcomes (per Critical Level) that an attack's odds count exactly."""
 
@@ -117,6 +127,10 @@ class RealmsRuleset(Ruleset):
     economy = RealmsEconomy()
     private_events = frozenset({"checked"})  # a creature's derived numbers (do_check)
     initiative_dice = "1d20"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings = rulings()  # the one RulingSet that commands.py and damage.py read too
 
     # -- stat blocks -------------------------------------------------------------------
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
@@ -171,6 +185,7 @@ class RealmsRuleset(Ruleset):
         weapon = _gear("weapons", spec.get("weapon", "unarmed"), m.id)
         m.weapon = str(weapon.get("name", spec.get("weapon", "unarmed")))
         m.weapon_range = str(weapon.get("range", "melee"))
+        m.weapon_arms = bool(weapon.get("arms", True))
         m.damage = []
         for part in weapon.get("damage", []):
             _dice(str(part["dice"]), m.id)
@@ -218,7 +233,7 @@ class RealmsRuleset(Ruleset):
                                                         None) is not None}
         rest = sorted((e for e in initiative if e not in companions),
                       key=lambda e: (-initiative[e], added.index(e)))
-        sign = 1 if c.ruling(state, "AR-38", "highest-first") == "lowest-first" else -1
+        sign = 1 if self.ruling_is(state, "AR-38", "lowest-first") else -1
         tail = sorted(companions, key=lambda e: (sign * initiative[e], added.index(e)))
         return rest + tail
 
@@ -242,7 +257,7 @@ class RealmsRuleset(Ruleset):
         rank = {e: i for i, e in enumerate(ties)}
         head = [e for e in order if self.creature(state, e).companion_of is None]
         tail = [e for e in order if e not in head]
-        sign = 1 if c.ruling(state, "AR-38", "highest-first") == "lowest-first" else -1
+        sign = 1 if self.ruling_is(state, "AR-38", "lowest-first") else -1
         tail.sort(key=lambda e: (sign * initiative[e], rank.get(e, len(rank)), order.index(e)))
         events[0] = Event("combat_started", {**first.data, "order": head + tail})
         return events
@@ -318,9 +333,10 @@ class RealmsRuleset(Ruleset):
 
     # -- turns ----------------------------------------------------------------------------
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
-        """Damage reductions reset (AR-8); dying damage (R-DY-3, AR-1..3); Bleed (R-C-BLE)."""
+        """Damage reductions reset (AR-8); dying damage (R-DY-3, AR-1..3); Bleed (R-C-BLE);
+        the roll to remain on an unwilling mount (R-MNT-6, RLM-8 each-turn)."""
         events: list[Event] = []
-        own = c.ruling(state, "AR-8", "every-turn") == "own-turn"
+        own = self.ruling_is(state, "AR-8", "own-turn")
         resets = [entity.id for entity in state.entities.values()
                   if isinstance(entity, RealmsCreature)
                   and (entity.armor_uses or entity.dr_uses or entity.shield_uses)
@@ -331,7 +347,7 @@ class RealmsRuleset(Ruleset):
         if not isinstance(me, RealmsCreature) or me.dead or me.unsummoned:
             return events
         after = state  # what follows reads no damage reduction: the resets need no lookahead
-        if c.ruling(state, "AR-3", "start") == "start":
+        if self.ruling_is(state, "AR-3", "start"):
             dying = self.dying_damage(state, me, dice)
             if dying:
                 events += dying
@@ -341,21 +357,55 @@ class RealmsRuleset(Ruleset):
         if bleed and not me.dead:
             health = me.health - bleed
             events.append(Event("bled", {"target": who, "lost": bleed, "health": health,
-                                         "destabilize": c.ruling(state, "AR-26",
-                                                                 "loss-not-damage") == "damage"
+                                         "destabilize": self.ruling_is(state, "AR-26", "damage")
                                          and me.stabilized and health < 0}))
-            events += self.consequences(after, who, health)  # after any dying damage
+            events += self.consequences(after, who, health, dice)  # after any dying damage
+        if me.mounted_on and self.ruling_is(state, "RLM-8", "each-turn"):
+            after = self.lookahead(state, events)
+            me = self.creature(after, who)
+            if not me.dead and me.mounted_on and self.unruly(after, me):
+                events.append(self.stay_roll(after, me, dice))
         return events
+
+    def unruly(self, state: EncounterState, rider: RealmsCreature) -> RealmsCreature | None:
+        """The mount ``rider`` rides when it is unwilling and unsaddled (R-MNT-6), else None."""
+        mount = state.entities.get(rider.mounted_on or "")
+        if isinstance(mount, RealmsCreature) and not mount.willing and not mount.saddled:
+            return mount
+        return None
+
+    def stay_roll(self, state: EncounterState, rider: RealmsCreature,
+                  dice: DiceSource) -> Event:
+        """R-MNT-6, RLM-8 each-turn: Animal Handling against DS 10 + the mount's level to
+        remain mounted; success also controls the mount this turn, failure throws the rider
+        off."""
+        mount = self.unruly(state, rider)
+        assert mount is not None
+        data = self.check_roll(state, rider, "animal_handling", 10 + mount.creature_level, dice)
+        data.update(actor=rider.id, mount=mount.id)
+        return Event("stay_rolled", data)
+
+    @event("{actor} {success?stays on and controls|is thrown off} {mount}: Animal Handling "
+           "{total} (d20 {d20}) against DS {ds}.",
+           actor=args.creature("the rider"), mount=args.creature("the mount"),
+           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
+           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
+           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
+           success=args.flag("it meets the Difficulty Score"))
+    def apply_stay_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["actor"])
+        me.controls_mount = bool(data["success"])
+        if not data["success"]:
+            me.mounted_on = None
 
     def dying_damage(self, state: EncounterState, me: RealmsCreature,
                      dice: DiceSource) -> list[Event]:
         """R-DY-3 / R-C-DYI: escalating irreducible damage while Dying below 0 Health."""
-        below = me.health < 0 or (me.health == 0 and c.ruling(state, "AR-2", "negative-only")
-                                  == "zero-too")
+        below = me.health < 0 or (me.health == 0 and self.ruling_is(state, "AR-2", "zero-too"))
         if not me.dying or me.stabilized or not below:
             return []
         k = me.dying_turns + 1
-        if c.ruling(state, "AR-1", "death-and-dying") == "dying-condition" and k > 1:
+        if self.ruling_is(state, "AR-1", "dying-condition") and k > 1:
             expr = f"{2 ** (k - 2)}d8"
         else:
             expr = f"{2 ** (k - 1)}d4"
@@ -364,7 +414,7 @@ class RealmsRuleset(Ruleset):
         events = [Event("dying_damage", {"target": me.id, "turn": k, "roll": rolled.to_json(),
                                          "pipeline": result.to_json(), "taken": result.taken,
                                          "health": me.health - result.taken})]
-        return events + self.consequences(state, me.id, me.health - result.taken)
+        return events + self.consequences(state, me.id, me.health - result.taken, dice)
 
     def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """A creature may not end its turn in another's space (R-SIZ-5); an uncommanded
@@ -376,14 +426,14 @@ class RealmsRuleset(Ruleset):
         if me.dead or me.unsummoned:
             return events
         self.check_shared_space(state, me)
-        if c.ruling(state, "AR-3", "start") == "end":
+        if self.ruling_is(state, "AR-3", "end"):
             events += self.dying_damage(state, me, dice)
         economy = state.economy.get(who) or self.economy.fresh(state, who)
         ap = int(economy["ap"])
         if me.companion and not me.commanded and ap >= AP_PER_TURN:
             cond = Condition("dodging", level=ap, source=who)
             events.append(Event("dodged", {"target": who, "ap": 0, "automatic": True}))
-            events.append(Event("condition_added", {"target": who, "condition": cond.to_json()}))
+            events += self.gain(state, me, cond, dice, keep="new")  # its own new dodge
             ap = 0
         after = self.lookahead(state, events)
         mine = after.entity(who)
@@ -396,7 +446,7 @@ class RealmsRuleset(Ruleset):
             gain = 1  # R-DY-2
         else:
             gain = c.reduce_with_floor(state, AP_PER_TURN, mine.level("stunned"))  # R-C-STU
-        new = gain if c.ruling(state, "AR-21", "refill") == "refill" else ap + gain
+        new = gain if self.ruling_is(state, "AR-21", "refill") else ap + gain
         events.append(Event("ap_gained", {"target": who, "gained": gain, "ap": new}))
         return events
 
@@ -432,12 +482,19 @@ class RealmsRuleset(Ruleset):
            ap=args.integer("AP after"))
     def apply_ap_gained(self, state: EncounterState, data: dict[str, Any]) -> None:
         self._store_ap(state, data["target"], data["ap"])
+        me = peek(state.entities, data["target"])
+        if isinstance(me, RealmsCreature) and me.stun_taken:
+            self.creature(state, me.id).stun_taken = 0  # a new stun takes AP again
 
     @event("{target} loses {lost} AP ({ap} AP left).",
            target=args.creature("who"), lost=args.integer("AP lost"),
-           ap=args.integer("AP after"))
+           ap=args.integer("AP after"),
+           stun_taken=args.integer("the highest Stunned level whose AP are taken since the "
+                                   "creature last gained AP"))
     def apply_ap_lost(self, state: EncounterState, data: dict[str, Any]) -> None:
         self._store_ap(state, data["target"], data["ap"])
+        if data.get("stun_taken") is not None:
+            self.creature(state, data["target"]).stun_taken = data["stun_taken"]
 
     @event("Damage reductions reset for {targets}.",
            targets=args.creatures("whose armor, reductions and shield halving resets"))
@@ -468,7 +525,8 @@ class RealmsRuleset(Ruleset):
         me.dying_turns = data["turn"]
 
     # -- what follows a change of Health ---------------------------------------------------
-    def consequences(self, state: EncounterState, who: str, health: int) -> list[Event]:
+    def consequences(self, state: EncounterState, who: str, health: int,
+                     dice: DiceSource) -> list[Event]:
         """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
         when ``who``'s Health becomes ``health``. ``state`` is the state before that change
         (only Health is read as new, so no lookahead is needed: this follows every hit)."""
@@ -483,16 +541,8 @@ class RealmsRuleset(Ruleset):
                 "target": who, "unsummoned": me.summoned if me.companion else False,
                 "why": "a companion dies at 0 Health or less" if me.companion
                 else f"Health {health} reached -{me.health_max}"}))
-        elif health <= 0 and not me.dying:
-            economy = state.economy.get(who) or self.economy.fresh(state, who)
-            current = int(economy["ap"])
-            ap = 1 if c.ruling(state, "AR-6", "min-current") == "set-to-one" else min(current, 1)
-            events.append(Event("fell_dying", {"target": who, "ap": ap}))
-            events.append(Event("condition_added", {
-                "target": who, "condition": Condition("dying", source=who).to_json()}))
-            if not me.has("prone"):
-                events.append(Event("condition_added", {
-                    "target": who, "condition": Condition("prone", source=who).to_json()}))
+        elif health <= 0 and not me.dying:  # Dying, 1 AP and prone, through the one path
+            events += self.gain(state, me, Condition("dying", source=who), dice)
         if events:  # each of them leaves ``who`` down (dead or Dying)
             events += self.winner(state, down=who)
         return events
@@ -535,7 +585,7 @@ class RealmsRuleset(Ruleset):
     # -- conditions ---------------------------------------------------------------------
     def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
         """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
-        if c.ruling(state, "AR-36", "stronger") == "newest":
+        if self.ruling_is(state, "AR-36", "newest"):
             return True
 
         def ends(cond: Condition) -> int:
@@ -551,7 +601,8 @@ class RealmsRuleset(Ruleset):
     @command("Give a creature a condition (one instance per name; the stronger replaces the "
              "weaker unless the RM says which to keep).",
              rules=("R-CON-2", "R-CON-3", "R-CON-4", "R-CON-5", "R-CON-6", "R-CON-7", "R-C-STU",
-                    "R-C-HID", "R-DTH-2", "R-FLY-2", "R-MNT-3"),
+                    "R-C-HID", "R-C-CHA", "R-C-FAI", "R-C-DYI", "R-DY-1", "R-DY-2", "R-DTH-2",
+                    "R-FLY-2", "R-MNT-3"),
              target=args.creature("who gets the condition", required=True),
              name=args.text("the condition's name (conditions.toml)", required=True, max_len=64),
              level=args.integer("its level (leveled conditions only)", lo=1, hi=99, default=1),
@@ -586,34 +637,85 @@ class RealmsRuleset(Ruleset):
                 raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
                                      "Hide Score)")
             data["score"] = self.arg(command, "score", int)
-        new = Condition(name=name, level=level, source=self.arg(command, "source", str, None),
+        source = self.arg(command, "source", str, None)
+        if potency:  # a potency from whoever gives the condition (R-CON-7)
+            bonus = self.potency_bonus(target, name, source)
+            if bonus:
+                data.update(potency=potency + sum(v for _, v in bonus),
+                            potency_modifiers=[list(x) for x in bonus])
+        new = Condition(name=name, level=level, source=source,
                         duration=Duration.for_rounds(state, rounds) if rounds > 0 else Duration(),
                         data=data)
-        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
-            return [Event("began_falling", {"target": target.id, "altitude": target.altitude})]
-        old = target.condition(name)
         keep = self.arg(command, "keep", str, "")
         if keep not in ("", "new", "old"):
             raise InvalidCommand("condition: keep is 'new' or 'old'")
+        return self.gain(state, target, new, dice, keep)
+
+    def potency_bonus(self, target: RealmsCreature, name: str,
+                      source: str | None) -> list[tuple[str, int]]:
+        """What adds to the potency of a condition ``source`` gives ``target``: its charmer's
+        +2 (R-C-CHA), an outside force's +1 to make a Faint creature prone or grapple it
+        (R-C-FAI)."""
+        out = []
+        charmer = self.from_source(target, source, "source_potency")
+        if charmer:
+            out.append((f"{target.id} Charmed by {source}", charmer))
+        if name in ("prone", "grappled") and source != target.id:
+            outside = c.modifier(target, "outside_potency")
+            if outside:
+                out.append((f"{target.id} Faint", outside))
+        return out
+
+    def gain(self, state: EncounterState, target: RealmsCreature, new: Condition,
+             dice: DiceSource, keep: str = "", *, dying: bool = False) -> list[Event]:
+        """The one path by which a condition comes to a creature, whoever gives it (the
+        GM's ``condition``, Dying and prone at 0 Health, a fall, an unseating, a failed swim,
+        a dodge), so that a condition given again, or returning after it was removed, plays
+        as when it was first given: a flyer falls instead of lying prone (R-FLY-2); the same
+        condition never stacks, the stronger replaces (R-CON-4..7, AR-36; Exhaustion adds,
+        AR-22); Stunned takes the AP it adds (R-C-STU); Exhausted above 10 dies (R-DTH-2);
+        entering Dying drops to 1 AP and prone (R-DY-1, R-DY-2); a mount knocked prone
+        unseats its riders (R-MNT-3). ``dying``: the prone of entering Dying, which a flyer
+        gets as it begins to fall ("While dying, you are prone", R-C-DYI)."""
+        name = new.name
+        entry = conditions_catalogue()[name]
+        events: list[Event] = []
+        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
+            events.append(Event("began_falling", {"target": target.id,
+                                                  "altitude": target.altitude}))
+            if not dying:
+                return events
+        old = target.condition(name)
         if old is not None:
-            if entry.get("stacks") and c.ruling(state, "AR-22", "adds") == "adds":
-                new.level = old.level + level  # AR-22: Exhaustion adds
-                new.duration = old.duration  # R-CON-5: durations do not stack
+            if entry.get("stacks") and self.ruling_is(state, "AR-22", "adds"):
+                new = replace(new, level=old.level + new.level,  # AR-22: Exhaustion adds
+                              duration=old.duration)  # R-CON-5: durations do not stack
             elif keep == "old" or (not keep and not self.stronger(state, old, new)):
                 return [Event("condition_kept", {"target": target.id, "name": name,
                                                  "kept": old.to_json(),
                                                  "refused": new.to_json()})]
-        events = [Event("condition_added", {"target": target.id, "condition": new.to_json(),
-                                            "replaced": old.to_json() if old else None})]
-        if name == "stunned":  # R-C-STU: Stun N immediately removes N AP (R-CON-3 floor)
+        if name == "dying" and old is None:  # R-DY-1, R-DY-2: 1 AP, and prone at once
             economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
-            ap = c.reduce_with_floor(state, int(economy["ap"]), level)
+            current = int(economy["ap"])
+            ap = 1 if self.ruling_is(state, "AR-6", "set-to-one") else min(current, 1)
+            events.append(Event("fell_dying", {"target": target.id, "ap": ap}))
+            if not target.has("prone"):
+                events += self.gain(state, target, Condition("prone", source=target.id), dice,
+                                    dying=True)
+        events.append(Event("condition_added", {"target": target.id, "condition": new.to_json(),
+                                                "replaced": old.to_json() if old else None}))
+        if name == "stunned":  # R-C-STU: Stun N removes N AP at once (R-CON-3 floor)
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            # R-CON-4: a stun given again takes only the AP its level adds
+            adds = max(new.level - target.stun_taken, 0)
+            ap = c.reduce_with_floor(state, int(economy["ap"]), adds)
             events.append(Event("ap_lost", {"target": target.id, "ap": ap,
-                                            "lost": int(economy["ap"]) - ap}))
+                                            "lost": int(economy["ap"]) - ap,
+                                            "stun_taken": max(new.level, target.stun_taken)}))
         if name == "exhausted" and new.level > 10:  # R-DTH-2
             events.append(Event("died", {"target": target.id, "unsummoned": False,
                                          "why": f"Exhausted {new.level} is above 10"}))
-        if name == "prone":
+        if name == "prone" and old is None:  # R-MNT-3: knocked prone (not already lying)
             events += self.unseat(state, target, dice)
         return events
 
@@ -657,20 +759,21 @@ class RealmsRuleset(Ruleset):
             raise IllegalCommand(f"{target.id} is already dead")
         # most creatures have no condition: what reads conditions is skipped for them
         mine, theirs = actor.conditions, target.conditions
-        if mine and any(x.name == "charmed" and x.source == target.id for x in mine):
-            raise IllegalCommand(f"{actor.id} is Charmed by {target.id} and cannot attack it",
-                                 rule="R-C-CHA")
-        if mine and c.flag(actor, "no_arm_actions") and not self.arg(command, "rm_allows",
-                                                                      bool, False):
-            raise IllegalCommand(f"{actor.id} is Restrained: no attacks that need the arms "
-                                 "(the RM may allow one: rm_allows: true)", rule="R-C-RES")
+        if mine:
+            self.check_harm(actor, target, "attack")  # R-C-CHA
         weapon = actor.damage
         melee = actor.weapon_range == "melee"
+        arms = actor.weapon_arms
         if "weapon" in args:
             gear = _gear("weapons", self.arg(command, "weapon", str), actor.id)
             weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
                       for p in gear["damage"]]
             melee = gear.get("range", "melee") == "melee"
+            arms = bool(gear.get("arms", True))
+        if mine:  # R-C-RES: an attack with a weapon the arms wield (RLM-7)
+            reaction = bool(args.get("reaction"))
+            self.check_arms(state, actor, "reaction_attack" if reaction else "attack",
+                            command, weapon_arms=arms, reaction=reaction)
         if not weapon:
             weapon = [{"dice": "1d2", "bonus": 0, "type": "bludgeoning"}]
         mods: list[tuple[str, int]] = [("attack bonus", actor.attack)]
@@ -701,7 +804,7 @@ class RealmsRuleset(Ruleset):
             penalty = 0
             if fear.source == target.id:
                 penalty = fear.level
-                if sees and c.ruling(state, "AR-24", "no-stack") == "stack":
+                if sees and self.ruling_is(state, "AR-24", "stack"):
                     penalty += c.half(state, fear.level)
             elif sees:
                 penalty = c.half(state, fear.level)
@@ -711,7 +814,7 @@ class RealmsRuleset(Ruleset):
             obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
         elif not melee and theirs:
             obscurity = c.modifier(target, "obscurity_ranged")  # R-C-PRO
-        if obscurity and c.ruling(state, "RLM-4", "minus-1-per-level") == "minus-1-per-level":
+        if obscurity and self.ruling_is(state, "RLM-4", "minus-1-per-level"):
             add(f"Obscurity {obscurity}", -obscurity)
         if "bonus" in args:
             add("situational", self.arg(command, "bonus", int, 0))
@@ -728,7 +831,7 @@ class RealmsRuleset(Ruleset):
             elif self.arg(command, "target_sees_fear_source", bool, True):
                 score -= c.half(state, scared.level)
         primary = weapon[0]["type"]
-        crit_range = int(c.ruling(state, "RLM-6", "10"))
+        crit_range = int(self.ruling(state, "RLM-6"))
         increase = int(target.armor.get("crit_range", 0))
         if primary in target.armor.get("vulnerable", ()):
             increase = 0  # R-ARM-7
@@ -742,7 +845,7 @@ class RealmsRuleset(Ruleset):
                        natural: int) -> tuple[bool, int]:
         total = natural + setup["bonus"]
         hit = c.succeeds(state, total, setup["score"])
-        if c.ruling(state, "RLM-1", "d20-vs-evasion") == "natural-20-1":
+        if self.ruling_is(state, "RLM-1", "natural-20-1"):
             hit = natural == 20 or (natural != 1 and hit)
         level = max(total - setup["score"], 0) // setup["crit_range"] if hit else 0
         return hit, level
@@ -784,7 +887,7 @@ class RealmsRuleset(Ruleset):
             if not target.shield:
                 raise IllegalCommand(f"{target.id} has no shield to Defend with",
                                      rule="R-SHD-1")
-            self.check_reaction(target)
+            self.check_reaction(state, target, "defend")
         economy = self.pay(state, actor, "reaction_attack" if reaction else "attack",
                            reaction=bool(reaction))
         d20 = dice.roll(20)
@@ -806,7 +909,7 @@ class RealmsRuleset(Ruleset):
         if defend:
             shield_roll, defended = self.defend(state, target, dice)
             events.append(defended)
-        events += self.hurt(self.lookahead(state, events), target.id, components,
+        events += self.hurt(self.lookahead(state, events), target.id, components, dice,
                             shield_roll=shield_roll)
         return events
 
@@ -827,7 +930,7 @@ class RealmsRuleset(Ruleset):
                     weapon: list[dict[str, Any]], level: int) -> list[tuple[str, int, int, str]]:
         """Each damage component as (its dice, what is added to their total, the bonus among
         that, its type): each Critical Level adds the dice again, or their maximum (RLM-2)."""
-        added_max = c.ruling(state, "RLM-2", "extra-dice") == "added-maximum"
+        added_max = self.ruling_is(state, "RLM-2", "added-maximum")
         out = []
         for i, part in enumerate(weapon):
             count, faces = _dice(str(part["dice"]), actor.id)
@@ -844,7 +947,7 @@ class RealmsRuleset(Ruleset):
         """R-SHD-1: the Defend reaction rolls the shield's die (AR-15: not a halving DR)."""
         if not target.shield:
             raise IllegalCommand(f"{target.id} has no shield to Defend with", rule="R-SHD-1")
-        self.check_reaction(target)
+        self.check_reaction(state, target, "defend")
         economy = self.pay(state, target, "defend", reaction=True)
         result = roll(str(target.shield["die"]), dice)
         amount = self.shield_amount(state, target, result.total)
@@ -853,16 +956,48 @@ class RealmsRuleset(Ruleset):
 
     def shield_amount(self, state: EncounterState, target: RealmsCreature, rolled: int) -> int:
         """What a Defend's shield roll stops (AR-15: halving per use, when ruled a DR)."""
-        if c.ruling(state, "AR-15", "not-dr") == "halving-dr":
+        if self.ruling_is(state, "AR-15", "halving-dr"):
             return halved(rolled, target.shield_uses)
         return rolled
 
-    def check_reaction(self, who: RealmsCreature) -> None:
+    def check_reaction(self, state: EncounterState, who: RealmsCreature,
+                       action: str) -> None:
+        """A Reaction ``who`` may not take: none while Dazed (R-C-DAZ), none that needs the
+        arms while Restrained (R-C-RES: the RM's leave is for Actions, not Reactions)."""
+        if not who.conditions:
+            return
         if c.flag(who, "no_reactions"):
             raise IllegalCommand(f"{who.id} is Dazed and cannot take Reactions", rule="R-C-DAZ")
-        if c.flag(who, "no_arm_actions"):
-            raise IllegalCommand(f"{who.id} is Restrained: no Reactions that need the arms",
-                                 rule="R-C-RES")
+        self.check_arms(state, who, action, reaction=True)
+
+    def check_arms(self, state: EncounterState, who: RealmsCreature, action: str,
+                   command: Command | None = None, *, weapon_arms: bool = True,
+                   reaction: bool = False) -> None:
+        """R-C-RES: a Restrained creature takes no Action or Reaction that needs the arms
+        (which do: RLM-7, ``c.needs_arms``); the RM may allow an Action using the hands
+        (``rm_allows`` on the command), never a Reaction."""
+        if not who.conditions or not c.flag(who, "no_arm_actions"):
+            return
+        if not c.needs_arms(state, action, weapon_arms):
+            return
+        if not reaction and command is not None and self.arg(command, "rm_allows", bool, False):
+            return
+        what = ARM_ACTIONS.get(action, action)
+        leave = "" if reaction else " (the RM may allow it: rm_allows: true)"
+        raise IllegalCommand(f"{who.id} is Restrained: no {what}, it needs the arms{leave}",
+                             rule="R-C-RES")
+
+    def check_movement(self, state: EncounterState, who: RealmsCreature, action: str,
+                       command: Command) -> None:
+        """Climbing and swimming are movement (seed 003, "Movement"): Grappled and Immobile
+        refuse them (R-C-GRA, R-C-IMM), and they need the arms (R-C-RES, RLM-7)."""
+        if not who.conditions:
+            return
+        cond = c.flag(who, "no_movement_actions")
+        if cond:
+            raise IllegalCommand(f"{who.id} is {cond} and cannot take movement actions",
+                                 rule="R-C-GRA" if cond == "grappled" else "R-C-IMM")
+        self.check_arms(state, who, action, command)
 
     def check_flank_reaction(self, state: EncounterState, actor: RealmsCreature,
                              target: RealmsCreature, reaction: str) -> None:
@@ -870,13 +1005,15 @@ class RealmsRuleset(Ruleset):
         triggering creature's turn (AR-35: one in total)."""
         if reaction != "flank":
             raise InvalidCommand("attack: the only reaction attack is 'flank'")
-        self.check_reaction(actor)
+        if actor.conditions and c.flag(actor, "no_reactions"):  # the arms: attack_setup
+            raise IllegalCommand(f"{actor.id} is Dazed and cannot take Reactions",
+                                 rule="R-C-DAZ")
         provoked = state.extra.get("provoked")
         if not provoked or provoked["mover"] != target.id or actor.id not in provoked["flankers"]:
             raise IllegalCommand(f"{target.id} has not left {actor.id}'s flank this turn",
                                  rule="R-FLK-2")
         used = provoked.get("used", [])
-        if used and (c.ruling(state, "AR-35", "one-total") == "one-total" or actor.id in used):
+        if used and (self.ruling_is(state, "AR-35", "one-total") or actor.id in used):
             raise IllegalCommand(f"the flanking reaction against {target.id} was already taken "
                                  "this turn", rule="R-FLK-2")
 
@@ -908,7 +1045,8 @@ class RealmsRuleset(Ruleset):
         self.creature(state, data["actor"]).shield_uses += 1
 
     # -- damage ----------------------------------------------------------------------------
-    def hurt(self, state: EncounterState, who: str, components: list[tuple[int, str]], *,
+    def hurt(self, state: EncounterState, who: str, components: list[tuple[int, str]],
+             dice: DiceSource, *,
              shield_roll: int = 0, fall: bool = False, over_time: str | None = None,
              irreducible: bool = False, cause: str = "damage") -> list[Event]:
         """A ``damaged`` event through the pipeline, and what follows from it."""
@@ -922,7 +1060,7 @@ class RealmsRuleset(Ruleset):
                 "dr_uses": result.dr_uses, "over_time": over_time,
                 # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
                 "destabilize": target.stabilized and result.taken > 0 and health < 0}
-        return [Event("damaged", data), *self.consequences(state, who, health)]
+        return [Event("damaged", data), *self.consequences(state, who, health, dice)]
 
     @event("{target} takes {taken} damage[ ({pipeline.text})][, down to {health} Health]"
            "{destabilize?, and is no longer stabilized|}.",
@@ -971,7 +1109,7 @@ class RealmsRuleset(Ruleset):
             raise InvalidCommand("damage: amounts must not be negative")
         if target.dead:
             raise IllegalCommand(f"{target.id} is already dead")
-        return self.hurt(state, target.id, components,
+        return self.hurt(state, target.id, components, dice,
                          over_time=self.arg(command, "over_time", str, None),
                          irreducible=self.arg(command, "irreducible", bool, False))
 
@@ -996,15 +1134,15 @@ class RealmsRuleset(Ruleset):
         total = amount
         if self.arg(command, "power", bool, False):
             healer = self.creature(state, self.arg(command, "healer", str))
-            if not overheal or c.ruling(state, "AR-33", "applies") == "applies":
+            if not overheal or self.ruling_is(state, "AR-33", "applies"):
                 total += healer.power_bonus  # R-HEAL-2, AR-33
         bleed = target.level("bleed")
         cut = min(bleed, total)  # AR-25
         restored = total - cut
-        if bleed and c.ruling(state, "AR-25", "min-bleed-heal") == "literal":
+        if bleed and self.ruling_is(state, "AR-25", "literal"):
             restored = 0
         start = target.health
-        if start < 0 and c.ruling(state, "AR-7", "adds-normally") == "from-zero":
+        if start < 0 and self.ruling_is(state, "AR-7", "from-zero"):
             start = 0
         if overheal:
             health = start + restored  # R-OVH-1, R-OVH-3
@@ -1039,19 +1177,22 @@ class RealmsRuleset(Ruleset):
         target = self.creature(state, self.arg(command, "target", str))
         if not target.dying:
             raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+        self.check_arms(state, actor, "stabilize", command)  # R-C-RES: by hand
         return actor, target, self.arg(command, "method", str, "medicine")
 
     @command("Stabilize a Dying creature below 0 Health: a Medicine roll, or a bandage, potion, "
              "feat or power (2 AP).",
-             who="player", actor="required", cost="stabilize", rules=("R-STB-1",),
+             who="player", actor="required", cost="stabilize", rules=("R-STB-1", "R-C-RES"),
              target=args.creature("the Dying creature", refers="ally", required=True),
              method=args.text("medicine (a roll), bandage, potion, feat or power",
                               default="medicine", max_len=64),
-             ds=args.integer("the Medicine roll's Difficulty Score", lo=0, hi=999, default=10))
+             ds=args.integer("the Medicine roll's Difficulty Score", lo=0, hi=999, default=10),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
     def do_stabilize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
         """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
-        (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power]."""
+        (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power],
+        [rm_allows] (a Restrained healer, R-C-RES)."""
         actor, target, method = self.stabilize_setup(state, command)
         economy = self.pay(state, actor, "stabilize")
         data: dict[str, Any] = {"actor": actor.id, "target": target.id, "method": method,
@@ -1125,7 +1266,7 @@ class RealmsRuleset(Ruleset):
         events = [Event("energy_changed", {"target": target.id, "energy": max(left, 0),
                                            "deficit": max(-left, 0)})]
         if left < 0:
-            events += self.hurt(self.lookahead(state, events), target.id, [(-left, "")],
+            events += self.hurt(self.lookahead(state, events), target.id, [(-left, "")], dice,
                                 cause="energy below 0")
         return events
 
@@ -1197,8 +1338,8 @@ class RealmsRuleset(Ruleset):
             if squares & set(other.squares()):
                 enemy = other.side is not None and me.side is not None and other.side != me.side
                 larger = c.size_order(other) > c.size_order(me)
-                if enemy and larger and (forbid_larger or c.ruling(
-                        state, "AR-32", "difficult") == "forbidden"):
+                if enemy and larger and (forbid_larger
+                                         or self.ruling_is(state, "AR-32", "forbidden")):
                     raise IllegalCommand(f"{me.id} cannot move through {other.id}, a larger "
                                          "enemy", rule="R-SIZ-4")
                 difficult = True
@@ -1280,8 +1421,13 @@ class RealmsRuleset(Ruleset):
             if me.mounted_on and me.mounted_on in state.entities:
                 self.creature(state, me.mounted_on).position = list(data["to"])
         if data["provoked"]:
+            # R-FLK-2: once on the mover's turn, however many flanks it leaves: the
+            # reactions already taken this turn stay counted (the turn's start clears them)
+            earlier = state.extra.get("provoked")
+            used = list(earlier.get("used", [])) if earlier and earlier["mover"] == me.id \
+                else []
             state.extra["provoked"] = {"mover": me.id, "flankers": list(data["provoked"]),
-                                       "used": []}
+                                       "used": used}
 
     @command("Stand up from Prone: 2 spaces of movement.",
              who="player", actor="required", cost="move", rules=("R-PRN-2", "R-C-DYI"))
@@ -1314,13 +1460,15 @@ class RealmsRuleset(Ruleset):
         if c.size_order(mount) <= c.size_order(me):
             raise IllegalCommand(f"{mount.id} ({mount.size}) must be at least one size larger "
                                  f"than {me.id} ({me.size}) to be mounted", rule="R-MNT-5")
+        self.check_arms(state, me, "mount", command)  # R-C-RES: climbing on needs the hands
         return me, mount
 
     @command("Mount a creature: 3 spaces of movement; an unwilling, unsaddled mount needs "
              "Animal Handling.",
              who="player", actor="required", cost="move",
-             rules=("R-MNT-1", "R-MNT-5", "R-MNT-6"),
-             target=args.creature("the mount", required=True))
+             rules=("R-MNT-1", "R-MNT-5", "R-MNT-6", "R-C-RES"),
+             target=args.creature("the mount", required=True),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
     def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
         mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
@@ -1386,10 +1534,8 @@ class RealmsRuleset(Ruleset):
             kept = c.succeeds(state, total, 15)
             events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
                                                 "ds": 15, "stays_mounted": kept}))
-            if not kept:
-                events.append(Event("condition_added", {
-                    "target": rider.id,
-                    "condition": Condition("prone", source=mount.id).to_json()}))
+            if not kept:  # unmounted by the roll's event, then knocked prone
+                events += self.gain(state, rider, Condition("prone", source=mount.id), dice)
         return events
 
     @event("{target} {stays_mounted?stays mounted|is unseated}: {total} (d20 {d20}) against "
@@ -1439,26 +1585,33 @@ class RealmsRuleset(Ruleset):
                                      rule="R-CMP-2")
             if helper.id in mine and roller.id in mine:
                 notes.append(f"{actor.id} gives up their help to {helper.id}")  # R-CMP-4
-            if c.ruling(state, "RLM-5", "plus-2") == "roll-twice":
+            if self.ruling_is(state, "RLM-5", "roll-twice"):
                 twice = True
             else:
                 extra.append((f"help ({helper.id})", 2))
+        if self.arg(command, "arms", bool, False):
+            self.check_arms(state, roller, "skill", command)  # R-C-RES
         against = self.arg(command, "target", str, "")
+        maneuver = self.arg(command, "maneuver", str, "")
         if against:
             other = self.creature(state, against)
-            if skill == "charisma" and any(x.name == "charmed" and x.source == roller.id
-                                           for x in other.conditions):
-                extra.append(("target Charmed by roller", 2))  # R-C-CHA
-            maneuver = self.arg(command, "maneuver", str, "")
-            if maneuver in ("prone", "knockback", "grapple"):
+            if maneuver in MANEUVERS:
+                self.check_arms(state, roller, "maneuver", command)  # R-C-RES
+            if maneuver in MANEUVERS or self.arg(command, "harmful", bool, False):
+                for who in (roller, actor):  # R-C-CHA: no harm to the charmer
+                    self.check_harm(who, other, "harm")
+            if skill == "charisma":
+                extra.append(("target Charmed by roller",  # R-C-CHA
+                              self.from_source(other, roller.id, "source_charisma")))
+            if maneuver in MANEUVERS:
                 extra.append(("target Faint", c.modifier(other, "outside_forces")))  # R-C-FAI
             fear = roller.condition("frightened")
             if fear is not None and fear.source == other.id:
                 extra.append(("Frightened (source)", -fear.level))  # R-C-FRI
         elif roller.has("frightened") and self.arg(command, "sees_fear_source", bool, False):
             extra.append(("Frightened (in view)", -c.half(state, roller.level("frightened"))))
-        if self.arg(command, "balance", bool, False):
-            extra.append(("balance", c.modifier(roller, "balance")))  # R-C-FAI
+        extra.append(("balance", self.balance(roller, skill,
+                                              self.arg(command, "balance", bool, False))))
         extra.append(("situational", self.arg(command, "bonus", int, 0)))
         sense = self.arg(command, "sense", str, "")
         auto_fail = None
@@ -1469,6 +1622,37 @@ class RealmsRuleset(Ruleset):
         return {"actor": actor, "roller": roller, "skill": skill, "ds": ds, "twice": twice,
                 "extra": [(k, v) for k, v in extra if v], "notes": notes,
                 "auto_fail": auto_fail}
+
+    @staticmethod
+    def check_harm(who: RealmsCreature, target: RealmsCreature, what: str) -> None:
+        """R-C-CHA: a Charmed creature neither attacks nor harms the creature that charmed
+        it (a condition with ``no_harm_source`` whose source is ``target``)."""
+        if not who.conditions:
+            return
+        catalogue = conditions_catalogue()
+        for cond in who.conditions:
+            if cond.source == target.id and catalogue[cond.name].get("no_harm_source"):
+                raise IllegalCommand(f"{who.id} is {cond.name.capitalize()} by {target.id} "
+                                     f"and cannot {what} it", rule="R-C-CHA")
+
+    @staticmethod
+    def from_source(target: RealmsCreature, source: str | None, key: str) -> int:
+        """What ``target``'s conditions give their own source on ``key`` against it: a
+        charmer's Charisma rolls and potencies +2 (R-C-CHA, ``source_charisma``,
+        ``source_potency`` in conditions.toml)."""
+        if not target.conditions or source is None:
+            return 0
+        catalogue = conditions_catalogue()
+        return sum(int(catalogue[x.name].get(key, 0)) for x in target.conditions
+                   if x.source == source)
+
+    @staticmethod
+    def balance(roller: RealmsCreature, skill: str, needed: bool) -> int:
+        """R-C-FAI: what a roll needing balance or poise ("such as climbing, dancing, and
+        acrobatics": every Acrobatics roll, a climb, or a roll said to) loses."""
+        if not roller.conditions or not (needed or skill in BALANCE_SKILLS):
+            return 0
+        return c.modifier(roller, "balance")
 
     def overcome_setup(self, state: EncounterState,
                        command: Command) -> tuple[RealmsCreature, str]:
@@ -1526,23 +1710,29 @@ class RealmsRuleset(Ruleset):
         mount = self.ridden(state, me)
         economy = self.pay(state, me, "move", ap=0)
         data = self.check_roll(state, me, "animal_handling", 10 + mount.creature_level, dice)
-        data.update(actor=me.id, mount=mount.id, economy=economy)
+        # RLM-8: the roll to control is the roll to remain mounted: a failure throws it off
+        data.update(actor=me.id, mount=mount.id, economy=economy,
+                    thrown=not data["success"] and self.unruly(state, me) is not None)
         return [Event("control_rolled", data)]
 
     @event("{actor} {success?controls|fails to control} {mount} this turn: Animal Handling "
-           "{total} (d20 {d20}) against DS {ds}.",
+           "{total} (d20 {d20}) against DS {ds}{thrown?, and is thrown off|}.",
            actor=args.creature("the rider"), mount=args.creature("the mount"),
+           thrown=args.flag("the rider fails to remain on an unwilling mount (R-MNT-6)"),
            skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
            d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
            total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
            success=args.flag("it meets the Difficulty Score"))
     def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
-        self.creature(state, data["actor"]).controls_mount = bool(data["success"])
+        me = self.creature(state, data["actor"])
+        me.controls_mount = bool(data["success"])
+        if data.get("thrown"):
+            me.mounted_on = None
 
     @command("A skill (or defense) roll against a Difficulty Score (1 AP).",
              who="player", actor="required", cost="skill",
              rules=("R-CMP-2", "R-CMP-3", "R-CMP-4", "R-C-BLI", "R-C-CHA", "R-C-DEA", "R-C-FAI",
-                    "R-C-FRI", "R-C-EXH", "R-C-WEA"),
+                    "R-C-FRI", "R-C-EXH", "R-C-WEA", "R-C-RES"),
              skill=args.text("the skill or defense rolled", required=True, max_len=64),
              ds=args.integer("the Difficulty Score", lo=0, hi=999, required=True),
              roller=args.creature("a companion rolling in the actor's place", refers="own"),
@@ -1550,13 +1740,18 @@ class RealmsRuleset(Ruleset):
              target=args.creature("whom the roll is against"),
              maneuver=args.text("against a target: prone, knockback or grapple", max_len=64),
              sense=args.text("sight or hearing, when the roll relies on it", max_len=64),
-             balance=args.flag("the roll needs balance or poise"),
+             balance=args.flag("the roll needs balance or poise (Acrobatics always does)"),
              bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
-             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"))
+             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"),
+             harmful=args.flag("the roll harms its target (a Charmed roller may not harm its "
+                               "charmer)"),
+             arms=args.flag("the roll needs the arms (a Restrained roller may not)"),
+             rm_allows=args.flag("the RM allows a Restrained roller this use of its hands"))
     def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A skill (or defense) roll against a Difficulty Score: actor, skill, ds, [roller:
         a companion rolling instead (R-CMP-3)], [helper (R-CMP-2, R-CMP-4)], [target],
-        [maneuver], [sense: sight|hearing], [balance], [bonus], [sees_fear_source]."""
+        [maneuver], [sense: sight|hearing], [balance], [bonus], [sees_fear_source],
+        [harmful] (R-C-CHA), [arms], [rm_allows] (R-C-RES)."""
         setup = self.skill_setup(state, command)
         economy = self.pay(state, setup["actor"], "skill")
         if setup["auto_fail"]:
@@ -1712,7 +1907,8 @@ class RealmsRuleset(Ruleset):
             skill = self.arg(command, "skill", str, "")
             if not skill:
                 skill = max(("athletics", "acrobatics"), key=lambda s: c.skill_bonus(me, s))
-            data.update(self.check_roll(state, me, skill, c.jump_ds(state, excess), dice))
+            data.update(self.check_roll(state, me, skill, c.jump_ds(state, excess), dice,
+                                        self.balance(me, skill, False)))
         return [Event("jumped", data)]
 
     @event("{actor} jumps {spaces} spaces {vertical?up|across} (limit {limit})"
@@ -1729,14 +1925,17 @@ class RealmsRuleset(Ruleset):
         return None  # its economy is stored by evolve (apply_economy_of)
 
     @command("Climb: an Athletics roll unless the creature has a Climb Speed (1 AP).",
-             who="player", actor="required", cost="climb", rules=("R-CLB-1", "R-CLB-2"),
+             who="player", actor="required", cost="climb",
+             rules=("R-CLB-1", "R-CLB-2", "R-C-SLO", "R-C-IMM", "R-C-GRA", "R-C-RES", "R-C-FAI"),
              spaces=args.integer("spaces climbed", lo=0, hi=9999, required=True),
              ds=args.integer("the wall's Difficulty Score, set by the RM", lo=0, hi=999,
-                             default=10))
+                             default=10),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
     def do_climb(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Climb: actor, spaces, [ds: the wall's DS set by the RM, default 10 (R-CLB-2)].
         With a Climb Speed no roll; otherwise an Athletics roll (R-CLB-1)."""
         me = self.creature(state, self.actor(state, command).id)
+        self.check_movement(state, me, "climb", command)
         spaces = self.arg(command, "spaces", int)
         limit = c.climb_speed(state, me)
         if spaces > limit:
@@ -1747,7 +1946,7 @@ class RealmsRuleset(Ruleset):
                                 "economy": economy, "success": True}
         if me.climb_speed is None:
             data.update(self.check_roll(state, me, "athletics", self.arg(command, "ds", int, 10),
-                                        dice))
+                                        dice, self.balance(me, "athletics", True)))
         return [Event("climbed", data)]
 
     @event("{actor} climbs {spaces} spaces (Climb Speed {climb_speed})"
@@ -1763,14 +1962,17 @@ class RealmsRuleset(Ruleset):
 
     @command("Swim: an Acrobatics or Athletics roll unless the creature has a Swim Speed; a "
              "failure starts suffocation (1 AP).",
-             who="player", actor="required", cost="swim", rules=("R-SWM-1", "R-SWM-2"),
+             who="player", actor="required", cost="swim",
+             rules=("R-SWM-1", "R-SWM-2", "R-C-SLO", "R-C-IMM", "R-C-GRA", "R-C-RES"),
              spaces=args.integer("spaces swum", lo=0, hi=9999, required=True),
              ds=args.integer("the Difficulty Score (10 in calm water)", lo=0, hi=999, default=10),
-             skill=args.text("acrobatics or athletics (default: the better)", max_len=64))
+             skill=args.text("acrobatics or athletics (default: the better)", max_len=64),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
     def do_swim(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Swim: actor, spaces, [ds: 10 in calm water], [skill: acrobatics|athletics]. A
         Swim Speed needs no roll (R-SWM-1); a failed roll starts suffocation (R-SWM-2)."""
         me = self.creature(state, self.actor(state, command).id)
+        self.check_movement(state, me, "swim", command)
         spaces = self.arg(command, "spaces", int)
         limit = c.swim_speed(state, me)
         if spaces > limit:
@@ -1783,10 +1985,10 @@ class RealmsRuleset(Ruleset):
         if me.swim_speed is None:
             skill = self.arg(command, "skill", str, "") or max(
                 ("acrobatics", "athletics"), key=lambda s: c.skill_bonus(me, s))
-            data.update(self.check_roll(state, me, skill, self.arg(command, "ds", int, 10), dice))
+            data.update(self.check_roll(state, me, skill, self.arg(command, "ds", int, 10), dice,
+                                        self.balance(me, skill, False)))
             if not data["success"]:
-                events.append(Event("condition_added", {
-                    "target": me.id, "condition": Condition("suffocating").to_json()}))
+                events += self.gain(state, me, Condition("suffocating"), dice)
         return events
 
     @event("{actor} swims {spaces} spaces (Swim Speed {swim_speed})"
@@ -1804,7 +2006,7 @@ class RealmsRuleset(Ruleset):
     def fall_setup(self, state: EncounterState, me: RealmsCreature,
                    spaces: int) -> tuple[int, int, int]:
         """(increments, d4 per increment, DS) of a fall (R-FALL-1, R-FALL-2, AR-17)."""
-        if c.ruling(state, "AR-17", "floor") == "ceil":
+        if self.ruling_is(state, "AR-17", "ceil"):
             increments = half_round_up(spaces)
         else:
             increments = half_round_down(spaces)
@@ -1847,20 +2049,19 @@ class RealmsRuleset(Ruleset):
             dodge = self.check_roll(state, below, "reflex", ds, dice)
             data["below_reflex"] = dodge
             if not dodge["success"]:  # R-FALL-3, AR-31
-                share = half_round_down(amount) if c.ruling(
-                    state, "AR-31", "creature-floor-half") == "creature-floor-half" \
-                    else half_round_up(amount)
+                share = half_round_down(amount) if self.ruling_is(
+                    state, "AR-31", "creature-floor-half") else half_round_up(amount)
                 mine = amount - share
                 prone = [me.id, below.id]
                 events += self.hurt(self.lookahead(state, events), below.id,
-                                    [(share, "bludgeoning")], fall=True, cause="fall")
+                                    [(share, "bludgeoning")], dice, fall=True, cause="fall")
         events += self.hurt(self.lookahead(state, events), me.id, [(mine, "bludgeoning")],
-                            fall=True, cause="fall")
-        after = self.lookahead(state, events)
+                            dice, fall=True, cause="fall")
         for who in dict.fromkeys(prone):
-            if not after.entity(who).has("prone"):
-                events.append(Event("condition_added", {
-                    "target": who, "condition": Condition("prone", source="fall").to_json()}))
+            after = self.lookahead(state, events)
+            if not after.entity(who).has("prone"):  # knocked prone (a mount unseats, R-MNT-3)
+                events += self.gain(after, self.creature(after, who),
+                                    Condition("prone", source="fall"), dice)
         return events
 
     @event("{target} falls {spaces} spaces[: {damage} damage rolled][, Reflex {reflex.total} "
@@ -1894,7 +2095,7 @@ class RealmsRuleset(Ruleset):
         cond = Condition("dodging", level=spent, source=me.id)
         return [Event("dodged", {"actor": me.id, "target": me.id, "ap": 0, "economy": economy,
                                  "automatic": False}),
-                Event("condition_added", {"target": me.id, "condition": cond.to_json()})]
+                *self.gain(state, me, cond, dice, keep="new")]  # its own new dodge
 
     @event("{target} {automatic?dodges with its AP left (an uncommanded companion)|readies "
            "a dodge with every AP left}.",
@@ -1915,7 +2116,7 @@ class RealmsRuleset(Ruleset):
         pet = self.creature(state, self.arg(command, "target", str))
         if pet.companion_of != me.id:
             raise IllegalCommand(f"{pet.id} is not {me.id}'s companion", rule="R-CMP-9")
-        self.check_reaction(me)
+        self.check_reaction(state, me, "command")  # a word: no arms needed (R-C-RES)
         economy = self.pay(state, me, "command", reaction=True)
         return [Event("commanded", {"actor": me.id, "target": pet.id, "economy": economy})]
 
@@ -2030,7 +2231,7 @@ class RealmsRuleset(Ruleset):
         """The odds of :meth:`check_roll`: a d20 (the better of two when ``twice``) +
         :meth:`roll_bonus` against ``ds`` (AR-16)."""
         need = ds - self.roll_bonus(roller, skill, extra)
-        if c.ruling(state, "AR-16", "meet-or-beat") == "beat":
+        if self.ruling_is(state, "AR-16", "beat"):
             need += 1
         success = distribution("2d20kh1" if twice else "1d20").at_least(need)
         return {"success": success, "failure": 1 - success}
@@ -2092,15 +2293,18 @@ class RealmsRuleset(Ruleset):
             needs_roll = excess > 0
             choices = ("athletics", "acrobatics")
         elif command.name == "climb":
+            self.check_movement(state, me, "climb", command)
             ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.climb_speed is None, (
                 "athletics",)
         else:
+            self.check_movement(state, me, "swim", command)
             ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.swim_speed is None, (
                 "acrobatics", "athletics")
         if not needs_roll:
             return _certain()
         skill = skill or max(choices, key=lambda s: c.skill_bonus(me, s))
-        return self.roll_odds(state, me, skill, ds)
+        return self.roll_odds(state, me, skill, ds,
+                              self.balance(me, skill, command.name == "climb"))
 
 
 __all__ = ["RealmsEconomy", "RealmsRuleset"]
