@@ -96,7 +96,13 @@ def test_coverage_counts_scenarios_tests_and_rulings(tmp_path: Path) -> None:
     (tmp_path / "scenarios").mkdir()
     (tmp_path / "scenarios" / "a.yaml").write_text("ruleset: polemos\nrules: [P-GEN-1]\n")
     (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_x.py").write_text('"""P-SKL-1 is asked."""\n')
+    # only a test's "Rule ids:" line counts: not the module docstring, a comment or a string
+    (tmp_path / "tests" / "test_x.py").write_text(
+        '"""P-SKL-2 and P-GEN-2 are named here, and that counts for nothing."""\n'
+        "# P-SKL-2\n"
+        "def test_asked() -> None:\n"
+        '    """The GM is asked (P-SKL-2 in passing).\n\n    Rule ids: P-SKL-1\n    """\n'
+        '    assert "P-SKL-2"\n')
     package = tmp_path / "src" / "arbiter" / "rulesets" / "polemos"
     package.mkdir(parents=True)
     (package / "rulings.toml").write_text('[[ruling]]\nid = "AP-2"\n')
@@ -107,6 +113,12 @@ def test_coverage_counts_scenarios_tests_and_rulings(tmp_path: Path) -> None:
         "NARR": {"covered": 0, "uncovered": ["P-GEN-2"], "total": 1},
         "ambiguity": {"covered": 1, "uncovered": ["AP-1"], "total": 2},
     }
+    ids = report["ids"]
+    assert isinstance(ids, dict)
+    assert ids["P-GEN-1"] == {"class": "MECH", "checked_by": ["scenarios/a.yaml"]}
+    assert ids["P-SKL-1"]["checked_by"] == ["tests/test_x.py::test_asked"]
+    assert ids["AP-2"]["checked_by"] == ["rulings.toml AP-2"]
+    assert ids["P-SKL-2"]["checked_by"] == []
 
 
 def test_coverage_command(tmp_path: Path) -> None:

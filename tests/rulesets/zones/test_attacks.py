@@ -26,7 +26,10 @@ def crew_and_gang(rulings: dict[str, str] | None = None) -> Encounter:
 
 def test_illegal_attacks_are_refused_with_the_rule() -> None:
     """Z-BLI-7, Z-FA-1, Z-COV-2: blind and unaimed, full-auto at long range without the
-    skill, cover while flying."""
+    skill, cover while flying.
+
+    Rule ids: Z-BLI-7, Z-FA-1, Z-COV-2
+    """
     enc = encounter({
         "fay": {"DEX": 13, "weapons": ["assault-rifle"], "competent": ["assault-rifle"]},
         "fly": {"template": "bandit", "altitude": "short"},
@@ -47,7 +50,10 @@ def test_illegal_attacks_are_refused_with_the_rule() -> None:
 
 
 def test_malformed_commands_say_what_is_accepted() -> None:
-    """Z-RA-6: a range band must be one of the four; unknown weapons and keys are named."""
+    """Z-RA-6: a range band must be one of the four; unknown weapons and keys are named.
+
+    Rule ids: Z-RA-6
+    """
     enc = crew_and_gang()
     with pytest.raises(InvalidCommand, match="must be one of engagement, short, medium, long"):
         run(enc, {"do": "attack", "actor": "nia", "target": "bob", "range": "far"})
@@ -62,7 +68,10 @@ def test_malformed_commands_say_what_is_accepted() -> None:
 
 
 def test_a_grapple_partner_takes_the_area_effect_guaranteed() -> None:
-    """Z-AOE-3: anyone grappling the burst's direct target is guaranteed the area effect."""
+    """Z-AOE-3: anyone grappling the burst's direct target is guaranteed the area effect.
+
+    Rule ids: Z-AOE-3
+    """
     enc = crew_and_gang()
     run(enc, {"do": "grapple", "actor": "cal", "target": "bob"})
     data = run(enc, {"do": "attack", "actor": "nia", "target": "bob", "weapon": "grenade"},
@@ -72,7 +81,10 @@ def test_a_grapple_partner_takes_the_area_effect_guaranteed() -> None:
 
 
 def test_direct_target_after_a_failed_offense_roll_follows_az16() -> None:
-    """Z-AOE-2, Z-AOE-3 (AZ-16): guaranteed area even after a failed roll, if so ruled."""
+    """Z-AOE-2, Z-AOE-3 (AZ-16): guaranteed area even after a failed roll, if so ruled.
+
+    Rule ids: Z-AOE-2, Z-AOE-3, AZ-16
+    """
     enc = crew_and_gang({"AZ-16": "guaranteed"})
     run(enc, {"do": "touch", "actor": "cal", "target": "bob"})
     data = run(enc, {"do": "attack", "actor": "nia", "target": "bob", "weapon": "grenade",
@@ -95,7 +107,10 @@ def test_direct_target_after_a_failed_offense_roll_follows_az16() -> None:
 ])
 def test_aoe_inclusion_matches_the_stated_percentages(chance: int,
                                                       plan_kw: dict[str, bool]) -> None:
-    """Z-AOE-6, Z-AOE-8, Z-AOE-11: seeded d100 inclusion converges on the exact chance."""
+    """Z-AOE-6, Z-AOE-8, Z-AOE-11: seeded d100 inclusion converges on the exact chance.
+
+    Rule ids: Z-AOE-6, Z-AOE-8, Z-AOE-11
+    """
     enc = crew_and_gang()
     state = enc.state
     nia, bob = state.entities["nia"], state.entities["bob"]
@@ -117,7 +132,10 @@ def test_aoe_inclusion_matches_the_stated_percentages(chance: int,
 
 
 def test_mount_and_rider_roll_separately_when_ruled() -> None:
-    """Z-AOE-12 (AZ-20): mount and rider share one cluster d6 by default; two if 'separate'."""
+    """Z-AOE-12 (AZ-20): mount and rider share one cluster d6 by default; two if 'separate'.
+
+    Rule ids: Z-AOE-12, AZ-20
+    """
     actors: dict[str, dict[str, Any]] = {
               "nia": {"template": "soldier", "side": "crew", "group": "crew", "zone": "sky",
                       "weapons": ["rocket-pods"]},
@@ -134,7 +152,10 @@ def test_mount_and_rider_roll_separately_when_ruled() -> None:
 
 
 def test_melee_interference_per_source_when_ruled() -> None:
-    """Z-MI-2 (AZ-8): a melee attack and a grapple give 4 Hindrance under 'per-source'."""
+    """Z-MI-2 (AZ-8): a melee attack and a grapple give 4 Hindrance under 'per-source'.
+
+    Rule ids: Z-MI-2, AZ-8
+    """
     actors: dict[str, dict[str, Any]] = {"nia": {"template": "soldier", "group": "crew"},
               "rex": {"template": "wolf", "group": "gang", "engagement": "crew"}}
     for ruling, expected in (("flat", 2), ("per-source", 4)):
@@ -148,7 +169,10 @@ def test_melee_interference_per_source_when_ruled() -> None:
 
 def test_cover_excludes_group_defense_and_outnumbering() -> None:
     """Z-COV-9: in cover, a creature defends nobody in group defense nor counts for
-    outnumbering dice."""
+    outnumbering dice.
+
+    Rule ids: Z-COV-9
+    """
     enc = encounter({"a": {"template": "bandit", "group": "g", "cover": "light"},
                      "b": {"template": "bandit", "group": "g"},
                      "c": {"template": "bandit", "group": "g"}})
@@ -159,7 +183,10 @@ def test_cover_excludes_group_defense_and_outnumbering() -> None:
 
 
 def test_thrown_weapons_meet_no_kinetic_shielding() -> None:
-    """Z-THR-4, Z-FA-4 (ruling ZR-6): kinetic shielding soaks non-thrown kinetic attacks."""
+    """Z-THR-4, Z-FA-4 (ruling ZR-6): kinetic shielding soaks non-thrown kinetic attacks.
+
+    Rule ids: Z-THR-4, Z-FA-4
+    """
     enc = encounter({"kit": {"DEX": 14, "STR": 10, "weapons": ["knife", "pistol"],
                              "competent": ["knife", "pistol"]},
                      "ari": {"template": "arcanist"}})
@@ -181,7 +208,10 @@ def test_thrown_weapons_meet_no_kinetic_shielding() -> None:
 ])
 def test_rulings_change_ranged_attacks(rulings: dict[str, str], command: dict[str, object],
                                        dice: list[int], check: str) -> None:
-    """Z-RA-6 (AZ-5, AZ-7), Z-RA-2 (AZ-26): the code honours the chosen rulings."""
+    """Z-RA-6 (AZ-5, AZ-7), Z-RA-2 (AZ-26): the code honours the chosen rulings.
+
+    Rule ids: Z-RA-6, AZ-5, AZ-7, Z-RA-2, AZ-26
+    """
     enc = encounter({"nia": {"template": "bandit", "group": "crew", "side": "crew",
                              "weapons": {"pistol": {"offense": {"short": "1d10"}}},
                              "competent": ["pistol"]},
@@ -196,7 +226,10 @@ def test_rulings_change_ranged_attacks(rulings: dict[str, str], command: dict[st
 
 
 def test_thresholds_use_damage_after_modifiers() -> None:
-    """Z-EAO-1 (AZ-13): a thrown energy weapon's STR counts towards the 40 threshold."""
+    """Z-EAO-1 (AZ-13): a thrown energy weapon's STR counts towards the 40 threshold.
+
+    Rule ids: Z-EAO-1, AZ-13
+    """
     spec: dict[str, Any] = {"DEX": 14, "STR": 10, "weapons": {"spark": {
         "kind": "melee", "type": "energy", "damage": 35, "tags": ["Throwing"]}},
         "competent": ["spark"]}
@@ -212,7 +245,10 @@ def test_thresholds_use_damage_after_modifiers() -> None:
 
 
 def test_mixed_damage_overeffect_follows_az14() -> None:
-    """Z-OVR-1 (AZ-14): mixed damage makes no overeffect unless ruled 'any-damage'."""
+    """Z-OVR-1 (AZ-14): mixed damage makes no overeffect unless ruled 'any-damage'.
+
+    Rule ids: Z-OVR-1, AZ-14
+    """
     railgun = {"kind": "ranged", "type": "mixed", "damage": 150, "drive": 90,
                "offense": {"short": "1d10"}}
     spec: dict[str, Any] = {"DEX": 14, "weapons": {"railgun": railgun},
@@ -225,7 +261,10 @@ def test_mixed_damage_overeffect_follows_az14() -> None:
 
 
 def test_flanking_cutoffs_and_burst_defense_follow_rulings() -> None:
-    """Z-FLK-1, Z-FLK-2 (AZ-22), Z-AOE-2 (AZ-23)."""
+    """Z-FLK-1, Z-FLK-2 (AZ-22), Z-AOE-2 (AZ-23).
+
+    Rule ids: Z-FLK-1, Z-FLK-2, AZ-22, Z-AOE-2, AZ-23
+    """
     actors: dict[str, dict[str, Any]] = {
               "ann": {"template": "soldier", "group": "n", "ammo": {"grenade": 5}},
               "bea": {"template": "soldier", "group": "e"},
@@ -243,7 +282,10 @@ def test_flanking_cutoffs_and_burst_defense_follow_rulings() -> None:
 
 
 def test_critical_on_natural_ones_when_ruled() -> None:
-    """Z-COV-7 (ruling ZR-3): a natural 1 is critical and shoots past cover."""
+    """Z-COV-7 (ruling ZR-3): a natural 1 is critical and shoots past cover.
+
+    Rule ids: Z-COV-7
+    """
     actors: dict[str, dict[str, Any]] = {"nia": {"template": "soldier"},
               "bob": {"template": "bandit", "cover": "heavy", "health": 900}}
     enc = encounter(actors)
@@ -264,7 +306,10 @@ def test_damage_and_drive_rulings() -> None:
 
 
 def test_slowing_and_movement_follow_zr7() -> None:
-    """Z-RA-1, Z-COV-1 (ruling ZR-7): slowing actions and movement."""
+    """Z-RA-1, Z-COV-1 (ruling ZR-7): slowing actions and movement.
+
+    Rule ids: Z-RA-1, Z-COV-1
+    """
     actors: dict[str, dict[str, Any]] = {"nia": {"template": "soldier"},
                                          "bob": {"template": "bandit", "health": 900}}
     enc = encounter(actors)
@@ -281,7 +326,10 @@ def test_slowing_and_movement_follow_zr7() -> None:
 
 
 def test_cover_chart_or_gm_only() -> None:
-    """Z-COV-5, Z-COV-6 (AZ-10): the chart by default; the GM's bonus under 'gm-only'."""
+    """Z-COV-5, Z-COV-6 (AZ-10): the chart by default; the GM's bonus under 'gm-only'.
+
+    Rule ids: Z-COV-5, Z-COV-6, AZ-10
+    """
     enc = encounter({"sam": {"template": "sniper"}}, {"AZ-10": "gm-only"})
     with pytest.raises(InvalidCommand, match="give the armor 'bonus'"):
         run(enc, {"do": "cover", "actor": "sam", "environment": "light"})
@@ -292,7 +340,10 @@ def test_cover_chart_or_gm_only() -> None:
 
 def test_an_aoe_may_spread_over_engagements_in_two_zones() -> None:
     """Z-AOE-11: the GM lets an AoE reach engagements within short range of each other, even
-    across a zone border; everyone has 50%, with exact odds before the roll."""
+    across a zone border; everyone has 50%, with exact odds before the roll.
+
+    Rule ids: Z-AOE-11
+    """
     enc = encounter({"nia": {"template": "soldier", "side": "crew", "group": "crew",
                              "zone": "yard"},
                      "bob": {"template": "bandit", "side": "gang", "group": "gang",
@@ -309,7 +360,10 @@ def test_an_aoe_may_spread_over_engagements_in_two_zones() -> None:
 
 
 def test_offense_stat_follows_az6() -> None:
-    """Z-RA-6 (AZ-6): a weapon may name its offense stat; 'always-dex' ignores it."""
+    """Z-RA-6 (AZ-6): a weapon may name its offense stat; 'always-dex' ignores it.
+
+    Rule ids: Z-RA-6, AZ-6
+    """
     spec: dict[str, Any] = {"DEX": 5, "STR": 15, "weapons": {"sling": {
         "kind": "ranged", "damage": 10, "drive": 5, "offense_stat": "STR",
         "offense": {"short": "1d12"}}}, "competent": ["sling"]}

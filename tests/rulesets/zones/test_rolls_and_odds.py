@@ -14,7 +14,10 @@ from .helpers import ZONES, encounter, run
 
 
 def test_roll_under_adds_hindrance_and_ties_succeed() -> None:
-    """Z-RA-3, Z-RA-4 (AZ-1, AZ-2): dice + Hindrance <= stat succeeds."""
+    """Z-RA-3, Z-RA-4 (AZ-1, AZ-2): dice + Hindrance <= stat succeeds.
+
+    Rule ids: Z-RA-3, Z-RA-4, AZ-1, AZ-2
+    """
     check = roll_check("1d20", "DEX", 12, {"x": 3}, ForcedDice([9]), {})
     assert (check["total"], check["success"]) == (12, True)
     check = roll_check("1d20", "DEX", 12, {"x": 3}, ForcedDice([9]), {"AZ-2": "failure"})
@@ -39,19 +42,28 @@ def test_roll_under_adds_hindrance_and_ties_succeed() -> None:
 )
 def test_success_odds_are_exact(expr: str, stat: int, hindrance: int,
                                 rulings: dict[str, str], expected: Fraction) -> None:
-    """Z-RA-6 (AZ-3): exact odds of every offense and defense roll with any Hindrance."""
+    """Z-RA-6 (AZ-3): exact odds of every offense and defense roll with any Hindrance.
+
+    Rule ids: Z-RA-6, AZ-3
+    """
     assert success_odds(expr, stat, hindrance, rulings) == expected
 
 
 def test_two_d20_readings_follow_the_ruling() -> None:
-    """Z-RA-6 (AZ-3): 2d20 is a sum by default."""
+    """Z-RA-6 (AZ-3): 2d20 is a sum by default.
+
+    Rule ids: Z-RA-6, AZ-3
+    """
     assert offense_expression("2d20", {}) == "2d20"
     assert offense_expression("2d20", {"AZ-3": "keep-higher"}) == "2d20kh1"
     assert offense_expression("1d12", {"AZ-3": "keep-higher"}) == "1d12"
 
 
 def test_attack_odds_multiply_offense_and_failed_defense() -> None:
-    """Z-RA-3, Z-FLK-1: odds of an attack, with flanking Hindrance on the defense roll."""
+    """Z-RA-3, Z-FLK-1: odds of an attack, with flanking Hindrance on the defense roll.
+
+    Rule ids: Z-RA-3, Z-FLK-1
+    """
     enc = encounter({"sam": {"template": "sniper", "group": "a"},
                      "kim": {"template": "soldier", "group": "b"},
                      "bob": {"template": "bandit", "group": "gang"}})
@@ -73,7 +85,10 @@ def test_attack_odds_multiply_offense_and_failed_defense() -> None:
 
 
 def test_roll_and_melee_odds() -> None:
-    """Z-MI-3, Z-COV-9: odds of a roll subject to melee interference and of melee in cover."""
+    """Z-MI-3, Z-COV-9: odds of a roll subject to melee interference and of melee in cover.
+
+    Rule ids: Z-MI-3, Z-COV-9
+    """
     enc = encounter({"nia": {"template": "soldier", "group": "crew", "cover": "light"},
                      "rex": {"template": "wolf", "group": "gang", "engagement": "crew"}})
     run(enc, {"do": "melee", "actor": "rex", "target": "nia"}, [1, 1])
@@ -87,7 +102,10 @@ def test_roll_and_melee_odds() -> None:
 
 
 def test_odds_command_records_fractions() -> None:
-    """Z-RA-5: the odds of an incompetent attack, recorded as an event for the GM."""
+    """Z-RA-5: the odds of an incompetent attack, recorded as an event for the GM.
+
+    Rule ids: Z-RA-5
+    """
     enc = encounter({"tom": {"DEX": 12, "weapons": ["rifle"]}, "bob": {"template": "bandit"}})
     data = run(enc, {"do": "odds", "of": {"do": "attack", "actor": "tom", "target": "bob"}})
     assert data["odds"] == {"offense": "3/5", "defense": "11/20", "hit": "27/100",
@@ -95,7 +113,10 @@ def test_odds_command_records_fractions() -> None:
 
 
 def test_aoe_inclusion_odds_weigh_offense_success_and_failure() -> None:
-    """Z-AOE-6, Z-AOE-8: exact inclusion chances before the roll."""
+    """Z-AOE-6, Z-AOE-8: exact inclusion chances before the roll.
+
+    Rule ids: Z-AOE-6, Z-AOE-8
+    """
     enc = encounter({"nia": {"template": "soldier", "side": "crew", "group": "crew"},
                      "bob": {"template": "bandit", "side": "gang", "group": "gang"},
                      "cal": {"template": "bandit", "side": "gang", "group": "gang"},
@@ -115,7 +136,10 @@ def test_aoe_inclusion_odds_weigh_offense_success_and_failure() -> None:
 
 
 def test_zaoe_odds_of_high_damage() -> None:
-    """Z-ZAO-5, Z-ZAO-6, Z-ZAO-8: exact chances of high damage from a ZAoE."""
+    """Z-ZAO-5, Z-ZAO-6, Z-ZAO-8: exact chances of high damage from a ZAoE.
+
+    Rule ids: Z-ZAO-5, Z-ZAO-6, Z-ZAO-8
+    """
     enc = encounter({
         "pil": {"DEX": 11, "zone": "sky", "weapons": ["bomb", "rocket-pods", "blockbuster"]},
         "bob": {"template": "bandit", "group": "gang", "zone": "yard"},
@@ -137,7 +161,10 @@ def test_zaoe_odds_of_high_damage() -> None:
 
 
 def test_zaoe_meets_kinetic_shielding_but_not_energy() -> None:
-    """Z-ZAO-2: armor, cover and kinetic shielding are the only defences against a ZAoE."""
+    """Z-ZAO-2: armor, cover and kinetic shielding are the only defences against a ZAoE.
+
+    Rule ids: Z-ZAO-2
+    """
     enc = encounter({"pil": {"DEX": 11, "zone": "sky",
                              "weapons": ["rocket-pods", "dragon-fire"]},
                      "ari": {"template": "arcanist", "zone": "yard", "health": 500}})

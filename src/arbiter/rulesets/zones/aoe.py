@@ -13,7 +13,7 @@ from typing import Any
 
 from ...core import EncounterState
 from ...dice import DiceSource, roll
-from .model import Creature, adjacent, allies, creatures
+from .model import RULINGS, Creature, adjacent, allies, creatures
 
 DEFAULT_CHANCE = 80
 """Chance to include a character in the target group (Z-AOE-6)."""
@@ -85,16 +85,16 @@ def touching(state: EncounterState, target: Creature) -> set[str]:
 def chance_for(state: EncounterState, plan: AoePlan, who: Creature,
                rulings: Mapping[str, str]) -> tuple[int | None, str]:
     """The d100 chance to include ``who`` (None: always included) and the reason."""
-    if who.vehicle and (not plan.spread or rulings.get("AZ-24", "always-hit") == "always-hit"):
+    if who.vehicle and (not plan.spread or RULINGS.chosen(rulings, "AZ-24", "always-hit")):
         return None, "vehicles are always struck (Z-AOE-10)"
     if plan.spread:
         return ((SPREAD_CHANCE, "several engagements: 50% (Z-AOE-11)") if plan.offense_success
                 else (SPREAD_FAILED, "several engagements, failed offense: 20% (Z-AOE-11)"))
     if plan.direct is not None and who.id in touching(state, plan.direct) and (
-            plan.offense_success or rulings.get("AZ-16", "roll-30") == "guaranteed"):
+            plan.offense_success or RULINGS.chosen(rulings, "AZ-16", "guaranteed")):
         return None, "touching the direct target: guaranteed area (Z-AOE-3)"
     if plan.direct is not None and who.id == plan.direct.id and \
-            rulings.get("AZ-16", "roll-30") == "guaranteed":
+            RULINGS.chosen(rulings, "AZ-16", "guaranteed"):
         return None, "the direct target: guaranteed area after a failed offense roll (AZ-16)"
     if not plan.offense_success:
         return FAILED_CHANCE, "failed offense roll: 30% (Z-AOE-6)"
@@ -109,12 +109,12 @@ def chance_for(state: EncounterState, plan: AoePlan, who: Creature,
     return DEFAULT_CHANCE, "80% (Z-AOE-6)"
 
 
-def pairs(group: list[Creature], rulings: Mapping[str, str], key: str) -> list[list[Creature]]:
+def pairs(group: list[Creature], rulings: Mapping[str, str]) -> list[list[Creature]]:
     """Candidates grouped so that a mount and its rider share one roll (Z-AOE-12, AZ-20)."""
     ids = {c.id for c in group}
     out: list[list[Creature]] = []
     placed: set[str] = set()
-    share = rulings.get(key, "one-roll") == "one-roll"
+    share = RULINGS.chosen(rulings, "AZ-20", "one-roll")
     for c in group:
         if c.id in placed:
             continue
@@ -134,7 +134,7 @@ def roll_inclusion(state: EncounterState, plan: AoePlan, group: list[Creature],
                    dice: DiceSource, rulings: Mapping[str, str]) -> dict[str, dict[str, Any]]:
     """Roll d100 for each candidate (one roll per mount and rider) and say who is included."""
     out: dict[str, dict[str, Any]] = {}
-    for unit in pairs(group, rulings, "AZ-20"):
+    for unit in pairs(group, rulings):
         chances = [chance_for(state, plan, c, rulings) for c in unit]
         always = next((why for chance, why in chances if chance is None), None)
         if always is not None:
@@ -162,7 +162,7 @@ def zaoe_zones(state: EncounterState, zone: str, size: str) -> list[str]:
 
 def pick_group(count: int, dice: DiceSource, rulings: Mapping[str, str]) -> tuple[int, list[int]]:
     """A random group among ``count`` (AZ-19): a die with that many faces, or d6 re-rolled."""
-    if rulings.get("AZ-19", "uniform") == "reroll-d6" and count <= 6:
+    if RULINGS.chosen(rulings, "AZ-19", "reroll-d6") and count <= 6:
         rolls = []
         while True:
             value = roll("1d6", dice).total

@@ -21,12 +21,13 @@ from dataclasses import dataclass, field
 
 from ...core import DamageCalc, Pipeline
 from ...core.rounding import round_down, round_up
+from .model import RULINGS
 
 
 def fraction_of(value: int, numerator: int, denominator: int,
                 rulings: Mapping[str, str]) -> int:
     """``value × numerator / denominator``, rounded as ruling AZ-12 says (default: down)."""
-    if rulings.get("AZ-12") == "up":
+    if RULINGS.chosen(rulings, "AZ-12", "up"):
         return round_up(value * numerator, denominator)
     return round_down(value * numerator, denominator)
 
@@ -70,12 +71,12 @@ def _armor_and_drive(calc: DamageCalc, hit: Hit) -> None:
     if hit.bonus:
         only = ", vs drive only" if hit.bonus_vs_drive_only else ""
         label += f" + {hit.bonus_label} {hit.bonus}{only}"
-    if hit.rulings.get("ZR-2", "drive-penetrates") == "drive-penetrates" \
-            and hit.drive > against_drive:
+    penetrates = RULINGS.chosen(hit.rulings, "ZR-2", "drive-penetrates")
+    if penetrates and hit.drive > against_drive:
         calc.step(f"drive {hit.drive} beats {label}", calc.amount)
         return
-    calc.step(f"{label} stops drive {hit.drive}" if hit.rulings.get("ZR-2", "drive-penetrates")
-              == "drive-penetrates" else label, max(calc.amount - reduction, 0))
+    calc.step(f"{label} stops drive {hit.drive}" if penetrates else label,
+              max(calc.amount - reduction, 0))
 
 
 PIPELINE = Pipeline[Hit]([_kinetic_shielding, _armor_and_drive])

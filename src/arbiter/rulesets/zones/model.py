@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand
+from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand, RulingSet
 from ...core.content import read_content
 from ...core.copying import clone, share_extra_in_scratch, share_in_scratch
 
@@ -26,6 +26,12 @@ ALTITUDE = {"ground": 0, "engagement": 1, "short": 2, "medium": 3, "long": 4}
 STATS = ("DEX", "STR", "SPD", "WGT")
 HEAVY_WGT = 25
 """Creatures of at least this WGT: no cover but improved (Z-COV-11), always high (Z-ZAO-8)."""
+
+RULINGS = RulingSet.load(HERE / "rulings.toml")
+"""The zones rulings, loaded once (the ruleset's ``rulings`` is this object). ``rulings.toml``
+is the only place a default is written: the ruleset reads a ruling with ``ruling`` /
+``ruling_is``, a module function with ``RULINGS.value(chosen, id)`` /
+``RULINGS.chosen(chosen, id, choice)``, where ``chosen`` is ``state.rulings``."""
 
 
 def band_distance(band: str) -> int:
@@ -229,7 +235,8 @@ class Creature(Entity):
 
     @property
     def down(self) -> bool:
-        return self.health <= 0
+        """Out of the fight: health at 0 or below, or marked ``down`` by the GM (ruling ZR-2)."""
+        return self.health <= 0 or self.has("down")
 
     @property
     def vehicle(self) -> bool:
@@ -323,7 +330,19 @@ def engagements_in(state: EncounterState, zone: str) -> list[str]:
 
 def counts_for_group_defense(creature: Creature) -> bool:
     """A creature in cover defends nobody by group defense (Z-COV-9)."""
-    return not creature.down and creature.cover() is None
+    return not creature.down and not creature.has("cover")
+
+
+def group_mates(state: EncounterState, creature: Creature) -> list[Creature]:
+    """The other creatures standing in a creature's group (grouped up with it)."""
+    return [c for c in creatures(state) if c.group == creature.group and c.zone == creature.zone
+            and c.id != creature.id and not c.down]
+
+
+def group_defenders(state: EncounterState, creature: Creature) -> list[Creature]:
+    """The group-mates who can defend a creature by group defense: not those in cover
+    (Z-COV-9)."""
+    return [c for c in group_mates(state, creature) if counts_for_group_defense(c)]
 
 
 def outnumbering(state: EncounterState, group: str) -> int:

@@ -36,6 +36,7 @@ from .damage import run as run_damage
 from .model import (
     ALTITUDE,
     RANGE_BANDS,
+    RULINGS,
     STATS,
     Creature,
     Effect,
@@ -47,7 +48,10 @@ from .model import (
     default_range,
     engaged,
     engagements_in,
+    group_defenders,
+    group_mates,
     injury_type,
+    outnumbering,
     weapon_spec,
     zones,
 )
@@ -56,6 +60,8 @@ from .rolls import offense_expression, roll_check, success_odds
 ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "competent",
               "skills", "ammo", "zone", "group", "engagement", "altitude", "mount", "cover",
               *STATS}
+THROWN_OFFENSE = {"short": "1d12", "medium": "2d20", "long": "X"}
+"""The offense dice of any thrown weapon: d12/2d20/X (Z-RA-6; 2d20 read by AZ-3, X by AZ-4)."""
 ONE_HANDED_HINDRANCE = {"short": 1, "medium": 2, "long": 4}
 """Hindrance for a conventional ranged weapon wielded one-handed (Z-HND-1)."""
 MELEE_INTERFERENCE = 2
@@ -82,7 +88,7 @@ class ZonesEconomy(ActionEconomy):
     def spend(self, state: Any, who: str, kind: str, economy: dict[str, Any]) -> dict[str, Any]:
         if kind == "free":
             return dict(economy)
-        strict = state.rulings.get("ZR-7", "no-move") == "no-move"
+        strict = RULINGS.chosen(state.rulings, "ZR-7", "no-move")
         base, _, slowing = kind.partition("/")
         out = dict(economy)
         if base == "move":
@@ -170,6 +176,10 @@ class ZonesRuleset(Ruleset):
     ``decide`` of the same command right after it: the simulator's tactics check a command
     and it is decided at once, which then does not plan it a second time."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings = RULINGS  # the one RulingSet the module functions read too
+
     # -- stat blocks -------------------------------------------------------------------
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """A creature from its stat block (keys: docs/rulesets/zones.md)."""
@@ -215,9 +225,16 @@ class ZonesRuleset(Ruleset):
             altitude = ALTITUDE[altitude]
         creature.altitude = int(altitude)
         creature.mount = spec.get("mount")
-        if "cover" in spec:  # the GM lets it begin the fight in cover (Z-COV-4)
-            creature.conditions.append(Condition("cover", data=_cover_data(
-                spec["cover"], entity_id)))
+        given = creature.condition("cover")
+        if given is not None and not isinstance(given.data.get("bonus"), int):
+            raise InvalidCommand(f"{entity_id}: cover needs its armor bonus: give it with the "
+                                 "stat block's cover key, not under conditions (Z-COV-5)")
+        if "cover" in spec:  # the GM lets it begin the fight in cover (Z-COV-4) ...
+            data = _cover_data(spec["cover"], entity_id)
+            refusal = _cover_refusal(creature, data["improved"])
+            if refusal is not None:  # ... if it can use cover (Z-COV-2, Z-COV-11)
+                raise refusal
+            creature.conditions.append(Condition("cover", data=data))
         return creature
 
     def creature(self, state: EncounterState, name: str) -> Creature:
@@ -348,10 +365,11 @@ class ZonesRuleset(Ruleset):
 
     def _moved(self, state: EncounterState, command: Command, who: Creature,
                extra: dict[str, Any], kind: str) -> list[Event]:
-        place = {
+        altitude = self.arg(command, "altitude", int, who.altitude)
+        place: dict[str, Any] = {
             "zone": self.arg(command, "zone", str, who.zone),
             "group": self.arg(command, "group", str, who.group),
-            "altitude": self.arg(command, "altitude", int, who.altitude),
+            "altitude": altitude,
         }
         joined = next((c.engagement for c in creatures(state) if c.id != who.id
                        and c.group == place["group"] and c.zone == place["zone"]),
@@ -361,9 +379,10 @@ class ZonesRuleset(Ruleset):
                                        or place["zone"] != who.zone else who.engagement)
         events = [Event(kind, {"actor": who.id, "target": who.id, **place, **extra})]
         leaves = kind == "moved" or RANGE_BANDS.index(extra.get("distance", "engagement")) >= 1
-        if who.has("cover") and leaves:
+        if who.has("cover") and (leaves or altitude > 0):
             why = ("left as part of movement" if kind == "moved"
-                   else "moved at least short range")
+                   else "moved at least short range" if leaves
+                   else "flying: no cover (Z-COV-2)")
             events.append(Event("cover_left", {"target": who.id, "why": why}))
         return events
 
@@ -428,13 +447,7 @@ class ZonesRuleset(Ruleset):
         Grappling rules themselves are outside the excerpt.
         """
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
-        events = [Event("condition_added", {"target": a.id, "condition": Condition(
-            "grappling", source=b.id).to_json()}) for a, b in ((actor, target), (target, actor))]
-        for who in (actor, target):
-            if who.has("cover"):  # no cover while grappling (Z-COV-2)
-                events.append(Event("cover_left", {"target": who.id, "why": "grappling"}))
-        return events
+        return _grapple_events(actor, self.creature(state, self.arg(command, "target", str)))
 
     @command("End the actor's grapple (both creatures stop grappling).", actor="required",
              rules=("Z-RA-8",))
@@ -446,6 +459,43 @@ class ZonesRuleset(Ruleset):
             raise IllegalCommand(f"{actor.id} is not grappling")
         return [Event("condition_removed", {"target": w, "name": "grappling", "why": "released"})
                 for w in (actor.id, partner)]
+
+    # -- the GM's conditions -----------------------------------------------------------
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Give a condition (the GM), as in every ruleset, but: cover is taken with the
+        ``cover`` command or a stat block's ``cover``, which give its armor bonus (Z-COV-5); a
+        grapple has two sides and ends cover (Z-COV-2), as ``grapple``; a creature marked
+        ``down`` is out of the fight (ruling ZR-2), which may end the encounter."""
+        name = self.arg(command, "name", str)
+        if name == "cover":
+            raise InvalidCommand("condition: cover is taken with the cover command (actor, "
+                                 "environment or bonus) or a stat block's cover, which give "
+                                 "its armor bonus (Z-COV-5)")
+        if name == "grappling":
+            target = self.creature(state, self.arg(command, "target", str))
+            if "source" not in command.args:
+                raise InvalidCommand("condition: grappling names its 'source', the creature "
+                                     "grappled (or use the grapple command)")
+            partner = self.creature(state, self.arg(command, "source", str))
+            if partner.id == target.id:
+                raise InvalidCommand("condition: a creature cannot grapple itself")
+            return _grapple_events(target, partner)
+        events = super().do_condition(state, command, dice)
+        return events + self._aftermath(state, events) if name == "down" else events
+
+    def do_uncondition(self, state: EncounterState, command: Command,
+                       dice: DiceSource) -> list[Event]:
+        """Remove a condition (the GM); a grapple ends for both creatures, as ``release``."""
+        events = super().do_uncondition(state, command, dice)
+        if self.arg(command, "name", str) == "grappling":
+            target = self.creature(state, self.arg(command, "target", str))
+            partner = state.entities.get(target.grappling() or "")
+            if isinstance(partner, Creature) and partner.grappling() == target.id:
+                events.append(Event("condition_removed", {"target": partner.id,
+                                                          "name": "grappling",
+                                                          "why": "released"}))
+        return events
 
     @command("Touch a creature (a free action); from cover, only allies also in cover.",
              who="player", actor="required", cost="free", rules=("Z-COV-3", "Z-AOE-3"),
@@ -490,22 +540,15 @@ class ZonesRuleset(Ruleset):
         improved = flag(command, "improved")
         if actor.has("cover"):
             raise IllegalCommand(f"{actor.id} is already using cover")
-        if actor.grappling():
-            raise IllegalCommand(f"{actor.id} cannot use cover while grappling", rule="Z-COV-2")
-        if actor.flying:
-            raise IllegalCommand(f"{actor.id} cannot use cover while flying", rule="Z-COV-2")
-        if actor.mount:
-            raise IllegalCommand(f"{actor.id} cannot use cover while mounted", rule="Z-COV-2")
-        if actor.heavy and not improved:
-            raise IllegalCommand(f"{actor.id} weighs {actor.stat('WGT')} WGT: only improved "
-                                 "cover built for it will do", rule="Z-COV-11")
+        refusal = _cover_refusal(actor, improved)
+        if refusal is not None:
+            raise refusal
         spec: dict[str, Any] = {"improved": improved, "roofed": flag(command, "roofed")}
         if "environment" in command.args:
             spec["environment"] = self.arg(command, "environment", str)
         if "bonus" in command.args:
             spec["bonus"] = self.arg(command, "bonus", int)
-        if state.rulings.get("AZ-10", "chart") == "gm-only" and "bonus" not in spec \
-                and not improved:
+        if self.ruling_is(state, "AZ-10", "gm-only") and "bonus" not in spec and not improved:
             raise InvalidCommand("cover: ruling AZ-10 is gm-only: give the armor 'bonus'")
         data = _cover_data(spec, actor.id)
         return [Event("cover_taken", {"actor": actor.id, "cover": data,
@@ -578,10 +621,10 @@ class ZonesRuleset(Ruleset):
     def _interference(self, state: EncounterState, actor: Creature) -> dict[str, int]:
         """Melee interference Hindrance (Z-MI-1): +2 after a melee attack since your last turn
         that succeeded on its offense roll, or while grappling; flat by AZ-8."""
-        meleed, grappling = bool(actor.interference), actor.grappling() is not None
+        meleed, grappling = bool(actor.interference), actor.has("grappling")
         if not (meleed or grappling):
             return {}
-        if state.rulings.get("AZ-8", "flat") == "per-source":
+        if self.ruling_is(state, "AZ-8", "per-source"):
             return {"melee interference": MELEE_INTERFERENCE * (int(meleed) + int(grappling))}
         return {"melee interference": MELEE_INTERFERENCE}
 
@@ -635,7 +678,7 @@ class ZonesRuleset(Ruleset):
         if not groups:
             raise InvalidCommand("prioritize: name the group(s) to prioritise")
         angles = actor.flanking.get("angles", {})
-        basic, _ = FLANK_CUTOFFS[state.rulings.get("AZ-22", "80-160")]
+        basic, _ = FLANK_CUTOFFS[self.ruling(state, "AZ-22")]
         for a, b in combinations([g for g in groups if g in angles], 2):
             if _separation(angles[a], angles[b]) >= basic:
                 raise IllegalCommand(f"{a} and {b} are not in very similar directions "
@@ -669,7 +712,7 @@ class ZonesRuleset(Ruleset):
             return "none", counting
         if "type" in info:
             return str(info["type"]), counting
-        basic, severe = FLANK_CUTOFFS[state.rulings.get("AZ-22", "80-160")]
+        basic, severe = FLANK_CUTOFFS[self.ruling(state, "AZ-22")]
         widest = 0
         for a, b in combinations(counting, 2):
             widest = max(widest, _separation(info["angles"][a], info["angles"][b]))
@@ -694,7 +737,6 @@ class ZonesRuleset(Ruleset):
     # -- ranged attacks -------------------------------------------------------------------
     def plan_shot(self, state: EncounterState, command: Command) -> Shot:
         """Check a ranged attack and work out its dice and Hindrance, rolling nothing."""
-        rulings = state.rulings
         actor = self.acting(state, command)
         if isinstance(command.args.get("weapon"), list):
             raise IllegalCommand("only one ranged weapon (or weapon-equivalent Ability) may "
@@ -717,10 +759,11 @@ class ZonesRuleset(Ruleset):
         competent = competent_normally and not unaimed and not blind
         full_auto = flag(command, "full_auto")
         partner = actor.grappling()
-        if partner is not None and thrown:
+        in_grapple = actor.has("grappling")  # with a partner named or not
+        if in_grapple and thrown:
             raise IllegalCommand(f"{actor.id} is in a grapple: only a non-thrown ranged weapon "
                                  "can be used", rule="Z-RA-8")
-        one_handed = flag(command, "one_handed") or partner is not None
+        one_handed = flag(command, "one_handed") or in_grapple
         marksmanship = names(command, "marksmanship")
         if marksmanship and not competent:
             raise IllegalCommand("an incompetent ranged attack cannot use Marksmanship "
@@ -741,11 +784,11 @@ class ZonesRuleset(Ruleset):
                 raise InvalidCommand(f"attack: nobody standing is in group {g!r}")
             spread_engagements.append(members[0].engagement)
         engagement = command.args.get("engagement")
-        if blinded and rulings.get("AZ-26", "all-three") == "grapple-only":
+        if blinded and self.ruling_is(state, "AZ-26", "grapple-only"):
             raise IllegalCommand("ruling AZ-26 (grapple-only): the only ranged attack without "
                                  "sight is against a grapple partner", rule="Z-RA-2")
         if blind:
-            if rulings.get("AZ-26", "all-three") == "grapple-only":
+            if self.ruling_is(state, "AZ-26", "grapple-only"):
                 raise IllegalCommand("ruling AZ-26 (grapple-only): blind attacks are not "
                                      "allowed", rule="Z-RA-2")
             if not competent_normally:
@@ -802,7 +845,7 @@ class ZonesRuleset(Ruleset):
         else:
             range_band = "short"
         grapple_partner = first is not None and first.id == partner
-        if range_band == "engagement" and rulings.get("AZ-7", "as-short") == "not-allowed" \
+        if range_band == "engagement" and self.ruling_is(state, "AZ-7", "not-allowed") \
                 and not grapple_partner:
             raise IllegalCommand("ruling AZ-7: no ranged attack at engagement range except "
                                  "against a grapple partner", rule="Z-RA-6")
@@ -822,8 +865,8 @@ class ZonesRuleset(Ruleset):
             if weapon.full_auto_damage is None:
                 raise IllegalCommand(f"{weapon.name} lists no full-auto damage and cannot fire "
                                      "full-auto", rule="Z-FA-2")
-            limits = source != "projectile" or rulings.get(
-                "AZ-18", "ten-rounds-no-limits") == "full-auto-limits"
+            limits = source != "projectile" or self.ruling_is(state, "AZ-18",
+                                                              "full-auto-limits")
             if limits and FULL_AUTO_SKILL not in actor.skills:
                 if values_band != "short":
                     raise IllegalCommand(f"without {FULL_AUTO_SKILL}, full-auto is only "
@@ -843,19 +886,22 @@ class ZonesRuleset(Ruleset):
         if not competent:
             expr = "1d20"
         elif thrown:
-            expr = {"short": "1d12", "medium": "2d20", "long": "X"}[values_band]
+            expr = THROWN_OFFENSE[values_band]
+            if expr.upper() == "X" and self.ruling_is(state, "AZ-4", "per-weapon"):
+                expr = weapon.offense.get(values_band, "X")  # the weapon's own value (AZ-4)
         else:
             listed = weapon.offense.get(values_band)
             if listed is None:
-                if rulings.get("AZ-5", "weapon-data") == "weapon-data":
+                if self.ruling_is(state, "AZ-5", "weapon-data"):
                     raise IllegalCommand(f"{weapon.name} lists no offense dice at "
                                          f"{values_band} range", rule="Z-RA-6")
                 listed = "1d20"
             expr = listed
         if expr.upper() == "X":
-            raise IllegalCommand(f"{weapon.name} cannot attack at {range_band} range (X)",
-                                 rule="Z-RA-6")
-        on = "DEX" if rulings.get("AZ-6", "dex-unless-weapon") == "always-dex" or not competent \
+            raise IllegalCommand(f"{weapon.name} cannot attack at {range_band} range (X)" + (
+                ": it lists no offense dice there (AZ-4 per-weapon)" if thrown and
+                self.ruling_is(state, "AZ-4", "per-weapon") else ""), rule="Z-RA-6")
+        on = "DEX" if self.ruling_is(state, "AZ-6", "always-dex") or not competent \
             else weapon.offense_stat
         hindrance: dict[str, int] = {}
         if one_handed and weapon.hands == 2 and not thrown and not weapon.ability:
@@ -923,12 +969,12 @@ class ZonesRuleset(Ruleset):
                 return kind, "effect", None, None
             return kind, "weapon", weapon.impact if kind == "burst" else None, weapon.area
         energy = weapon.energy or (weapon.type == "mixed"
-                                   and rulings.get("AZ-14", "energy-only") == "any-damage")
+                                   and self.ruling_is(state, "AZ-14", "any-damage"))
         if asked is None and not energy:
             return None, None, None, None  # neither an AoE asked for nor an overeffect
         normal = self._normal(actor, weapon, thrown, False)
-        threshold = normal.damage if rulings.get("AZ-13", "after-modifiers") == \
-            "after-modifiers" else weapon.damage
+        threshold = normal.damage if self.ruling_is(state, "AZ-13", "after-modifiers") \
+            else weapon.damage
         if asked is not None:
             if weapon.aoe_types and asked not in weapon.aoe_types:
                 raise IllegalCommand(f"{weapon.name} can only make a "
@@ -1091,7 +1137,7 @@ class ZonesRuleset(Ruleset):
                   offense: dict[str, Any]) -> tuple[bool, str | None]:
         """A critical hit (ruling ZR-3), unless the attack cannot inflict one."""
         asked = flag(command, "critical")
-        if state.rulings.get("ZR-3", "gm") == "natural-1" and offense["success"]:
+        if self.ruling_is(state, "ZR-3", "natural-1") and offense["success"]:
             asked = asked or all(v == 1 for v in offense["rolled"])
         if not asked:
             return False, None
@@ -1178,13 +1224,18 @@ class ZonesRuleset(Ruleset):
             return 0, "", "the GM rules the cover does not protect here (Z-COV-15)"
         if critical and flag(command, "ignore_cover", True):
             return 0, "", "a critical hit shoots an unprotected area (Z-COV-7)"
-        if engaged(attacker, target) and not flag(command, "group_defense"):
-            return 0, "", "the attacker is engaged with the defender (Z-COV-8)"
+        if engaged(attacker, target):
+            if not flag(command, "group_defense"):
+                return 0, "", "the attacker is engaged with the defender (Z-COV-8)"
+            if not group_defenders(state, target):  # nobody out of cover defends it (Z-COV-9)
+                return 0, "", (f"nobody defends {target.id} by group defense: " + (
+                    "a group-mate in cover does not count (Z-COV-9)"
+                    if group_mates(state, target) else "it has no group-mate (Z-COV-8)"))
         if attacker.flying and not aoe and not (cover.get("improved") and cover.get("roofed")) \
                 and not flag(command, "tall_cover"):
             height = attacker.altitude - target.altitude
             horizontal = band_distance(range_band)
-            strict = state.rulings.get("AZ-21", "equal-fails-cover") == "strictly-higher"
+            strict = self.ruling_is(state, "AZ-21", "strictly-higher")
             if height > horizontal or (height == horizontal and not strict):
                 return 0, "", (f"a flyer {height} above at horizontal range {horizontal}: "
                                "cover does not work (Z-COV-16)")
@@ -1286,11 +1337,15 @@ class ZonesRuleset(Ruleset):
         if not events or "winner" in state.extra:
             return []
         if all(e.type in _HIT_EVENTS for e in events):
-            # only health changes, and it is in the events: no lookahead needed
+            # only health and the down condition change, and they are in the events: no
+            # lookahead needed
             health = {e.data["target"]: e.data["health"] for e in events
                       if e.type == "damaged"}
+            downed = {e.data["target"] for e in events if e.type == "condition_added"
+                      and e.data["condition"].get("name") == "down"}
             sides = {c.side for c in creatures(state) if c.side is not None
-                     and health.get(c.id, c.health) > 0}
+                     and health.get(c.id, c.health) > 0 and c.id not in downed
+                     and not c.has("down")}
             all_sides = {c.side for c in creatures(state) if c.side is not None}
         else:
             after = self.lookahead(state, events)
@@ -1336,7 +1391,7 @@ class ZonesRuleset(Ruleset):
         critical, denied = self._critical(state, command, shot, data["offense"] or
                                           {"success": False, "rolled": []})
         if shot.aoe_source == "overeffect" and not success and \
-                rulings.get("AZ-15", "burst-rules") == "hit-only":
+                self.ruling_is(state, "AZ-15", "hit-only"):
             data["hit"] = False
             return [Event("attacked", data)]
         events: list[Event] = []
@@ -1345,7 +1400,7 @@ class ZonesRuleset(Ruleset):
         if direct is not None:
             data["target"] = direct.id
             if success:
-                flank_on = rulings.get("AZ-23", "applies") == "applies"
+                flank_on = self.ruling_is(state, "AZ-23", "applies")
                 defense = self._defense(state, command, actor, direct,
                                         shot.band if flank_on else "engagement", dice)
                 data["defense"] = defense
@@ -1355,7 +1410,7 @@ class ZonesRuleset(Ruleset):
             if denied:
                 data["critical_denied"] = denied
         if shot.aoe_source == "overeffect" and direct is not None and impact_hit is False \
-                and success and rulings.get("AZ-15", "burst-rules") == "hit-only":
+                and success and self.ruling_is(state, "AZ-15", "hit-only"):
             data["hit"] = False
             return [Event("attacked", data)]
         plan = area.AoePlan(attacker=actor, kind=shot.aoe or "burst", direct=direct,
@@ -1414,7 +1469,7 @@ class ZonesRuleset(Ruleset):
             cover = target.cover()
             bonus, label = (int(cover["bonus"]), "cover") if cover else (0, "")
             # cover against the area effect's drive (Z-AOE-13, AZ-11)
-            drive_only = state.rulings.get("AZ-11", "drive-only") == "drive-only"
+            drive_only = self.ruling_is(state, "AZ-11", "drive-only")
         hit = self._hit(state, target, effect, weapon, False, bonus, label, drive_only)
         calc = run_damage(effect.damage, weapon.type, hit)
         injury = self._injury(command, calc.amount, dice, area_damage=part == "area")
@@ -1502,7 +1557,7 @@ class ZonesRuleset(Ruleset):
         else:
             d6s: dict[str, int] = {}
             units = area.pairs([c for c in people if not (
-                c.flying and c.altitude > ALTITUDE["engagement"])], rulings, "AZ-20")
+                c.flying and c.altitude > ALTITUDE["engagement"])], rulings)
             for c in people:
                 if c.flying and c.altitude > ALTITUDE["engagement"]:
                     why[c.id] = "flying above engagement range: unaffected (Z-ZAO-11)"
@@ -1527,7 +1582,7 @@ class ZonesRuleset(Ruleset):
             effect = weapon.high if value[c.id] == "high" else weapon.low
             cover = c.cover()
             bonus, label = (int(cover["bonus"]), "cover") if cover else (0, "")
-            drive_only = rulings.get("AZ-11", "drive-only") == "drive-only"
+            drive_only = self.ruling_is(state, "AZ-11", "drive-only")
             hit = self._hit(state, c, effect, weapon, False, bonus, label, drive_only)
             calc = run_damage(effect.damage, weapon.type, hit)
             taken[c.id] = calc.amount
@@ -1628,7 +1683,8 @@ class ZonesRuleset(Ruleset):
         if weapon.kind != "melee":
             raise IllegalCommand(f"{weapon.name} is not a melee weapon: use attack")
         data: dict[str, Any] = {"actor": actor.id, "target": target.id, "weapon": weapon.name,
-                                "melee": True}
+                                "melee": True,
+                                "outnumbering": _outnumbering(state, actor, target)}
         data.update(self.use(state, actor.id, "major"))
         disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
         hindrance = {"melee disadvantage (cover)": disadvantage}
@@ -1646,7 +1702,10 @@ class ZonesRuleset(Ruleset):
            interferes=args.flag("it interferes with the target's ranged attacks (Z-MI-1)"),
            defense=args.mapping("the target's defense roll"),
            hit=args.flag("the attack hit"), taken=args.integer("damage taken"),
-           pipeline=args.items("the steps of armor, shield and drive"))
+           pipeline=args.items("the steps of armor, shield and drive"),
+           outnumbering=args.mapping("the creatures of the attacker's and the defender's "
+                                     "groups counted for outnumbering dice: not those in "
+                                     "cover (Z-COV-9, ruling ZR-8)"))
     def apply_melee_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1765,7 +1824,8 @@ class ZonesRuleset(Ruleset):
             dfn = success_odds("1d20", target.stat("DEX"), 2 if target.has("cover") else 0,
                                rulings)
             return {"offense": off, "defense": dfn, "hit": off * (1 - dfn),
-                    "miss": 1 - off * (1 - dfn)}
+                    "miss": 1 - off * (1 - dfn),
+                    "outnumbering": _outnumbering(state, actor, target)}
         if command.name == "zaoe":
             return self._zaoe_odds(state, command)
         if command.name != "attack":
@@ -1836,7 +1896,7 @@ class ZonesRuleset(Ruleset):
                                    sum(self._interference(state, actor).values()),
                                    state.rulings)
             out["offense"] = offense
-        units = area.pairs(people, state.rulings, "AZ-20")
+        units = area.pairs(people, state.rulings)
         for c in people:
             high_flyer = c.flying and c.altitude > ALTITUDE["engagement"]
             if shape == "cluster":
@@ -1919,6 +1979,37 @@ def _cover_data(spec: Any, who: str) -> dict[str, Any]:
                              f"({', '.join(chart)}); or give 'bonus'")
     return {"environment": env or "custom", "bonus": bonus, "improved": improved,
             "roofed": bool(spec.get("roofed", False))}
+
+
+def _grapple_events(actor: Creature, target: Creature) -> list[Event]:
+    """Two creatures in a grapple, each the other's source; neither keeps cover (Z-COV-2)."""
+    events = [Event("condition_added", {"target": a.id, "condition": Condition(
+        "grappling", source=b.id).to_json()}) for a, b in ((actor, target), (target, actor))]
+    for who in (actor, target):
+        if who.has("cover"):  # no cover while grappling (Z-COV-2)
+            events.append(Event("cover_left", {"target": who.id, "why": "grappling"}))
+    return events
+
+
+def _cover_refusal(who: Creature, improved: bool) -> IllegalCommand | None:
+    """Why a creature cannot use cover, taking it or beginning the fight in it: while
+    grappling, flying or mounted (Z-COV-2), or at 25 WGT or more behind anything but improved
+    cover (Z-COV-11). None when it can."""
+    for why, cannot in (("grappling", who.has("grappling")), ("flying", who.flying),
+                        ("mounted", bool(who.mount))):
+        if cannot:
+            return IllegalCommand(f"{who.id} cannot use cover while {why}", rule="Z-COV-2")
+    if who.heavy and not improved:
+        return IllegalCommand(f"{who.id} weighs {who.stat('WGT')} WGT: only improved cover "
+                              "built for it will do", rule="Z-COV-11")
+    return None
+
+
+def _outnumbering(state: EncounterState, actor: Creature, target: Creature) -> dict[str, int]:
+    """The creatures of the attacker's and the defender's groups counted for outnumbering
+    dice, not those in cover (Z-COV-9); the dice themselves are outside the excerpt (ZR-8)."""
+    return {"attackers": outnumbering(state, actor.group),
+            "defenders": outnumbering(state, target.group)}
 
 
 def _default_ranged(actor: Creature) -> str:
