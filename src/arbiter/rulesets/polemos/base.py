@@ -64,6 +64,10 @@ STRESS_THRESHOLDS = {"5-10-15": (5, 10, 15), "10-20-30": (10, 20, 30)}  # AP-16
 ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
 
 
+PROCESS_CAUSE = "processes"
+"""The cause of a condition a network process gives its members (P-NET-17): it lasts while
+a process on one of its networks gives it; its level is how many do (their effects stack)."""
+
 STATUS_CONDITIONS = frozenset({"physical fatigue", "mental fatigue", "fatigue 4", "fatigue 8",
                                "fatigue 12", "stress 1", "stress 2"})
 """The conditions ``_consequences`` gives and takes as a creature's values change."""
@@ -140,9 +144,7 @@ class PolemosBase(Ruleset):
                                     0)
             wound = Wound(**data)
             creature.wounds.append(wound)
-            bleeding = int(dict(raw).get("bleeding", wound_catalogue().get(wound.name, {})
-                                         .get("bleeding", 0)))
-            self._wound_effects(creature, wound, bleeding, dict(raw).get("source"))
+            self._wound_effects(creature, wound, wound.bleeding, wound.source)
         for index, raw in enumerate(spec.get("afflictions", [])):
             raw = {"name": raw} if isinstance(raw, str) else dict(raw)
             creature.afflictions.append(Affliction(
@@ -166,8 +168,9 @@ class PolemosBase(Ruleset):
         return actor
 
     def rule(self, state: EncounterState, ruling: str) -> str:
-        chosen = state.rulings
-        return chosen[ruling] if ruling in chosen else self.rulings.get(ruling).default
+        """The value of a ruling here: ``Ruleset.ruling`` (its default lives in rulings.toml
+        only)."""
+        return self.ruling(state, ruling)
 
     @staticmethod
     def clock(state: EncounterState) -> int:
@@ -292,13 +295,27 @@ class PolemosBase(Ruleset):
                 "points": data["critical_points"], "target": data["target"],
                 "area": result["area"] if data.get("targeted") else None}
 
-    @staticmethod
-    def _cause_present(target: Entity, cause: str | None) -> bool:
+    def _cause_present(self, state: EncounterState, target: Entity, cause: str | None,
+                       name: str | None = None) -> bool:
+        """Whether what keeps a caused wound, affliction or condition (``name``) is still
+        there: a wound, an affliction, a condition, an aspect (tag), or the network processes
+        that give the condition (P-CON-6, P-WND-8, P-AFF-3, P-NET-17)."""
         if cause is None or not isinstance(target, Creature):
             return False
+        if cause == PROCESS_CAUSE:
+            return name is not None and self._given_by_processes(state, target.id, name)
         return any(w.id == cause for w in target.wounds) or \
             any(a.id == cause for a in target.afflictions) or target.has(cause) or \
             cause in target.tags
+
+    def _given_by_processes(self, state: EncounterState, who: str, name: str) -> bool:
+        """Whether a network process gives ``who`` the condition ``name`` (networks.py)."""
+        return False
+
+    def _process_events(self, state: EncounterState) -> list[Event]:
+        """The conditions network processes give and take as membership and processes
+        change (networks.py)."""
+        return []
 
     def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
                     received: int) -> dict[str, Any]:
@@ -316,17 +333,16 @@ class PolemosBase(Ruleset):
                 "fatigue": int(spec.get("fatigue", 0)), "level": int(spec.get("level", 1)),
                 "known": bool(spec.get("known", True)), "cause": spec.get("cause"),
                 "received": received, "max_days": spec.get("max_days"),
-                "conditions": [str(c) for c in spec.get("conditions", [])]}
+                "conditions": [str(c) for c in spec.get("conditions", [])],
+                "bleeding": int(spec.get("bleeding", 0)), "source": spec.get("source")}
 
     def _new_wound(self, state: EncounterState, creature: Creature, raw: dict[str, Any],
                    why: str, index: int = 0) -> Event:
         count = int(state.extra.get("wound_count", 0)) + 1 + index
         data = self._wound_data(creature.id, creature, raw, f"w{count}", self.clock(state))
-        spec = wound_catalogue().get(data["name"], {})
-        bleeding = int(raw.get("bleeding", spec.get("bleeding", 0)))
         return Event("wound_added", {"target": creature.id, "wound": data, "why": why,
-                                     "count": count, "bleeding": bleeding,
-                                     "source": raw.get("source")})
+                                     "count": count, "bleeding": data["bleeding"],
+                                     "source": data["source"]})
 
     def _wound_effects(self, creature: Creature, wound: Wound, bleeding: int,
                        source: str | None) -> None:
@@ -355,7 +371,8 @@ class PolemosBase(Ruleset):
                         raw: dict[str, Any]) -> Event:
         count = int(state.extra.get("affliction_count", 0)) + 1
         data = {"id": f"a{count}", "name": str(raw["name"]), "area": raw.get("area"),
-                "cause": raw.get("cause"), "tags": [str(t) for t in raw.get("tags", [])]}
+                "cause": raw.get("cause"), "tags": [str(t) for t in raw.get("tags", [])],
+                "wound": bool(raw.get("wound", False))}
         return Event("affliction_added", {"target": creature.id, "affliction": data,
                                           "count": count})
 
@@ -408,7 +425,40 @@ class PolemosBase(Ruleset):
             if len(standing) <= 1:
                 out.append(Event("encounter_won", {"side": next(iter(standing), None)}))
                 out.append(Event("combat_ended", {"round": after.round}))
+                out += self._leave_turns(self.lookahead(after, out))
         return out
+
+    def _leave_turns(self, state: EncounterState) -> list[Event]:
+        """As turn-by-turn play ends: every condition timed in turns keeps the rounds it has
+        left and ends by the clock from now on, three seconds a round (P-CON-4, P-TIM-1); one
+        whose end falls in the round just played ends now."""
+        now, round_ = self.clock(state), state.round
+        out: list[Event] = []
+        for entity in state.entities.values():
+            for cond in entity.conditions:
+                d = cond.duration
+                if d.kind != "timed" or d.turn_of is None or d.round is None:
+                    continue
+                left = d.round - round_
+                if left <= 0:
+                    out.append(Event("condition_removed", {"target": entity.id,
+                                                           "name": cond.name,
+                                                           "why": "expired"}))
+                else:
+                    timed = Duration("timed", round=now + left, at="start")
+                    out.append(Event("condition_retimed", {"target": entity.id,
+                                                           "name": cond.name,
+                                                           "duration": timed.to_json()}))
+        return out
+
+    @event("{target}'s {name} now ends by the clock, at round {duration.round}.",
+           target=args.creature("whose condition"), name=args.text("the condition"),
+           duration=args.mapping("its new duration (timed by the clock)"))
+    def apply_condition_retimed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        entity = state.entity(data["target"])
+        duration = Duration(**data["duration"])
+        entity.conditions = [replace(c, duration=duration) if c.name == data["name"] else c
+                             for c in entity.conditions]
 
     @staticmethod
     def _status_events(creature: Creature, steps: tuple[tuple[str, str, int | None], ...],

@@ -35,6 +35,7 @@ from .commands import (
     roll_skill,
     success,
 )
+from .damage import resolve_damage
 from .model import (
     Affliction,
     Bleed,
@@ -46,16 +47,22 @@ from .model import (
     wound_catalogue,
 )
 
+ROUND_BY_ROUND = HOUR
+"""The most rounds whose per-round effects keep changing something that one 'wait' or 'rest'
+plays one by one (1,200: an hour, P-TIM-2); a longer stretch is refused (P-CON-9)."""
+
 
 class InjuryRules(PolemosBase):
     """Wounds, bleeding, afflictions, time, rest and stress."""
 
     def _round_effects(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """Per-round effects of one creature (P-CON-9): per-round damage conditions, bleeding
-        (P-BLD-1), fatigue wounds from physical and mental fatigue (P-FAT-4)."""
+        (P-BLD-1), fatigue wounds from physical and mental fatigue (P-FAT-4). A creature that
+        is down still has them: it has no turn, so they take effect every three seconds
+        (P-CON-9; in turn-by-turn play where, by ruling POL-9)."""
         events: list[Event] = []
         creature = state.entities.get(who)
-        if not isinstance(creature, Creature) or creature.down:
+        if not isinstance(creature, Creature):
             return events
         for cond in creature.conditions:
             if "damage" in cond.data:
@@ -138,10 +145,12 @@ class InjuryRules(PolemosBase):
                                 "points)"))
     def apply_wound_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
-        wound = Wound(**data["wound"])
+        # a payload written before the record kept its bleeding takes the event's
+        wound = Wound(**{"bleeding": int(data.get("bleeding", 0)), "source": data.get("source"),
+                         **data["wound"]})
         creature.wounds = [*creature.wounds, wound]
         state.extra["wound_count"] = max(int(state.extra.get("wound_count", 0)), data["count"])
-        self._wound_effects(creature, wound, int(data.get("bleeding", 0)), data.get("source"))
+        self._wound_effects(creature, wound, wound.bleeding, wound.source)
         if "vital" in wound.tags and self.rule(state, "AP-11") == "applied":
             self._reset_bleeding(creature, None)  # P-BLD-5, AP-11: when it lands
 
@@ -199,7 +208,7 @@ class InjuryRules(PolemosBase):
     def _remove_wound(self, state: EncounterState, creature: Creature, wound: Wound,
                       why: str) -> list[Event]:
         events = [Event("wound_removed", {"target": creature.id, "wound": wound.id, "why": why})]
-        if wound.cause is not None and self._cause_present(creature, wound.cause):
+        if wound.cause is not None and self._cause_present(state, creature, wound.cause):
             # P-WND-8: removed while its cause remains: back 24 hours later
             events.append(Event("readd_scheduled", {
                 "due": self.clock(state) + DAY, "target": creature.id, "kind": "wound",
@@ -291,6 +300,15 @@ class InjuryRules(PolemosBase):
                                                        [data["origin"]], [], data.get("source"))]
         state.extra["bleed_count"] = data["count"]
 
+    @staticmethod
+    def _bandaged(creature: Creature, area: str) -> bool:
+        """A bandage condition on ``area`` (the bandage command's ``bandaged AREA``, or any
+        condition tagged bandage given with that area): the bleeding that began there stays
+        stopped while it lasts (P-BLD-3, P-BLD-4, AP-10)."""
+        return any(c.name == f"bandaged {area}" or ("bandage" in c.tags
+                                                      and c.data.get("area") == area)
+                   for c in creature.conditions)
+
     def _bleeding_tick(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """P-BLD-1 at the start of the bearer's turn (P-CON-9), every area independently
         (AP-10); a bandaged origin stops it while the bandage lasts (P-BLD-3, P-BLD-4)."""
@@ -298,7 +316,7 @@ class InjuryRules(PolemosBase):
         events: list[Event] = []
         independent = self.rule(state, "AP-10") == "independent"
         for bleed in creature.bleeding:
-            if creature.has(f"bandaged {bleed.origin}"):
+            if self._bandaged(creature, bleed.origin):
                 continue
             now = self.lookahead(state, events)
             current = self.creature(now, who)
@@ -380,26 +398,36 @@ class InjuryRules(PolemosBase):
         area = self.opt(command, "area", str)
         if area is not None:
             target.area(area)
-        events = [self._new_affliction(state, target, {
+        added = self._new_affliction(state, target, {
             "name": self.arg(command, "name", str), "area": area,
             "cause": self.opt(command, "cause", str),
-            "tags": self.arg(command, "tags", list, [])})]
-        if self.arg(command, "wound", bool, False):
-            after = self.lookahead(state, events)
-            aff_id = events[0].data["affliction"]["id"]
-            events.append(self._new_wound(after, target, {"name": events[0].data["affliction"]
-                                                          ["name"], "area": area,
-                                                          "cause": aff_id}, why="affliction"))
+            "tags": self.arg(command, "tags", list, []),
+            "wound": self.arg(command, "wound", bool, False)})
+        events = [added, *self._affliction_wounds(self.lookahead(state, [added]), target.id,
+                                                  added.data["affliction"])]
         return events + self._consequences(state, events)
+
+    def _affliction_wounds(self, state: EncounterState, who: str,
+                           affliction: dict[str, Any]) -> list[Event]:
+        """The wound of the same name an affliction applies, caused by it (P-AFF-2), given
+        ``state`` with the affliction added: when it is first given and whenever it comes
+        back (P-AFF-3)."""
+        if not affliction.get("wound"):
+            return []
+        return [self._new_wound(state, self.creature(state, who), {
+            "name": affliction["name"], "area": affliction.get("area"),
+            "cause": affliction["id"]}, why="affliction")]
 
     @event("{target} is afflicted with {affliction.name}[ ({affliction.area})].",
            target=args.creature("who is afflicted"),
-           affliction=args.mapping("the affliction: id, name, area, cause, tags"),
-           count=args.integer("afflictions numbered so far"))
+           affliction=args.mapping("the affliction: id, name, area, cause, tags, wound"),
+           count=args.integer("afflictions numbered so far"),
+           why=args.text("why it is given again (it came back)"))
     def apply_affliction_added(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
         creature.afflictions = [*creature.afflictions, Affliction(**data["affliction"])]
-        state.extra["affliction_count"] = data["count"]
+        state.extra["affliction_count"] = max(int(state.extra.get("affliction_count", 0)),
+                                              data["count"])
 
     @command("Remove an affliction, and the wounds it caused.",
              rules=("P-AFF-3", "P-WND-8"),
@@ -421,7 +449,7 @@ class InjuryRules(PolemosBase):
             if wound.cause == aff.id:  # P-WND-8: removed with its cause
                 events.append(Event("wound_removed", {"target": target.id, "wound": wound.id,
                                                       "why": "cause removed"}))
-        if aff.cause is not None and self._cause_present(target, aff.cause):
+        if aff.cause is not None and self._cause_present(state, target, aff.cause):
             events.append(Event("readd_scheduled", {
                 "due": self.clock(state) + WEEK, "target": target.id, "kind": "affliction",
                 "payload": aff.to_json(), "cause": aff.cause}))
@@ -445,55 +473,206 @@ class InjuryRules(PolemosBase):
             {k: data[k] for k in ("due", "target", "kind", "payload", "cause")})
 
     def _due_readds(self, state: EncounterState, now: int) -> list[Event]:
-        events = []
+        """What falls due by ``now`` in the re-add queue: each item leaves the queue and, when
+        its cause is still there, comes back through the same events as when it was first
+        given, with everything they bring (``_reapplied``): a wound its conditions and its
+        bleeding, an affliction its wound (P-CON-6, P-WND-8, P-AFF-3)."""
+        events: list[Event] = []
         for index, item in enumerate(state.extra.get("readd", [])):
             if item["due"] > now:
                 continue
-            creature = state.entities.get(item["target"])
-            present = creature is not None and self._cause_present(creature, item["cause"])
+            after = self.lookahead(state, events)
+            creature = after.entities.get(item["target"])
+            payload = item["payload"]
+            present = creature is not None and self._cause_present(
+                after, creature, item["cause"], payload.get("name"))
             events.append(Event("readded", {"index": index, "target": item["target"],
-                                            "kind": item["kind"], "payload": item["payload"],
-                                            "present": present}))
+                                            "kind": item["kind"], "payload": payload,
+                                            "present": present, "reapplied": True}))
+            if present:
+                events += self._reapplied(self.lookahead(state, events), item["target"],
+                                          item["kind"], payload)
         return events
+
+    def _reapplied(self, state: EncounterState, who: str, kind: str,
+                   payload: dict[str, Any]) -> list[Event]:
+        """The events that give back a wound, an affliction or a condition: the ones that
+        gave it the first time."""
+        if kind == "wound":
+            return [Event("wound_added", {
+                "target": who, "wound": payload, "why": "its cause remains",
+                "count": int(state.extra.get("wound_count", 0)),
+                "bleeding": int(payload.get("bleeding", 0)), "source": payload.get("source")})]
+        if kind == "affliction":
+            added = Event("affliction_added", {
+                "target": who, "affliction": payload, "why": "its cause remains",
+                "count": int(state.extra.get("affliction_count", 0))})
+            return [added, *self._affliction_wounds(self.lookahead(state, [added]), who,
+                                                    payload)]
+        return [Event("condition_added", {"target": who, "condition": payload,
+                                          "why": "its cause remains"})]
 
     @event("{target}'s {kind} {present?comes back: its cause remains|does not come back: "
            "its cause is gone}.",
            index=args.integer("its place in the queue"), target=args.creature("whose"),
            kind=args.text("wound, affliction or condition"),
            payload=args.mapping("what comes back"),
-           present=args.flag("its cause is still there"))
+           present=args.flag("its cause is still there"),
+           reapplied=args.flag("the events that give it back follow this one"))
     def apply_readded(self, state: EncounterState, data: dict[str, Any]) -> None:
         queue = state.extra.get("readd", [])
         queue[:] = [q for q in queue if not (q["target"] == data["target"]
                                              and q["payload"] == data["payload"])]
         creature = state.entities.get(data["target"])
-        if not data["present"] or not isinstance(creature, Creature):
+        if data.get("reapplied") or not data["present"] or not isinstance(creature, Creature):
             return
+        # a record written before the events that give it back followed: give it back here,
+        # through the same apply methods
         payload = data["payload"]
         if data["kind"] == "wound":
-            creature.wounds = [*creature.wounds, Wound(**payload)]
+            self.apply_wound_added(state, {"target": creature.id, "wound": payload, "count": 0})
         elif data["kind"] == "affliction":
-            creature.afflictions = [*creature.afflictions, Affliction(**payload)]
+            self.apply_affliction_added(state, {"target": creature.id, "affliction": payload,
+                                                "count": 0})
         else:
-            cond = Condition.from_json(payload)
-            creature.conditions = [c for c in creature.conditions if c.name != cond.name]
-            creature.conditions.append(cond)
+            self.apply_condition_added(state, {"target": creature.id, "condition": payload})
 
     def _pass_time(self, state: EncounterState, rounds: int, dice: DiceSource) -> list[Event]:
+        """``rounds`` rounds pass outside turn-by-turn play, in time order: each wound's daily
+        [endurance] rolls and maximum duration (P-WND-4, P-WND-5), what comes back (P-CON-6,
+        P-WND-8, P-AFF-3), timed conditions ending (P-CON-4), and every three seconds the
+        per-round effects of every creature (P-CON-9).
+
+        While per-round effects can change something, rounds pass one by one. Once a round
+        of them changes nothing and no die could make it change anything (bleeding with
+        nowhere left to go, burning on an area at its minimum), the following rounds would
+        change nothing either: time runs on to the next moment something else may start them
+        again (a return, a condition's end, the end). Without per-round effects time runs
+        from one such moment to the next. More than ``ROUND_BY_ROUND`` rounds that keep
+        changing something (e.g. a fatigue wound every round at 0 SP) are refused, naming
+        the limit."""
         start = self.clock(state)
         end = start + rounds
-        events: list[Event] = [Event("time_passed", {"from": start, "to": end})]
         heal_at, worsen_at = ENDURANCE[self.rule(state, "POL-2")]
+        events: list[Event] = []
+        scratch, now, settled, changing = state, start, False, 0
+        while True:
+            active = self._per_round_active(scratch)
+            step = active and not settled
+            target = min(now + 1, end) if step else self._next_moment(scratch, now, end)
+            part: list[Event] = [Event("time_passed", {"from": now, "to": target})]
+            for creature in scratch.entities.values():
+                if isinstance(creature, Creature):
+                    for wound in creature.wounds:
+                        part += self._wound_days(scratch, creature, wound, now, target,
+                                                 heal_at, worsen_at, dice)
+            after = self.lookahead(scratch, part)
+            due = self._due_readds(after, target)
+            due += self._expire_clock(self.lookahead(after, due), target)
+            after = self.lookahead(after, due)
+            part += due
+            fired: list[Event] = []
+            firing = target > now and self._per_round_active(after)
+            if firing:  # the round at ``target``: every creature's per-round effects
+                for who in [e.id for e in after.entities.values() if isinstance(e, Creature)]:
+                    fired += self._round_effects(self.lookahead(after, fired), who, dice)
+            fired += self._consequences(after, fired)
+            done = self.lookahead(after, fired)
+            settled = firing and self._unchanged(after, done) and self._idle(done)
+            if firing and not settled:
+                changing += 1
+                if changing > ROUND_BY_ROUND:
+                    raise IllegalCommand(
+                        f"per-round effects still change something after {ROUND_BY_ROUND} "
+                        f"rounds (an hour), the most that pass round by round at once: "
+                        f"{self._per_round_list(done)}; let less time pass, or end them "
+                        "first", rule="P-CON-9")
+            events += part + fired
+            scratch, now = done, target
+            if now >= end:
+                return events
+
+    @staticmethod
+    def _per_round_active(state: EncounterState) -> bool:
+        """Whether any creature has a per-round effect (P-CON-9): per-round damage, bleeding
+        not stopped by a bandage, physical or mental fatigue."""
         for creature in state.entities.values():
             if not isinstance(creature, Creature):
                 continue
-            for wound in creature.wounds:
-                events += self._wound_days(state, creature, wound, start, end, heal_at,
-                                           worsen_at, dice)
-        after = self.lookahead(state, events)
-        events += self._due_readds(after, end)
-        events += self._expire_clock(self.lookahead(state, events), end)
-        return events
+            if creature.has("physical fatigue") or creature.has("mental fatigue"):
+                return True
+            if any("damage" in c.data for c in creature.conditions):
+                return True
+            if any(not InjuryRules._bandaged(creature, b.origin) for b in creature.bleeding):
+                return True
+        return False
+
+    @staticmethod
+    def _per_round_list(state: EncounterState) -> str:
+        """The per-round effects still at work, for a refusal."""
+        out = []
+        for creature in state.entities.values():
+            if not isinstance(creature, Creature):
+                continue
+            names = [c.name for c in creature.conditions
+                     if "damage" in c.data or c.name in ("physical fatigue", "mental fatigue")]
+            if any(not InjuryRules._bandaged(creature, b.origin) for b in creature.bleeding):
+                names.append("bleeding")
+            if names:
+                out.append(f"{creature.id} ({', '.join(names)})")
+        return ", ".join(out)
+
+    @staticmethod
+    def _unchanged(before: EncounterState, after: EncounterState) -> bool:
+        """Nothing but the clock (and the note of the area last hit, which nothing reads)
+        differs between two states."""
+        if before.entities != after.entities:
+            return False
+        skip = ("clock", "critical_area_hit")
+        return {k: v for k, v in before.extra.items() if k not in skip} == \
+            {k: v for k, v in after.extra.items() if k not in skip}
+
+    def _idle(self, state: EncounterState) -> bool:
+        """Whether per-round damage that hits a random body area (a die each round) would
+        change nothing on any area it could roll: armor, vitality, SP and FP stay."""
+        for creature in state.entities.values():
+            if not isinstance(creature, Creature):
+                continue
+            for cond in creature.conditions:
+                if "damage" not in cond.data or cond.data.get("area") is not None:
+                    continue
+                amount = int(cond.data["damage"]) * cond.level
+                dtype = DamageType.parse(str(cond.data.get("type", "heat")))
+                for area in creature.areas:
+                    result = resolve_damage(
+                        creature, area, dtype, amount, 0,
+                        armor_rule=self.ruling(state, "AP-8"),
+                        measures=self.ruling(state, "AP-19"),
+                        clamp=self.ruling_is(state, "AP-9", "clamp"))
+                    if result["armor"] or result["sp"] != creature.sp or \
+                            result["fp"] != creature.fp or any(
+                                creature.areas[a].vitality != v
+                                for a, v in result["vitality"].items()):
+                        return False
+        return True
+
+    @staticmethod
+    def _next_moment(state: EncounterState, now: int, end: int) -> int:
+        """The next round after ``now`` (at most ``end``) at which per-round effects may start
+        changing things again: something comes back (a wound that bleeds, a condition that
+        burns), or a timed condition ends (a bandage: the bleeding starts again). What else
+        falls due meanwhile (a wound healing, its bleeding stopping) only takes effects
+        away."""
+        moments = [end]
+        moments += [int(item["due"]) for item in state.extra.get("readd", [])
+                    if item["due"] > now]
+        for entity in state.entities.values():
+            for cond in entity.conditions:
+                d = cond.duration
+                if d.kind == "timed" and d.turn_of is None and d.round is not None \
+                        and d.round > now:
+                    moments.append(d.round)
+        return min(moments)
 
     def _wound_days(self, state: EncounterState, creature: Creature, wound: Wound, start: int,
                     end: int, heal_at: int, worsen_at: int, dice: DiceSource) -> list[Event]:
@@ -501,9 +680,13 @@ class InjuryRules(PolemosBase):
         its maximum duration (P-WND-5), in time order."""
         expires = (wound.received + int(wound.max_days) * DAY
                    if wound.max_days is not None else None)
-        check = wound.received + DAY
-        while check <= start:
-            check += DAY
+        if wound.cause is not None:  # no rolls: it stays while its cause does (P-WND-8)
+            if expires is not None and expires <= end:  # P-WND-5
+                return [Event("wound_removed", {"target": creature.id, "wound": wound.id,
+                                                "why": "maximum duration"})]
+            return []
+        # the first daily roll after ``start`` (24 hours after it was received, then daily)
+        check = wound.received + DAY * (max(start - wound.received, 0) // DAY + 1)
         level = wound.level
         events: list[Event] = []
         while True:
@@ -618,8 +801,8 @@ class InjuryRules(PolemosBase):
                         events.append(Event("condition_removed", {
                             "target": other.id, "name": cond.name,
                             "why": f"{target.id} fell asleep"}))
-        after = self.lookahead(state, events)
-        events += self._pass_time(after, rounds, dice)
+        events += self._consequences(state, events)  # e.g. SP back: no physical fatigue
+        events += self._pass_time(self.lookahead(state, events), rounds, dice)
         return events + self._consequences(state, events)
 
     @event("{target}: {activity} for {rounds} rounds[, SP {sp}][, FP {fp}][; fatigue wounds "

@@ -142,6 +142,11 @@ class Wound:
     received: int = 0
     max_days: int | None = None
     conditions: list[str] = field(default_factory=list)
+    bleeding: int = 0
+    """Bleeding damage per round it starts on its area (P-BLD-*), kept so that a wound that
+    comes back (P-WND-8) bleeds again."""
+    source: str | None = None
+    """Who caused it (earns its bleeding's critical damage points, P-CDP-5)."""
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -154,6 +159,8 @@ class Affliction:
     area: str | None = None
     cause: str | None = None
     tags: list[str] = field(default_factory=list)
+    wound: bool = False
+    """It applies a wound of the same name (P-AFF-2), again whenever it comes back (P-AFF-3)."""
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}

@@ -19,14 +19,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .base import PROCESS_CAUSE
 from .commands import also
 from .grid import distance
 from .injuries import InjuryRules
-from .model import QUADRANTS, Creature, network_examples, network_kinds
+from .model import QUADRANTS, Creature, condition_catalogue, network_examples, network_kinds
 
 NETWORK_KINDS = tuple(k for k in network_kinds() if k != "personal")
 """The kinds of network one can create (networks.toml; a personal network comes with the
@@ -117,6 +126,61 @@ class NetworkRules(InjuryRules):
                     self.connected(state, proc["host"], proc["network"]):
                 out.append(pid)
         return out
+
+    def _process_conditions(self, state: EncounterState) -> dict[str, dict[str, list[str]]]:
+        """The conditions network processes give now: by system, each condition's name and
+        the processes that give it (P-NET-17: every member, effects stacking; P-NET-18 never a
+        hacker; P-NET-19 not once either side has disconnected)."""
+        procs = state.extra.get("processes", {})
+        if not any(proc["condition"] for proc in procs.values()):
+            return {}
+        out: dict[str, dict[str, list[str]]] = {}
+        for entity in state.entities.values():
+            for pid in self.affecting(state, entity.id):
+                name = procs[pid]["condition"]
+                if name:
+                    out.setdefault(entity.id, {}).setdefault(name, []).append(pid)
+        return out
+
+    def _given_by_processes(self, state: EncounterState, who: str, name: str) -> bool:
+        return name in self._process_conditions(state).get(who, {})
+
+    def _process_events(self, state: EncounterState) -> list[Event]:
+        """The conditions processes give land on the members they affect, and leave those
+        they no longer affect (P-NET-15, P-NET-17..19): caused by them (``processes``), at the
+        level of how many processes give each (their effects stack)."""
+        if "processes" not in state.extra:
+            return []
+        wanted = self._process_conditions(state)
+        # removed by a lasting effect, it comes back when that ends (P-CON-6), not before
+        waiting = {(q["target"], q["payload"].get("name")) for q in state.extra.get("readd", [])
+                   if q["kind"] == "condition"}
+        out: list[Event] = []
+        for entity in state.entities.values():
+            want = {name: pids for name, pids in wanted.get(entity.id, {}).items()
+                    if (entity.id, name) not in waiting}
+            have = {c.name: c for c in entity.conditions
+                    if c.duration.kind == "caused" and c.duration.cause == PROCESS_CAUSE}
+            for name, cond in have.items():
+                if cond.data.get("processes") == want.get(name):
+                    continue
+                out.append(Event("condition_removed", {
+                    "target": entity.id, "name": name,
+                    "why": "its processes changed" if name in want
+                    else "no process gives it any more"}))
+            for name, pids in want.items():
+                if name in have and have[name].data.get("processes") == pids:
+                    continue
+                spec = condition_catalogue().get(name, {})
+                cond = Condition(name, len(pids), tuple(spec.get("tags", [])), pids[0],
+                                 Duration("caused", cause=PROCESS_CAUSE), {"processes": pids})
+                out.append(Event("condition_added", {"target": entity.id,
+                                                     "condition": cond.to_json()}))
+        return out
+
+    def _with_processes(self, state: EncounterState, events: list[Event]) -> list[Event]:
+        """``events`` and the process conditions that follow from them."""
+        return events + self._process_events(self.lookahead(state, events))
 
     def knows(self, state: EncounterState, system: str, name: str) -> bool:
         net = self.networks(state).get(name)
@@ -322,7 +386,7 @@ class NetworkRules(InjuryRules):
             raise IllegalCommand(f"{name} is a personal network: always on, never destroyed",
                                  rule="P-NET-21")
         self.administering(state, actor, name)
-        return [Event("network_destroyed", {"network": name})]
+        return self._with_processes(state, [Event("network_destroyed", {"network": name})])
 
     @event("The network {network} is torn down.", network=args.text("the network"))
     def apply_network_destroyed(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -383,7 +447,8 @@ class NetworkRules(InjuryRules):
                                                        "by": approver}))
         events.append(Event("network_connected", {"system": actor.id, "network": name,
                                                   "as": "hacker" if hack else "member"}))
-        return events + self._auto_pair_events(self.lookahead(state, events))
+        return self._with_processes(
+            state, events + self._auto_pair_events(self.lookahead(state, events)))
 
     @also(system=args.creature("who connects"), network=args.text("the network"),
           **{"as": args.text("member or hacker")},
@@ -430,8 +495,8 @@ class NetworkRules(InjuryRules):
         net = self.network(state, name)
         if actor not in net["members"] + net["hackers"]:
             raise IllegalCommand(f"{actor} is not connected to {name}")
-        return [Event("network_disconnected", {"system": actor, "network": name,
-                                               "why": "disconnected"})]
+        return self._with_processes(state, [Event("network_disconnected", {
+            "system": actor, "network": name, "why": "disconnected"})])
 
     @event("{system} is disconnected from {network}[ ({why})].",
            system=args.creature("who is disconnected"), network=args.text("the network"),
@@ -450,10 +515,11 @@ class NetworkRules(InjuryRules):
         """A system loses all connectivity (e.g. its implants fail): target. It is at once
         disconnected from every network (P-NET-16)."""
         target = self.system(state, self.arg(command, "target", str))
-        return [Event("network_disconnected", {"system": target.id, "network": name,
-                                               "why": "lost all connectivity"})
-                for name, net in sorted(self.networks(state).items())
-                if target.id in net["members"] + net["hackers"]]
+        return self._with_processes(state, [
+            Event("network_disconnected", {"system": target.id, "network": name,
+                                           "why": "lost all connectivity"})
+            for name, net in sorted(self.networks(state).items())
+            if target.id in net["members"] + net["hackers"]])
 
     @command("Map a network: discover the address of every system connected to it.",
              who="player", actor="required", rules=("P-REQ-12", "P-REQ-13", "AP-31"),
@@ -491,10 +557,10 @@ class NetworkRules(InjuryRules):
             raise IllegalCommand(f"{actor.id} must be connected to {name} to run a process "
                                  "there", rule="P-NET-17")
         count = int(state.extra.get("process_count", 0)) + 1
-        return [Event("process_started", {
+        return self._with_processes(state, [Event("process_started", {
             "pid": f"p{count}", "count": count, "name": self.arg(command, "process", str),
             "network": name, "host": actor.id,
-            "condition": self.arg(command, "condition", str, "")})]
+            "condition": self.arg(command, "condition", str, "")})])
 
     @event("{host} runs the process {name} ({pid}) on {network}{condition?, which gives "
            "its members|.} {condition}{condition?.|}",
@@ -521,7 +587,7 @@ class NetworkRules(InjuryRules):
         if procs[pid]["host"] != self.actor(state, command).id:
             raise IllegalCommand("a process runs on the system that created it, and only "
                                  "that system stops it", rule="P-NET-17")
-        return [Event("process_stopped", {"pid": pid})]
+        return self._with_processes(state, [Event("process_stopped", {"pid": pid})])
 
     @event("The process {pid} stops.", pid=args.text("the process's id"))
     def apply_process_stopped(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -605,7 +671,8 @@ class NetworkRules(InjuryRules):
                     "system": device.id, "network": personal_network(str(old)),
                     "why": "paired to another owner"}))
         events.append(Event("device_paired", {"device": device.id, "owner": actor.id}))
-        return events + self._auto_pair_events(self.lookahead(state, events))
+        return self._with_processes(
+            state, events + self._auto_pair_events(self.lookahead(state, events)))
 
     @event("{device} is paired to {owner}.", device=args.creature("the device"),
            owner=args.creature("its new owner"))

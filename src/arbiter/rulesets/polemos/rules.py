@@ -103,7 +103,7 @@ class PolemosRuleset(SphereRules):
     @command("Roll a skill: 2D6 + the skill value, with bonus or penalty dice; against a "
              "target number or opposed.", who="player", when="any", actor="optional",
              rules=("P-SKL-1", "P-SKL-2", "P-DICE-1", "P-DICE-2", "P-DICE-3", "P-DICE-4",
-                    "AP-1", "AP-2"),
+                    "P-COV-2", "AP-1", "AP-2", "AP-17"),
              skill=args.text("the actor's skill", max_len=64),
              value=args.integer("a skill value instead of the actor's skill"),
              target=args.integer("the target number"),
@@ -123,16 +123,24 @@ class PolemosRuleset(SphereRules):
             raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
         bonus, penalty = dice_modifier(command)
         ties = self.rule(state, "AP-1")
-        result = roll_skill(value, bonus, penalty, self.rule(state, "AP-2"), dice)
+        level, flat, more = self._defense_concealment(state, actor, skill)
+        result = roll_skill(value + flat, bonus + more, penalty, self.rule(state, "AP-2"), dice)
         data: dict[str, Any] = {"actor": command.actor, "skill": skill, "value": value,
                                 "bonus": bonus, "penalty": penalty, "total": result.total,
                                 "roll": result.to_json()}
+        if level != "none":
+            data["concealment"] = level
         if "against" in command.args:
             other = self.creature(state, self.arg(command, "against", str))
             other_skill = self.arg(command, "against_skill", str, skill)
-            opposed = roll_skill(other.skill(other_skill), 0, 0, self.rule(state, "AP-2"), dice)
+            other_level, other_flat, other_more = self._defense_concealment(state, other,
+                                                                            other_skill)
+            opposed = roll_skill(other.skill(other_skill) + other_flat, other_more, 0,
+                                 self.rule(state, "AP-2"), dice)
             data.update(against=other.id, opposed=opposed.total, opposed_roll=opposed.to_json(),
                         success=success(result.total, opposed.total, ties))
+            if other_level != "none":
+                data["against_concealment"] = other_level
         elif "target" in command.args:
             target = self.arg(command, "target", int)
             data.update(target=target, success=success(result.total, target, ties))
@@ -147,9 +155,26 @@ class PolemosRuleset(SphereRules):
            against=args.creature("the opposing creature"),
            opposed=args.integer("the opposing roll's total"),
            opposed_roll=args.mapping("the opposing roll"),
-           success=args.flag("it succeeds (ruling AP-1)"))
+           success=args.flag("it succeeds (ruling AP-1)"),
+           concealment=args.text("the roller's concealment on a [firearm defense] roll "
+                                 "(P-COV-2)"),
+           against_concealment=args.text("the opposing creature's concealment on its "
+                                         "[firearm defense] roll (P-COV-2)"))
     def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+    def _defense_concealment(self, state: EncounterState, creature: Creature | None,
+                             skill: str, command: Command | None = None,
+                             ) -> tuple[str, int, int]:
+        """P-COV-2: concealment grants its bonus to every [firearm defense] roll of the
+        concealed creature: its level, and the bonus as a flat number or as bonus dice
+        (ruling AP-17). Nothing for any other skill (P-COV-2) or without concealment."""
+        if creature is None or skill != "firearm_defense":
+            return "none", 0, 0
+        level, _ = self._concealment(state, creature, command)
+        bonus = CONCEALMENT[level]
+        return (level, 0, bonus) if self.ruling_is(state, "AP-17", "dice") else \
+            (level, bonus, 0)
 
     @command("Order creatures that try to act at the same moment by [initiative].",
              rules=("P-ORD-6", "AP-3", "AP-33"),
@@ -205,7 +230,50 @@ class PolemosRuleset(SphereRules):
                 state.extra["clock"] = self.clock(state) + max(data["round"] - state.round, 0)
             state.extra["acted"] = []
         state.extra.setdefault("acted", []).append(data["actor"])
+        # the round whose per-round effects have taken effect for the actor (P-CON-9)
+        state.extra.setdefault("round_effects", {})[data["actor"]] = data["round"]
         super().apply_turn_started(state, data)
+
+    def _passed_over(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """The per-round effects of creatures that are down, as ``who``'s turn starts (P-CON-9:
+        no turn, so every three seconds; ruling POL-9): ``in-place``, those whose place in the
+        order the turns just passed over (the round before for those after the last
+        creature standing); ``round-start``, every one at the first turn of a round. Once a
+        round each (``extra.round_effects``)."""
+        order = state.order
+        if who not in order:
+            return []
+        down = [c for c in order if c != who and self._is_down(state, c)]
+        if not down:
+            return []
+        places: list[tuple[str, int]] = []
+        if self.ruling_is(state, "POL-9", "round-start"):
+            if state.extra.get("acted") == [who]:  # the first turn of the round
+                places = [(c, state.round) for c in down]
+        else:  # in-place: walk back from who's place to the last creature standing
+            index, round_ = order.index(who), state.round
+            for _ in range(len(order) - 1):
+                index -= 1
+                if index < 0:
+                    index, round_ = len(order) - 1, round_ - 1
+                if order[index] not in down:
+                    break
+                places.append((order[index], round_))
+            places.reverse()
+        done = state.extra.get("round_effects", {})
+        events: list[Event] = []
+        for name, round_ in places:
+            if round_ < 1 or int(done.get(name, 0)) >= round_:
+                continue
+            events.append(Event("per_round_passed", {"target": name, "round": round_}))
+            events += self._round_effects(self.lookahead(state, events), name, dice)
+        return events
+
+    @event("{target} is down: its per-round effects of round {round} take effect.",
+           target=args.creature("the creature that is down (no turn, P-CON-9)"),
+           round=args.integer("the round"))
+    def apply_per_round_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.setdefault("round_effects", {})[data["target"]] = data["round"]
 
     def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_initiative_set(state, data)
@@ -218,12 +286,19 @@ class PolemosRuleset(SphereRules):
         super().apply_combat_ended(state, data)
         state.extra["acted"] = []
         state.extra.pop("pending", None)
+        state.extra.pop("round_effects", None)
+
+    def do_end(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End turn-by-turn play; conditions timed in turns go on by the clock (P-CON-4)."""
+        events = super().do_end(state, command, dice)
+        return events + self._leave_turns(self.lookahead(state, events))
 
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """At the start of a turn: what falls due by the clock, then the bearer's per-round
         effects (P-CON-9)."""
         events = self._due_readds(state, self.clock(state))
         events += self._expire_clock(self.lookahead(state, events), self.clock(state))
+        events += self._passed_over(self.lookahead(state, events), who, dice)
         events += self._round_effects(self.lookahead(state, events), who, dice)
         events += self.sphere_turn_start(self.lookahead(state, events), who)
         return events + self._consequences(state, events)
@@ -498,12 +573,13 @@ class PolemosRuleset(SphereRules):
         return name, weapon, kind
 
     def _concealment(self, state: EncounterState, target: Creature,
-                     command: Command) -> tuple[str, list[str]]:
+                     command: Command | None) -> tuple[str, list[str]]:
         cond = target.condition("concealed")
         if cond is None:
             return "none", []
         level = str(cond.data.get("concealment", "none"))
-        if "angle" in command.args:  # P-COV-4: the angle of attack can lower the level
+        # P-COV-4: the angle of attack can lower the level
+        if command is not None and "angle" in command.args:
             angle = concealment_level(command.args["angle"])
             if CONCEALMENT[angle] < CONCEALMENT[level]:
                 level = angle
@@ -530,17 +606,16 @@ class PolemosRuleset(SphereRules):
             raise InvalidCommand("attack: name the body area hit (ruling AP-12 gm-chooses)")
         bonus, penalty = dice_modifier(command)
         defense_skill = f"{weapon.skill}_defense"
-        defense_bonus, defense_dice = 0, 0
         level, covered = self._concealment(state, target, command)
-        if weapon.skill == "firearm":  # P-COV-2: concealment helps [firearm defense] only
-            if self.rule(state, "AP-17") == "dice":
-                defense_dice = CONCEALMENT[level]
-            else:
-                defense_bonus = CONCEALMENT[level]
+        # P-COV-2: concealment helps [firearm defense] only
+        _, defense_bonus, defense_dice = self._defense_concealment(state, target, defense_skill,
+                                                                   command)
         return {"actor": actor, "target": target, "weapon_name": weapon_name, "weapon": weapon,
                 "type": dtype, "area": area, "bonus": bonus, "penalty": penalty,
                 "defense_skill": defense_skill, "defense_bonus": defense_bonus,
-                "defense_dice": defense_dice, "concealment": level, "covered": covered}
+                "defense_dice": defense_dice,
+                "defense_penalty": self.arg(command, "defense_penalty", int, 0),
+                "concealment": level, "covered": covered}
 
     def _attack_checks(self, state: EncounterState,
                        command: Command) -> tuple[dict[str, Any], dict[str, Any], bool]:
@@ -552,6 +627,7 @@ class PolemosRuleset(SphereRules):
         willing = self.arg(command, "willing", bool, False)
         skill_pool(s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
                    self.rule(state, "AP-2"))  # refuses negative bonus or penalty dice
+        skill_pool(0, s["defense_dice"], s["defense_penalty"], self.rule(state, "AP-2"))
         return s, data, willing
 
     @also(**DICE_ARGS, **reach_args())
@@ -572,10 +648,14 @@ class PolemosRuleset(SphereRules):
              kind=args.choice("the action it takes", *KINDS, default="primary"),
              ability=args.text("the ability used (once a round each)", default="attack",
                                max_len=64),
-             willing=args.flag("the target is willing: not attacked, no defense roll"))
+             willing=args.flag("the target is willing: not attacked, no defense roll"),
+             defense_penalty=args.integer("penalty dice on the defender's defense roll, "
+                                          "-ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20,
+                                          default=0))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
-        [bonus], [penalty], [angle], [kind], [ability], [willing]. Dice: the attack roll, the
+        [bonus], [penalty], [defense_penalty] (the defender's penalty dice), [angle], [kind],
+        [ability], [willing]. Dice: the attack roll, the
         defense roll, the body area (1D<areas>, when no area is named), the damage 1D6."""
         s, data, willing = self._attack_checks(state, command)
         actor, target, weapon = s["actor"], s["target"], s["weapon"]
@@ -588,9 +668,11 @@ class PolemosRuleset(SphereRules):
             hit = True
         else:
             defense = roll_skill(target.skill(s["defense_skill"]) + s["defense_bonus"],
-                                 s["defense_dice"], 0, rule2, dice)
+                                 s["defense_dice"], s["defense_penalty"], rule2, dice)
             hit = success(attack.total, defense.total, ties)
             data.update(defense_roll=defense.to_json(), defense_total=defense.total)
+            if s["defense_penalty"]:
+                data["defense_penalty"] = s["defense_penalty"]
         data["hit"] = hit
         events = [Event("attacked", data)]
         if hit:
@@ -621,6 +703,7 @@ class PolemosRuleset(SphereRules):
            concealment=args.text("the target's concealment level"),
            defense_roll=args.mapping("the defense roll"),
            defense_total=args.integer("the defense total"),
+           defense_penalty=args.integer("penalty dice on the defense roll"),
            hit=args.flag("it hits"))
     def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
         if data.get("attack"):
@@ -760,8 +843,9 @@ class PolemosRuleset(SphereRules):
              sustained_by=args.creature("who sustains it"),
              cause=args.text("what causes it: it lasts while that does", max_len=64),
              area=args.text("the body area its per-round damage hits (default: a random "
-                            "one)", max_len=64),
-             damage=args.integer("damage per round (times its level)", lo=0, hi=9999),
+                            "one), or that it bandages", max_len=64),
+             damage=args.integer("damage per round (times its level; default: the "
+                                 "catalogue's)", lo=0, hi=9999),
              type=args.text("the per-round damage type (default: heat)", max_len=64),
              excludes=args.items("conditions, or tags, it removes (P-CON-11)"))
     def do_condition(
@@ -794,6 +878,12 @@ class PolemosRuleset(SphereRules):
             target.area(data["area"])
         if "damage" in command.args:
             data["damage"] = self.arg(command, "damage", int)
+        elif "damage" in spec:  # the catalogue's per-round damage (burning, P-CON-9)
+            data["damage"] = int(spec["damage"])
+            data.setdefault("type", str(spec.get("type", "heat")))
+        bandage = "bandage" in tags
+        if bandage and "area" not in data:
+            raise InvalidCommand(f"{name}: name the body area it bandages ('area')")
         cond = Condition(name, level, tags, self.opt(command, "source", str), duration,
                          data)
         events = []
@@ -805,6 +895,9 @@ class PolemosRuleset(SphereRules):
                                                           "why": f"excluded by {name}"}))
         events.append(Event("condition_added", {"target": target.id,
                                                 "condition": cond.to_json()}))
+        if bandage:  # P-BLD-3: a bandaged area resets the bleeding that began there
+            events.append(Event("bleeding_reset", {"target": target.id,
+                                                   "origin": data["area"]}))
         return events + self._consequences(state, events)
 
     @command("Remove one condition, by name or tag; a caused one comes back while its "
@@ -831,7 +924,9 @@ class PolemosRuleset(SphereRules):
         cond = matching[0]  # P-CON-2: one at a time
         events = [Event("condition_removed", {"target": target.id, "name": cond.name,
                                               "why": "removed"})]
-        if cond.duration.kind == "caused" and self._cause_present(target, cond.duration.cause):
+        if cond.duration.kind == "caused" and self._cause_present(state, target,
+                                                                  cond.duration.cause,
+                                                                  cond.name):
             if self.rule(state, "AP-20") == "refuse":
                 raise IllegalCommand(f"{cond.name} is caused by {cond.duration.cause} and "
                                      "cannot be removed while it remains", rule="P-CON-6")
@@ -948,14 +1043,18 @@ class PolemosRuleset(SphereRules):
                 value = actor.skill(self.arg(command, "skill", str))
             else:
                 raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
-            dist = skill_distribution(value, bonus, penalty, rule2)
+            _, flat, more = self._defense_concealment(state, actor,
+                                                      self.arg(command, "skill", str, ""))
+            dist = skill_distribution(value + flat, bonus + more, penalty, rule2)
             out: dict[str, Any] = {"mean": dist.mean,
                                    "totals": {v: p for v, p in dist.items()}}
             if "against" in command.args:  # opposed: beat (AP-1: or tie) the other's roll
                 other = self.creature(state, self.arg(command, "against", str))
                 other_skill = self.arg(command, "against_skill", str,
                                        self.arg(command, "skill", str, ""))
-                opposed = skill_distribution(other.skill(other_skill), 0, 0, rule2)
+                _, other_flat, other_more = self._defense_concealment(state, other, other_skill)
+                opposed = skill_distribution(other.skill(other_skill) + other_flat, other_more,
+                                             0, rule2)
                 hit = sum((p * chance(dist, total, ties) for total, p in opposed.items()),
                           Fraction(0))
                 out.update(success=hit, failure=1 - hit)
@@ -981,7 +1080,8 @@ class PolemosRuleset(SphereRules):
             hit, miss, critical, mean = _attack_odds(
                 s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
                 s["target"].skill(s["defense_skill"]) + s["defense_bonus"], s["defense_dice"],
-                rule2, ties, s["weapon"].damage[s["type"]], s["actor"].critical_threshold)
+                s["defense_penalty"], rule2, ties, s["weapon"].damage[s["type"]],
+                s["actor"].critical_threshold)
             return {"hit": hit, "miss": miss, "critical_points": dict(critical),
                     "damage_mean": mean}
         if command.name == "stress" and "discipline" in command.args:
@@ -1018,13 +1118,14 @@ class PolemosRuleset(SphereRules):
 
 @lru_cache(maxsize=4096)
 def _attack_odds(attack_value: int, bonus: int, penalty: int, defense_value: int,
-                 defense_dice: int, rule2: str, ties: str, modifier: int, threshold: int,
+                 defense_dice: int, defense_penalty: int, rule2: str, ties: str, modifier: int,
+                 threshold: int,
                  ) -> tuple[Fraction, Fraction, tuple[tuple[int, Fraction], ...], Fraction]:
     """The exact odds of an attack from the numbers that decide them (pure, so cached): the
     chance to hit and to miss, the chance of each number of critical damage points (P-CDP-1,
     P-CDP-2, by damage roll 1D6 + modifier) and the mean damage roll."""
     attack = skill_distribution(attack_value, bonus, penalty, rule2)
-    defense = skill_distribution(defense_value, defense_dice, 0, rule2)
+    defense = skill_distribution(defense_value, defense_dice, defense_penalty, rule2)
     hit = chance(attack - defense, 0, ties)
     critical: dict[int, Fraction] = {}
     for face in range(1, 7):

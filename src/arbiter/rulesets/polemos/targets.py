@@ -106,22 +106,57 @@ class TargetRules(NetworkRules):
         return out
 
     def range_between(self, state: EncounterState, actor: Creature, target: Creature,
-                      command: Command | None = None) -> int | None:
-        """Squares from the actor to the target: on the grid, or across the combat spheres
-        (P-SPH-6, P-SPH-12, P-SPH-13); None when neither says where they are."""
+                      command: Command | None = None, module: str | None = None,
+                      strict: bool = True) -> int | None:
+        """Squares from the actor to the target (P-RNG-1), or to one square of the target
+        vehicle's module layout (``module``, "dx,dy": P-VEH-1; in the contact sphere or on
+        the grid each square has its own range, in the battle and support spheres all are
+        at the vehicle's, P-SPH-7): on the grid, or across the combat spheres (P-SPH-6,
+        P-SPH-12, P-SPH-13, AP-25).
+
+        None only when neither of them is anywhere, no square and no sphere: play without a
+        grid, where the game master judges ranges. When one is somewhere and the other is not
+        the range cannot be measured: refused with the reason (``strict``), else None."""
+        here = self.square_of(state, actor.id)
+        there = self.square_of(state, target.id)
+        if module is not None and there is not None and target.vehicle \
+                and target.sphere in (None, "contact"):
+            dx, _, dy = module.partition(",")
+            there = (there[0] + int(dx), there[1] + int(dy))
+            size = int(state.extra.get("spheres", {}).get("contact_size", 25))
+            if target.sphere == "contact" and not all(0 <= v < size for v in there):
+                raise IllegalCommand(f"{target.id}'s module square {module} lies at "
+                                     f"{list(there)}, outside the {size}×{size} contact "
+                                     "sphere: no range to it", rule="P-SPH-2")
         if actor.sphere or target.sphere:
             spheres = state.extra.get("spheres", {})
             given = self.opt(command, "sphere_range", int) if command is not None else None
-            return sphere_range(
-                (actor.sphere or "contact", actor.quadrant, self.square_of(state, actor.id)),
-                (target.sphere or "contact", target.quadrant,
-                 self.square_of(state, target.id)),
-                int(spheres.get("contact_size", 25)), self.rule(state, "AP-24"),
-                self.rule(state, "AP-25"), given, self.metric(state),
-                self.opt(command, "edge", str) if command is not None else None)
-        here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
-        if here is None or there is None:
+            try:
+                gap = sphere_range(
+                    (actor.sphere or "contact", actor.quadrant, here),
+                    (target.sphere or "contact", target.quadrant, there),
+                    int(spheres.get("contact_size", 25)), self.rule(state, "AP-24"),
+                    self.rule(state, "AP-25"), given, self.metric(state),
+                    self.opt(command, "edge", str) if command is not None else None)
+            except IllegalCommand:
+                if strict:
+                    raise
+                return None
+            if gap is None and strict:
+                missing = actor.id if here is None else target.id
+                raise IllegalCommand(f"{missing} has no square in the contact sphere: the range "
+                                     f"from {actor.id} to {target.id} cannot be measured",
+                                     rule="P-RNG-1")
+            return gap
+        if here is None and there is None:
             return None
+        if here is None or there is None:
+            if not strict:
+                return None
+            missing = actor.id if here is None else target.id
+            raise IllegalCommand(f"{missing} has no square on the grid: the range from "
+                                 f"{actor.id} to {target.id} cannot be measured (give it a "
+                                 "position)", rule="P-RNG-1")
         return distance(here, there, self.metric(state))
 
     # -- detection and requirements ----------------------------------------------------------
@@ -290,10 +325,15 @@ class TargetRules(NetworkRules):
                                                      self.opt(command, "network", str))
         elif kind != "self":
             self.check_detected(state, actor, target)  # P-REQ-1, P-STL-1
-            gap = self.range_between(state, actor, target, command)
-            if kind == "vehicle" and "square" in command.args and target.vehicle \
-                    and target.sphere != "battle" and gap is not None:
-                gap = self._vehicle_square_range(state, actor, target, command)
+            module = out.get("square") if kind == "vehicle" else None
+            gap = self.range_between(state, actor, target, command, module)
+            if gap is None:  # no grid: nothing to measure on (P-RNG-1)
+                if not self.arg(command, "valid", bool, False):
+                    raise IllegalCommand(f"neither {actor.id} nor {target.id} has a square or a "
+                                         "combat sphere: the range cannot be measured (give "
+                                         "them positions, or the GM's word that the target is "
+                                         "in range: valid: true)", rule="P-RNG-1")
+                out["judged"] = "no grid: the game master's word (valid: true)"
             out["distance"] = gap
             if gap is not None and gap > reach and "reachable" not in requires:
                 raise IllegalCommand(f"{target.id} is {gap} squares away, beyond the range of "
@@ -403,6 +443,7 @@ class TargetRules(NetworkRules):
             raise IllegalCommand(f"{actor.id} has no square on the grid: give it a 'position'",
                                  rule="P-RNG-1")
         chosen: list[tuple[int, int, str]] = []
+        unmeasured: list[str] = []
         for index, entity in enumerate(state.entities.values()):
             if entity.id == actor.id or entity.id in exclude or not isinstance(entity, Creature):
                 continue
@@ -413,20 +454,16 @@ class TargetRules(NetworkRules):
                 self._check_kind(state, actor, entity, kind, command, {})
             except IllegalCommand:
                 continue
-            gap = self.range_between(state, actor, entity, command)
-            if gap is not None and gap <= reach:
+            gap = self.range_between(state, actor, entity, command, strict=False)
+            if gap is None:  # nowhere: no range to measure, so never among the nearest
+                unmeasured.append(entity.id)
+            elif gap <= reach:
                 chosen.append((gap, index, entity.id))
         picked = [name for _, _, name in sorted(chosen)[:count]]
-        return {"affected": picked, "selected": picked}
-
-    def _vehicle_square_range(self, state: EncounterState, actor: Creature, target: Creature,
-                              command: Command) -> int | None:
-        """The range to one square of a vehicle's module layout (P-VEH-1, P-SPH-7)."""
-        here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
-        if here is None or there is None:
-            return None
-        dx, _, dy = self.arg(command, "square", str).partition(",")
-        return distance(here, (there[0] + int(dx), there[1] + int(dy)), self.metric(state))
+        out: dict[str, Any] = {"affected": picked, "selected": picked}
+        if unmeasured:
+            out["unmeasured"] = unmeasured
+        return out
 
     def _target_squares(self, state: EncounterState, actor: Creature, kind: str, reach: int,
                         command: Command) -> list[Square]:
@@ -493,7 +530,10 @@ class TargetRules(NetworkRules):
            affected=args.creatures("what it would reach"),
            squares=args.items("the squares it covers"),
            selected=args.creatures("the nearest targets selected"),
+           unmeasured=args.creatures("what a selection passed over: it is nowhere, so no "
+                                     "range can be measured to it"),
            distance=args.integer("squares to the target"),
+           judged=args.text("why the range was not measured (the GM's word)"),
            fluency=args.integer("the shared language's fluency (communicable)"),
            area=args.text("the body area"), design=args.text("the item's design"),
            wound=args.text("the wound's id"), square=args.text("the vehicle's square"),
@@ -539,7 +579,8 @@ class TargetRules(NetworkRules):
         events = [Event("moved", self._move_checks(state, command))]
         if not self._has_paired_devices(state):  # a move changes no device: none to pair
             return events
-        return events + self._auto_pair_events(self.lookahead(state, events))
+        return self._with_processes(
+            state, events + self._auto_pair_events(self.lookahead(state, events)))
 
     def _move_checks(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Everything that may refuse a move on the grid; the ``moved`` event's data."""
@@ -679,7 +720,8 @@ class TargetRules(NetworkRules):
                   and e.id != actor.id and not self.detected(state, actor.id, e.id)
                   and e.id not in blind]
         if reach is not None:
-            hidden = [e for e in hidden if (self.range_between(state, actor, e) or 0) <= reach]
+            hidden = [e for e in hidden
+                      if (self.range_between(state, actor, e, strict=False) or 0) <= reach]
         result = roll_skill(actor.skill("search"), 0, 0, self.rule(state, "AP-2"), dice)
         total = result.total + self.arg(command, "stealth_modifier", int, 0)
         shift = self.arg(command, "detection_modifier", int, 0)
