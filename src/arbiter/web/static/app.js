@@ -347,19 +347,40 @@ async function nextTurn() {
 }
 
 // -- the action panel ---------------------------------------------------------------------
-function actionNames() {
-  const names = Object.keys(S.commands).filter((n) => !OWN_CONTROLS.has(n));
-  // A creature's own actions first (the catalogue says a player may issue them), then the
-  // rest of what takes an actor, then the game master's bookkeeping.
-  const acts = names.filter((n) => S.commands[n].who === "player");
-  const actorly = names.filter((n) => !acts.includes(n) && takesActor(S.commands[n]));
-  return [...acts, ...actorly, ...names.filter((n) => !acts.includes(n) && !actorly.includes(n))];
+// The action list, grouped the way a GM looks for an action: what a creature does (attacks,
+// movement, skills, reactions, the rest), then the GM's own bookkeeping. Groups come from
+// the catalogue (who may issue a command, when, whom it targets) and the command's name.
+const GROUPS = [
+  ["Attacks", (n, c) => c.who === "player" && (/attack|melee|zaoe|strike|shoot|grapple|trip|shove/.test(n) || (c.args.target && c.args.target.refers === "enemy"))],
+  ["Movement", (n, c) => c.who === "player" && /move|stand|jump|climb|swim|fly|mount|enter|cover|engage|disengage|step/.test(n)],
+  ["Skills and checks", (n, c) => c.who === "player" && /skill|search|hide|roll|check|overcome|control|stabilize|bandage|perceive|critical/.test(n)],
+  ["Reactions and free actions", (n, c) => c.who === "player" && c.when === "any"],
+  ["Other actions", (n, c) => c.who === "player"],
+  ["Game master", () => true],
+];
+
+function actionGroups(filter = "") {
+  const wanted = filter.trim().toLowerCase().replace(/\s+/g, "_");
+  const names = Object.keys(S.commands).filter((n) => !OWN_CONTROLS.has(n) && (!wanted || n.includes(wanted)
+    || S.commands[n].summary.toLowerCase().includes(filter.trim().toLowerCase())));
+  const seen = new Set();
+  const out = [];
+  for (const [title, test] of GROUPS) {
+    const members = names.filter((n) => !seen.has(n) && test(n, S.commands[n]));
+    members.forEach((n) => seen.add(n));
+    if (members.length) out.push([title, members]);
+  }
+  return out;
 }
 
 function fillActions() {
-  const names = actionNames();
-  replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))));
-  if (names.includes("attack")) $("#do").value = "attack";
+  const keep = $("#do").value;
+  const groups = actionGroups($("#do-search").value);
+  replace($("#do"), groups.map(([title, names]) => h("optgroup", { label: title },
+    names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))))));
+  const all = groups.flatMap(([, names]) => names);
+  if (all.includes(keep)) $("#do").value = keep;
+  else if (all.includes("attack")) $("#do").value = "attack";
   fillOptions();
 }
 
@@ -373,9 +394,15 @@ function needsActor(name) {
 
 function fillOptions() {
   const name = $("#do").value;
+  // Required arguments in view; the optional ones one click away, so a 20-option attack
+  // does not bury the Roll button.
   const args = argsOf(name).filter((a) => !["actor", "target"].includes(a.name));
-  replace($("#opts"), args.map((a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`,
-    argInput(a))));
+  const field = (a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
+  const required = args.filter((a) => !a.optional);
+  const optional = args.filter((a) => a.optional);
+  replace($("#opts"), required.map(field),
+    optional.length ? h("details", { class: "more-opts" }, h("summary", {}, `Options (${optional.length})`),
+      h("div", { class: "opts" }, optional.map(field))) : null);
   const spec = S.commands[name];
   $("#do").title = spec ? spec.summary : "";
   replace($("#do-help"), spec ? spec.summary : "");
@@ -708,6 +735,7 @@ function wire() {
   });
   $("#action").addEventListener("submit", (e) => { e.preventDefault(); roll(); });
   $("#do").addEventListener("change", () => { fillOptions(); scheduleProbe(); });
+  $("#do-search").addEventListener("input", () => { fillActions(); scheduleProbe(); });
   $("#actor").addEventListener("change", () => { S.actorTouched = true; scheduleProbe(); });
   $("#target").addEventListener("change", refreshOdds);
   $("#opts").addEventListener("change", scheduleProbe);
@@ -728,7 +756,11 @@ function wire() {
       roll();
       return;
     }
-    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+    // Shortcuts work whatever has focus but a text field: right after choosing a target from
+    // a dropdown, R rolls (a dropdown's own letter search gives way to them).
+    const t = e.target;
+    const typing = (t instanceof HTMLInputElement && !["checkbox", "radio", "button", "submit"].includes(t.type))
+      || t instanceof HTMLTextAreaElement || (t instanceof HTMLElement && t.isContentEditable);
     if (typing || e.ctrlKey || e.metaKey || e.altKey || $("#console").hidden) return;
     const key = e.key;
     if (key === "n") nextTurn();

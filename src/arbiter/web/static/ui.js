@@ -306,6 +306,17 @@ export function tracker(state, opts = {}) {
 }
 
 // -- odds -------------------------------------------------------------------------------
+// Odds keys that are expectations (a mean of damage, Health...), not probabilities: shown as
+// numbers with their unit, never as percentages.
+const EXPECTATION = /(^|_| )(mean|expected|average)( |_|$)/;
+
+function unitOf(name) {
+  if (/damage/.test(name)) return " damage";
+  if (/health|hp/.test(name)) return " Health";
+  if (/vitality/.test(name)) return " vitality";
+  return "";
+}
+
 export function oddsView(odds) {
   const rows = [];
   const walk = (prefix, value) => {
@@ -318,10 +329,16 @@ export function oddsView(odds) {
     }
   };
   walk("", odds);
+  for (const row of rows) {
+    const [name, v] = row;
+    if (EXPECTATION.test(name) && v && typeof v === "object" && "float" in v) {
+      row[1] = { text: `${fmt(v.float)}${unitOf(name)}`, exact: v.exact };
+    }
+  }
   return h("table", { class: "odds" }, h("tbody", {}, rows.map(([name, v]) => h("tr", { dataset: { outcome: name } },
     h("th", {}, label(name)),
     h("td", { class: "p" }, v.text ?? pct(v)),
-    h("td", { class: "barcell" }, "percent" in v ? h("span", { class: "obar", title: v.exact }, h("i", { style: `width:${v.percent}%` })) : h("small", { class: "muted" }, v.exact || ""))))));
+    h("td", { class: "barcell" }, v.percent !== undefined ? h("span", { class: "obar", title: v.exact }, h("i", { style: `width:${v.percent}%` })) : h("small", { class: "muted" }, v.exact || ""))))));
 }
 
 // An exact distribution as a bar chart: outcomes [[value, percent]...].
@@ -397,6 +414,12 @@ export function undone(records) {
   return out;
 }
 
+// A roll's text with its struck dice (written ~~1~~ by the roller) shown struck.
+export function rollText(text) {
+  const parts = String(text).split(/~~([^~]*)~~/);
+  return parts.map((part, i) => (i % 2 ? h("s", { title: "dropped or rerolled" }, part) : part));
+}
+
 export function logEntry(record, off, open = false) {
   if (record.kind === "undo" || record.kind === "redo") {
     return h("li", { class: `rec ${record.kind}`, dataset: { seq: record.seq } },
@@ -416,7 +439,7 @@ export function logEntry(record, off, open = false) {
       record.text ? h("div", { class: "cmd" }, h("small", { class: "muted" }, commandLine(record.command))) : null,
       h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
         events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null),
-      details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
+      details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, rollText(t)))))) : null,
       details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
       record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
 }
