@@ -205,3 +205,22 @@ def test_commands_carry_their_canonical_text() -> None:
     cmd = Command.from_json({"do": "attack", "actor": "nia", "target": "orc"})
     assert str(cmd) == "attack actor=nia target=orc"
     assert Command.from_json(cmd.to_json()) == cmd
+
+
+def test_a_creature_added_mid_combat_joins_the_order_by_its_initiative() -> None:
+    """It keeps its place after another initiative change, and takes its turn: later this
+    round when its initiative is below the current creature's, else from the next round."""
+    enc = fight()
+    enc.execute({"do": "start", "initiative": {"nia": 20, "orc": 5}}, ForcedDice([]))
+    enc.execute({"do": "add", "id": "wolf", "health": 9, "initiative": 10}, ForcedDice([]))
+    assert enc.state.order == ["nia", "wolf", "orc"] and enc.state.current == "nia"
+    enc.execute({"do": "add", "id": "hawk", "health": 3}, ForcedDice([20]))  # 1d20 + 0
+    assert enc.state.initiative["hawk"] == 20
+    assert enc.state.order == ["nia", "hawk", "wolf", "orc"] and enc.state.current == "nia"
+    enc.execute({"do": "initiative", "target": "orc", "value": 30}, ForcedDice([]))
+    assert enc.state.order == ["orc", "nia", "hawk", "wolf"]
+    turns = []
+    for _ in range(4):
+        enc.execute({"do": "next"}, ForcedDice([]))
+        turns.append((enc.state.round, enc.state.current))
+    assert turns == [(1, "hawk"), (1, "wolf"), (2, "orc"), (2, "nia")]

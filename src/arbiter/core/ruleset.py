@@ -341,9 +341,13 @@ class Ruleset:
     def apply_ruling_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.rulings = {**state.rulings, data["id"]: data["value"]}  # replaced: see model
 
-    @command("Add a creature or object from a stat block or a template.", open=True,
+    @command("Add a creature or object from a stat block or a template; during turn-by-turn "
+             "play a creature rolls initiative (or takes the one given) and joins the order.",
+             open=True,
              id=args.creature("the new creature's id", required=True),
-             template=args.text("a template of this ruleset", max_len=64))
+             template=args.text("a template of this ruleset", max_len=64),
+             initiative=args.integer("its initiative when it joins turn-by-turn play (default: "
+                                     "rolled)", lo=-999, hi=999))
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Add a creature or object: id, and its stat block."""
         entity_id = self.arg(command, "id", str)
@@ -351,9 +355,22 @@ class Ruleset:
             raise IllegalCommand(f"{entity_id!r} is already in the encounter")
         if not entity_id.replace("_", "").replace("-", "").isalnum():
             raise InvalidCommand(f"{entity_id!r}: ids are letters, digits, '-' and '_'")
-        spec = self.expand_template({k: v for k, v in command.args.items() if k != "id"})
-        self.make_entity(entity_id, spec)  # validate now, not at evolve
-        return [Event("entity_added", {"id": entity_id, "spec": spec})]
+        spec = self.expand_template({k: v for k, v in command.args.items()
+                                     if k not in ("id", "initiative")})
+        entity = self.make_entity(entity_id, spec)  # validate now, not at evolve
+        events = [Event("entity_added", {"id": entity_id, "spec": spec})]
+        if state.in_combat and entity.kind == "creature":
+            # It joins the order where its initiative puts it: later this round when that
+            # is after the creature acting now, else from the next round (as a table does).
+            after = self.lookahead(state, events)
+            given = self.opt(command, "initiative", int)
+            value, rolled = ((given, {}) if given is not None
+                             else self.roll_initiative(after, after.entity(entity_id), dice))
+            initiative = {**after.initiative, entity_id: value}
+            events.append(Event("initiative_set", {
+                "target": entity_id, "value": value, "roll": rolled,
+                "order": self.initiative_order(after, initiative)}))
+        return events
 
     @event("{id} joins the encounter.", id=args.creature("who joins"),
            spec=args.mapping("the stat block"))
@@ -507,9 +524,21 @@ class Ruleset:
         if not state.in_combat or not order:
             return None
         index = order.index(who) + 1 if who in order else state.turn_index
-        if index >= len(order):
-            return order[0], round_ + 1
-        return order[index], round_
+        first: tuple[str, int] | None = None
+        for step in range(len(order)):  # the next one who takes a turn (takes_turn)
+            at = index + step
+            following = (order[at], round_) if at < len(order) else \
+                (order[at % len(order)], round_ + 1)
+            if first is None:
+                first = following
+            if self.takes_turn(state, following[0]):
+                return following
+        return first  # nobody takes a turn: the order goes on as it stands
+
+    def takes_turn(self, state: EncounterState, who: str) -> bool:
+        """Whether ``who`` gets its turn when the order reaches it (a ruleset skips those
+        its rules put out of the fight; by default everyone in the order)."""
+        return True
 
     @event("{actor}'s turn ends.", actor=args.creature("whose turn"),
            round=args.integer("the round"))
@@ -545,7 +574,8 @@ class Ruleset:
                                          "order": self.initiative_order(state, initiative)})]
 
     @event("{target}'s initiative is now {value}.", target=args.creature("whose"),
-           value=args.integer("the initiative"), order=args.creatures("the new order"))
+           value=args.integer("the initiative"), order=args.creatures("the new order"),
+           roll=args.mapping("the initiative roll, when it was rolled"))
     def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         current = state.current
         state.initiative[data["target"]] = data["value"]

@@ -214,6 +214,12 @@ class RealmsRuleset(Ruleset):
         return events
 
     # -- initiative (R-CMP-5, R-CMP-6, AR-38) -------------------------------------------
+    def takes_turn(self, state: EncounterState, who: str) -> bool:
+        """The dead and the unsummoned get no turn; a Dying creature still does: it takes its
+        dying damage at the start of its turns and gains 1 AP at their end (R-DY-2)."""
+        found = state.entities.get(who)
+        return not (isinstance(found, RealmsCreature) and (found.dead or found.unsummoned))
+
     def roll_initiative(self, state: EncounterState, entity: Entity,
                         dice: DiceSource) -> tuple[int, dict[str, Any]]:
         """d20 + initiative bonus (Agility unless given); a companion's place is its

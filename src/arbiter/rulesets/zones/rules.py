@@ -253,6 +253,11 @@ class ZonesRuleset(Ruleset):
         return {"economy": self.spend(state, who, kind)}
 
     # -- initiative (ruling ZR-3) ---------------------------------------------------------
+    def takes_turn(self, state: EncounterState, who: str) -> bool:
+        """A creature out of the fight (0 Health, or marked down: ZR-2) gets no turn."""
+        found = state.entities.get(who)
+        return not (isinstance(found, Creature) and found.down)
+
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
     ) -> tuple[int, dict[str, Any]]:

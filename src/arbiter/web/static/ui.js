@@ -161,15 +161,25 @@ const FIRST = ["ap", "movement", "armor", "shield", "evasion", "defenses", "atta
   "dying_turns", "stabilized", "dead", "down", "overheal", "location", "altitude"];
 // Shown only when not zero.
 const QUIET_ZERO = new Set(["dying_turns", "altitude", "movement", "critical_points"]);
-const PLAYER_LABELS = { unhurt: "healthy", wounded: "hurt", bloodied: "terminal", down: "dying" };
+// Health in words that never clash with a ruleset's own condition names (realms has a
+// Terminal and a Dying condition: those show as condition chips, not as this label).
+const PLAYER_LABELS = { unhurt: "unhurt", wounded: "wounded", bloodied: "badly hurt", down: "down" };
+const LABEL_CLASS = { unhurt: "ok", wounded: "low", "badly hurt": "bad", down: "out", dead: "out" };
 
 export function healthLabel(entity) {
   if (entity.status) return PLAYER_LABELS[entity.status] || entity.status;
+  const conditions = new Set((entity.conditions || []).map((c) => c.name));
+  if (entity.dead === true || conditions.has("dead")) return "dead";
+  if (entity.down === true || entity.unsummoned === true || conditions.has("unconscious") || conditions.has("down")) return "down";
   const { health, health_max: most } = entity;
   if (typeof health !== "number" || typeof most !== "number" || most <= 0) return null;
-  if (health <= 0) return "dying";
-  if (health >= most) return "healthy";
-  return health * 2 > most ? "hurt" : "terminal";
+  if (health <= 0) return "down";
+  if (health >= most) return "unhurt";
+  return health * 2 > most ? "wounded" : "badly hurt";
+}
+
+export function healthClass(text) {
+  return LABEL_CLASS[text] || "";
 }
 
 function meter(name, value, most, onEdit) {
@@ -252,7 +262,7 @@ export function card(entity, state, opts = {}) {
   if (current) classes.push("current");
   if (entity.hidden) classes.push("hidden");
   if (selected) classes.push("selected");
-  if (health === "dying" || entity.dead || entity.down === true) classes.push("down");
+  if (health === "down" || health === "dead") classes.push("down");
   return h("article", { class: classes.join(" "), dataset: { id: entity.id }, "aria-label": entity.name || entity.id },
     h("header", {},
       onSelect ? h("input", { type: "checkbox", class: "pick", title: "select for apply to many", "aria-label": `select ${entity.id}`, checked: selected, onchange: (e) => onSelect(entity, e.target.checked) }) : null,
@@ -261,7 +271,7 @@ export function card(entity, state, opts = {}) {
       entity.side ? h("span", { class: "chip side" }, entity.side) : null,
       current ? h("span", { class: "chip turn" }, "turn") : null,
       gm && onToggleHidden ? hiddenChip(entity, state, onToggleHidden) : null),
-    health ? h("div", { class: `health ${health}` }, health) : null,
+    health ? h("div", { class: `health ${healthClass(health)}` }, health) : null,
     meters,
     areas,
     facts.length ? h("div", { class: "facts" }, facts) : null,
@@ -300,7 +310,7 @@ export function tracker(state, opts = {}) {
         h("span", { class: "init" }, state.initiative[id] ?? ""),
         h("span", { class: "who" }, names(id), e && e.hidden ? h("small", { class: "muted" }, " (hidden)") : null,
           econ && id === state.current ? h("span", { class: "econ" }, Object.entries(econ).filter(([, v]) => typeof v === "number").map(([k, v]) => `${label(k)} ${v}`).join(" · ")) : null),
-        e ? h("span", { class: `hl ${healthLabel(e) || ""}` }, healthLabel(e) || "") : h("span"),
+        e ? h("span", { class: `hl ${healthClass(healthLabel(e))}` }, healthLabel(e) || "") : h("span"),
         opts.onPick ? h("button", { class: "link", title: "act as this creature", onclick: () => opts.onPick(id) }, "act") : null);
     })));
 }
