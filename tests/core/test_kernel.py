@@ -224,3 +224,23 @@ def test_a_creature_added_mid_combat_joins_the_order_by_its_initiative() -> None
         enc.execute({"do": "next"}, ForcedDice([]))
         turns.append((enc.state.round, enc.state.current))
     assert turns == [(1, "hawk"), (1, "wolf"), (2, "orc"), (2, "nia")]
+
+
+def test_a_batch_is_one_entry_and_refused_whole() -> None:
+    """Apply to many: the GM's commands at once, one log entry (so one undo)."""
+    enc = fight()
+    entry = enc.execute({"do": "batch", "commands": [
+        {"do": "damage", "target": "nia", "amount": 3},
+        {"do": "damage", "target": "orc", "amount": 4},
+        {"do": "condition", "target": "orc", "name": "prone"}]}, ForcedDice([]))
+    assert [e.type for e in entry.events] == ["damaged", "damaged", "condition_added"]
+    assert (enc.state.entity("nia").health, enc.state.entity("orc").health) == (17, 16)
+    before = enc.state.copy()
+    with pytest.raises(InvalidCommand, match=r"batch: command 2 \(damage\): no creature"):
+        enc.execute({"do": "batch", "commands": [{"do": "damage", "target": "nia", "amount": 1},
+                                                 {"do": "damage", "target": "zz", "amount": 1}]},
+                    ForcedDice([]))
+    assert enc.state == before
+    with pytest.raises(InvalidCommand, match="cannot be a 'batch'"):
+        enc.execute({"do": "batch", "commands": [{"do": "batch", "commands": []}]},
+                    ForcedDice([]))

@@ -39,6 +39,8 @@ Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
+BATCH_LIMIT = 100
+"""Commands in one ``batch``."""
 CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
 """Conditions that hide where a creature is from whoever has not detected it."""
 
@@ -697,6 +699,34 @@ class Ruleset:
         data's ``detected_by`` (a new Condition: conditions are never changed in place)."""
         set_detection(state.entity(data["target"]), self.concealing, data["actor"],
                       data["detected"])
+
+    @command("Apply several of the game master's commands at once (apply to many): one log "
+             "entry, one undo; refused whole when any one is refused.",
+             commands=args.items("the commands, each a mapping {'do': ..., ...} (at most 100)",
+                                 required=True))
+    def do_batch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Decide each command on the state the ones before it leave, as one entry."""
+        raw = self.arg(command, "commands", list)
+        if not raw:
+            raise InvalidCommand("batch: give at least one command")
+        if len(raw) > BATCH_LIMIT:
+            raise InvalidCommand(f"batch: at most {BATCH_LIMIT} commands")
+        events: list[Event] = []
+        scratch = state
+        for index, item in enumerate(raw, start=1):
+            inner = Command.from_json(item)
+            if inner.name in ("batch", "create"):
+                raise InvalidCommand(f"batch: command {index} cannot be a {inner.name!r}")
+            try:
+                decided = self.decide(scratch, inner, dice)
+            except IllegalCommand as err:
+                raise IllegalCommand(f"batch: command {index} ({inner.name}): {err.reason}",
+                                     rule=err.rule) from None
+            except RulesError as err:
+                raise InvalidCommand(f"batch: command {index} ({inner.name}): {err}") from None
+            events += decided
+            scratch = self._then(scratch, state, decided)
+        return events
 
     @command("Write a note into the log.",
              text=args.text("the note", required=True, max_len=2000))

@@ -183,7 +183,10 @@ class RealmsRuleset(Ruleset):
             setattr(m, key, bool(spec.get(key, False)))
         m.willing = bool(spec.get("willing", True))
         weapon = _gear("weapons", spec.get("weapon", "unarmed"), m.id)
-        m.weapon = str(weapon.get("name", spec.get("weapon", "unarmed")))
+        given = spec.get("weapon", "unarmed")
+        # an inline weapon (a mapping) is named by its own "name", else "natural weapon"
+        m.weapon = str(weapon.get("name", "natural weapon" if isinstance(given, Mapping)
+                                  else given))
         m.weapon_range = str(weapon.get("range", "melee"))
         m.weapon_arms = bool(weapon.get("arms", True))
         m.damage = []

@@ -9,7 +9,7 @@ const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
 const STORE = "arbiter.campaigns";
 // Commands with their own controls (header buttons, forms), not offered as actions.
-const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds"]);
+const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds", "batch"]);
 
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
@@ -577,19 +577,13 @@ async function applyMany() {
       }
       if (what === "damage" && F(form, "type").value.trim()) extra.type = F(form, "type").value.trim();
     }
-    const failures = [];
-    for (const id of [...S.selected]) {
-      try {
-        const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command: { do: what, target: id, ...extra } });
-        addRecord(out.record);
-        setState(out.state);
-      } catch (err) {
-        failures.push(`${nameOf(id)}: ${err.message}`);
-      }
-    }
+    // One batch: one log entry, one undo; refused whole when any one is refused.
+    const commands = [...S.selected].map((id) => ({ do: what, target: id, ...extra }));
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command: { do: "batch", commands } });
+    addRecord(out.record);
+    setState(out.state);
     render();
-    if (failures.length) throw new InputError(failures.join(" · "));
-    toast(`${what} applied to ${S.selected.size}`);
+    toast(out.record.text || `${what} applied to ${commands.length}`);
   }, { cond: "cond", name: "cond", amount: "amount", type: "type", level: "level", rounds: "rounds" });
 }
 
