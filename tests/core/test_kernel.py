@@ -234,7 +234,8 @@ def test_a_batch_is_one_entry_and_refused_whole() -> None:
         {"do": "damage", "target": "orc", "amount": 4},
         {"do": "condition", "target": "orc", "name": "prone"}]}, ForcedDice([]))
     assert [e.type for e in entry.events] == ["damaged", "damaged", "condition_added"]
-    assert (enc.state.entity("nia").health, enc.state.entity("orc").health) == (17, 16)
+    health = {e.id: getattr(e, "health", None) for e in enc.state.entities.values()}
+    assert health == {"nia": 17, "orc": 16}
     before = enc.state.copy()
     with pytest.raises(InvalidCommand, match=r"batch: command 2 \(damage\): no creature"):
         enc.execute({"do": "batch", "commands": [{"do": "damage", "target": "nia", "amount": 1},
