@@ -178,11 +178,14 @@ def rulings_command(
 
 
 def coverage_report(ruleset: str, inventory: Path | None, as_json: bool) -> None:
+    """The coverage of the ruleset's own inventory (``inventory.toml`` in its package), or of
+    the inventory given with ``--inventory`` or ``$ARBITER_INVENTORY``, by the project in the
+    current folder."""
     from .coverage import InventoryError, load_inventory, measure
 
     root = Path.cwd()
     try:
-        path, parsed = load_inventory(inventory, root)
+        path, parsed = load_inventory(inventory, load_ruleset(ruleset).package_dir)
     except InventoryError as err:
         fail(str(err))
     report = measure(ruleset, parsed, root)

@@ -1,9 +1,12 @@
 """Which rules of the inventory a ruleset covers, and what checks each one.
 
-The inventory (``shared/rules/inventory.md`` beside the project, or the file given with
-``--inventory`` or ``$ARBITER_INVENTORY``) lists every rule with an id and a class (MECH,
-HOOK, NARR), then the ambiguities. An id counts only where it is named on purpose
-(docs/scenarios.md, "Rule ids"):
+The inventory lists every rule with an id and a class (MECH, HOOK, NARR), then the
+ambiguities. By default it is the ruleset's own, ``inventory.toml`` in its package (each id
+with its kind and a one-line statement, read by :func:`read_package_inventory`), so the report
+works in a clone of the repository alone; the shared inventory
+(``../shared/rules/inventory.md``, every ruleset's section) or another file is read only when
+given, with ``--inventory`` or ``$ARBITER_INVENTORY``. An id counts only where it is named on
+purpose (docs/scenarios.md, "Rule ids"):
 
 - a scenario's ``rules:`` list (``scenarios/**/*.yaml``);
 - a ruling's ``rules`` list in the ruleset's ``rulings.toml``; an ambiguity (``AZ-3``) by the
@@ -30,6 +33,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .core.content import read_content
+from .core.errors import SchemaError
 from .scenario.loader import LineDict, load_yaml
 
 RULE_LINE = re.compile(
@@ -41,7 +46,13 @@ RULE_IDS_LINE = re.compile(r"^\s*Rule ids:(?P<ids>.*)$")
 """The line of a test's docstring that names the inventory ids it checks."""
 PREFIX = {"polemos": "P", "zones": "Z", "realms": "R"}
 INVENTORY = Path("shared") / "rules" / "inventory.md"
-"""Where the inventory lives, beside the project (in a folder above it)."""
+"""Where the shared inventory lives, beside the project (in a folder above it)."""
+PACKAGE_INVENTORY = "inventory.toml"
+"""A ruleset's own inventory, in its package: its section of the shared one."""
+KINDS = ("MECH", "HOOK", "NARR", "AMBIGUITY")
+"""The kinds of a package inventory's ids: the inventory's three classes, and its ambiguities
+(``AZ-3``), each settled by the ruling of that id."""
+AMBIGUITY_ID = re.compile(r"A[A-Z]-\d+")
 ENV = "ARBITER_INVENTORY"
 
 
@@ -54,6 +65,8 @@ class InventoryError(ValueError):
 class Inventory:
     rules: dict[str, str] = field(default_factory=dict)  # id -> class
     ambiguities: list[str] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)
+    """Each id's one-line statement (a package inventory's; none from the shared file)."""
 
 
 def parse_inventory(text: str) -> Inventory:
@@ -66,9 +79,48 @@ def parse_inventory(text: str) -> Inventory:
     return inventory
 
 
+def read_package_inventory(path: Path) -> Inventory:
+    """A ruleset's ``inventory.toml`` (a content file: ``schema = 1``), whose ``[rules]``
+    table gives each id, in the shared inventory's order, its kind (:data:`KINDS`) and a
+    one-line ``text``::
+
+        [rules]
+        "Z-RA-1" = { kind = "MECH", text = "Shooting is a major action that slows." }
+        "AZ-2" = { kind = "AMBIGUITY", text = "Whether a total equal to the stat succeeds." }
+
+    Raises :class:`InventoryError` naming the file and the id when it is wrong."""
+    try:
+        data = read_content(path)
+    except SchemaError as err:
+        raise InventoryError(str(err)) from None
+    table = data.get("rules")
+    if not isinstance(table, dict) or not table:
+        raise InventoryError(f"{path}: no [rules] table of ids (\"Z-RA-1\" = {{ kind = "
+                             "\"MECH\", text = \"...\" }): is it a rules inventory?")
+    inventory = Inventory()
+    for rid, entry in table.items():
+        kind = entry.get("kind") if isinstance(entry, dict) else None
+        text = entry.get("text") if isinstance(entry, dict) else None
+        if kind not in KINDS:
+            raise InventoryError(f"{path}: {rid}: kind is one of {', '.join(KINDS)}")
+        if not isinstance(text, str) or not text.strip() or "\n" in text:
+            raise InventoryError(f"{path}: {rid}: give its statement as one line of text")
+        if (kind == "AMBIGUITY") != bool(AMBIGUITY_ID.fullmatch(rid)):
+            raise InventoryError(f"{path}: {rid}: an ambiguity id (AZ-3) is of kind "
+                                 "AMBIGUITY, and only an ambiguity id")
+        if kind == "AMBIGUITY":
+            inventory.ambiguities.append(rid)
+        else:
+            inventory.rules[rid] = kind
+        inventory.texts[rid] = text
+    return inventory
+
+
 def find_inventory(start: Path) -> Path | None:
-    """``$ARBITER_INVENTORY``, else ``shared/rules/inventory.md`` in ``start`` or a folder
-    above it; None when there is none (:func:`load_inventory` says why in words)."""
+    """The shared inventory: ``$ARBITER_INVENTORY``, else ``shared/rules/inventory.md`` in
+    ``start`` or a folder above it; None when there is none. :func:`load_inventory` does not
+    look for it (a ruleset's own inventory is the default); tests that compare with the
+    shared file do."""
     env = os.environ.get(ENV)
     if env:
         return Path(env)
@@ -89,19 +141,25 @@ def _in_folder(folder: Path) -> Path | None:
     return None
 
 
-def load_inventory(given: Path | None, start: Path) -> tuple[Path, Inventory]:
+def load_inventory(given: Path | None, package: Path | None = None
+                   ) -> tuple[Path, Inventory]:
     """The inventory file and what it lists: ``given`` (``--inventory``), else
-    ``$ARBITER_INVENTORY``, else ``shared/rules/inventory.md`` in ``start`` or a folder above.
-    A folder is searched for the file. Raises :class:`InventoryError` with a sentence saying
-    what was looked for and what to do: never a traceback."""
+    ``$ARBITER_INVENTORY``, else the ruleset's own ``inventory.toml`` in ``package``. A file
+    given may be the shared ``inventory.md`` or a package's ``inventory.toml``; a folder is
+    searched for ``inventory.md``. Raises :class:`InventoryError` with a sentence saying what
+    was looked for and what to do: never a traceback."""
     env = os.environ.get(ENV)
-    source = "--inventory" if given is not None else f"${ENV}" if env else None
-    path = given if given is not None else Path(env) if env else find_inventory(start)
-    if path is None:
-        raise InventoryError(
-            f"no rules inventory found: looked for {INVENTORY} in {start} and every folder "
-            f"above it. The inventory is not part of the repository (it lives beside the "
-            f"project, as ../{INVENTORY}); give --inventory FILE or set {ENV}=FILE")
+    if given is None and not env:
+        own = package / PACKAGE_INVENTORY if package is not None else None
+        if own is None or not own.is_file():
+            where = f"{package.name} has no {PACKAGE_INVENTORY} in its package ({package})" \
+                if package is not None else "no ruleset package to look in"
+            raise InventoryError(
+                f"no rules inventory: {where}; give one with --inventory FILE or set "
+                f"{ENV}=FILE (the shared one is ../{INVENTORY})")
+        return own, read_package_inventory(own)
+    source = "--inventory" if given is not None else f"${ENV}"
+    path = given if given is not None else Path(str(env))
     if path.is_dir():
         inside = _in_folder(path)
         if inside is None:
@@ -111,7 +169,9 @@ def load_inventory(given: Path | None, start: Path) -> tuple[Path, Inventory]:
                 "file itself")
         path = inside
     elif not path.exists():
-        raise InventoryError(f"{source or 'the inventory'} {path}: no such file")
+        raise InventoryError(f"{source} {path}: no such file")
+    if path.suffix == ".toml":
+        return path, read_package_inventory(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:

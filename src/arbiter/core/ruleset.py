@@ -81,6 +81,23 @@ class Ruleset:
             self.__dict__["_templates"] = cached
         return cached
 
+    @property
+    def condition_texts(self) -> dict[str, str]:
+        """Each condition of the package's ``conditions.toml`` with its one-line text (the
+        console's condition picker), whether the file keeps them under ``condition`` or at
+        the top."""
+        cached: dict[str, str] | None = self.__dict__.get("_condition_texts")
+        if cached is None:
+            cached = {}
+            file = self.package_dir / "conditions.toml" if self.package_dir else None
+            if file is not None and file.exists():
+                data = read_content(file)
+                table = data.get("condition", data)
+                cached = {str(k): str(v.get("text", "")) for k, v in table.items()
+                          if isinstance(v, Mapping)}
+            self.__dict__["_condition_texts"] = cached
+        return cached
+
     def expand_template(self, spec: Mapping[str, Any]) -> dict[str, Any]:
         """A stat block with its ``template`` (if any) filled in; given keys win."""
         spec = dict(spec)

@@ -504,6 +504,8 @@ class Api:
                 continue
             out.append({"name": name, "title": ruleset.title,
                         "commands": {k: c.to_json() for k, c in ruleset.catalogue.items()},
+                        "conditions": [{"name": k, "text": v}
+                                       for k, v in ruleset.condition_texts.items()],
                         "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings]})
         return JSONResponse({"rulesets": out})
 

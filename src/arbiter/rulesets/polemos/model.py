@@ -7,7 +7,8 @@ Base values are stored; derived values (fatigue, P-FAT-1) are properties.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -278,6 +279,17 @@ def armor_catalogue() -> dict[str, dict[str, Any]]:
 @cache
 def condition_catalogue() -> dict[str, dict[str, Any]]:
     return dict(_toml("conditions.toml")["condition"])
+
+
+def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
+    """The refusal of a condition name ``conditions.toml`` does not list (a typo, unless the
+    GM gives it on purpose with ``custom: true``): the names it does list, nearest first."""
+    key = name.casefold()
+    nearest = sorted(listed, key=lambda n: (
+        -difflib.SequenceMatcher(None, key, n.casefold()).ratio(), n))
+    return (f"condition: no condition {name!r} in {ruleset}'s conditions.toml (listed, "
+            f"nearest first: {', '.join(nearest)}); give custom: true to use a condition "
+            "of your own")
 
 
 @cache

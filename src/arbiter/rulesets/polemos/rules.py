@@ -45,6 +45,7 @@ from .model import (
     DamageType,
     condition_catalogue,
     reveal_table,
+    unlisted_condition,
 )
 from .networks import reach_args
 from .spheres import SphereRules
@@ -832,8 +833,10 @@ class PolemosRuleset(SphereRules):
              rules=("P-CON-1", "P-CON-4", "P-CON-5", "P-CON-6", "P-CON-7", "P-CON-8",
                     "P-CON-9", "P-CON-10", "P-CON-11"),
              target=args.creature("who gets the condition", required=True),
-             name=args.text("the condition's name (conditions.toml)", required=True,
-                            max_len=64),
+             name=args.text("the condition's name (conditions.toml, or any with custom)",
+                            required=True, max_len=64),
+             custom=args.flag("a condition conditions.toml does not list, given on purpose "
+                              "(without it such a name is refused as a typo)"),
              level=args.integer("its level", lo=0, hi=99, default=1),
              rounds=args.value("how many rounds it lasts (0: until removed; \"level\": as "
                                "many as its level)"),
@@ -851,11 +854,16 @@ class PolemosRuleset(SphereRules):
     def do_condition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Give a condition: target, name, [level], [rounds] (a number or "level"), [tags],
-        [source], [sustained_by], [cause], [area], [damage], [type]."""
+        """Give a condition: target, name, [custom], [level], [rounds] (a number or "level"),
+        [tags], [source], [sustained_by], [cause], [area], [damage], [type]. A name
+        ``conditions.toml`` does not list is refused (with the names it does list, nearest
+        first) unless the GM gives it on purpose with ``custom: true``."""
         target = state.entity(self.arg(command, "target", str))
         name = self.arg(command, "name", str)
-        spec = condition_catalogue().get(name, {})
+        listed = condition_catalogue()
+        if name not in listed and not self.arg(command, "custom", bool, False):
+            raise InvalidCommand(unlisted_condition(name, listed, "polemos"))
+        spec = listed.get(name, {})
         level = self.arg(command, "level", int, 1)
         rounds_arg = command.args.get("rounds", 0)
         rounds = level if rounds_arg == "level" else self.arg(command, "rounds", int, 0)

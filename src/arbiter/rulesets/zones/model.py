@@ -7,7 +7,8 @@ is counted on the same scale, 0 being the ground.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -199,6 +200,17 @@ def injury_type(roll: int) -> str:
 def condition_catalogue() -> dict[str, dict[str, Any]]:
     conditions = read_content(HERE / "conditions.toml")["condition"]
     return {str(k): dict(v) for k, v in conditions.items()}
+
+
+def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
+    """The refusal of a condition name ``conditions.toml`` does not list (a typo, unless the
+    GM gives it on purpose with ``custom: true``): the names it does list, nearest first."""
+    key = name.casefold()
+    nearest = sorted(listed, key=lambda n: (
+        -difflib.SequenceMatcher(None, key, n.casefold()).ratio(), n))
+    return (f"condition: no condition {name!r} in {ruleset}'s conditions.toml (listed, "
+            f"nearest first: {', '.join(nearest)}); give custom: true to use a condition "
+            "of your own")
 
 
 def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[str, Any]:

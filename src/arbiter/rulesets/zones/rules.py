@@ -26,7 +26,7 @@ from ...core import (
     Ruleset,
 )
 from ...core import catalogue as args
-from ...core.catalogue import command, event
+from ...core.catalogue import command, event, extends
 from ...core.ruleset import CONCEALING, ENTITY_KEYS
 from ...dice import DiceSource, roll
 from . import aoe as area
@@ -43,6 +43,7 @@ from .model import (
     Weapon,
     allies,
     band_distance,
+    condition_catalogue,
     cover_chart,
     creatures,
     default_range,
@@ -52,6 +53,7 @@ from .model import (
     group_mates,
     injury_type,
     outnumbering,
+    unlisted_condition,
     weapon_spec,
     zones,
 )
@@ -466,13 +468,22 @@ class ZonesRuleset(Ruleset):
                 for w in (actor.id, partner)]
 
     # -- the GM's conditions -----------------------------------------------------------
+    @extends(name=args.text("the condition's name (conditions.toml, or any with custom)",
+                            required=True, max_len=64),
+             custom=args.flag("a condition conditions.toml does not list, given on purpose "
+                              "(without it such a name is refused as a typo)"))
     def do_condition(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """Give a condition (the GM), as in every ruleset, but: cover is taken with the
-        ``cover`` command or a stat block's ``cover``, which give its armor bonus (Z-COV-5); a
-        grapple has two sides and ends cover (Z-COV-2), as ``grapple``; a creature marked
-        ``down`` is out of the fight (ruling ZR-2), which may end the encounter."""
+        """Give a condition (the GM), as in every ruleset, but: a name ``conditions.toml``
+        does not list is refused (with the names it does list, nearest first) unless the GM
+        gives it on purpose with ``custom: true``; cover is taken with the ``cover`` command
+        or a stat block's ``cover``, which give its armor bonus (Z-COV-5); a grapple has two
+        sides and ends cover (Z-COV-2), as ``grapple``; a creature marked ``down`` is out of
+        the fight (ruling ZR-2), which may end the encounter."""
         name = self.arg(command, "name", str)
+        listed = condition_catalogue()
+        if name not in listed and not self.arg(command, "custom", bool, False):
+            raise InvalidCommand(unlisted_condition(name, listed, "zones"))
         if name == "cover":
             raise InvalidCommand("condition: cover is taken with the cover command (actor, "
                                  "environment or bonus) or a stat block's cover, which give "

@@ -13,8 +13,8 @@ const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling",
 
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
-  rulesets: [], commands: {}, templates: {}, selected: new Set(), sub: null,
-  actorTouched: false, probe: 0, legal: {}, oddsTimer: null,
+  rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
+  actorTouched: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
 };
 
 // -- saved campaigns (this browser only) --------------------------------------------------
@@ -146,6 +146,7 @@ async function openCampaign(id, token, encounterId) {
   });
   const ruleset = S.rulesets.find((r) => r.name === info.campaign.ruleset);
   S.commands = ruleset ? ruleset.commands : {};
+  S.conditions = ruleset ? ruleset.conditions || [] : [];
   fillActions();
   $("#setup").hidden = true;
   $("#console").hidden = false;
@@ -227,6 +228,11 @@ function render() {
   $("#end").hidden = !st.in_combat;
   $("#next").disabled = !st.in_combat;
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${nameOf(st.current)}` : "";
+  if (st.current !== S.shownCurrent) {  // a new turn: actor and target default again
+    S.shownCurrent = st.current;
+    S.actorTouched = false;
+    S.targetTouched = false;
+  }
   replace($("#tracker"), tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }));
   const ids = Object.keys(st.entities);
   for (const id of [...S.selected]) if (!ids.includes(id)) S.selected.delete(id);
@@ -239,6 +245,7 @@ function render() {
     onEdit: (field, value) => prefillOverride(`${id}.${field}`, value),
     onRemoveCondition: (e, c) => send({ do: "uncondition", target: e.id, name: c.name }),
     onToggleHidden: (e) => send({ do: "override", path: `${e.id}.hidden`, value: !e.hidden, reason: e.hidden ? "revealed by the game master" : "hidden by the game master" }),
+    quick: { damage: S.commands.damage, heal: S.commands.heal, condition: S.commands.condition, conditions: S.conditions, onCommand: (command) => send(command).catch(() => {}) },
   })) : h("p", { class: "muted empty" }, "No combatants yet: add them on the left."));
   replace($("#sides"), [...new Set(Object.values(st.entities).map((e) => e.side).filter(Boolean))].map((s) => h("option", { value: s })));
   replace($("#paths"), ids.flatMap((id) => Object.keys(st.entities[id]).filter((k) => typeof st.entities[id][k] !== "object").map((k) => h("option", { value: `${id}.${k}` }))));
@@ -442,6 +449,17 @@ function buildCommand() {
   return command;
 }
 
+// What would make a refused target legal, when the reason says (the rules' own words).
+function hintFor(reason) {
+  const text = String(reason);
+  if (/not engaged/.test(text) && S.commands.engage) return " (engage first)";
+  if (/not engaged/.test(text)) return " (move into melee first)";
+  if (/out of range|too far|reach/.test(text)) return " (move closer first)";
+  if (/line of sight|cannot see|unseen/.test(text)) return " (find a line of sight first)";
+  if (/turn/.test(text) && /not/.test(text)) return " (wait for its turn)";
+  return "";
+}
+
 function scheduleProbe() {
   clearTimeout(S.oddsTimer);
   S.oddsTimer = setTimeout(probeTargets, 120);
@@ -482,19 +500,25 @@ async function probeTargets() {
   const legal = results.filter((r) => r.ok);
   const illegal = results.filter((r) => !r.ok);
   replace(sel, legal.map((r) => h("option", { value: r.id }, label(r.id))),
-    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((r) => h("option", { value: r.id, disabled: true, title: r.reason }, `${label(r.id)}: ${r.reason}`))) : null);
-  if (legal.some((r) => r.id === keep)) sel.value = keep;
-  else if (legal.length) {
-    const st = S.state;
-    const actor = st.entities[base.actor];
-    const foe = legal.find((r) => actor && st.entities[r.id] && st.entities[r.id].side !== actor.side);
-    sel.value = (foe || legal[0]).id;
-  }
+    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((r) => h("option", { value: r.id, disabled: true, title: r.reason }, `${label(r.id)}: ${r.reason}${hintFor(r.reason)}`))) : null);
+  // The default target is an enemy of the actor: the one it attacked last if still legal,
+  // else the first legal enemy; the previous choice stays only while it is an enemy (a monster
+  // never defaults to its own side when the turn passes to it).
+  const st = S.state;
+  const actor = st.entities[base.actor];
+  const enemy = (id) => !actor || !actor.side || !st.entities[id] || st.entities[id].side !== actor.side;
+  const last = S.lastTarget[base.actor];
+  const pick = (S.targetTouched && legal.some((r) => r.id === keep) && keep)
+    || (legal.some((r) => r.id === last) && enemy(last) && last)
+    || (legal.some((r) => r.id === keep) && enemy(keep) && keep)
+    || (legal.find((r) => enemy(r.id)) || legal[0] || {}).id;
+  if (pick) sel.value = pick;
+  sel.dataset.probedFor = base.actor || "";  // the targets now shown are this actor's
   const reasons = new Set(illegal.map((r) => r.reason));
   replace($("#why-not"), illegal.length === 0 ? null
     : legal.length === 0 && reasons.size === 1 ? `No legal target: ${[...reasons][0]}`
       : h("details", {}, h("summary", {}, `${illegal.length} target(s) not possible`),
-        h("ul", {}, illegal.map((r) => h("li", {}, h("b", {}, nameOf(r.id)), `: ${r.reason}`)))));
+        h("ul", {}, illegal.map((r) => h("li", {}, h("b", {}, nameOf(r.id)), `: ${r.reason}${hintFor(r.reason)}`)))));
   const chosen = results.find((r) => r.id === sel.value);
   if (chosen && chosen.odds) replace($("#odds"), h("div", { class: "oddshead" }, `Odds against ${nameOf(chosen.id)}`), oddsView(chosen.odds));
   else if (chosen) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${base.do}.`));
@@ -540,6 +564,8 @@ async function roll() {
     const body = { command };
     if (dice) body.dice = dice;
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
+    if (command.actor && command.target) S.lastTarget[command.actor] = command.target;
+    S.targetTouched = false;
     addRecord(out.record);
     setState(out.state);
     $("#dice").value = "";
@@ -731,7 +757,7 @@ function wire() {
   $("#do").addEventListener("change", () => { fillOptions(); scheduleProbe(); });
   $("#do-search").addEventListener("input", () => { fillActions(); scheduleProbe(); });
   $("#actor").addEventListener("change", () => { S.actorTouched = true; scheduleProbe(); });
-  $("#target").addEventListener("change", refreshOdds);
+  $("#target").addEventListener("change", () => { S.targetTouched = true; refreshOdds(); });
   $("#opts").addEventListener("change", scheduleProbe);
   $("#more").addEventListener("change", scheduleProbe);
   $("#many").addEventListener("submit", (e) => { e.preventDefault(); applyMany(); });

@@ -211,10 +211,60 @@ function boring(value) {
     || (typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0);
 }
 
+// The GM's hands on a card: damage and heal with sums (-7, 4+5), a body area where the
+// ruleset's damage takes one, and a condition from the ruleset's own list with its level and
+// duration. Each is one command of the catalogue; the log records it (no reason needed).
+function quickControls(entity, quick) {
+  const { damage, heal, condition, conditions, onCommand } = quick;
+  const amount = h("input", { class: "qamount", inputmode: "numeric", placeholder: "amount", "aria-label": `amount for ${entity.name || entity.id}`, size: 6 });
+  const areaNames = entity.areas && typeof entity.areas === "object" ? Object.keys(entity.areas) : [];
+  const area = damage && damage.args.area && areaNames.length
+    ? h("select", { class: "qarea", "aria-label": "body area" }, h("option", { value: "" }, "area…"), areaNames.map((a) => h("option", { value: a }, label(a))))
+    : null;
+  const value = () => {
+    const n = arith(amount.value, undefined, "amount");
+    if (n < 0) return -n;
+    return n;
+  };
+  const fire = (base) => {
+    try {
+      const command = { ...base, target: entity.id, amount: value() };
+      if (area && area.value) command.area = area.value;
+      onCommand(command);
+      amount.value = "";
+    } catch (err) {
+      toast(err.message, "error");
+    }
+  };
+  const row = [];
+  if (damage && damage.args.amount) row.push(h("button", { type: "button", class: "qdamage", title: "damage (through armor, as the ruleset applies it)", onclick: () => fire({ do: "damage" }) }, "Damage"));
+  if (heal && heal.args.amount) row.push(h("button", { type: "button", class: "qheal", onclick: () => fire({ do: "heal" }) }, "Heal"));
+  const controls = row.length ? h("div", { class: "quick" }, amount, area, row) : null;
+  let picker = null;
+  if (condition && conditions && conditions.length) {
+    const name = h("select", { class: "qcond", "aria-label": "condition" }, conditions.map((c) => h("option", { value: c.name, title: c.text }, c.name)));
+    const level = h("input", { class: "qlevel", inputmode: "numeric", placeholder: "level", size: 4, "aria-label": "level" });
+    const rounds = h("input", { class: "qrounds", inputmode: "numeric", placeholder: "rounds", size: 4, "aria-label": "rounds" });
+    picker = h("details", { class: "qcondition" }, h("summary", {}, "+ condition"),
+      h("div", { class: "quick" }, name, level, rounds,
+        h("button", { type: "button", onclick: () => {
+          try {
+            const command = { do: "condition", target: entity.id, name: name.value };
+            if (level.value.trim()) command.level = arith(level.value, undefined, "level");
+            if (rounds.value.trim()) command.rounds = arith(rounds.value, undefined, "rounds");
+            onCommand(command);
+          } catch (err) {
+            toast(err.message, "error");
+          }
+        } }, "Give")));
+  }
+  return controls || picker ? h("div", { class: "gmhands" }, controls, picker) : null;
+}
+
 // A card for any ruleset's creature: meters for every "x"/"x_max" pair, body areas with
 // their vitality, the first-look fields, conditions, and every other field on demand.
 export function card(entity, state, opts = {}) {
-  const { economy, current, selected, onSelect, onEdit, onRemoveCondition, onToggleHidden, gm } = opts;
+  const { economy, current, selected, onSelect, onEdit, onRemoveCondition, onToggleHidden, gm, quick } = opts;
   const meters = [];
   const used = new Set(SKIP);
   for (const [key, value] of Object.entries(entity)) {
@@ -277,6 +327,7 @@ export function card(entity, state, opts = {}) {
     facts.length ? h("div", { class: "facts" }, facts) : null,
     econ,
     h("div", { class: "conditions" }, conditions.length ? conditions : h("small", { class: "muted" }, "no conditions")),
+    quick ? quickControls(entity, quick) : null,
     rest.length ? h("details", { class: "more" }, h("summary", {}, "all fields"),
       h("dl", {}, rest.map(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, short(v))]))) : null);
 }

