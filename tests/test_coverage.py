@@ -1,17 +1,23 @@
 """``arbiter rulings RULESET --coverage``: what counts as checking an inventory id (a
 scenario's ``rules:``, a ruling's ``rules``, a test's ``Rule ids:`` line), what checks each id,
-and a clear error when the inventory cannot be found or read."""
+each ruleset's own inventory (``inventory.toml`` in its package, the default, so a clone of
+the repository alone can report), and a clear error when an inventory cannot be found or
+read."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from arbiter.cli import app
+from arbiter.core import load_ruleset
 from arbiter.coverage import (
+    PACKAGE_INVENTORY,
+    PREFIX,
     InventoryError,
     docstring_rule_ids,
     load_inventory,
@@ -20,9 +26,17 @@ from arbiter.coverage import (
     named_by_scenarios,
     named_by_tests,
     parse_inventory,
+    read_package_inventory,
 )
 
 runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ("polemos", "zones", "realms")
+COUNTS = {  # the shared inventory's count table: MECH, HOOK, NARR, and its ambiguities
+    "polemos": (159, 28, 8, 33),
+    "zones": (83, 8, 4, 26),
+    "realms": (106, 4, 4, 42),
+}
 
 INVENTORY = """\
 ## 2. Zones
@@ -137,30 +151,152 @@ def one_line_error(result: object) -> str:
     return str(stderr)
 
 
-def test_a_fresh_clone_without_the_inventory_gets_a_clear_error(
+def test_a_fresh_clone_reports_with_the_ruleset_s_own_inventory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The README's ``arbiter rulings zones --coverage`` in a clone with no
-    ``shared/rules/inventory.md`` above it."""
+    ``shared/rules/inventory.md`` anywhere and no ``$ARBITER_INVENTORY``: the inventory is
+    the ruleset's ``inventory.toml``, and the clone's scenarios, rulings and tests are
+    counted."""
     clone = project(tmp_path / "clone")
     monkeypatch.chdir(clone)
     monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
-    stderr = one_line_error(runner.invoke(app, ["rulings", "zones", "--coverage"]))
-    assert "no rules inventory found: looked for shared/rules/inventory.md in" in stderr
-    assert "not part of the repository" in stderr
+    assert not any((folder / "shared").exists() for folder in (clone, *clone.parents))
+    result = runner.invoke(app, ["rulings", "zones", "--coverage", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    mech, hook, narr, ambiguities = COUNTS["zones"]
+    assert {cls: c["total"] for cls, c in data["classes"].items()} == {
+        "MECH": mech, "HOOK": hook, "NARR": narr, "ambiguity": ambiguities}
+    assert data["ids"]["Z-RA-1"]["checked_by"] == ["scenarios/zones/a.yaml",
+                                                   "tests/test_z.py::test_shooting"]
+    assert data["ids"]["AZ-2"]["checked_by"] == ["rulings.toml AZ-2"]
+    assert data["ids"]["Z-RA-3"]["checked_by"] == []
+    table = runner.invoke(app, ["rulings", "zones", "--coverage"])
+    assert table.exit_code == 0, table.output
+    assert "inventory coverage of zones" in table.stdout
+    assert PACKAGE_INVENTORY in table.stdout.replace("\n", "")
+    for ruleset in ("polemos", "realms"):
+        result = runner.invoke(app, ["rulings", ruleset, "--coverage", "--json"])
+        assert result.exit_code == 0, result.output
+        classes = json.loads(result.stdout)["classes"]
+        assert tuple(classes[k]["total"] for k in ("MECH", "HOOK", "NARR", "ambiguity")) \
+            == COUNTS[ruleset]
+
+
+def test_a_ruleset_without_an_inventory_of_its_own_gets_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo ruleset has no ``inventory.toml``: the shared one must be given."""
+    monkeypatch.chdir(project(tmp_path / "clone"))
+    monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
+    stderr = one_line_error(runner.invoke(app, ["rulings", "demo", "--coverage"]))
+    assert "no rules inventory: demo has no inventory.toml in its package" in stderr
     assert "--inventory FILE or set ARBITER_INVENTORY=FILE" in stderr
 
 
-def test_the_inventory_beside_the_clone_is_found(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_shared_inventory_is_read_only_when_given(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An inventory beside the clone is not looked for: the ruleset's own is the default;
+    ``--inventory`` or ``$ARBITER_INVENTORY`` gives another."""
     clone = project(tmp_path / "work" / "main")
     beside = tmp_path / "work" / "shared" / "rules" / "inventory.md"
     beside.parent.mkdir(parents=True)
     beside.write_text(INVENTORY)
     monkeypatch.chdir(clone)
     monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
-    result = runner.invoke(app, ["rulings", "zones", "--coverage"])
-    assert result.exit_code == 0, result.output
-    assert "inventory coverage of zones" in result.stdout
+
+    def mech_total(*options: str) -> int:
+        result = runner.invoke(app, ["rulings", "zones", "--coverage", "--json", *options])
+        assert result.exit_code == 0, result.output
+        return int(json.loads(result.stdout)["classes"]["MECH"]["total"])
+
+    assert mech_total() == COUNTS["zones"][0]
+    assert mech_total("--inventory", str(beside)) == 3
+    monkeypatch.setenv("ARBITER_INVENTORY", str(beside))
+    assert mech_total() == 3
+    own = load_ruleset("zones").package_dir
+    assert own is not None
+    assert mech_total("--inventory", str(own / PACKAGE_INVENTORY)) == COUNTS["zones"][0]
+
+
+@pytest.mark.parametrize("ruleset", SEEDS)
+def test_each_ruleset_ships_its_inventory_with_a_statement_per_id(
+        ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every id with its kind and a one-line statement, as many of each kind as the shared
+    inventory's count table says (checked in any clone)."""
+    monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
+    package = load_ruleset(ruleset).package_dir
+    assert package is not None
+    path, inventory = load_inventory(None, package)
+    assert path == package / PACKAGE_INVENTORY
+    kinds = list(inventory.rules.values())
+    assert (kinds.count("MECH"), kinds.count("HOOK"), kinds.count("NARR"),
+            len(inventory.ambiguities)) == COUNTS[ruleset]
+    prefix = PREFIX[ruleset]
+    assert all(rid.startswith(f"{prefix}-") for rid in inventory.rules)
+    assert all(rid.startswith(f"A{prefix}-") for rid in inventory.ambiguities)
+    assert set(inventory.texts) == {*inventory.rules, *inventory.ambiguities}
+    assert all(text.strip() and "\n" not in text for text in inventory.texts.values())
+
+
+SHARED_LINE = re.compile(r"^- (?:`(?P<id>[A-Z]+-[A-Z0-9-]+?[a-z]?)` \*\*[A-Z]+\*\*: "
+                         r"|\*\*(?P<aid>A[A-Z]-\d+)[:.])(?P<says>.*)$", re.M)
+
+
+def shared_inventory() -> Path | None:
+    """The shared inventory beside the project (``../shared``, here ``/work/shared``)."""
+    for folder in (ROOT.parent / "shared", Path("/work/shared")):
+        if (folder / "rules" / "inventory.md").is_file():
+            return folder / "rules" / "inventory.md"
+    return None
+
+
+@pytest.mark.parametrize("ruleset", SEEDS)
+def test_each_package_inventory_lists_exactly_the_shared_ids(ruleset: str) -> None:
+    """The package's inventory lists the ids of the shared inventory's section for its
+    ruleset, no more and no fewer, in the same order and with the same kinds; its
+    statements are its own (none is the shared sentence copied)."""
+    shared = shared_inventory()
+    if shared is None:
+        pytest.skip("the shared rules inventory is not beside the project")
+    text = shared.read_text(encoding="utf-8")
+    whole = parse_inventory(text)
+    prefix = PREFIX[ruleset]
+    package = load_ruleset(ruleset).package_dir
+    assert package is not None
+    own = read_package_inventory(package / PACKAGE_INVENTORY)
+    expected = {rid: cls for rid, cls in whole.rules.items() if rid.startswith(f"{prefix}-")}
+    assert list(own.rules.items()) == list(expected.items())
+    assert own.ambiguities == [a for a in whole.ambiguities if a.startswith(f"A{prefix}-")]
+    lines = {m["id"] or m["aid"]: m["says"] for m in SHARED_LINE.finditer(text)}
+    copied = [rid for rid, statement in own.texts.items()
+              if statement.casefold() in lines[rid].casefold()]
+    assert copied == [], f"statements copied from the shared inventory: {copied}"
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    ('[rules]\n"Z-RA-1" = { kind = "MECH", text = "x" }\n', "no schema version"),
+    ("schema = 1\n", "no [rules] table"),
+    ('schema = 1\n[rules]\n"Z-RA-1" = "MECH"\n', "Z-RA-1: kind is one of"),
+    ('schema = 1\n[rules]\n"Z-RA-1" = { kind = "RULE", text = "x" }\n', "kind is one of"),
+    ('schema = 1\n[rules]\n"Z-RA-1" = { kind = "MECH" }\n', "one line of text"),
+    ('schema = 1\n[rules]\n"Z-RA-1" = { kind = "MECH", text = "a\\nb" }\n',
+     "one line of text"),
+    ('schema = 1\n[rules]\n"AZ-1" = { kind = "MECH", text = "x" }\n', "AZ-1: an ambiguity id"),
+    ('schema = 1\n[rules]\n"Z-RA-1" = { kind = "AMBIGUITY", text = "x" }\n',
+     "Z-RA-1: an ambiguity id"),
+])
+def test_a_wrong_package_inventory_is_a_clear_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: str, expected: str) -> None:
+    path = tmp_path / PACKAGE_INVENTORY
+    path.write_text(content)
+    monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
+    with pytest.raises(InventoryError, match=re.escape(expected)):
+        load_inventory(None, tmp_path)
+    with pytest.raises(InventoryError, match=re.escape(expected)):
+        load_inventory(path)
+    stderr = one_line_error(runner.invoke(app, ["rulings", "zones", "--coverage",
+                                                "--inventory", str(path)]))
+    assert expected in stderr
 
 
 def test_arbiter_inventory_naming_a_folder_is_a_clear_error_or_is_searched(
@@ -195,10 +331,10 @@ def test_a_missing_or_wrong_inventory_file_is_a_clear_error(
         path.write_bytes(content)
     monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
     with pytest.raises(InventoryError, match=expected):
-        load_inventory(path, tmp_path)
+        load_inventory(path)
     monkeypatch.setenv("ARBITER_INVENTORY", str(path))
     with pytest.raises(InventoryError, match=expected):
-        load_inventory(None, tmp_path)
+        load_inventory(None)
     stderr = one_line_error(runner.invoke(app, ["rulings", "zones", "--coverage",
                                                 "--inventory", str(path)]))
     assert expected in stderr

@@ -1,131 +1,23 @@
-"""The realms section of the rules inventory (../shared/rules/inventory.md): every rule id
-with its class, and the ambiguity ids, so coverage can be checked without the file."""
+"""The realms section of the rules inventory (../shared/rules/inventory.md), read from the
+package's ``inventory.toml`` (every id with its kind and a one-line statement, the default
+inventory of ``arbiter rulings realms --coverage``): every rule id with its class, and the
+ambiguity ids, so coverage can be checked without the shared file."""
 
 from __future__ import annotations
 
-RULES: dict[str, str] = {
-    "R-MOV-1": "MECH",
-    "R-MOV-2": "NARR",
-    "R-MOV-3": "MECH",
-    "R-JMP-1": "MECH",
-    "R-JMP-2": "MECH",
-    "R-CLB-1": "MECH",
-    "R-CLB-2": "HOOK",
-    "R-SWM-1": "MECH",
-    "R-SWM-2": "MECH",
-    "R-DT-1": "MECH",
-    "R-DT-2": "MECH",
-    "R-DT-3": "MECH",
-    "R-PRN-1": "MECH",
-    "R-PRN-2": "MECH",
-    "R-FLK-1": "MECH",
-    "R-FLK-2": "MECH",
-    "R-FALL-1": "MECH",
-    "R-FALL-2": "MECH",
-    "R-FALL-3": "MECH",
-    "R-FALL-4": "MECH",
-    "R-FALL-5": "MECH",
-    "R-FLY-1": "MECH",
-    "R-FLY-2": "MECH",
-    "R-CAR-1": "MECH",
-    "R-CAR-2": "MECH",
-    "R-CAR-3": "MECH",
-    "R-MNT-1": "MECH",
-    "R-MNT-2": "MECH",
-    "R-MNT-3": "MECH",
-    "R-MNT-4": "MECH",
-    "R-MNT-5": "MECH",
-    "R-MNT-6": "MECH",
-    "R-SIZ-1": "MECH",
-    "R-SIZ-2": "MECH",
-    "R-SIZ-3": "MECH",
-    "R-SIZ-4": "MECH",
-    "R-SIZ-5": "MECH",
-    "R-ARM-1": "MECH",
-    "R-ARM-2": "MECH",
-    "R-ARM-3": "MECH",
-    "R-ARM-4": "MECH",
-    "R-ARM-5": "MECH",
-    "R-ARM-6": "MECH",
-    "R-ARM-7": "MECH",
-    "R-ARM-8": "MECH",
-    "R-ARM-9": "MECH",
-    "R-SHD-1": "MECH",
-    "R-DR-1": "MECH",
-    "R-RES-1": "MECH",
-    "R-RES-2": "MECH",
-    "R-VUL-1": "MECH",
-    "R-RV-1": "MECH",
-    "R-IMM-1": "MECH",
-    "R-EN-1": "MECH",
-    "R-EN-2": "MECH",
-    "R-HEAL-1": "MECH",
-    "R-HEAL-2": "MECH",
-    "R-OVH-1": "MECH",
-    "R-OVH-2": "MECH",
-    "R-OVH-3": "MECH",
-    "R-DY-1": "MECH",
-    "R-DY-2": "MECH",
-    "R-DY-3": "MECH",
-    "R-DY-4": "MECH",
-    "R-DY-5": "MECH",
-    "R-STB-1": "MECH",
-    "R-STB-2": "MECH",
-    "R-DTH-1": "MECH",
-    "R-DTH-2": "MECH",
-    "R-CMP-1": "MECH",
-    "R-CMP-2": "MECH",
-    "R-CMP-3": "MECH",
-    "R-CMP-4": "MECH",
-    "R-CMP-5": "MECH",
-    "R-CMP-6": "HOOK",
-    "R-CMP-7": "MECH",
-    "R-CMP-8": "MECH",
-    "R-CMP-9": "MECH",
-    "R-CMP-10": "MECH",
-    "R-CMP-11": "MECH",
-    "R-CMP-12": "NARR",
-    "R-CMP-13": "NARR",
-    "R-CON-1": "MECH",
-    "R-CON-2": "MECH",
-    "R-CON-3": "MECH",
-    "R-CON-4": "MECH",
-    "R-CON-5": "MECH",
-    "R-CON-6": "HOOK",
-    "R-CON-7": "HOOK",
-    "R-C-BLI": "MECH",
-    "R-C-CHA": "MECH",
-    "R-C-RES": "MECH",
-    "R-C-DAZ": "MECH",
-    "R-C-DEA": "MECH",
-    "R-C-DYI": "MECH",
-    "R-C-FAI": "MECH",
-    "R-C-GRA": "MECH",
-    "R-C-HID": "MECH",
-    "R-C-IMM": "MECH",
-    "R-C-INV": "MECH",
-    "R-C-PRO": "MECH",
-    "R-C-TER": "MECH",
-    "R-C-BLE": "MECH",
-    "R-C-EXH": "MECH",
-    "R-C-EXP": "MECH",
-    "R-C-FRI": "MECH",
-    "R-C-STA": "MECH",
-    "R-C-RSL": "MECH",
-    "R-C-SLO": "MECH",
-    "R-C-STU": "MECH",
-    "R-C-SUS": "MECH",
-    "R-C-WEA": "MECH",
-    "R-AP-1": "MECH",
-    "R-GEN-1": "NARR",
-}
+from pathlib import Path
 
-AMBIGUITIES: tuple[str, ...] = (
-    "AR-1", "AR-2", "AR-3", "AR-4", "AR-5", "AR-6", "AR-7", "AR-8", "AR-9", "AR-10", "AR-11",
-    "AR-12", "AR-13", "AR-14", "AR-15", "AR-16", "AR-17", "AR-18", "AR-19", "AR-20", "AR-21",
-    "AR-22", "AR-23", "AR-24", "AR-25", "AR-26", "AR-27", "AR-28", "AR-29", "AR-30", "AR-31",
-    "AR-32", "AR-33", "AR-34", "AR-35", "AR-36", "AR-37", "AR-38", "AR-39", "AR-40", "AR-41",
-    "AR-42",
-)
+from ...coverage import PACKAGE_INVENTORY, read_package_inventory
 
-__all__ = ["AMBIGUITIES", "RULES"]
+_INVENTORY = read_package_inventory(Path(__file__).with_name(PACKAGE_INVENTORY))
+
+RULES: dict[str, str] = _INVENTORY.rules
+"""Each R- rule id with its class (MECH, HOOK, NARR), in the inventory's order."""
+
+AMBIGUITIES: tuple[str, ...] = tuple(_INVENTORY.ambiguities)
+"""The AR-n ids, in order."""
+
+TEXTS: dict[str, str] = _INVENTORY.texts
+"""Each id's one-line statement."""
+
+__all__ = ["AMBIGUITIES", "RULES", "TEXTS"]

@@ -15,6 +15,7 @@ const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
   actorTouched: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
+  revealed: new Set(),
 };
 
 // -- saved campaigns (this browser only) --------------------------------------------------
@@ -268,8 +269,12 @@ function turnFeed(record) {
   replace($("#turn-feed"), lines.map((l) => h("div", {}, l)));
   const st = S.state;
   const current = st && st.current ? st.entities[st.current] : null;
-  if (current && current.hidden && $("#auto-reveal").checked) {
-    send({ do: "override", path: `${current.id}.hidden`, value: false, reason: "revealed on its first turn" });
+  // Once per creature: the turn's record reaches this page twice (the answer and the live
+  // update), and a second override would log a change that changes nothing.
+  const key = current ? `${S.encounter}:${current.id}` : "";
+  if (current && current.hidden && $("#auto-reveal").checked && !S.revealed.has(key)) {
+    S.revealed.add(key);
+    send({ do: "override", path: `${current.id}.hidden`, value: false, reason: "revealed on its first turn" }).catch(() => S.revealed.delete(key));
   }
 }
 
