@@ -682,6 +682,11 @@ async function diceRoller() {
 
 // -- forms and keys ----------------------------------------------------------------------
 function wire() {
+  // A form's error goes as soon as the game master changes what it was about.
+  for (const form of document.querySelectorAll("form")) {
+    form.addEventListener("input", () => clearError(form));
+    form.addEventListener("change", () => clearError(form));
+  }
   $("#new-campaign").addEventListener("submit", (e) => {
     e.preventDefault();
     const form = e.target;
