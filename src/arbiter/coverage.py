@@ -85,8 +85,8 @@ def read_package_inventory(path: Path) -> Inventory:
     one-line ``text``::
 
         [rules]
-        "Z-RA-1" = { kind = "MECH", text = "Shooting is a major action that slows." }
-        "AZ-2" = { kind = "AMBIGUITY", text = "Whether a total equal to the stat succeeds." }
+        "Z-RA-1" = { kind = "MECH", text = "Shooting takes a major action that slows the shooter." }
+        "AZ-2" = { kind = "AMBIGUITY", text = "A total equal to the stat succeeds (configurable)." }
 
     Raises :class:`InventoryError` naming the file and the id when it is wrong."""
     try:
