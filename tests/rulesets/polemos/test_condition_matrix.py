@@ -194,7 +194,8 @@ def m_bleeding(make: Make) -> Any:
 
 
 def m_sustained(make: Make) -> Any:
-    enc = make([{"do": "condition", "target": "orc", "name": "marked", "sustained_by": "nia"}])
+    enc = make([{"do": "condition", "target": "orc", "name": "marked", "custom": True,
+                 "sustained_by": "nia"}])
     return enc.state.entities["orc"].has("marked")
 
 
