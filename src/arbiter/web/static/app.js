@@ -4,6 +4,7 @@ import {
   InputError, argInput, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
   logEntry, logList, moreArgs, oddsView, readArg, replace, takesActor, toast, tracker,
 } from "./ui.js";
+import { BattleMap } from "./map.js";
 
 const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
@@ -147,6 +148,7 @@ async function openCampaign(id, token, encounterId) {
   });
   const ruleset = S.rulesets.find((r) => r.name === info.campaign.ruleset);
   S.commands = ruleset ? ruleset.commands : {};
+  S.map.setCommands(S.commands);
   S.conditions = ruleset ? ruleset.conditions || [] : [];
   fillActions();
   $("#setup").hidden = true;
@@ -170,6 +172,7 @@ function fillEncounterSelect(current) {
 async function openEncounter(id) {
   if (S.sub) S.sub.close();
   S.encounter = id;
+  S.map.reset();
   S.selected.clear();
   S.actorTouched = false;
   S.probe++; // a target probe of the encounter left behind must not land in this one
@@ -221,6 +224,7 @@ function render() {
   document.title = `Arbiter · ${enc ? enc.name : S.campaign ? S.campaign.name : "game master"}`;
   const has = Boolean(st);
   for (const id of ["#start", "#next", "#undo", "#redo", "#end"]) $(id).disabled = !has;
+  S.map.update(st);
   if (!st) {
     replace($("#cards"), h("p", { class: "muted empty" }, "Create an encounter (Campaign, on the left) to begin."));
     return;
@@ -682,6 +686,13 @@ async function diceRoller() {
 
 // -- forms and keys ----------------------------------------------------------------------
 function wire() {
+  // The battle map: a drag is the creature's own move on its turn, else the GM's placing
+  // command; its refusals show under the map and as a toast, like every other refusal.
+  S.map = new BattleMap($("#map-panel"), {
+    role: "gm",
+    odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
+    submit: (command) => send(command),
+  });
   // A form's error goes as soon as the game master changes what it was about.
   for (const form of document.querySelectorAll("form")) {
     form.addEventListener("input", () => clearError(form));

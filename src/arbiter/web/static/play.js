@@ -5,6 +5,7 @@ import {
   InputError, argInput, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
   oddsView, readArg, replace, toast, tracker,
 } from "./ui.js";
+import { BattleMap } from "./map.js";
 
 const $ = (sel) => document.querySelector(sel);
 const S = { api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null };
@@ -44,6 +45,8 @@ async function open(id) {
   S.state = state;
   S.records = records;
   S.commands = commands.commands;
+  S.map.reset();
+  S.map.setCommands(S.commands);
   // The server sends only the commands a player may issue (the catalogue's "player" ones).
   const names = Object.keys(S.commands).filter((n) => n !== "next");
   replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))));
@@ -83,6 +86,7 @@ function render() {
   const st = S.state;
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${st.current ? nameOf(st.current) : "—"}${myTurn() ? " (your turn)" : ""}` : "";
   replace($("#tracker"), tracker(st));
+  S.map.update(st);
   const mine = st.characters.filter((id) => st.entities[id]);
   const others = Object.keys(st.entities).filter((id) => !mine.includes(id));
   replace($("#mine"), mine.length ? mine.map((id) => card(st.entities[id], st, { economy: st.economy[id], current: id === st.current })) : h("p", { class: "muted" }, "No character of yours is in this encounter."));
@@ -165,6 +169,19 @@ async function act(command) {
     form.querySelector(".error").textContent = err.message;
   }
 }
+
+// The map: the player drags their own character on its turn (its move command); the server
+// sends only what the player may see, so the map draws only that.
+S.map = new BattleMap($("#map-panel"), {
+  role: "player",
+  odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
+  submit: async (command) => {
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
+    addRecord(out.record);
+    setState(out.state);
+    return out;
+  },
+});
 
 $("#action").addEventListener("submit", (e) => {
   e.preventDefault();

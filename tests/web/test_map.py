@@ -1,0 +1,375 @@
+"""The battle map (issue 20, first part): the grid or the zones drawn from the state, tokens
+dragged to move (the creature's own move on its turn, else the GM's placing command), the
+refusal's reason shown, and the player's map drawn only from the player's state.
+
+Each test sets its own demo table up through the game service (positions, terrain, zones),
+then plays through the browser only. Screenshots of each ruleset's map at 1440x900 and
+390x844 go to test-output/web/ (``map-RULESET-1440.png``, ``map-RULESET-390.png``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from arbiter.core import Command
+from arbiter.web.demo import DemoTable, console_link, create_demo_tables, player_link
+
+from .conftest import OUTPUT, ServerThread
+
+REALMS_SQUARES = {"nia": [1, 1], "hound": [1, 4], "bandit": [7, 2], "ogre": [8, 5],
+                  "imp": [4, 6]}
+
+
+def table(server: ServerThread, ruleset: str, setup: list[dict[str, Any]]) -> DemoTable:
+    """A fresh demo table of ``ruleset``, started, with ``setup`` (GM commands) applied."""
+    (made,) = create_demo_tables(server.service, (ruleset,))
+    for step in [{"do": "start"}, *setup]:
+        server.service.submit(made.encounter, Command.from_json(step))
+    return made
+
+
+def realms_table(server: ServerThread, squares: dict[str, list[int]] | None = None
+                 ) -> DemoTable:
+    places = [{"do": "place", "target": who, "at": at}
+              for who, at in (squares or REALMS_SQUARES).items()]
+    return table(server, "realms", [*places, {"do": "terrain",
+                                              "squares": [[4, 2], [4, 3], [5, 3]]}])
+
+
+def state(api: httpx.Client, made: DemoTable) -> dict[str, Any]:
+    r = api.get(f"/api/encounters/{made.encounter}",
+                headers={"Authorization": f"Bearer {made.gm_token}"})
+    assert r.status_code == 200, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@pytest.fixture
+def desk(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    ctx.set_default_timeout(8000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.set_default_timeout(8000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def open_console(ctx: BrowserContext, server: ServerThread, made: DemoTable) -> Page:
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.script_errors = errors  # type: ignore[attr-defined]
+    page.goto(console_link(server.url, [made]))
+    expect(page.locator("#ruleset-name")).to_have_text(made.ruleset)
+    expect(page.locator("#cards article.card").first).to_be_visible()
+    return page
+
+
+def open_map(page: Page) -> None:
+    panel = page.locator("#map-panel")
+    expect(panel).to_be_visible()
+    if panel.get_attribute("open") is None:
+        panel.locator("summary").click()
+    expect(panel.locator("svg.battlemap .tok").first).to_be_visible()
+
+
+def token(page: Page, entity: str) -> Any:
+    return page.locator(f"#map-panel .tok[data-id='{entity}']")
+
+
+def cell(page: Page) -> float:
+    """One square of the map in CSS pixels."""
+    size: float = page.evaluate(
+        "() => document.querySelector('#map-panel svg.battlemap').getScreenCTM().a * 32")
+    return size
+
+
+def drag(page: Page, entity: str, dx: int, dy: int, drop: bool = True) -> None:
+    """Drag ``entity``'s token by (dx, dy) squares; drop it unless told not to."""
+    box = token(page, entity).bounding_box()
+    assert box, f"no token for {entity}"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    step = cell(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + dx * step, y + dy * step, steps=max(abs(dx), abs(dy), 1) * 3)
+    if drop:
+        page.mouse.up()
+
+
+def ap_on_card(page: Page, entity: str) -> str:
+    fact = page.locator(f"#cards article.card[data-id='{entity}'] .fact[data-field=ap]")
+    return fact.inner_text()
+
+
+def test_a_drag_moves_the_current_creature_and_spends_its_ap(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = realms_table(server)
+    before = state(api, made)
+    current = before["current"]
+    page = open_console(desk, server, made)
+    open_map(page)
+    expect(token(page, current)).to_have_class(_has("current"))
+    assert ap_on_card(page, current).endswith("4")
+    x, y = before["entities"][current]["position"]
+    drag(page, current, 0, -1 if y > 1 else 1, drop=False)  # a free square beside it
+    dest = [x, y - 1 if y > 1 else y + 1]
+    info = page.locator("#map-panel .mapinfo")
+    expect(info).to_contain_text(f"moves to ({dest[0]}, {dest[1]}): 1 step")
+    expect(info).to_contain_text("no cost preview")  # realms prices no move before it
+    expect(page.locator("#map-panel .aim")).to_have_attribute("data-square", f"{dest[0]},{dest[1]}")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-realms-1440.png"))
+    page.mouse.up()
+    expect(page.locator(f"#cards article.card[data-id='{current}'] .fact[data-field=ap]")
+           ).to_have_text("ap 3")
+    after = state(api, made)
+    assert after["entities"][current]["position"] == dest
+    assert after["entities"][current]["ap"] == 3
+    expect(page.locator("#log .said").first).to_contain_text("moves")
+    expect(page.locator("#map-panel .error")).to_have_text("")
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def _has(name: str) -> Any:
+    import re
+
+    return re.compile(rf"(^|\s){name}(\s|$)")
+
+
+def test_an_illegal_drag_shows_the_reason_and_changes_nothing(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = realms_table(server)
+    current = state(api, made)["current"]
+    # A creature in a far corner, so the grid is wide enough for a move beyond the turn's AP.
+    far = next(e for e in REALMS_SQUARES if e != current)
+    server.service.submit(made.encounter, Command("place", args={"target": far, "at": [45, 0]}))
+    before = state(api, made)
+    current = before["current"]
+    page = open_console(desk, server, made)
+    open_map(page)
+    x, y = before["entities"][current]["position"]
+    page.locator("#map-panel").scroll_into_view_if_needed()
+    drag(page, current, 40 - x, 2 - y, drop=False)
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("moves to (40, 2)")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-far-realms-1440.png"))
+    page.mouse.up()
+    error = page.locator("#map-panel .error")
+    expect(error).to_contain_text("AP left")
+    expect(page.locator("#toasts .toast.error").first).to_contain_text("AP left")
+    after = state(api, made)
+    assert after["version"] == before["version"]
+    assert after["entities"][current]["position"] == [x, y]
+    assert ap_on_card(page, current).endswith("4")
+    # the token is back on its square
+    expect(token(page, current)).not_to_have_class(_has("dragging"))
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def test_the_players_map_has_no_hidden_creature_and_moves_their_own(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = realms_table(server)
+    gm = open_console(desk, server, made)
+    open_map(gm)
+    expect(token(gm, "imp")).to_have_count(1)  # the GM sees the hidden imp
+    expect(token(gm, "imp")).to_have_class(_has("hid"))
+    gm.close()  # an open console would reveal the imp on its first turn (auto-reveal)
+    # Next turns until it is the player's character's.
+    for _ in range(6):
+        if state(api, made)["current"] == made.player_character:
+            break
+        server.service.submit(made.encounter, Command("next"))
+    assert state(api, made)["current"] == made.player_character
+    assert state(api, made)["entities"]["imp"]["hidden"] is True
+    page = desk.new_page()
+    page.goto(player_link(server.url, made))
+    open_map(page)
+    panel = page.locator("#map-panel")
+    expect(token(page, "nia")).to_have_count(1)
+    expect(panel.locator("[data-id='imp']")).to_have_count(0)
+    assert "Fire imp" not in panel.inner_html()
+    assert "Fire imp" not in page.content()
+    # Foes' squares are not in the player's state: they are named, not drawn.
+    expect(token(page, "bandit")).to_have_count(0)
+    expect(panel.locator(".mapnote")).to_contain_text("Bandit")
+    # Only their own creature, on its turn, can be dragged.
+    expect(panel.locator(".tok.movable")).to_have_count(1)
+    expect(token(page, "nia")).to_have_class(_has("movable"))
+    drag(page, "nia", 1, 0)
+    expect(page.locator("#mine article.card[data-id='nia'] .fact[data-field=ap]")
+           ).to_have_text("ap 3")
+    assert state(api, made)["entities"]["nia"]["position"] == [2, 1]
+    page.screenshot(path=str(OUTPUT / "map-player-realms-1440.png"))
+
+
+def setup_for(ruleset: str) -> list[dict[str, Any]]:
+    if ruleset == "realms":
+        return [*({"do": "place", "target": who, "at": at}
+                  for who, at in REALMS_SQUARES.items()),
+                {"do": "terrain", "squares": [[4, 2], [4, 3], [5, 3], [5, 4]]}]
+    if ruleset == "polemos":
+        where = {"vera": [1, 2], "doc": [2, 4], "ganger": [8, 1], "bruiser": [9, 4],
+                 "dog": [6, 6]}
+        return [*({"do": "override", "path": f"{who}.position", "value": at,
+                   "reason": "set up"} for who, at in where.items()),
+                {"do": "terrain", "squares": [[5, 1], [5, 2], [5, 3]], "what": "wall"},
+                {"do": "terrain", "squares": [[5, 4]], "what": "window"},
+                {"do": "terrain", "squares": [[3, 6], [4, 6]], "what": "smoke"}]
+    return [{"do": "zone", "id": "ford", "adjacent": ["here", "ridge"]},
+            {"do": "zone", "id": "ruins", "adjacent": ["ridge"], "indoor": True},
+            {"do": "displace", "target": "bandit", "zone": "ford"},
+            {"do": "displace", "target": "ogre", "zone": "ford", "engagement": "bandit"},
+            {"do": "displace", "target": "wolf", "zone": "ridge"},
+            {"do": "displace", "target": "ash", "zone": "ruins", "altitude": 2}]
+
+
+@pytest.mark.parametrize("ruleset", ["realms", "polemos", "zones"])
+def test_each_rulesets_map_on_a_desk_and_a_phone(
+        server: ServerThread, desk: BrowserContext, phone: BrowserContext, ruleset: str) -> None:
+    made = table(server, ruleset, setup_for(ruleset))
+    page = open_console(desk, server, made)
+    panel = page.locator("#map-panel")
+    expect(panel).to_have_attribute("open", "")  # positions: shown by default
+    tokens = panel.locator("svg.battlemap .tok")
+    expect(tokens).to_have_count(5)
+    if ruleset == "zones":
+        expect(panel.locator(".zone")).to_have_count(4)
+        expect(panel.locator(".zone[data-zone='ford'] .engagement")).to_have_count(1)
+    else:
+        expect(panel.locator(".terrain").first).to_be_visible()
+    expect(panel.locator(".tok.current")).to_have_count(1)
+    # the map sits above the cards in the middle column, on the first screen
+    box = panel.bounding_box()
+    assert box and box["y"] < 900
+    page.screenshot(path=str(OUTPUT / f"map-{ruleset}-1440.png"))
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+    small = open_console(phone, server, made)
+    panel = small.locator("#map-panel")
+    expect(panel).to_be_visible()
+    expect(panel).not_to_have_attribute("open", "")  # a toggle on a phone
+    action = small.locator("#action").bounding_box()
+    assert action and action["y"] < 844, "the action panel starts on the first screen"
+    panel.locator("summary").click()
+    expect(panel.locator("svg.battlemap .tok")).to_have_count(5)
+    action = small.locator("#action").bounding_box()
+    box = panel.bounding_box()
+    assert action and box and action["y"] < 844 and box["y"] > action["y"]
+    panel.scroll_into_view_if_needed()
+    small.screenshot(path=str(OUTPUT / f"map-{ruleset}-390.png"))
+    assert not small.script_errors  # type: ignore[attr-defined]
+
+
+def test_the_gm_places_a_creature_from_the_tray(server: ServerThread, api: httpx.Client,
+                                                desk: BrowserContext) -> None:
+    made = table(server, "realms", [{"do": "place", "target": "nia", "at": [2, 2]}])
+    current = state(api, made)["current"]
+    other = next(e for e in ("bandit", "ogre", "hound") if e != current)
+    page = open_console(desk, server, made)
+    open_map(page)
+    tray = page.locator("#map-panel .tray")
+    expect(tray).to_have_count(1)
+    nia = token(page, "nia").bounding_box()
+    box = token(page, other).bounding_box()
+    assert nia and box
+    step = cell(page)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(nia["x"] + nia["width"] / 2 + 3 * step, nia["y"] + nia["height"] / 2,
+                    steps=10)
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("is placed at (5, 2)")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-tray-realms-1440.png"))
+    page.mouse.up()
+    expect(page.locator("#log .said").first).to_contain_text("placed")
+    assert state(api, made)["entities"][other]["position"] == [5, 2]
+
+
+def test_zones_a_drag_moves_to_a_zone_or_into_an_engagement(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = table(server, "zones", setup_for("zones"))
+    before = state(api, made)
+    current = before["current"]
+    page = open_console(desk, server, made)
+    open_map(page)
+
+    def grab(entity: str) -> None:
+        box = token(page, entity).bounding_box()
+        assert box
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+
+    # Anyone but the current creature, dropped on the bandit's engagement, joins it (the
+    # GM's overrides, as one batch).
+    other = next(e for e in ("rook", "ash", "wolf") if e != current)
+    ring = page.locator("#map-panel .zone[data-zone='ford'] .engagement").bounding_box()
+    assert ring
+    grab(other)
+    page.mouse.move(ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2, steps=8)
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("engaging Bandit, Ogre")
+    page.mouse.up()
+    expect(token(page, other).locator("title")).to_contain_text("· ford")
+    moved = state(api, made)["entities"][other]
+    assert (moved["zone"], moved["engagement"]) == ("ford", "bandit")
+    # The current creature, dropped on another zone, moves there (its move command).
+    goal = next(z for z in ("ruins", "ridge", "here")
+                if z != state(api, made)["entities"][current]["zone"])
+    area = page.locator(f"#map-panel .zone[data-zone='{goal}'] .zonebox").bounding_box()
+    assert area
+    grab(current)
+    page.mouse.move(area["x"] + area["width"] * 0.8, area["y"] + area["height"] * 0.8, steps=8)
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text(f"moves to {goal}")
+    expect(page.locator(f"#map-panel .zone[data-zone='{goal}']")).to_have_class(_has("over"))
+    page.mouse.up()
+    expect(page.locator("#log .said").first).to_contain_text(f"zone {goal}")
+    after = state(api, made)
+    assert after["entities"][current]["zone"] == goal
+    assert after["economy"][current]["moved"] is True
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def test_forty_tokens_update_in_place(server: ServerThread, page: Page) -> None:
+    """The map keeps one element per token and only moves it: 40 creatures, 30 updates."""
+    page.goto(server.url + "/play/")  # any page that can import the modules
+    out = page.evaluate("""async () => {
+        const { BattleMap } = await import('/map.js');
+        const panel = document.createElement('details');
+        panel.innerHTML = '<summary>Map</summary><div class="mapbody"></div>';
+        panel.open = true;
+        document.body.append(panel);
+        const map = new BattleMap(panel, { role: 'gm', commands: {} });
+        const state = (shift, version) => ({
+            version, in_combat: true, current: 'c0', round: 1, extra: {difficult: [[3, 3]]},
+            entities: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`c${i}`, {
+                id: `c${i}`, name: `Creature ${i}`, side: i % 2 ? 'a' : 'b',
+                position: [(i % 10) * 2 + (shift % 2), Math.floor(i / 10) * 2] }])) });
+        map.update(state(0, 1));
+        const first = panel.querySelector('.tok[data-id=c7]');
+        const times = [];
+        for (let k = 1; k <= 30; k++) {
+            const t = performance.now();
+            map.update(state(k, k + 1));
+            times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        return { tokens: panel.querySelectorAll('.tok').length,
+                 same: first === panel.querySelector('.tok[data-id=c7]'),
+                 median: times[15], worst: times[29] };
+    }""")
+    assert out["tokens"] == 40
+    assert out["same"], "a token's element is kept and moved, not rebuilt"
+    print(f"40 tokens: median update {out['median']:.2f} ms, worst {out['worst']:.2f} ms")
+    assert out["median"] < 50
