@@ -33,7 +33,7 @@ from arbiter.store import (
 )
 
 Doc = dict[str, Any]
-TABLES = ("campaigns", "tokens", "encounters", "log", "snapshots")
+TABLES = ("campaigns", "tokens", "encounters", "log", "snapshots", "campaign_log")
 HERO = {"health": 30, "attack": 4, "defense": 13, "side": "heroes"}
 
 
@@ -500,7 +500,7 @@ def test_a_campaign_already_in_the_store_is_refused_not_overwritten(
 
 # -- the envelope --------------------------------------------------------------------------
 @pytest.mark.parametrize(("change", "field", "message"), [
-    (lambda d: d.update(v=2), "v", "schema version 2 is newer than this Arbiter reads (1)"),
+    (lambda d: d.update(v=3), "v", "schema version 3 is newer than this Arbiter reads (2)"),
     (lambda d: d.update(v=True), "v", "must be a schema version (a whole number from 1)"),
     (lambda d: d.update(tokens={}), "tokens", "must be a list of tokens"),
     (lambda d: d["encounters"].append([]), "encounters.2",

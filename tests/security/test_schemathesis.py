@@ -44,13 +44,18 @@ class Table:
                                     ).json()["encounter"]["id"]
             h.post(f"/api/encounters/{self.encounter}/actors", headers=self.gm,
                    json={"id": "nia", "template": "guard", "side": "heroes"})
+            h.post(f"/api/campaigns/{self.campaign}/characters", headers=self.gm,
+                   json={"id": "nia", "template": "guard", "side": "heroes", "owner": "Ann"})
+            h.post(f"/api/campaigns/{self.campaign}/bestiary", headers=self.gm,
+                   json={"id": "ghoul", "template": "wolf", "health": 20})
             r = h.post(f"/api/campaigns/{self.campaign}/players", headers=self.gm,
                        json={"name": "Ann", "characters": ["nia"]})
             self.player = {"Authorization": f"Bearer {r.json()['token']}"}
 
     def ids(self) -> dict[str, str]:
         return {"campaign_id": self.campaign, "encounter_id": self.encounter,
-                "ruling_id": "DEMO-1", "ruleset": "demo"}
+                "ruling_id": "DEMO-1", "ruleset": "demo", "character_id": "nia",
+                "creature_id": "ghoul"}
 
 
 @pytest.fixture(scope="module")

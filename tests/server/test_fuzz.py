@@ -89,7 +89,9 @@ def requests(draw: st.DrawFn, table: Table) -> tuple[str, str, dict[str, str], A
     path = op.path
     ids = {"campaign_id": [table.campaign] * 8 + ["c-0000000000", "..", "%00", "x" * 80],
            "encounter_id": [table.encounter] * 8 + ["e-0000000000", "a b", "%2e%2e"],
-           "ruling_id": ["DEMO-1"] * 4 + ["NOPE", ""]}
+           "ruling_id": ["DEMO-1"] * 4 + ["NOPE", ""],
+           "character_id": ["nia"] * 4 + ["ghost", "a b"],
+           "creature_id": ["ghoul"] * 2 + ["wolf", "%00"]}
     for name, choices in ids.items():
         if f"{{{name}}}" in path:
             path = path.replace(f"{{{name}}}", draw(st.sampled_from(choices)))

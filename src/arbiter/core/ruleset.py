@@ -325,6 +325,14 @@ class Ruleset:
         cannot see rewrites it here (zones: a blind attack, Z-BLI-6)."""
         return data
 
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What of ``entity`` outlasts the encounter, as stat-block keys: a campaign's roster
+        keeps them for the character (``write_back``) and lays them over its stat block
+        when it joins the next encounter (``core/roster.py``). The values are new plain
+        JSON, never the state's own. By default nothing lasts; a ruleset says what does
+        (Health, wounds, ammunition...), each documented in its ``docs/rulesets`` page."""
+        return {}
+
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of each outcome of a command, before rolling it."""
         raise IllegalCommand(f"{self.name} computes no odds for {command.name!r}")

@@ -41,6 +41,7 @@ from ..core import (
     load_ruleset,
 )
 from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
+from ..core.roster import AlreadyListed, NotListed
 from ..limits import (
     BODY_BYTES,
     IMPORT_BYTES,
@@ -62,18 +63,19 @@ from ..store import (
     open_store,
 )
 from ..store.backends import PostgresBackend
-from ..store.service import digest
+from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
 from .schema import ValidationError, check, depth
-from .views import View, odds_json, plain
+from .views import RosterView, View, campaign_record, odds_json, plain
 
 log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
 
 LOG_PAGE = 500
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_UNKNOWN_KEY = re.compile(r"unknown stat-block key\(s\) ([^ ,]+)")
 
 
 class ApiError(Exception):
@@ -618,10 +620,11 @@ class Api:
         await self.campaign_principal(request, cid, gm=True)
         body = await read_json(request, "CreateEncounter")
         try:
-            record = await run_in_threadpool(self.games.create_encounter, cid, body["name"],
-                                             body.get("rulings", {}))
-        except RulesError as err:
-            raise ApiError(422, str(err), "rulings") from None
+            record = await run_in_threadpool(functools.partial(
+                self.games.create_encounter, cid, body["name"], body.get("rulings", {}),
+                characters=body.get("characters", []), creatures=body.get("creatures", [])))
+        except RulesError as err:  # a refused character or creature names where it was
+            raise ApiError(422, str(err), getattr(err, "field", None) or "rulings") from None
         self._campaign_of[record.id] = cid
         return JSONResponse({"encounter": _encounter_json(record)}, status_code=201)
 
@@ -636,7 +639,184 @@ class Api:
         cid = _path_id(request, "campaign_id", "campaign")
         await self.campaign_principal(request, cid, gm=True)
         record = await run_in_threadpool(self.games.store.campaign, cid)
-        return JSONResponse({"templates": plain(load_ruleset(record.ruleset).templates)})
+
+        def bestiary(r: RosterLoaded) -> dict[str, Any]:
+            out = {}
+            for k in r.state.bestiary:
+                with contextlib.suppress(RulesError):  # an entry this ruleset no longer builds
+                    out[k] = r.roster.expand(r.state, {"template": k})
+            return out
+        return JSONResponse({"templates": plain(load_ruleset(record.ruleset).templates),
+                             "bestiary": await run_in_threadpool(self.games.roster, cid,
+                                                                 bestiary)})
+
+    # -- routes: the roster and the bestiary (the campaign's own log) -------------------
+    async def _gm_of(self, request: Request) -> tuple[str, Principal]:
+        cid = _path_id(request, "campaign_id", "campaign")
+        return cid, await self.campaign_principal(request, cid, gm=True)
+
+    async def _roster_command(self, cid: str, principal: Principal, command: str,
+                              body: dict[str, Any],
+                              render: Callable[[RosterLoaded], dict[str, Any]],
+                              path_id: str | None = None, status: int = 201) -> Response:
+        """Decide a command of the campaign's own log and answer the record, the log's
+        version and ``render`` of what it left. An id of the path that is not listed is a
+        404; a body the rules refuse, a 422 naming the field; an id already listed, a 409."""
+        expected = body.pop("expected_version", None)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            with games.roster_locked(cid):
+                try:
+                    loaded, record = games.roster_submit(cid, Command(command, args=body),
+                                                         principal.author, expected)
+                except NotListed as err:
+                    if path_id is not None and err.ident == path_id:
+                        raise ApiError(404, str(err)) from None
+                    raise ApiError(422, str(err), _body_field(err.field)) from None
+                except AlreadyListed as err:
+                    raise ApiError(409, str(err), "id") from None
+                except InvalidArgument as err:
+                    raise ApiError(422, str(err), _body_field(err.field)) from None
+                except RulesError as err:
+                    raise ApiError(422, str(err), _stat_block_field(str(err))) from None
+                return {"version": loaded.version, "record": _campaign_record(loaded, record),
+                        **render(loaded)}
+        return JSONResponse(await run_in_threadpool(work), status_code=status)
+
+    async def _roster_read(self, request: Request, gm: bool,
+                           render: Callable[[RosterLoaded, Principal], dict[str, Any]]
+                           ) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        principal = await self.campaign_principal(request, cid, gm=gm)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            return games.roster(cid, lambda r: {"version": r.version, **render(r, principal)})
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def characters(self, request: Request) -> Response:
+        def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
+            return {"characters": _roster_view(r, principal).roster()}
+        return await self._roster_read(request, False, render)
+
+    async def character(self, request: Request) -> Response:
+        ident = _path_id(request, "character_id", "character")
+
+        def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
+            shown = _roster_view(r, principal).character(ident)
+            if shown is None:  # a hidden character answers like a missing one
+                raise ApiError(404, f"no character {ident!r}")
+            return {"character": shown}
+        return await self._roster_read(request, False, render)
+
+    async def add_character(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        body = dict(await read_json(request, "Character"))
+        ident = body["id"]
+        return await self._roster_command(
+            cid, principal, "character_add", body,
+            lambda r: {"character": r.state.characters[ident]})
+
+    async def set_character(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        ident = _path_id(request, "character_id", "character")
+        body = dict(await read_json(request, "CharacterSheet"))
+        if body.get("id", ident) != ident:
+            raise ApiError(422, f"the id is the path's ({ident!r}); a character's id does "
+                           "not change", "id")
+        body["id"] = ident
+        return await self._roster_command(
+            cid, principal, "character_update", body,
+            lambda r: {"character": r.state.characters[ident]}, path_id=ident, status=200)
+
+    async def remove_character(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        ident = _path_id(request, "character_id", "character")
+        return await self._roster_command(cid, principal, "character_remove", {"id": ident},
+                                          lambda r: {"removed": ident}, path_id=ident,
+                                          status=200)
+
+    async def bestiary(self, request: Request) -> Response:
+        def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
+            return {"bestiary": list(r.state.bestiary.values())}
+        return await self._roster_read(request, True, render)
+
+    async def creature(self, request: Request) -> Response:
+        ident = _path_id(request, "creature_id", "bestiary entry")
+
+        def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
+            entry = r.state.bestiary.get(ident)
+            if entry is None:
+                raise ApiError(404, f"no bestiary entry {ident!r}")
+            out = {"creature": entry}
+            with contextlib.suppress(RulesError):  # an entry this ruleset no longer builds
+                out["stat_block"] = r.roster.expand(r.state, {"template": ident})
+            return out
+        return await self._roster_read(request, True, render)
+
+    async def add_creature(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        body = dict(await read_json(request, "BestiaryEntry"))
+        ident = body["id"]
+        return await self._roster_command(cid, principal, "creature_save",
+                                          {**body, "new": True},
+                                          lambda r: {"creature": r.state.bestiary[ident]})
+
+    async def set_creature(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        ident = _path_id(request, "creature_id", "bestiary entry")
+        body = dict(await read_json(request, "BestiarySheet"))
+        if body.get("id", ident) != ident:
+            raise ApiError(422, f"the id is the path's ({ident!r}); an entry's id does not "
+                           "change", "id")
+        body["id"] = ident
+        if not await run_in_threadpool(self.games.roster, cid,
+                                       lambda r: ident in r.state.bestiary):
+            raise ApiError(404, f"no bestiary entry {ident!r}")
+        return await self._roster_command(cid, principal, "creature_save", body,
+                                          lambda r: {"creature": r.state.bestiary[ident]},
+                                          status=200)
+
+    async def remove_creature(self, request: Request) -> Response:
+        cid, principal = await self._gm_of(request)
+        ident = _path_id(request, "creature_id", "bestiary entry")
+        return await self._roster_command(cid, principal, "creature_remove", {"id": ident},
+                                          lambda r: {"removed": ident}, path_id=ident,
+                                          status=200)
+
+    async def campaign_log(self, request: Request) -> Response:
+        after = _query_int(request, "after", 0, 0, 2**53)
+        limit = _query_int(request, "limit", LOG_PAGE, 1, LOG_PAGE)
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            records = games.roster_records(cid, after, limit)
+            return games.roster(cid, lambda r: {
+                "version": r.version,
+                "records": [_campaign_record(r, rec) for rec in records]})
+        return JSONResponse(await run_in_threadpool(work))
+
+    async def _campaign_step(self, request: Request, kind: str) -> Response:
+        cid = _path_id(request, "campaign_id", "campaign")
+        principal = await self.campaign_principal(request, cid, gm=True)
+        body = await read_json(request, "Step", optional=True)
+        games = self.games
+        fn = games.roster_undo if kind == "undo" else games.roster_redo
+
+        def work() -> dict[str, Any]:
+            with games.roster_locked(cid):
+                loaded, record = fn(cid, principal.author, body.get("expected_version"))
+                return {"version": loaded.version, "record": _campaign_record(loaded, record)}
+        return JSONResponse(await run_in_threadpool(work), status_code=201)
+
+    async def campaign_undo(self, request: Request) -> Response:
+        return await self._campaign_step(request, "undo")
+
+    async def campaign_redo(self, request: Request) -> Response:
+        return await self._campaign_step(request, "redo")
 
     # -- routes: encounters -------------------------------------------------------------
     async def state(self, request: Request) -> Response:
@@ -763,6 +943,27 @@ class Api:
         command = Command("ruling", args={"id": rid, "value": body["value"]})
         return await self._submit(eid, principal, command, None, body.get("expected_version"))
 
+    async def write_back(self, request: Request) -> Response:
+        """The lasting state of every roster character in the encounter, written back to
+        the roster: one ``write_back`` record of the campaign's own log."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        body = await read_json(request, "Step", optional=True)
+        games = self.games
+        cid = self._campaign_of[eid]
+
+        def work() -> dict[str, Any]:
+            try:
+                loaded, record = games.write_back(eid, principal.author,
+                                                  body.get("expected_version"))
+            except RulesError as err:
+                raise ApiError(422, str(err)) from None
+            with games.roster_locked(cid):
+                written = record.payload["events"][0]["data"]["who"]
+                return {"version": loaded.version, "record": _campaign_record(loaded, record),
+                        "characters": [loaded.state.characters[c] for c in written
+                                       if c in loaded.state.characters]}
+        return JSONResponse(await run_in_threadpool(work), status_code=201)
+
     # -- WebSocket ----------------------------------------------------------------------
     async def websocket(self, ws: WebSocket) -> None:
         await ws.accept()
@@ -838,6 +1039,29 @@ def _outcome(loaded: Loaded, record: LogRecord, principal: Principal) -> dict[st
     view = View(loaded.state, principal, loaded.ruleset)
     return {"version": loaded.version, "record": view.record(record),
             "state": view.state_json(loaded.encounter.id, loaded.version)}
+
+
+def _body_field(field: str | None) -> str | None:
+    """A command argument's field (``command.template``) as the request body's."""
+    if field is None or field == "command":
+        return None
+    return field.removeprefix("command.")
+
+
+def _stat_block_field(message: str) -> str | None:
+    """The stat-block key a ruleset's refusal names, when it names one."""
+    found = _UNKNOWN_KEY.search(message)
+    return found[1] if found else None
+
+
+def _roster_view(r: RosterLoaded, principal: Principal) -> RosterView:
+    return RosterView(r.state.characters, principal,
+                      lambda ident: r.roster.entity(r.state, ident))
+
+
+def _campaign_record(r: RosterLoaded, record: LogRecord) -> dict[str, Any]:
+    names = r.roster.names(r.state)
+    return campaign_record(record, lambda kind, data: r.roster.describe(kind, data, names))
 
 
 def _campaign_json(record: Any) -> dict[str, Any]:
@@ -967,6 +1191,26 @@ def routes(api: Api) -> list[BaseRoute]:
               methods=["POST"]),
         Route("/api/campaigns/{campaign_id}/export", g(api.export_campaign), methods=["GET"]),
         Route("/api/campaigns/{campaign_id}/templates", g(api.templates), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/characters", g(api.characters), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/characters", g(api.add_character),
+              methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/characters/{character_id}", g(api.character),
+              methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/characters/{character_id}",
+              g(api.set_character), methods=["PUT"]),
+        Route("/api/campaigns/{campaign_id}/characters/{character_id}",
+              g(api.remove_character), methods=["DELETE"]),
+        Route("/api/campaigns/{campaign_id}/bestiary", g(api.bestiary), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/bestiary", g(api.add_creature), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}", g(api.creature),
+              methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}", g(api.set_creature),
+              methods=["PUT"]),
+        Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}", g(api.remove_creature),
+              methods=["DELETE"]),
+        Route("/api/campaigns/{campaign_id}/log", g(api.campaign_log), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/undo", g(api.campaign_undo), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/redo", g(api.campaign_redo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}", g(api.state), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/log", g(api.log), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/commands", g(api.commands), methods=["GET"]),
@@ -979,6 +1223,8 @@ def routes(api: Api) -> list[BaseRoute]:
               methods=["GET"]),
         Route("/api/encounters/{encounter_id}/rulings/{ruling_id}",
               g(api.set_encounter_ruling), methods=["PUT"]),
+        Route("/api/encounters/{encounter_id}/write-back", g(api.write_back),
+              methods=["POST"]),
         WebSocketRoute("/api/encounters/{encounter_id}/ws", api.websocket),
     ]
     from .. import web

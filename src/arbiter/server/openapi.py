@@ -51,12 +51,45 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("post", "/api/campaigns/{campaign_id}/players",
               "Issue a player token bound to characters", "CreatePlayer", "gm", created=True),
     Operation("get", "/api/campaigns/{campaign_id}/players", "The players", role="gm"),
-    Operation("post", "/api/campaigns/{campaign_id}/encounters", "Create an encounter",
+    Operation("post", "/api/campaigns/{campaign_id}/encounters",
+              "Create an encounter, with roster characters and creatures when given",
               "CreateEncounter", "gm", created=True),
     Operation("get", "/api/campaigns/{campaign_id}/export",
               "The whole campaign as one versioned JSON file", role="gm"),
     Operation("get", "/api/campaigns/{campaign_id}/templates",
-              "The ruleset's creature templates", role="gm"),
+              "The ruleset's creature templates, and the bestiary's", role="gm"),
+    Operation("get", "/api/campaigns/{campaign_id}/characters",
+              "The roster (your view: a player reads their own characters and their side's "
+              "in full, the others' public face)", role="any"),
+    Operation("post", "/api/campaigns/{campaign_id}/characters",
+              "Add a character to the roster", "Character", "gm", created=True),
+    Operation("get", "/api/campaigns/{campaign_id}/characters/{character_id}",
+              "A character of the roster (your view)", role="any"),
+    Operation("put", "/api/campaigns/{campaign_id}/characters/{character_id}",
+              "Replace a character's sheet (its lasting state stays unless given)",
+              "CharacterSheet", "gm"),
+    Operation("delete", "/api/campaigns/{campaign_id}/characters/{character_id}",
+              "Take a character off the roster", role="gm"),
+    Operation("get", "/api/campaigns/{campaign_id}/bestiary", "The game master's bestiary",
+              role="gm"),
+    Operation("post", "/api/campaigns/{campaign_id}/bestiary",
+              "Save a new creature in the bestiary (a template for the campaign's "
+              "encounters)", "BestiaryEntry", "gm", created=True),
+    Operation("get", "/api/campaigns/{campaign_id}/bestiary/{creature_id}",
+              "A creature of the bestiary", role="gm"),
+    Operation("put", "/api/campaigns/{campaign_id}/bestiary/{creature_id}",
+              "Replace a creature of the bestiary", "BestiarySheet", "gm"),
+    Operation("delete", "/api/campaigns/{campaign_id}/bestiary/{creature_id}",
+              "Take a creature out of the bestiary", role="gm"),
+    Operation("get", "/api/campaigns/{campaign_id}/log",
+              "The campaign's own log (roster and bestiary), with sentences", role="gm",
+              query=("after", "limit")),
+    Operation("post", "/api/campaigns/{campaign_id}/undo",
+              "Undo the latest command in effect of the campaign's own log", "Step", "gm",
+              created=True),
+    Operation("post", "/api/campaigns/{campaign_id}/redo",
+              "Redo the command of the campaign's own log undone last", "Step", "gm",
+              created=True),
     Operation("get", "/api/encounters/{encounter_id}", "The encounter's state (your view)",
               role="any"),
     Operation("get", "/api/encounters/{encounter_id}/log", "The log (your view)",
@@ -79,6 +112,9 @@ OPERATIONS: tuple[Operation, ...] = (
               role="any"),
     Operation("put", "/api/encounters/{encounter_id}/rulings/{ruling_id}",
               "Change one ruling in this encounter", "SetRuling", "gm", created=True),
+    Operation("post", "/api/encounters/{encounter_id}/write-back",
+              "Write back the lasting state of the roster's characters in the encounter "
+              "(one record of the campaign's own log)", "Step", "gm", created=True),
 )
 
 ERROR_SCHEMA = {
@@ -125,7 +161,8 @@ def openapi_document(version: str) -> dict[str, Any]:
         params: list[dict[str, Any]] = [
             {"name": name, "in": "path", "required": True,
              "schema": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$"}}
-            for name in ("campaign_id", "encounter_id", "ruling_id", "ruleset")
+            for name in ("campaign_id", "encounter_id", "ruling_id", "ruleset",
+                         "character_id", "creature_id")
             if f"{{{name}}}" in op.path
         ]
         params += [{"name": q, "in": "query", "required": False, "schema": QUERY[q]}

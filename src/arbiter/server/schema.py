@@ -52,9 +52,86 @@ class CreatePlayer(Struct, forbid_unknown_fields=True):
     characters: Annotated[list[Id], Meta(max_length=50)]
 
 
+Side = Annotated[str, Meta(min_length=1, max_length=64, pattern=TEXT_PATTERN,
+                           description="a side: creatures of one side are allies")]
+Template = Annotated[str, Meta(min_length=1, max_length=64,
+                               description="a template the ruleset ships, or of the "
+                                           "campaign's bestiary")]
+Notes = Annotated[str, Meta(max_length=4000, pattern=TEXT_PATTERN,
+                            description="the game master's notes (never shown to players)")]
+Lasting = Annotated[dict[str, Any], Meta(
+    max_length=64, description="the lasting state: stat-block keys laid over the stat block "
+                               "when the character joins an encounter (written back by "
+                               "POST /api/encounters/{encounter_id}/write-back)")]
+
+
+class NewCreature(Struct, forbid_unknown_fields=True):
+    """A creature joining a new encounter: from a template (the ruleset's or the
+    bestiary's); its id is the template's (numbered when taken) unless given."""
+
+    template: Template
+    id: Id | msgspec.UnsetType = msgspec.UNSET
+    side: Side | msgspec.UnsetType = msgspec.UNSET
+
+
 class CreateEncounter(Struct, forbid_unknown_fields=True):
     name: Name
     rulings: Rulings = {}
+    characters: Annotated[list[Id], Meta(
+        max_length=100, description="roster characters who join it, with their lasting "
+                                    "state")] = []
+    creatures: Annotated[list[NewCreature], Meta(max_length=100)] = []
+
+
+class Character(Struct):
+    """A roster character: 'id', its stat block ('name', 'side', 'owner': the player's name,
+    'template': the ruleset's or the bestiary's, and the ruleset's keys; 64 keys at most),
+    'notes' (game master only) and 'lasting' (its lasting state)."""
+
+    id: Id
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    template: Template | msgspec.UnsetType = msgspec.UNSET
+    side: Side | msgspec.UnsetType = msgspec.UNSET
+    owner: Name | msgspec.UnsetType = msgspec.UNSET
+    notes: Notes | msgspec.UnsetType = msgspec.UNSET
+    lasting: Lasting | msgspec.UnsetType = msgspec.UNSET
+    expected_version: Version | None = None
+
+
+class CharacterSheet(Struct):
+    """A roster character's new sheet (it replaces the old one; the lasting state stays
+    unless given): as a new character, the id in the path."""
+
+    id: Id | msgspec.UnsetType = msgspec.UNSET
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    template: Template | msgspec.UnsetType = msgspec.UNSET
+    side: Side | msgspec.UnsetType = msgspec.UNSET
+    owner: Name | msgspec.UnsetType = msgspec.UNSET
+    notes: Notes | msgspec.UnsetType = msgspec.UNSET
+    lasting: Lasting | msgspec.UnsetType = msgspec.UNSET
+    expected_version: Version | None = None
+
+
+class BestiaryEntry(Struct):
+    """A creature of the game master's bestiary: 'id' (its template name, never one the
+    ruleset ships), 'template' (one the ruleset ships, to build on) and the ruleset's
+    stat-block keys (64 keys at most); 'notes'."""
+
+    id: Id
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    template: Template | msgspec.UnsetType = msgspec.UNSET
+    notes: Notes | msgspec.UnsetType = msgspec.UNSET
+    expected_version: Version | None = None
+
+
+class BestiarySheet(Struct):
+    """A bestiary entry's new stat block, the id in the path."""
+
+    id: Id | msgspec.UnsetType = msgspec.UNSET
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    template: Template | msgspec.UnsetType = msgspec.UNSET
+    notes: Notes | msgspec.UnsetType = msgspec.UNSET
+    expected_version: Version | None = None
 
 
 class AddActor(Struct):
@@ -87,6 +164,7 @@ class CampaignFile(Struct, forbid_unknown_fields=True):
     campaign: dict[str, Any]
     tokens: list[Any]
     encounters: list[Any]
+    log: list[Any] = []
 
 
 class DiceRequest(Struct, forbid_unknown_fields=True):
@@ -99,8 +177,10 @@ class DiceRequest(Struct, forbid_unknown_fields=True):
 
 BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
     CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
-    Odds, Step, CampaignFile, DiceRequest)}
-MAX_KEYS = {"AddActor": 64}
+    Odds, Step, CampaignFile, DiceRequest, Character, CharacterSheet, BestiaryEntry,
+    BestiarySheet)}
+MAX_KEYS = {"AddActor": 64, "Character": 64, "CharacterSheet": 64, "BestiaryEntry": 64,
+            "BestiarySheet": 64}
 """Bodies that also take keys of their own (a stat block): how many at most."""
 
 

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 
@@ -416,3 +416,69 @@ class View:
         if not self.mentions_secret(rest):
             return message
         return "that command is not possible here"
+
+
+# -- a campaign's roster -----------------------------------------------------------------
+class RosterView:
+    """What a principal may read of a campaign's roster (``core/roster.py``), by the rules
+    of the encounter view: the game master everything; a player their own characters (those
+    their token names) and the characters on their side in full, less the game-master-only
+    fields (``notes``...); any other character its public face (id, name, kind, side,
+    conditions and a wound status, from the character as it would join an encounter); a
+    character the game master marked ``hidden`` that is not theirs, not at all (it answers
+    like one that does not exist)."""
+
+    def __init__(self, characters: Mapping[str, Mapping[str, Any]], principal: Principal,
+                 entity: Callable[[str], Entity]) -> None:
+        self.characters = characters
+        self.principal = principal
+        self.entity = entity
+        self.gm = principal.is_gm
+        self.own = {c for c in principal.characters if c in characters}
+        self.sides = {characters[c].get("side") for c in self.own} - {None}
+
+    def character(self, ident: str) -> dict[str, Any] | None:
+        """The character as this principal may read it; None when they may not know of it."""
+        record = self.characters.get(ident)
+        if record is None:
+            return None
+        if self.gm:
+            return dict(record)
+        if ident not in self.own and record.get("hidden"):
+            return None
+        if ident in self.own or (record.get("side") is not None
+                                 and record.get("side") in self.sides):
+            return {k: v for k, v in record.items() if k not in GM_ONLY_FIELDS}
+        out: dict[str, Any] = {"id": ident, "name": record.get("name", ident),
+                               "side": record.get("side")}
+        try:
+            entity = self.entity(ident)
+        except Exception:  # a sheet that no longer builds shows its name only
+            return out
+        out.update({k: getattr(entity, k) for k in PUBLIC_FIELDS})
+        out["conditions"] = [{"name": c.name, "level": c.level} for c in entity.conditions]
+        status = wound_status(entity)
+        if status is not None:
+            out["status"] = status
+        return out
+
+    def roster(self) -> list[dict[str, Any]]:
+        """Every character this principal may know of, in the roster's order."""
+        shown = (self.character(ident) for ident in self.characters)
+        return [c for c in shown if c is not None]
+
+
+def campaign_record(record: LogRecord, describe: Callable[[str, dict[str, Any]], str]
+                    ) -> dict[str, Any]:
+    """A record of a campaign's own log (the game master's alone), with ``text``."""
+    out = record.to_json()
+    if record.kind != "entry":
+        out["text"] = _marker_text(record)
+        return out
+    out.pop("payload")
+    out.update(record.payload)
+    out["text"] = " ".join(
+        describe(str(e.get("type", "")), e.get("data", {})) for e in
+        record.payload.get("events", []) if isinstance(e, dict)
+        and isinstance(e.get("data"), dict))
+    return out

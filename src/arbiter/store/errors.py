@@ -22,12 +22,13 @@ class Conflict(StoreError):
     ``expected`` is the version the append was decided on, ``actual`` the stored one.
     """
 
-    def __init__(self, encounter: str, expected: int, actual: int) -> None:
+    def __init__(self, encounter: str, expected: int, actual: int,
+                 kind: str = "encounter") -> None:
         self.encounter = encounter
         self.expected = expected
         self.actual = actual
         super().__init__(
-            f"encounter {encounter} is at version {actual}, not {expected}: "
+            f"{kind} {encounter} is at version {actual}, not {expected}: "
             "someone else acted first; look again and resend"
         )
 

@@ -12,11 +12,17 @@ records to write. What it checks, in this order:
   ``json`` reads ``1e400`` as infinity), valid Unicode, text keys;
 - the campaign: its id is new to the store, its ruleset is installed and its rulings valid;
 - tokens: each digest a SHA-256 in hex, none twice, a known role;
+- the campaign's own log (its roster and bestiary, ``log``): numbered 1, 2, 3..., schema
+  versions as below, every command one of the roster's, undo and redo markers that name
+  the entry they would in play, and the whole log replaying;
 - encounters: ids well formed, unique in the file and new to the store; each log numbered
   1, 2, 3..., every record's and event's schema version one this Arbiter reads (an older
   one must have an upcaster), the first record the ``create`` command (never undone, never
   repeated), undo and redo markers that name the entry they would in play, and the whole
   log replaying, including the commands that could still be redone.
+
+An older file is brought up to date first, one version at a time (:data:`UPCASTERS`):
+version 1 had no campaign log (no roster, no bestiary).
 """
 
 from __future__ import annotations
@@ -24,12 +30,14 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeGuard
 
 from ..core import EncounterState, Entry, Event, RulesError, Ruleset, load_ruleset
 from ..core import events as core_events
 from ..core.events import Command, upcast
+from ..core.roster import Roster, RosterState
 from ..limits import IMPORT_RECORDS
 from .errors import AlreadyExists, ExportFormatError
 from .replay import stacks
@@ -45,8 +53,9 @@ from .store import (
 )
 
 EXPORT_FORMAT = "arbiter-campaign"
-EXPORT_SCHEMA = 1
-"""Schema version of the export document's envelope."""
+EXPORT_SCHEMA = 2
+"""Schema version of the export document's envelope: 2 added the campaign's own log
+(``log``: its roster and bestiary)."""
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 DIGEST_PATTERN = re.compile(r"[0-9a-f]{64}")
 CREATE = "create"
@@ -60,6 +69,8 @@ class CampaignImport:
     campaign: CampaignRecord
     tokens: list[TokenRecord]
     encounters: list[tuple[EncounterRecord, list[LogRecord]]]
+    log: list[LogRecord]
+    """The campaign's own log (its roster and bestiary)."""
 
 
 def _fail(message: str, field: str | None) -> NoReturn:
@@ -70,9 +81,10 @@ def read_campaign_file(document: Any, store: EventStore) -> CampaignImport:
     """The records of an exported campaign, or the first reason it cannot be imported."""
     doc = _upcast_export(document)
     campaign_doc, token_docs, encounter_docs = _shape(doc)
-    _count_records(encounter_docs)
+    _count_records(encounter_docs, len(doc["log"]))
     _scan(doc)
     campaign, ruleset = _campaign(campaign_doc)
+    campaign_log = _campaign_log(doc["log"], ruleset)
     if store.has_campaign(campaign.id):
         raise AlreadyExists("campaign", campaign.id, "campaign.id")
     tokens = _tokens(token_docs, campaign.id)
@@ -84,7 +96,7 @@ def read_campaign_file(document: Any, store: EventStore) -> CampaignImport:
                   "an import never replaces one", f"encounters.{i}.id")
     encounters = [_encounter(e, i, ids[i], campaign.id, ruleset)
                   for i, e in enumerate(encounter_docs)]
-    return CampaignImport(campaign, tokens, encounters)
+    return CampaignImport(campaign, tokens, encounters, campaign_log)
 
 
 # -- the envelope and the shape ---------------------------------------------------------
@@ -99,8 +111,20 @@ def _upcast_export(document: Any) -> dict[str, Any]:
     if version > EXPORT_SCHEMA:
         _fail(f"schema version {version} is newer than this Arbiter reads ({EXPORT_SCHEMA})",
               "v")
-    # Version 1 is the only one so far; older versions would be upcast here, one step each.
-    return document
+    upcast: dict[str, Any] = document
+    while version < EXPORT_SCHEMA:
+        upcast = UPCASTERS[version](upcast)
+        version += 1
+    return upcast
+
+
+def _v1_to_v2(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no campaign log: the campaign had no roster and no bestiary."""
+    return {**document, "v": 2, "log": document.get("log", [])}
+
+
+UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _v1_to_v2}
+"""How a campaign file of each older version becomes the next one."""
 
 
 def _shape(doc: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[Any]]:
@@ -111,6 +135,9 @@ def _shape(doc: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[Any]]:
     tokens = doc.get("tokens")
     if not isinstance(tokens, list):
         _fail("must be a list of tokens", "tokens")
+    if not isinstance(doc.get("log"), list):
+        _fail("must be a list of log records: the campaign's own log (its roster and "
+              "bestiary)", "log")
     encounters = doc.get("encounters")
     if not isinstance(encounters, list):
         _fail("must be a list of encounters", "encounters")
@@ -123,12 +150,16 @@ def _shape(doc: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[Any]]:
     return campaign, tokens, encounters
 
 
-def _count_records(encounters: list[Any]) -> None:
-    """Refuse more than IMPORT_RECORDS records before reading any of them."""
-    total = sum(len(e["log"]) for e in encounters)
+def _count_records(encounters: list[Any], campaign_log: int = 0) -> None:
+    """Refuse more than IMPORT_RECORDS records (the campaign's own log's first) before
+    reading any of them."""
+    total = campaign_log + sum(len(e["log"]) for e in encounters)
     if total <= IMPORT_RECORDS:
         return
-    seen = 0
+    if campaign_log > IMPORT_RECORDS:
+        _fail(f"a campaign file holds at most {IMPORT_RECORDS:,} log records, all logs "
+              f"together; this one holds {total:,}", f"log.{IMPORT_RECORDS}")
+    seen = campaign_log
     for i, enc in enumerate(encounters):
         if seen + len(enc["log"]) > IMPORT_RECORDS:
             _fail(f"a campaign file holds at most {IMPORT_RECORDS:,} log records, all "
@@ -289,7 +320,8 @@ def _encounter(e: dict[str, Any], i: int, eid: str, campaign_id: str, ruleset: R
     return EncounterRecord(eid, campaign_id, name, len(records), created_at), records
 
 
-def _record(r: Any, j: int, here: str) -> tuple[LogRecord, Entry | None]:
+def _record(r: Any, j: int, here: str, opening: bool = True
+            ) -> tuple[LogRecord, Entry | None]:
     if not isinstance(r, dict):
         _fail("a log record is an object with seq, kind, v, author and created_at", here)
     seq = r.get("seq")
@@ -312,7 +344,7 @@ def _record(r: Any, j: int, here: str) -> tuple[LogRecord, Entry | None]:
     created_at = _text(r.get("created_at"), f"{here}.created_at")
     if checked_kind != "entry":
         marker = "an undo" if kind == "undo" else "a redo"
-        if j == 0:
+        if j == 0 and opening:
             _fail(f"a log starts with the {CREATE!r} command, which creates the encounter; "
                   f"this is {marker} record", f"{here}.kind")
         target = r.get("target")
@@ -389,9 +421,11 @@ def _check_create(entry: Entry | None, j: int, here: str) -> None:
               f"{here}.payload.command.do")
 
 
-def _stacks(records: list[LogRecord], here: str) -> tuple[list[int], list[int]]:
+def _stacks(records: list[LogRecord], here: str, opening: bool = True
+            ) -> tuple[list[int], list[int]]:
     """The entries in effect and the redo stack, refusing a marker that play would not
-    have written (as :func:`arbiter.store.replay.stacks`, naming the record)."""
+    have written (as :func:`arbiter.store.replay.stacks`, naming the record). With
+    ``opening``, the first record opens the log (an encounter's ``create``) for good."""
     active: list[int] = []
     undone: list[int] = []
     for j, rec in enumerate(records):
@@ -399,7 +433,7 @@ def _stacks(records: list[LogRecord], here: str) -> tuple[list[int], list[int]]:
             active.append(rec.seq)
             undone.clear()
         elif rec.kind == "undo":
-            if rec.target == 1:
+            if rec.target == 1 and opening:
                 _fail("the first record creates the encounter and cannot be undone",
                       f"{here}.{j}.target")
             if not active or active[-1] != rec.target:
@@ -439,6 +473,45 @@ def _apply(ruleset: Ruleset, state: EncounterState, entry: Entry | None, here: s
         try:
             ruleset.evolve(state, event)
         except Exception as err:  # any ruleset failure on odd data is the file's fault
+            detail = str(err) if isinstance(err, RulesError) else (
+                f"{type(err).__name__}: {err}")
+            _fail(f"the log does not replay: event {event.type!r} cannot be applied "
+                  f"({detail})", f"{here}.payload.events.{k}")
+
+
+# -- the campaign's own log ----------------------------------------------------------------
+def _campaign_log(docs: list[Any], ruleset: Ruleset) -> list[LogRecord]:
+    """The records of the campaign's own log (its roster and bestiary), checked: numbered,
+    of known versions, commands of the roster, markers play would write, and replaying
+    (the commands that could still be redone included)."""
+    roster = Roster(ruleset)
+    records: list[LogRecord] = []
+    entries: list[Entry | None] = []
+    for j, r in enumerate(docs):
+        here = f"log.{j}"
+        record, entry = _record(r, j, here, opening=False)
+        if entry is not None and entry.command.name not in roster.catalogue:
+            _fail(f"the campaign's log holds the roster's commands ({', '.join(roster.catalogue)}"
+                  f"), not {entry.command.name!r}", f"{here}.payload.command.do")
+        records.append(record)
+        entries.append(entry)
+    active, undone = _stacks(records, "log", opening=False)
+    state = RosterState()
+    for seq in active:
+        _apply_roster(roster, state, entries[seq - 1], f"log.{seq - 1}")
+    if undone:
+        later = state.copy()
+        for seq in reversed(undone):
+            _apply_roster(roster, later, entries[seq - 1], f"log.{seq - 1}")
+    return records
+
+
+def _apply_roster(roster: Roster, state: RosterState, entry: Entry | None, here: str) -> None:
+    assert entry is not None  # only entries are in effect or can be redone
+    for k, event in enumerate(entry.events):
+        try:
+            roster.evolve(state, event)
+        except Exception as err:  # odd data is the file's fault
             detail = str(err) if isinstance(err, RulesError) else (
                 f"{type(err).__name__}: {err}")
             _fail(f"the log does not replay: event {event.type!r} cannot be applied "

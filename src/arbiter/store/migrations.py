@@ -71,6 +71,20 @@ MIGRATIONS: list[Migration] = [
     Migration(2, "find undo and redo markers without scanning the log", (
         "CREATE INDEX log_markers ON log (encounter_id, kind, seq)",
     )),
+    Migration(3, "each campaign's own log: the roster of characters and the bestiary", (
+        "ALTER TABLE campaigns ADD COLUMN log_version BIGINT NOT NULL DEFAULT 0",
+        """CREATE TABLE campaign_log (
+            campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            seq BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            target BIGINT,
+            v INTEGER NOT NULL,
+            author TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, seq)
+        )""",
+    )),
 ]
 
 

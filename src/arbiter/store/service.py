@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import threading
@@ -26,13 +27,17 @@ from ..core import (
     Command,
     EncounterState,
     Entry,
+    IllegalCommand,
     InvalidCommand,
     RulesError,
     Ruleset,
     load_ruleset,
 )
+from ..core.catalogue import InvalidArgument
+from ..core.roster import Roster, RosterState
+from ..core.ruleset import BATCH_LIMIT
 from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
-from .errors import Conflict, NotFound, SnapshotError, StoreError
+from .errors import Conflict, NotFound, NothingToUndo, SnapshotError, StoreError
 from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, read_campaign_file
 from .replay import (
     apply_entries,
@@ -97,6 +102,16 @@ class Loaded:
     snapshot_seq: int
 
 
+@dataclass(slots=True)
+class RosterLoaded:
+    """A campaign's roster and bestiary in memory, as of its own log's record ``version``."""
+
+    campaign_id: str
+    roster: Roster
+    state: RosterState
+    version: int
+
+
 Listener = Callable[[Loaded, LogRecord], None]
 Guard = Callable[[Loaded, Command], None]
 
@@ -119,6 +134,7 @@ class GameService:
         self._locks_guard = threading.Lock()
         self._tokens: dict[str, list[TokenRecord]] = {}
         self._announced: dict[str, int] = {}
+        self._rosters: dict[str, RosterLoaded] = {}
         self.listeners: list[Listener] = []
 
     # -- campaigns and tokens -----------------------------------------------------------
@@ -177,8 +193,13 @@ class GameService:
 
     # -- encounters ---------------------------------------------------------------------
     def create_encounter(
-        self, campaign_id: str, name: str, rulings: Mapping[str, str] | None = None
+        self, campaign_id: str, name: str, rulings: Mapping[str, str] | None = None,
+        characters: Sequence[str] = (), creatures: Sequence[Mapping[str, Any]] = (),
     ) -> EncounterRecord:
+        """A new encounter; with ``characters`` (roster ids) and ``creatures``
+        (``{"template", "id"?, "side"?}``, templates shipped or of the bestiary), its log's
+        second record adds them (one entry: one undo). A refusal names what was asked for
+        (``characters.1``, ``creatures.0.template``) and nothing is stored."""
         campaign = self.store.campaign(campaign_id)
         ruleset = load_ruleset(campaign.ruleset)
         chosen = {**campaign.rulings, **(rulings or {})}
@@ -186,8 +207,18 @@ class GameService:
         state = EncounterState(ruleset="")
         events = ruleset.decide(state, command, _NoDice())
         entry = Entry(1, command, events, [])
-        record = LogRecord(1, "entry", _payload(entry), author="gm", created_at=now())
-        return self.store.create_encounter(new_id("e-"), campaign_id, name, [record])
+        records = [LogRecord(1, "entry", _payload(entry), author="gm", created_at=now())]
+        if characters or creatures:
+            if len(characters) + len(creatures) > BATCH_LIMIT:
+                raise InvalidArgument(f"at most {BATCH_LIMIT} characters and creatures join "
+                                      "a new encounter", "creatures")
+            arrivals = self.roster(campaign_id, lambda r: r.roster.arrivals(
+                r.state, characters, creatures))
+            apply_entries(ruleset, state, [entry])
+            joined = _joining(ruleset, state, arrivals)
+            records.append(LogRecord(2, "entry", _payload(joined), author="gm",
+                                     created_at=now()))
+        return self.store.create_encounter(new_id("e-"), campaign_id, name, records)
 
     @contextmanager
     def locked(self, encounter_id: str) -> Iterator[None]:
@@ -276,7 +307,7 @@ class GameService:
                     raise Conflict(encounter_id, expected_version, loaded.version)
                 if guard is not None:
                     guard(loaded, command)
-                entry = self._decide(loaded, command, dice, source)
+                entry = self._decide(loaded, self._bestiary(loaded, command), dice, source)
                 record = LogRecord(loaded.version + 1, "entry", _payload(entry),
                                    author=author, created_at=now())
                 try:
@@ -302,6 +333,43 @@ class GameService:
                 self._announce(loaded, record)
                 return loaded, record
         raise Conflict(encounter_id, tried, self.store.version(encounter_id))
+
+    def _bestiary(self, loaded: Loaded, command: Command) -> Command:
+        """``command`` with the campaign's bestiary filled in: an ``add`` (or the adds of a
+        ``batch``) whose template is not one the ruleset ships takes the bestiary entry's
+        stat block instead (the ruleset knows only its own templates). The log keeps what
+        was decided; its ``entity_added`` keeps the whole stat block, as always."""
+        shipped = loaded.ruleset.templates
+
+        def wanted(args: Any) -> bool:
+            template = args.get("template") if isinstance(args, dict) else None
+            return isinstance(template, str) and template not in shipped
+
+        if command.name == "add":
+            if not wanted(command.args):
+                return command
+        elif command.name == "batch":
+            items = command.args.get("commands")
+            if not isinstance(items, list) or not any(
+                    isinstance(i, dict) and i.get("do") == "add" and wanted(i) for i in items):
+                return command
+        else:
+            return command
+
+        def fill(roster: RosterLoaded, args: dict[str, Any]) -> dict[str, Any]:
+            if not wanted(args):
+                return args
+            kept: dict[str, Any] = {k: args[k] for k in ("do", "id", "initiative") if k in args}
+            spec = {k: v for k, v in args.items() if k not in kept}
+            return {**kept, **roster.roster.resolve(roster.state, spec)}
+
+        def filled(roster: RosterLoaded) -> Command:
+            if command.name == "add":
+                return Command("add", command.actor, fill(roster, dict(command.args)))
+            items = [fill(roster, i) if isinstance(i, dict) and i.get("do") == "add" else i
+                     for i in command.args["commands"]]
+            return Command("batch", command.actor, {**command.args, "commands": items})
+        return self.roster(loaded.encounter.campaign_id, filled)
 
     def _decide(
         self, loaded: Loaded, command: Command, dice: Sequence[int] | None,
@@ -442,6 +510,154 @@ class GameService:
         """The entries in effect and the redo stack (see :func:`arbiter.store.replay.stacks`)."""
         return stacks(self.store.markers(encounter_id))
 
+    # -- the campaign's own log: its roster and bestiary -----------------------------------
+    @staticmethod
+    def _roster_lock(campaign_id: str) -> str:
+        return f"campaign:{campaign_id}"  # never an encounter id (':' is not in an id)
+
+    def _roster_load(self, campaign_id: str) -> RosterLoaded:
+        campaign = self.store.campaign(campaign_id)
+        roster = Roster(load_ruleset(campaign.ruleset))
+        version, records = self.store.campaign_log(campaign_id)
+        state = RosterState()
+        for entry in effective_entries(records):
+            for event in entry.events:
+                roster.evolve(state, event)
+        loaded = RosterLoaded(campaign_id, roster, state, version)
+        self._rosters[campaign_id] = loaded
+        return loaded
+
+    def _roster_current(self, campaign_id: str, check: bool = True) -> RosterLoaded:
+        loaded = self._rosters.get(campaign_id)
+        if loaded is None or (
+                check and self.store.campaign_log_version(campaign_id) != loaded.version):
+            return self._roster_load(campaign_id)
+        return loaded
+
+    def roster(self, campaign_id: str, fn: Callable[[RosterLoaded], T]) -> T:
+        """``fn`` of the campaign's roster and bestiary as stored now, with nobody changing
+        them meanwhile."""
+        with self.locked(self._roster_lock(campaign_id)):
+            return fn(self._roster_current(campaign_id))
+
+    def roster_locked(self, campaign_id: str) -> Any:
+        """The lock of a campaign's own log (hold it to read what a change left)."""
+        return self.locked(self._roster_lock(campaign_id))
+
+    def roster_submit(
+        self, campaign_id: str, command: Command, author: str = "gm",
+        expected_version: int | None = None,
+    ) -> tuple[RosterLoaded, LogRecord]:
+        """Decide a command of the campaign's own log (roster and bestiary), append it
+        durably, apply it; as :meth:`submit` does for an encounter."""
+        key = self._roster_lock(campaign_id)
+        tried = -1
+        for attempt in range(MAX_RETRIES):
+            if attempt:
+                _back_off(attempt)
+            with self.locked(key):
+                loaded = self._roster_current(campaign_id, check=expected_version is not None)
+                tried = loaded.version
+                if expected_version is not None and expected_version != loaded.version:
+                    raise Conflict(campaign_id, expected_version, loaded.version,
+                                   "the log of campaign")
+                events = loaded.roster.decide(loaded.state, command)
+                entry = Entry(loaded.version + 1, command, events, [])
+                after = loaded.state.copy()
+                for event in events:
+                    loaded.roster.evolve(after, event)
+                record = LogRecord(entry.seq, "entry", _payload(entry), author=author,
+                                   created_at=now())
+                try:
+                    self.store.append_campaign(campaign_id, loaded.version, [record])
+                except Conflict:
+                    self._rosters.pop(campaign_id, None)
+                    if expected_version is not None:
+                        raise
+                    continue
+                except BaseException:
+                    self._rosters.pop(campaign_id, None)
+                    raise
+                loaded.state, loaded.version = after, record.seq
+                return loaded, record
+        raise Conflict(campaign_id, tried, self.store.campaign_log_version(campaign_id),
+                       "the log of campaign")
+
+    def roster_undo(self, campaign_id: str, author: str = "gm",
+                    expected_version: int | None = None) -> tuple[RosterLoaded, LogRecord]:
+        """Withdraw the latest command in effect in the campaign's own log."""
+        return self._roster_marker(campaign_id, "undo", author, expected_version)
+
+    def roster_redo(self, campaign_id: str, author: str = "gm",
+                    expected_version: int | None = None) -> tuple[RosterLoaded, LogRecord]:
+        """Put back the command of the campaign's own log undone last."""
+        return self._roster_marker(campaign_id, "redo", author, expected_version)
+
+    def _roster_marker(self, campaign_id: str, kind: str, author: str,
+                       expected_version: int | None) -> tuple[RosterLoaded, LogRecord]:
+        key = self._roster_lock(campaign_id)
+        tried = -1
+        for attempt in range(MAX_RETRIES):
+            if attempt:
+                _back_off(attempt)
+            with self.locked(key):
+                version = tried = self.store.campaign_log_version(campaign_id)
+                rows = self.store.campaign_markers(campaign_id)
+                if expected_version is not None and expected_version != version:
+                    raise Conflict(campaign_id, expected_version, version,
+                                   "the log of campaign")
+                active, undone = stacks(r for r in rows if r[0] <= version)
+                if kind == "undo" and not active:
+                    raise NothingToUndo("nothing to undo: the campaign's log has no command "
+                                        "in effect")
+                if kind == "redo" and not undone:
+                    raise NothingToUndo("nothing to redo: no command of the campaign's log "
+                                        "was undone since the last one")
+                target = active[-1] if kind == "undo" else undone[-1]
+                record = LogRecord(version + 1, "undo" if kind == "undo" else "redo",
+                                   target=target, author=author, created_at=now())
+                try:
+                    self.store.append_campaign(campaign_id, version, [record])
+                except Conflict:
+                    if expected_version is not None:
+                        raise
+                    continue
+                finally:
+                    self._rosters.pop(campaign_id, None)
+                return self._roster_load(campaign_id), record
+        raise Conflict(campaign_id, tried, self.store.campaign_log_version(campaign_id),
+                       "the log of campaign")
+
+    def roster_records(self, campaign_id: str, after: int = 0, limit: int | None = None
+                       ) -> list[LogRecord]:
+        return self.store.campaign_records(campaign_id, after, limit)
+
+    def write_back(self, encounter_id: str, author: str = "gm",
+                   expected_version: int | None = None) -> tuple[RosterLoaded, LogRecord]:
+        """Write back what lasts (``Ruleset.lasting``) of every roster character in the
+        encounter, as it stands now: one ``write_back`` in the campaign's own log."""
+        campaign_id = self.store.encounter(encounter_id).campaign_id
+        listed = self.roster(campaign_id, lambda r: set(r.state.characters))
+
+        def read(loaded: Loaded) -> tuple[str, int, dict[str, Any]]:
+            lasting = {}
+            for ident, entity in loaded.state.entities.items():
+                if ident in listed:
+                    try:
+                        lasting[ident] = json.loads(json.dumps(
+                            loaded.ruleset.lasting(loaded.state, entity), allow_nan=False))
+                    except (TypeError, ValueError) as err:
+                        raise InvalidCommand(f"{loaded.ruleset.name} could not say what of "
+                                             f"{ident} lasts ({err})") from None
+            return loaded.encounter.name, loaded.version, lasting
+        name, version, lasting = self.read(encounter_id, read)
+        if not lasting:
+            shown = ", ".join(sorted(listed)) or "none"
+            raise IllegalCommand(f"no character of the roster ({shown}) is in this encounter")
+        command = Command("write_back", args={"encounter": encounter_id, "name": name,
+                                              "version": version, "characters": lasting})
+        return self.roster_submit(campaign_id, command, author, expected_version)
+
     # -- export and import --------------------------------------------------------------
     def export_campaign(self, campaign_id: str) -> dict[str, Any]:
         """The whole campaign as one JSON document; importing it gives it back exactly."""
@@ -456,8 +672,10 @@ class GameService:
         the first bad field (``encounters.0.log.3.v``), a campaign already in the store
         :class:`AlreadyExists`."""
         checked = read_campaign_file(document, self.store)
-        self.store.import_rows(checked.campaign, checked.tokens, checked.encounters)
+        self.store.import_rows(checked.campaign, checked.tokens, checked.encounters,
+                               checked.log)
         self._tokens.pop(checked.campaign.id, None)
+        self._rosters.pop(checked.campaign.id, None)
         return checked.campaign
 
 
@@ -466,10 +684,33 @@ def _back_off(attempt: int) -> None:
     time.sleep(secrets.randbelow(1000) / 1_000_000 * min(attempt, 10))
 
 
+def _joining(ruleset: Ruleset, state: EncounterState,
+             arrivals: Sequence[tuple[str, dict[str, Any]]]) -> Entry:
+    """The second entry of a new encounter: the adds of ``arrivals``, one ``batch`` (or one
+    ``add``), decided one after the other as a batch is; a refusal names the one refused."""
+    events = []
+    scratch = state.copy()
+    for here, args in arrivals:
+        command = Command.from_json(args)
+        try:
+            decided = ruleset.decide(scratch, command, _NoDice())
+        except RulesError as err:
+            raise InvalidArgument(str(err), here) from None
+        except Exception as err:  # a ruleset tripping on odd input must not become a 500
+            raise InvalidArgument(f"{ruleset.name} could not add it ({type(err).__name__}: "
+                                  f"{err})", here) from None
+        for event in decided:
+            ruleset.evolve(scratch, event)
+        events += decided
+    if len(arrivals) == 1:
+        return Entry(2, Command.from_json(arrivals[0][1]), events, [])
+    return Entry(2, Command("batch", args={"commands": [a for _, a in arrivals]}), events, [])
+
+
 def _payload(entry: Entry) -> dict[str, Any]:
     data = entry.to_json()
     data.pop("seq", None)
     return data
 
 
-__all__ = ["GameService", "Loaded", "NotFound", "Principal", "digest"]
+__all__ = ["GameService", "Loaded", "NotFound", "Principal", "RosterLoaded", "digest"]

@@ -266,12 +266,15 @@ class EventStore:
 
     @staticmethod
     def _insert_records(
-        tx: Tx, encounter_id: str, expected: int, records: Sequence[LogRecord]
+        tx: Tx, encounter_id: str, expected: int, records: Sequence[LogRecord],
+        table: str = "log (encounter_id",
     ) -> None:
+        """Write ``records`` after record ``expected`` of an encounter's log (or, with
+        ``table`` ``"campaign_log (campaign_id"``, of a campaign's own log)."""
         for i, rec in enumerate(records):
             if rec.seq != expected + 1 + i:
                 raise StoreError(f"record {rec.seq} appended at position {expected + 1 + i}")
-            tx.run(f"INSERT INTO log (encounter_id, {_RECORD_COLUMNS}) "
+            tx.run(f"INSERT INTO {table}, {_RECORD_COLUMNS}) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                    (encounter_id, rec.seq, rec.kind, rec.target, rec.v, rec.author,
                     rec.created_at or now(),
@@ -331,6 +334,75 @@ class EventStore:
                            "ORDER BY seq", (encounter_id,))
         return [(int(s), k, None if t is None else int(t)) for s, k, t in rows]
 
+    # -- the campaign's own log: its roster and bestiary -----------------------------------
+    def campaign_log(self, campaign_id: str) -> tuple[int, list[LogRecord]]:
+        """The version of a campaign's own log and its records up to it, in one read."""
+        with self.backend.read() as tx:
+            rows = tx.rows("SELECT log_version FROM campaigns WHERE id = ?", (campaign_id,))
+            if not rows:
+                raise NotFound("campaign", campaign_id)
+            version = int(rows[0][0])
+            records = [_upcast_record(r) for r in tx.rows(
+                f"SELECT {_RECORD_COLUMNS} FROM campaign_log WHERE campaign_id = ? "
+                "AND seq <= ? ORDER BY seq", (campaign_id, version))]
+        return version, records
+
+    def campaign_log_version(self, campaign_id: str) -> int:
+        with self.backend.read() as tx:
+            rows = tx.rows("SELECT log_version FROM campaigns WHERE id = ?", (campaign_id,))
+        if not rows:
+            raise NotFound("campaign", campaign_id)
+        return int(rows[0][0])
+
+    def campaign_records(
+        self, campaign_id: str, after: int = 0, limit: int | None = None
+    ) -> list[LogRecord]:
+        """Records of a campaign's own log with ``seq > after``, oldest first."""
+        sql = (f"SELECT {_RECORD_COLUMNS} FROM campaign_log WHERE campaign_id = ? "
+               "AND seq > ? ORDER BY seq")
+        params: list[Any] = [campaign_id, after]
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        with self.backend.read() as tx:
+            rows = tx.rows(sql, params)
+        return [_upcast_record(r) for r in rows]
+
+    def campaign_markers(self, campaign_id: str) -> list[tuple[int, RecordKind, int | None]]:
+        """``(seq, kind, target)`` of every record of a campaign's own log."""
+        with self.backend.read() as tx:
+            rows = tx.rows("SELECT seq, kind, target FROM campaign_log WHERE campaign_id = ? "
+                           "ORDER BY seq", (campaign_id,))
+        return [(int(s), k, None if t is None else int(t)) for s, k, t in rows]
+
+    def append_campaign(
+        self, campaign_id: str, expected_version: int, records: Sequence[LogRecord]
+    ) -> int:
+        """Append ``records`` to a campaign's own log, atomically and durably, as
+        :meth:`append` does to an encounter's: :class:`Conflict` when the log is no longer
+        at ``expected_version``. Returns the new version."""
+        new_version = expected_version + len(records)
+
+        def write(tx: Tx) -> int:
+            changed = tx.run("UPDATE campaigns SET log_version = ? WHERE id = ? "
+                             "AND log_version = ?", (new_version, campaign_id,
+                                                     expected_version))
+            if changed != 1:
+                rows = tx.rows("SELECT log_version FROM campaigns WHERE id = ?",
+                               (campaign_id,))
+                if not rows:
+                    raise NotFound("campaign", campaign_id)
+                raise Conflict(campaign_id, expected_version, int(rows[0][0]),
+                               "the log of campaign")
+            self._insert_records(tx, campaign_id, expected_version, records,
+                                 "campaign_log (campaign_id")
+            return new_version
+
+        if self._group is not None:
+            return self._group.run(write)
+        with self.backend.transaction() as tx:
+            return write(tx)
+
     # -- snapshots ----------------------------------------------------------------------
     def save_snapshot(self, encounter_id: str, snapshot: Snapshot) -> None:
         with self.backend.transaction() as tx:
@@ -383,6 +455,11 @@ class EventStore:
             if not rows:
                 raise NotFound("campaign", campaign_id)
             cid, name, ruleset, rulings, created = rows[0]
+            version = int(tx.rows("SELECT log_version FROM campaigns WHERE id = ?",
+                                  (cid,))[0][0])
+            campaign_log = [_upcast_record(row).to_json() for row in tx.rows(
+                f"SELECT {_RECORD_COLUMNS} FROM campaign_log WHERE campaign_id = ? "
+                "AND seq <= ? ORDER BY seq", (cid, version))]
             tokens = tx.rows("SELECT digest, role, name, characters, created_at FROM tokens "
                              "WHERE campaign_id = ? ORDER BY created_at, digest", (cid,))
             encounters = tx.rows("SELECT id, name, version, created_at FROM encounters "
@@ -398,6 +475,7 @@ class EventStore:
         return {
             "campaign": {"id": cid, "name": name, "ruleset": ruleset,
                          "rulings": json.loads(rulings), "created_at": created},
+            "log": campaign_log,
             "tokens": [{"digest": d, "role": role, "name": n, "characters": json.loads(ch),
                         "created_at": tc} for d, role, n, ch, tc in tokens],
             "encounters": out_encounters,
@@ -421,6 +499,7 @@ class EventStore:
     def import_rows(
         self, campaign: CampaignRecord, tokens: Iterable[TokenRecord],
         encounters: Iterable[tuple[EncounterRecord, list[LogRecord]]],
+        campaign_log: Sequence[LogRecord] = (),
     ) -> None:
         """Write a whole campaign in one transaction (all of it or nothing).
 
@@ -433,6 +512,11 @@ class EventStore:
                           (campaign.id, campaign.name, campaign.ruleset,
                            dumps(campaign.rulings), campaign.created_at)):
                 raise AlreadyExists("campaign", campaign.id, "campaign.id")
+            if campaign_log:
+                tx.run("UPDATE campaigns SET log_version = ? WHERE id = ?",
+                       (len(campaign_log), campaign.id))
+                self._insert_records(tx, campaign.id, 0, campaign_log,
+                                     "campaign_log (campaign_id")
             for token in tokens:
                 self._insert_token(tx, token)
             for i, (enc, records) in enumerate(encounters):

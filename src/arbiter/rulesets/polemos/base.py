@@ -50,7 +50,8 @@ from .model import (
 T = TypeVar("T")
 
 POLEMOS_KEYS = {"skills", "body", "vitality", "sp", "fp", "stress", "weapons", "armor",
-                "wounds", "afflictions", "critical_threshold", "location", *WORLD_KEYS}
+                "wounds", "afflictions", "critical_threshold", "location", "vitality_now",
+                "sp_now", "fp_now", *WORLD_KEYS}
 
 DAY = ROUNDS_PER["day"]
 WEEK = ROUNDS_PER["week"]
@@ -124,6 +125,10 @@ class PolemosBase(Ruleset):
         creature.areas = make_areas(entity_id, creature.body_plan, dict(spec.get("vitality", {})))
         creature.sp = creature.sp_max = int(spec.get("sp", 10))
         creature.fp = creature.fp_max = int(spec.get("fp", 10))
+        creature.sp = int(spec.get("sp_now", creature.sp))  # a roster character's lasting state
+        creature.fp = int(spec.get("fp_now", creature.fp))
+        for name, value in dict(spec.get("vitality_now", {})).items():
+            creature.area(str(name)).vitality = int(value)
         creature.stress = int(spec.get("stress", 0))
         creature.critical_threshold = int(spec.get("critical_threshold", 3))
         if creature.critical_threshold < 1:
@@ -149,7 +154,8 @@ class PolemosBase(Ruleset):
             raw = {"name": raw} if isinstance(raw, str) else dict(raw)
             creature.afflictions.append(Affliction(
                 id=f"{entity_id}-a{index + 1}", name=str(raw["name"]), area=raw.get("area"),
-                cause=raw.get("cause"), tags=list(raw.get("tags", []))))
+                cause=raw.get("cause"), tags=list(raw.get("tags", [])),
+                wound=bool(raw.get("wound", False))))
         set_world_stats(creature, spec)
         return creature
 

@@ -12,6 +12,7 @@ from ...core import (
     Command,
     Condition,
     EncounterState,
+    Entity,
     Event,
     IllegalCommand,
     InvalidCommand,
@@ -308,6 +309,35 @@ class InjuryRules(PolemosBase):
         return any(c.name == f"bandaged {area}" or ("bandage" in c.tags
                                                       and c.data.get("area") == area)
                    for c in creature.conditions)
+
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What outlasts the encounter (docs/rulesets/polemos.md): each body area's vitality,
+        SP, FP and stress, the wounds (with their fatigue, P-FAT-1) and the afflictions. A
+        wound whose bleeding still runs, unbandaged, bleeds again in the next encounter;
+        who caused it belongs to this one."""
+        if not isinstance(entity, Creature):
+            return {}
+        running = {b.id for b in entity.bleeding}
+        wounds = [{"name": w.name, "area": w.area, "tags": list(w.tags), "fatigue": w.fatigue,
+                   "level": w.level, "known": w.known, "cause": w.cause,
+                   "max_days": w.max_days, "conditions": list(w.conditions),
+                   "bleeding": w.bleeding if (f"b-{w.id}" in running and w.area is not None
+                                              and not self._bandaged(entity, w.area)) else 0}
+                  for w in entity.wounds]
+        out: dict[str, Any] = {
+            "stress": entity.stress, "wounds": wounds,
+            "afflictions": [{"name": a.name, "area": a.area, "cause": a.cause,
+                             "tags": list(a.tags), "wound": a.wound}
+                            for a in entity.afflictions]}
+        hurt = {name: area.vitality for name, area in entity.areas.items()
+                if area.vitality != area.vitality_max}
+        if hurt:
+            out["vitality_now"] = hurt
+        if entity.sp != entity.sp_max:
+            out["sp_now"] = entity.sp
+        if entity.fp != entity.fp_max:
+            out["fp_now"] = entity.fp
+        return out
 
     def _bleeding_tick(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """P-BLD-1 at the start of the bearer's turn (P-CON-9), every area independently

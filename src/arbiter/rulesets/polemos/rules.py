@@ -828,8 +828,9 @@ class PolemosRuleset(SphereRules):
         else:
             self.creature(state, data["actor"]).critical_points = data["left"]
 
-    @command("Give a creature a condition: timed, until removed, sustained, caused, or "
-             "dealing damage each round.",
+    @command("Give a creature a condition of conditions.toml (another name only with "
+             "custom: true): timed, until removed, sustained, caused, or dealing damage each "
+             "round.",
              rules=("P-CON-1", "P-CON-4", "P-CON-5", "P-CON-6", "P-CON-7", "P-CON-8",
                     "P-CON-9", "P-CON-10", "P-CON-11"),
              target=args.creature("who gets the condition", required=True),

@@ -28,6 +28,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event, extends
 from ...core.copying import peek
+from ...core.roster import lasting_conditions
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...core.ruleset import ENTITY_KEYS, set_detection
 from ...dice import DiceSource, distribution, roll
@@ -49,7 +50,12 @@ STAT_KEYS = {
     "armor", "shield", "resist", "vulnerable", "immune", "reductions", "size", "weight", "load",
     "climb_speed", "swim_speed", "fly_speed", "flying", "altitude", "position", "companion_of",
     "summoned", "mountable", "willing", "saddled", "height_cm", "length_cm",
+    "health_now", "energy_now",
 }
+FIGHT_ONLY = frozenset({"prone", "grappled", "restrained", "hidden", "dodging", "terminal",
+                        "suffocating"})
+"""Conditions of where a creature stands and whom it holds, left behind when a roster
+character's lasting state is written back (``lasting``)."""
 ROUND_HALVES = 2  # movement is counted in half spaces: a diagonal costs 3 (R-MOV-3)
 
 
@@ -157,6 +163,8 @@ class RealmsRuleset(Ruleset):
                 setattr(m, key, int(spec[key]))
         m.health_max = m.health = int(spec.get("health", 10))
         m.energy_max = m.energy = int(spec.get("energy", 0))
+        m.health = int(spec.get("health_now", m.health))  # a roster character's lasting state
+        m.energy = int(spec.get("energy_now", m.energy))
         m.initiative_bonus = int(spec.get("initiative", m.agility))
         m.defenses = {str(k): int(v) for k, v in dict(spec.get("defenses", {})).items()}
         m.skills = {str(k): int(v) for k, v in dict(spec.get("skills", {})).items()}
@@ -199,6 +207,18 @@ class RealmsRuleset(Ruleset):
             raise ValueError(f"{m.armor.get('name', 'this armor')} needs Strength "
                              f"{m.armor['strength']}, and {m.id} has {m.strength}")
         m.shield = _gear("shields", spec.get("shield"), m.id)
+
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What outlasts the encounter (docs/rulesets/realms.md): Health and Energy, and the
+        conditions whose durations go on (not those of where it stands: FIGHT_ONLY)."""
+        if not isinstance(entity, RealmsCreature):
+            return {}
+        out: dict[str, Any] = {"conditions": lasting_conditions(state, entity, FIGHT_ONLY)}
+        if entity.health != entity.health_max:  # unhurt: the stat block's maximum
+            out["health_now"] = entity.health
+        if entity.energy != entity.energy_max:
+            out["energy_now"] = entity.energy
+        return out
 
     creature = staticmethod(c.creature)
 

@@ -61,7 +61,7 @@ from .rolls import offense_expression, roll_check, success_odds
 
 ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "competent",
               "skills", "ammo", "zone", "group", "engagement", "altitude", "mount", "cover",
-              *STATS}
+              "health_now", *STATS}
 THROWN_OFFENSE = {"short": "1d12", "medium": "2d20", "long": "X"}
 """The offense dice of any thrown weapon: d12/2d20/X (Z-RA-6; 2d20 read by AZ-3, X by AZ-4)."""
 ONE_HANDED_HINDRANCE = {"short": 1, "medium": 2, "long": 4}
@@ -203,6 +203,7 @@ class ZonesRuleset(Ruleset):
                                                   if k in ENTITY_KEYS}, "stats": stats})
         creature = Creature(**{f: getattr(base, f) for f in base.__dataclass_fields__})
         creature.health_max = creature.health = int(spec.get("health", 100))
+        creature.health = int(spec.get("health_now", creature.health))  # a lasting state
         creature.armor = int(spec.get("armor", 0))
         creature.shield = int(spec.get("shield", 0))
         creature.kinetic_shielding = int(spec.get("kinetic_shielding", 0))
@@ -238,6 +239,15 @@ class ZonesRuleset(Ruleset):
                 raise refusal
             creature.conditions.append(Condition("cover", data=data))
         return creature
+
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What outlasts the encounter (docs/rulesets/zones.md): Health and ammunition."""
+        if not isinstance(entity, Creature):
+            return {}
+        out: dict[str, Any] = {"ammo": dict(entity.ammo)}
+        if entity.health != entity.health_max:  # unhurt: the stat block's maximum
+            out["health_now"] = entity.health
+        return out
 
     def creature(self, state: EncounterState, name: str) -> Creature:
         return state.entity_of(name, Creature)
@@ -468,7 +478,9 @@ class ZonesRuleset(Ruleset):
                 for w in (actor.id, partner)]
 
     # -- the GM's conditions -----------------------------------------------------------
-    @extends(name=args.text("the condition's name (conditions.toml, or any with custom)",
+    @extends("Give a creature a condition of conditions.toml (another name only with "
+             "custom: true).",
+             name=args.text("the condition's name (conditions.toml, or any with custom)",
                             required=True, max_len=64),
              custom=args.flag("a condition conditions.toml does not list, given on purpose "
                               "(without it such a name is refused as a typo)"))

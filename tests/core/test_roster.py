@@ -1,0 +1,83 @@
+"""The roster's pure decide/evolve (``core/roster.py``): declared commands and events,
+decide never changes the state, and what a character brings into an encounter."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from arbiter.core import Command, Condition, Duration, EncounterState, Entity, load_ruleset
+from arbiter.core.catalogue import InvalidArgument
+from arbiter.core.roster import Roster, RosterState, lasting_conditions
+
+DEMO = load_ruleset("demo")
+
+
+def played(roster: Roster, *commands: Command) -> RosterState:
+    state = RosterState()
+    for command in commands:
+        before = copy.deepcopy(state)
+        events = roster.decide(state, command)
+        assert state == before  # decide reads, evolve writes
+        for event in events:
+            assert not roster.events[event.type].check(event.data)  # every field declared
+            roster.evolve(state, event)
+    return state
+
+
+def test_every_roster_command_is_declared_and_checked() -> None:
+    roster = Roster(DEMO)
+    assert sorted(roster.catalogue) == ["character_add", "character_remove",
+                                        "character_update", "creature_remove",
+                                        "creature_save", "write_back"]
+    assert all(spec.who == "gm" for spec in roster.catalogue.values())
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(RosterState(), Command("character_add", args={"name": "Nia"}))
+    assert caught.value.field == "command.id"
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(RosterState(), Command("attack", args={}))
+    assert caught.value.field == "command.do"
+
+
+def test_a_character_joins_with_its_lasting_state_over_its_sheet() -> None:
+    roster = Roster(DEMO)
+    state = played(
+        roster,
+        Command("creature_save", args={"id": "ghoul", "template": "wolf", "health": 30,
+                                       "notes": "cold"}),
+        Command("character_add", args={"id": "nia", "template": "ghoul", "side": "heroes",
+                                       "notes": "the GM's", "stats": {"speed": 3}}),
+        Command("write_back", args={"encounter": "e-1", "version": 9,
+                                    "characters": {"nia": {"health": 12}}}),
+    )
+    # the bestiary entry filled in; the template the ruleset ships left for its 'add'
+    assert roster.joining(state, "nia") == {
+        "id": "nia", "template": "wolf", "health": 12, "stats": {"speed": 3},
+        "side": "heroes"}
+    nia = roster.entity(state, "nia")
+    assert (nia.name, nia.health, nia.stats) == (  # type: ignore[attr-defined]
+        "Wolf", 12, {"initiative": 2, "speed": 3})
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(state, Command("write_back", args={
+            "encounter": "e-1", "characters": {"nia": {"id": "bram"}}}))
+    assert caught.value.field == "command.characters.nia.lasting"
+
+
+def test_conditions_that_outlast_the_fight() -> None:
+    state = EncounterState(ruleset="demo", round=3, in_combat=False)
+    nia = Entity("nia", conditions=[
+        Condition("cursed"),
+        Condition("prone"),
+        Condition("blessed", source="priest", duration=Duration("timed", round=5,
+                                                                  turn_of="priest")),
+        Condition("dazed", duration=Duration("timed", round=3, turn_of="orc", at="start")),
+        Condition("held", duration=Duration("sustained", by="mage")),
+        Condition("unseen", data={"detected_by": ["orc"], "score": 14}),
+    ])
+    assert lasting_conditions(state, nia, {"prone"}) == [
+        {"name": "cursed", "level": 1},
+        {"name": "blessed", "level": 1,
+         "duration": {"kind": "timed", "round": 3, "turn_of": "nia", "at": "start"}},
+        {"name": "unseen", "level": 1, "data": {"score": 14}},
+    ]
