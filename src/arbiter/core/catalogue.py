@@ -591,12 +591,14 @@ class EventSpec:
         return render(self.gm if gm else self.player, data, names, self.fields)
 
 
-def event(gm: str, *, player: str | None = None, **fields: Arg) -> Callable[[F], F]:
-    """Declare the event an ``apply_*`` method applies: its payload fields and sentences."""
+def event(gm: str, *, player: str | None = None, shared: Mapping[str, Arg] | None = None,
+          **fields: Arg) -> Callable[[F], F]:
+    """Declare the event an ``apply_*`` method applies: its payload fields and sentences;
+    ``shared`` adds a set of fields several events carry (a roll's, say)."""
     def mark(fn: F) -> F:
         name = fn.__name__.removeprefix("apply_")
-        fn.__event__ = EventSpec(name, dict(fields), gm,  # type: ignore[attr-defined]
-                                 gm if player is None else player)
+        fn.__event__ = EventSpec(name, {**(shared or {}), **fields},  # type: ignore[attr-defined]
+                                 gm, gm if player is None else player)
         return fn
     return mark
 

@@ -86,6 +86,14 @@ def _gear(table: str, value: Any, owner: str) -> dict[str, Any]:
     return {"name": str(value), **data[str(value)]}
 
 
+ROLL_FIELDS = {
+    "skill": args.text("the skill or defense rolled"), "roller": args.creature("who rolled"),
+    "d20": args.integer("the d20"), "bonus": args.integer("what the roll adds"),
+    "total": args.integer("the roll's total"), "ds": args.integer("the Difficulty Score"),
+    "success": args.flag("it meets the Difficulty Score")}
+"""The payload fields of a skill or defense roll against a DS (``check_roll``), which every
+event that carries one declares."""
+
 HIDDEN = frozenset({"hidden"})
 """What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
 WEAPONS = tuple(sorted(load_toml("weapons.toml")))
@@ -417,10 +425,7 @@ class RealmsRuleset(Ruleset):
     @event("{actor} {success?stays on and controls|is thrown off} {mount}: Animal Handling "
            "{total} (d20 {d20}) against DS {ds}.",
            actor=args.creature("the rider"), mount=args.creature("the mount"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_stay_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["actor"])
         me.controls_mount = bool(data["success"])
@@ -1715,10 +1720,7 @@ class RealmsRuleset(Ruleset):
     @event("{actor} tries to overcome {condition} with {skill}: {total} (d20 {d20}) against "
            "DS {ds}, {success?overcome|not overcome}.",
            actor=args.creature("who"), condition=args.text("the condition"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_overcome_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1748,10 +1750,7 @@ class RealmsRuleset(Ruleset):
            "{total} (d20 {d20}) against DS {ds}{thrown?, and is thrown off|}.",
            actor=args.creature("the rider"), mount=args.creature("the mount"),
            thrown=args.flag("the rider fails to remain on an unwilling mount (R-MNT-6)"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         me = self.creature(state, data["actor"])
         me.controls_mount = bool(data["success"])
@@ -1798,10 +1797,7 @@ class RealmsRuleset(Ruleset):
            actor=args.creature("whose roll"), why=args.text("why it fails without a roll"),
            modifiers=args.items("each modifier: [label, value]"),
            notes=args.items("what the roll gives up (a companion rolls or helps)"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -1902,10 +1898,7 @@ class RealmsRuleset(Ruleset):
            why=args.text("why it fails without a roll"),
            modifiers=args.items("each modifier: [label, value]"),
            notes=args.items("what the roll gives up (a companion rolls or helps)"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
         found = data["found"]
         if "target" in data:  # a search for one creature: found is a yes or no
@@ -1946,10 +1939,7 @@ class RealmsRuleset(Ruleset):
            limit=args.integer("spaces it jumps without a roll"),
            vertical=args.flag("a vertical jump"),
            move_actions=args.integer("move actions bought"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_jumped(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None  # its economy is stored by evolve (apply_economy_of)
 
@@ -1982,10 +1972,7 @@ class RealmsRuleset(Ruleset):
            "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
            actor=args.creature("who"), spaces=args.integer("spaces climbed"),
            climb_speed=args.integer("its Climb Speed"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_climbed(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
@@ -2024,10 +2011,7 @@ class RealmsRuleset(Ruleset):
            "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
            actor=args.creature("who"), spaces=args.integer("spaces swum"),
            swim_speed=args.integer("its Swim Speed"),
-           skill=args.text("the skill or defense rolled"), roller=args.creature("who rolled"),
-           d20=args.integer("the d20"), bonus=args.integer("what the roll adds"),
-           total=args.integer("the roll's total"), ds=args.integer("the Difficulty Score"),
-           success=args.flag("it meets the Difficulty Score"))
+           shared=ROLL_FIELDS)
     def apply_swam(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
 
