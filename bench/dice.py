@@ -1,12 +1,22 @@
 """Dice benchmarks: roll throughput against d20 (Avrae's roller) and exact-distribution time
 against icepool and dyce, measured in the same run. Prints medians and ratios.
 
-    python bench/dice.py [--json] [--repeats N]
+    python bench/dice.py [--json] [--repeats N] [--only exact|operators|limits]
 
 ``ratio`` for rolls is our throughput over d20's (batches of the two alternate, see
-``bench_rolls``); for exact distributions it is the faster of icepool and dyce divided by our
-time. Above 1 means Arbiter is ahead. Exact distributions are timed on a first call in a fresh
-process (no warm caches), as a user meets them.
+``bench_rolls``); for exact distributions it is the faster of icepool and dyce (where they
+can express the expression) divided by our time. Above 1 means Arbiter is ahead. Exact
+distributions are timed on a first call in a fresh process (no warm caches), as a user
+meets them.
+
+``OPERATORS`` has a case for each operator added for issue 23 (penetrating and once-only
+explosions, keep with no count, minimum and maximum, Fudge and tens dice, successes with
+failures, selecting dice, groups, modulo and remainders, rounding functions, comparisons
+of totals, a dialect's exact division) beside icepool; ``estimate`` rows time the
+Monte-Carlo estimate of an expression with no exact model here against icepool's exact
+answer. ``LARGEST`` times the largest accepted expression of each new kind (one more die,
+or a bigger die, is refused): the distribution, and every outcome written as an exact
+fraction, as the server's dice route does.
 """
 
 from __future__ import annotations
@@ -31,9 +41,85 @@ EXACT: dict[str, dict[str, str]] = {
     "20d20": {"arbiter": "distribution('20d20')", "icepool": "20 @ icepool.d20",
               "dyce": "20 @ H(20)"},
 }
+OPERATORS: dict[str, dict[str, str]] = {
+    "8d6!p": {"arbiter": "distribution('8d6!p')", "icepool": "8 @ penetrating(icepool.d6, 20)"},
+    "6d6!o": {"arbiter": "distribution('6d6!o')", "icepool": "6 @ icepool.d6.explode(depth=1)"},
+    "2d20kh": {"arbiter": "distribution('2d20kh')", "icepool": "icepool.d20.highest(2, 1)",
+               "dyce": "(2 @ P(20)).at(slice(-1, None))"},
+    "4d6min2kh3": {"arbiter": "distribution('4d6min2kh3')",
+                   "icepool": "icepool.d6.clip(2, 6).highest(4, 3)"},
+    "1d20mi10+5": {"arbiter": "distribution('1d20mi10+5', 'd20')",
+                   "icepool": "icepool.d20.clip(10, 20) + 5"},
+    "8dF": {"arbiter": "distribution('8dF')", "icepool": "8 @ icepool.Die([-1, 0, 1])",
+            "dyce": "8 @ H((-1, 0, 1))"},
+    "6dFkh3": {"arbiter": "distribution('6dFkh3')",
+               "icepool": "icepool.Die([-1, 0, 1]).highest(6, 3)"},
+    "3dT": {"arbiter": "distribution('d%+d%+d%', 'd20')",
+            "icepool": "3 @ icepool.Die(range(0, 100, 10))"},
+    "10d10>=7f1": {"arbiter": "distribution('10d10>=7f1')",
+                   "icepool": "10 @ icepool.d10.map(lambda v: 1 if v >= 7 else -1 if v == 1 "
+                              "else 0)"},
+    "6d6k>4": {"arbiter": "distribution('6d6k>4')",
+               "icepool": "6 @ icepool.d6.map(lambda v: v if v > 4 else 0)"},
+    "{1d20+5, 2d10}kh1": {"arbiter": "distribution('{1d20+5, 2d10}kh1')",
+                          "icepool": "icepool.Pool([icepool.d20 + 5, 2 @ icepool.d10])"
+                                     ".highest(1).sum()"},
+    "{4d6, 4d6, 4d6}kh2": {"arbiter": "distribution('{4d6, 4d6, 4d6}kh2')",
+                           "icepool": "icepool.Pool([4 @ icepool.d6] * 3).highest(2).sum()"},
+    "{5d6!!}>=8": {"arbiter": "distribution('{5d6!!}>8', 'roll20')",
+                   "icepool": "5 @ icepool.d6.explode(depth=20).map(lambda v: int(v >= 8))"},
+    "2d20%7": {"arbiter": "distribution('2d20%7')",
+               "icepool": "(2 @ icepool.d20).map(lambda v: v % 7)"},
+    "rem(2d6-9,4)": {"arbiter": "distribution('rem(2d6-9,4)')",
+                     "icepool": "(2 @ icepool.d6).map(lambda v: int(math.fmod(v - 9, 4)))"},
+    "floor(3d6/2)+ceil(2d8/3)": {
+        "arbiter": "distribution('floor(3d6/2)+ceil(2d8/3)')",
+        "icepool": "(3 @ icepool.d6).map(lambda v: v // 2) + (2 @ icepool.d8).map("
+                   "lambda v: -(-v // 3))"},
+    "d20: 1d20/2+1d6/3": {
+        "arbiter": "distribution('1d20/2+1d6/3', 'd20')",
+        "icepool": "icepool.map(lambda a, b: math.trunc(Fraction(a, 2) + Fraction(b, 3)), "
+                   "icepool.d20, icepool.d6)"},
+    "(1d20+5)>=2d6+8": {"arbiter": "distribution('1d20+5>=2d6+8')",
+                        "icepool": "icepool.map(lambda a, b: int(a + 5 >= b + 8), icepool.d20,"
+                                   " 2 @ icepool.d6)"},
+    "1d20cs>=19cf1+4d6sd": {"arbiter": "distribution('1d20cs>=19cf1+4d6sd')",
+                            "icepool": "icepool.d20 + 4 @ icepool.d6"},
+    "3d6!kh2 (estimate)": {"arbiter": "estimate('3d6!kh2')",
+                           "icepool": "icepool.d6.explode_to_pool(3, depth=20).highest(2)"
+                                      ".sum()"},
+    "{4d6+3d8}kh4": {
+        "arbiter": "distribution('{4d6+3d8}kh4')",
+        "icepool": "icepool.Pool([icepool.d6] * 4 + [icepool.d8] * 3).highest(4).sum()"},
+    "{1d4+1d6+1d8+1d10+1d12}kh2": {
+        "arbiter": "distribution('{1d4+1d6+1d8+1d10+1d12}kh2')",
+        "icepool": "icepool.Pool([icepool.d4, icepool.d6, icepool.d8, icepool.d10, "
+                   "icepool.d12]).highest(2).sum()"},
+}
+LARGEST = [
+    "68d6!p", "11d100!p", "19d6!>=3", "11d10!>3", "686d6!o", "116d100!o", "347dT",
+    "301dFkh150", "256d100min20", "11d1000min200kh3", "232d100k>50", "1000d10>=6f1",
+    "79d6!p>=5>=4f1", "92d2!", "138dF!", "11d20!!kh1", "{101d6+101d6}kh50",
+    "{1000d6+1000d8}>=5", "{31d6+31d8}kh15", "{6d4+6d6+6d8+6d10}kh3", "{5d10!!+5d8!!}kh2",
+    "{1d100,1d100,1d100}kh2", "{1d82,1d82,1d82,1d82}kh2",
+    "{2d65,2d65,1d65}kl2", "{100d10,100d10,100d10,100d10,100d10,100d10,100d10}",
+    "rem(1d1000-500,1d1000)", "1d1000%1d1000", "(1d1000)>=1d1000", "floor(1d352/1d352)",
+    "trunc(861d20/7)", "round(267d100/3)", "floor(71d6/2+71d6/3)",
+    "floor(7d20/2+7d20/3+7d20/5)",
+]
 SETUP = {
-    "arbiter": "from arbiter.dice import distribution",
-    "icepool": "import icepool",
+    "arbiter": "from arbiter.dice import distribution, estimate",
+    "icepool": (
+        "import icepool, math\nfrom fractions import Fraction\n"
+        "def penetrating(die, depth):\n"
+        "    top = die.max_outcome()\n"
+        "    def chain(k, shift):\n"
+        "        if k == 0:\n"
+        "            return die - shift\n"
+        "        rest = chain(k - 1, 1)\n"
+        "        return die.map(lambda v: v - shift + rest if v == top else v - shift)\n"
+        "    return chain(depth, 0)"
+    ),
     "dyce": "from dyce import H, P",
 }
 
@@ -118,15 +204,31 @@ def first_parse_roll_us(samples: int = 25) -> float:
     return statistics.median(times)
 
 
-def bench_exact(repeats: int) -> list[dict[str, Any]]:
+def bench_exact(repeats: int, cases: dict[str, dict[str, str]] = EXACT) -> list[dict[str, Any]]:
     rows = []
-    for expr, codes in EXACT.items():
+    for expr, codes in cases.items():
         times = {lib: statistics.median(first_call_ms(lib, code) for _ in range(repeats))
                  for lib, code in codes.items()}
-        best = min(times["icepool"], times["dyce"])
+        best = min(t for lib, t in times.items() if lib != "arbiter")
         rows.append({"expr": expr, "arbiter_ms": round(times["arbiter"], 4),
-                     "icepool_ms": round(times["icepool"], 4), "dyce_ms": round(times["dyce"], 4),
+                     "icepool_ms": round(times["icepool"], 4),
+                     "dyce_ms": round(times["dyce"], 4) if "dyce" in times else None,
                      "ratio": round(best / times["arbiter"], 1)})
+    return rows
+
+
+def bench_largest() -> list[dict[str, Any]]:
+    """The largest accepted expression of each new kind: its estimated work, and the time
+    of a first distribution with every outcome written as an exact fraction (best of two
+    fresh processes)."""
+    from arbiter.dice import exact, parse
+
+    rows = []
+    for text in LARGEST:
+        estimated = exact.check(parse(text)) / 1e6
+        code = (f"{{str(v): str(p) for v, p in distribution({text!r}).items()}}")
+        took = min(first_call_ms("arbiter", code) for _ in range(2))
+        rows.append({"expr": text, "estimated_ms": round(estimated), "ms": round(took)})
     return rows
 
 
@@ -138,7 +240,8 @@ def bench_limits() -> list[dict[str, Any]]:
 
     hostile = ["1000000d1000000", "1d0", "d", "((((", "(" * 10_000 + "1" + ")" * 10_000,
                "(" * 32 + "1" + ")" * 32 + "*" + "1000d10000" , "1000d10000*1000d10000",
-               "+".join(["1000d6"] * 20)]
+               "+".join(["1000d6"] * 20), "5d100!!kh4", "1d100!>2",
+               "{" + ",".join(["1d100"] * 5) + "}kh2", "floor(" + "/".join(["1d1000"] * 3) + ")"]
     rows = []
     for text in hostile:
         parse.cache_clear()
@@ -147,7 +250,10 @@ def bench_limits() -> list[dict[str, Any]]:
         tracemalloc.start()
         t = time.perf_counter()
         try:
-            distribution(text) if "*" in text else roll(text, SeededDice(1))
+            if "*" in text or "!!kh" in text or "{" in text or "floor" in text:
+                distribution(text)
+            else:
+                roll(text, SeededDice(1))
             outcome = "accepted"
         except DiceError as err:
             outcome = type(err).__name__
@@ -163,12 +269,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--only", choices=["exact", "operators", "limits"], default=None)
     args = parser.parse_args()
-    result: dict[str, Any] = {"roll": bench_rolls(args.repeats), "exact": bench_exact(args.repeats)}
-    result["first_parse_roll_us"] = round(first_parse_roll_us(), 1)
-    big = first_call_ms("arbiter", "distribution('1000d6')")
-    result["exact_1000d6_ms"] = round(big, 1)
-    result["hostile"] = bench_limits()
+    result: dict[str, Any] = {}
+    if args.only is None:
+        result["roll"] = bench_rolls(args.repeats)
+    if args.only in (None, "exact"):
+        result["exact"] = bench_exact(args.repeats)
+    if args.only in (None, "operators"):
+        result["operators"] = bench_exact(args.repeats, OPERATORS)
+    if args.only in (None, "limits"):
+        result["largest"] = bench_largest()
+    if args.only is None:
+        result["first_parse_roll_us"] = round(first_parse_roll_us(), 1)
+        big = first_call_ms("arbiter", "distribution('1000d6')")
+        result["exact_1000d6_ms"] = round(big, 1)
+        result["hostile"] = bench_limits()
     if args.json:
         print(json.dumps(result, indent=2))
         return
@@ -176,29 +292,44 @@ def main() -> None:
     from rich.table import Table
 
     console = Console()
-    table = Table(title="roll throughput (median calls/s, parse cached)")
-    for col in ("expr", "arbiter/s", "d20/s", "ratio"):
-        table.add_column(col, justify="right")
-    for row in result["roll"]:
-        table.add_row(row["expr"], f"{row['arbiter_per_s']:,}", f"{row['d20_per_s']:,}",
-                      f"{row['ratio']}x")
-    console.print(table)
-    table = Table(title="exact distribution, first call in a fresh process (median ms)")
-    for col in ("expr", "arbiter", "icepool", "dyce", "ratio"):
-        table.add_column(col, justify="right")
-    for row in result["exact"]:
-        table.add_row(row["expr"], f"{row['arbiter_ms']:.3f}", f"{row['icepool_ms']:.3f}",
-                      f"{row['dyce_ms']:.3f}", f"{row['ratio']}x")
-    console.print(table)
-    console.print("first parse+roll of a new expression (median of 25, after 200 others): "
-                  f"{result['first_parse_roll_us']} µs")
-    console.print(f"exact 1000d6, first call: {result['exact_1000d6_ms']} ms")
-    table = Table(title="hostile input")
-    for col in ("input", "outcome", "ms", "peak MB"):
-        table.add_column(col)
-    for row in result["hostile"]:
-        table.add_row(row["input"], row["outcome"], str(row["ms"]), str(row["peak_mb"]))
-    console.print(table)
+    if "roll" in result:
+        table = Table(title="roll throughput (median calls/s, parse cached)")
+        for col in ("expr", "arbiter/s", "d20/s", "ratio"):
+            table.add_column(col, justify="right")
+        for row in result["roll"]:
+            table.add_row(row["expr"], f"{row['arbiter_per_s']:,}", f"{row['d20_per_s']:,}",
+                          f"{row['ratio']}x")
+        console.print(table)
+    for key, title in (("exact", "exact distribution"),
+                       ("operators", "new operators (estimate: Monte-Carlo, 100,000 rolls)")):
+        if key not in result:
+            continue
+        table = Table(title=f"{title}, first call in a fresh process (median ms)")
+        for col in ("expr", "arbiter", "icepool", "dyce", "ratio"):
+            table.add_column(col, justify="right")
+        for row in result[key]:
+            dyce = "—" if row["dyce_ms"] is None else f"{row['dyce_ms']:.3f}"
+            table.add_row(row["expr"], f"{row['arbiter_ms']:.3f}", f"{row['icepool_ms']:.3f}",
+                          dyce, f"{row['ratio']}x")
+        console.print(table)
+    if "largest" in result:
+        table = Table(title="largest accepted of each new kind: distribution and every "
+                            "outcome as a fraction, first call (best of 2, ms)")
+        for col in ("expr", "estimated", "measured"):
+            table.add_column(col, justify="right")
+        for row in result["largest"]:
+            table.add_row(row["expr"][:40], str(row["estimated_ms"]), str(row["ms"]))
+        console.print(table)
+    if "hostile" in result:
+        console.print("first parse+roll of a new expression (median of 25, after 200 others): "
+                      f"{result['first_parse_roll_us']} µs")
+        console.print(f"exact 1000d6, first call: {result['exact_1000d6_ms']} ms")
+        table = Table(title="hostile input")
+        for col in ("input", "outcome", "ms", "peak MB"):
+            table.add_column(col)
+        for row in result["hostile"]:
+            table.add_row(row["input"], row["outcome"], str(row["ms"]), str(row["peak_mb"]))
+        console.print(table)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from .core import RulesError, available, load_ruleset
-from .dice import DiceError, SeededDice, distribution, roll
+from .dice import (
+    DIALECTS,
+    DiceError,
+    Node,
+    NoExactOdds,
+    SeededDice,
+    distribution,
+    estimate,
+    parse,
+    roll,
+)
 from .scenario import ScenarioError, run_file, scenario_files
 
 app = typer.Typer(
@@ -41,8 +51,28 @@ def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
 
 
-def percent(p: Fraction) -> str:
+def percent(p: Fraction | float) -> str:
     return f"{float(p) * 100:.2f}%"
+
+
+Dialect = Annotated[
+    str,
+    typer.Option(
+        "--dialect",
+        help="Read the notation as this tool writes it: arbiter, roll20, foundry or d20.",
+        case_sensitive=False,
+    ),
+]
+
+
+def read_dice(expression: str, dialect: str) -> Node:
+    """The expression parsed in ``dialect``, or exit 2 with what was wrong."""
+    if dialect.lower() not in DIALECTS:
+        fail(f"unknown dice dialect {dialect!r}; the dialects are {', '.join(DIALECTS)}")
+    try:
+        return parse(expression, dialect.lower())
+    except DiceError as err:
+        fail(str(err))
 
 
 @app.command("roll")
@@ -50,15 +80,19 @@ def roll_command(
     expression: Annotated[str, typer.Argument(help="Dice notation, e.g. '4d6kh3' or '1d20+5'.")],
     seed: Annotated[int | None, typer.Option(help="Seed for reproducible dice.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    dialect: Dialect = "arbiter",
 ) -> None:
-    """Roll dice and show every die with its fate."""
+    """Roll dice and show every die with its fate (the expression is shown back as Arbiter
+    reads it)."""
+    node = read_dice(expression, dialect)
     try:
-        result = roll(expression, SeededDice(seed))
+        result = roll(node, SeededDice(seed))
     except DiceError as err:
         fail(str(err))
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), "read_as": str(node), "dialect": dialect.lower()})
     else:
+        console.print(f"read as {node}", markup=False)
         console.print(result.render(), markup=False)
 
 
@@ -68,24 +102,36 @@ def odds_command(
     at_least: Annotated[int | None, typer.Option("--at-least", help="Show P(total ≥ K).")] = None,
     at_most: Annotated[int | None, typer.Option("--at-most", help="Show P(total ≤ K).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Exact fractions as JSON.")] = False,
+    dialect: Dialect = "arbiter",
+    seed: Annotated[
+        int, typer.Option(help="Seed of the Monte-Carlo estimate, for expressions with no "
+                               "exact odds.")
+    ] = 0,
 ) -> None:
-    """Show the exact distribution of a dice expression."""
+    """Show the exact distribution of a dice expression (or, where it has no exact model,
+    a Monte-Carlo estimate from 100,000 rolls with its standard errors)."""
     if at_least is not None and at_most is not None:
         fail("give --at-least or --at-most, not both")
+    node = read_dice(expression, dialect)
     try:
-        dist = distribution(expression)
+        dist = distribution(node)
+    except NoExactOdds as err:
+        estimated(node, str(err), at_least, at_most, as_json, dialect.lower(), seed)
+        return
     except DiceError as err:
         fail(str(err))
     if as_json:
-        data = {"expression": expression, **dist.to_json()}
+        data = {"expression": expression, "read_as": str(node), "dialect": dialect.lower(),
+                "exact": True, **dist.to_json()}
         if at_least is not None:
             data["at_least"] = {"k": at_least, "p": str(dist.at_least(at_least))}
         if at_most is not None:
             data["at_most"] = {"k": at_most, "p": str(dist.at_most(at_most))}
         emit_json(data)
         return
+    console.print(f"read as {node}", markup=False)
     outcomes = list(dist.items())
-    table = Table(title=f"{expression}: mean {float(dist.mean):.3f}, sd {dist.stdev:.3f}")
+    table = Table(title=f"{escape(str(node))}: mean {float(dist.mean):.3f}, sd {dist.stdev:.3f}")
     table.add_column("total", justify="right")
     table.add_column("chance", justify="right")
     table.add_column("≥", justify="right")
@@ -104,6 +150,50 @@ def odds_command(
     if at_most is not None:
         p = dist.at_most(at_most)
         console.print(f"P(total ≤ {at_most}) = {p} ≈ {percent(p)}")
+
+
+def estimated(node: Node, reason: str, at_least: int | None, at_most: int | None,
+              as_json: bool, dialect: str, seed: int) -> None:
+    """``arbiter odds`` for an expression with no exact odds: say so (on stderr, as a
+    note), then show a Monte-Carlo estimate with its standard errors."""
+    try:
+        guess = estimate(node, seed=seed, reason=reason)
+    except DiceError as err:
+        fail(f"{reason}; and no estimate either: {err}")
+    if as_json:
+        data: dict[str, Any] = {"expression": str(node), "read_as": str(node),
+                                "dialect": dialect, **guess.to_json()}
+        for key, k, chance in (("at_least", at_least, guess.at_least),
+                               ("at_most", at_most, guess.at_most)):
+            if k is not None:
+                data[key] = {"k": k, "p": chance(k), "error": guess.error(chance(k))}
+        emit_json(data)
+        return
+    err_console.print(f"arbiter: {reason}", markup=False)
+    console.print(f"read as {node}", markup=False)
+    outcomes = guess.items()
+    table = Table(
+        title=f"{escape(str(node))}: Monte-Carlo estimate from {guess.rolls:,} rolls "
+        f"(seed {seed}): mean {guess.mean:.3f} ± {guess.mean_error:.3f}, sd {guess.stdev:.3f}"
+    )
+    table.add_column("total", justify="right")
+    table.add_column("chance ± s.e.", justify="right")
+    table.add_column("≥", justify="right")
+    table.add_column("")
+    peak = max(p for _, p in outcomes)
+    shown = outcomes if len(outcomes) <= 60 else outcomes[:: max(1, len(outcomes) // 60)]
+    for value, p in shown:
+        bar = "█" * max(1, round(p / peak * 30))
+        table.add_row(str(value), f"{percent(p)} ± {percent(guess.error(p))}",
+                      percent(guess.at_least(value)), bar)
+    console.print(table)
+    if len(shown) < len(outcomes):
+        console.print(f"({len(outcomes)} outcomes; every {len(outcomes) // len(shown)}th shown)")
+    for sign, k, fn in (("≥", at_least, guess.at_least), ("≤", at_most, guess.at_most)):
+        if k is not None:
+            q = fn(k)
+            console.print(f"P(total {sign} {k}) ≈ {percent(q)} ± {percent(guess.error(q))} "
+                          "(estimated)")
 
 
 @app.command("run")

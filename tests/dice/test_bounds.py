@@ -22,10 +22,11 @@ from arbiter.dice import (
     SeededDice,
     distribution,
     limits,
+    parse,
     roll,
 )
 from arbiter.dice.ast import Compare, Dice, Keep, Node, Num
-from arbiter.dice.bounds import most_rolls
+from arbiter.dice.bounds import explosions_allowed, most_rolls
 
 from .strategies import compares, expressions
 
@@ -107,7 +108,8 @@ def test_what_odds_accept_rolls_without_error_inside_the_support(
 
 @pytest.mark.parametrize(
     "text", ["1d6!>6", "1d6!<1", "1d6r6!", "4d4!r>3", "1d10000r<=9999", "3d6!>6kh2",
-             "2d6!!<1>=4", "5d6!6>=5", "4d6r<6!!kh3", "6d6r6!"]
+             "2d6!!<1>=4", "5d6!6>=5", "4d6r<4!!kh3", "6d6r6!", "1d2!", "2d3!!kh1",
+             "3d6!p", "2dF!", "2d4!o", "4d6!!min2>=4f1"]
 )
 def test_odds_and_the_roller_agree_on_every_seed(text: str) -> None:
     dist = distribution(text)
@@ -148,7 +150,8 @@ def test_the_worst_case_is_counted_per_die() -> None:
     assert most_rolls(Dice(3, 6, reroll=Compare("=", 1))) == 3 * 21
     assert most_rolls(Dice(3, 6, reroll=Compare("=", 1), reroll_once=True)) == 3 * 2
     assert most_rolls(Dice(3, 6, explode=Compare("=", 6))) == 3 * 21
-    assert most_rolls(Dice(3, 6, reroll=Compare("<", 3), explode=Compare(">", 4))) == 3 * 441
+    # a d6 rerolled on 1 and 2 shows 5 or 6 about half the time: it may explode 39 times
+    assert most_rolls(Dice(3, 6, reroll=Compare("<", 3), explode=Compare(">", 4))) == 3 * 21 * 40
     # a point that matches no face costs nothing
     assert most_rolls(Dice(3, 6, reroll=Compare("=", 7), explode=Compare(">", 6))) == 3
 
@@ -159,3 +162,78 @@ def test_counting_matching_faces_agrees_with_listing_them() -> None:
             point = Compare(op, value)
             for faces in range(1, 12):
                 assert point.count_matching(faces) == len(point.faces_matching(faces))
+
+
+# -- the explosion bound: what lies beyond it has a chance below 1e-12 ---------------------------
+
+
+def _chance(node: Dice) -> Fraction:
+    """The chance that one roll of ``node`` (after its rerolls) explodes, listed face by
+    face: a face the reroll matches stands only after every reroll."""
+    faces = node.face_values()
+    size = len(faces)
+    rerolls = 0
+    if node.reroll is not None and any(node.reroll.matches(v) for v in faces):
+        rerolls = 1 if node.reroll_once else limits.MAX_REROLLS
+    assert node.explode is not None
+    total = Fraction(0)
+    for v in faces:
+        if not node.explode.matches(v):
+            continue
+        if node.reroll is not None and rerolls and node.reroll.matches(v):
+            m = sum(1 for u in faces if node.reroll.matches(u))
+            total += Fraction(m**rerolls, size ** (rerolls + 1))
+        elif rerolls:
+            m = sum(1 for u in faces if node.reroll is not None and node.reroll.matches(u))
+            total += sum((Fraction(m, size) ** k for k in range(rerolls + 1)), Fraction(0)) \
+                / size
+        else:
+            total += Fraction(1, size)
+    return total
+
+
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [("1d2!", 39), ("1d3!", 25), ("1d4!", 20), ("1d6!", 20), ("1d100!!", 20),
+     ("1d6!>4", 25), ("1d6!>3", 39), ("1d6!>=3", 68), ("1d10!>8", 20), ("1d20!>10", 39),
+     ("1dF!", 25), ("1dF!>-1", 68), ("1dT!", 20), ("1d6r6!", 20), ("1d6ro<3!>4", 34),
+     ("1d6!o", 1), ("1d6!p", 20), ("1d6!>6", 0), ("1d10!>1", 262)],
+)
+def test_the_chance_beyond_the_explosion_bound_is_below_1e_12(text: str, bound: int) -> None:
+    node = parse(text)
+    assert isinstance(node, Dice)
+    assert explosions_allowed(node) == bound
+    if bound in (0, 1):
+        return
+    p = _chance(node)
+    assert p ** (bound + 1) < Fraction(1, 10**12)
+    # and the bound is no higher than it must be (or the old 20, whichever is more)
+    assert bound == limits.EXPLOSIONS or p**bound >= Fraction(1, 10**12)
+
+
+def test_an_explosion_at_its_bound_rolls_and_is_counted_alike() -> None:
+    """A chain that goes to its bound: the roller stops there, the odds count that total,
+    and the roll limit counted the dice before anything was rolled."""
+    for text, face in [("1d2!", 2), ("1d6!>=3", 6), ("1dF!", 3), ("1d20!>10", 20)]:
+        node = parse(text)
+        assert isinstance(node, Dice)
+        bound = explosions_allowed(node)
+        result = roll(text, ForcedDice([face] * (bound + 1)))
+        assert len(result.dice()) == bound + 1
+        assert [d.exploded for d in result.dice()] == [True] * bound + [False]
+        assert distribution(text).probability(result.total) > 0
+        assert most_rolls(node) == bound + 1
+    with pytest.raises(DiceLimitError, match=r"rolls up to 10,140 dice, more than 10,000 "
+                       r"dice in one expression \(counting every reroll, at most 20 per roll, "
+                       r"and every explosion, at most 77 per die of 130d10!>3\)"):
+        roll("130d10!>3", ForcedDice([]))
+
+
+def test_a_die_that_would_explode_past_the_ceiling_is_refused_before_rolling() -> None:
+    for text in ("1d100!>2", "4d6r<6!!kh3", "1d10000!>1"):
+        source = ForcedDice([])
+        with pytest.raises(DiceLimitError, match="so often that a chain would need more "
+                           "than 1,000 explosions"):
+            roll(text, source)
+        assert source.used == 0
+    assert explosions_allowed(parse("1d100!>3")) <= limits.MAX_EXPLOSIONS  # type: ignore[arg-type]

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import pickle
 import time
 from collections import Counter
+from fractions import Fraction
 from typing import Any
 
 import icepool
@@ -35,13 +37,20 @@ from arbiter.dice import (
 )
 from arbiter.dice.ast import (
     BinOp,
+    Comment,
     Compare,
+    Comparison,
     Dice,
+    Func,
     Group,
     Keep,
+    Label,
     Neg,
     Node,
     Num,
+    RollGroup,
+    Select,
+    children,
     new_binop,
     new_compare,
     new_dice,
@@ -50,6 +59,8 @@ from arbiter.dice.ast import (
     new_neg,
     new_num,
 )
+from arbiter.dice.bounds import check_rolls, explosions_allowed
+from arbiter.dice.dialects import ARBITER, FOUNDRY, ROLL20, Dialect
 from arbiter.dice.errors import DiceEvalError
 from arbiter.dice.exact import _keep, _power, _uniform_power
 from arbiter.dice.parser import _Parser, _simple_sum, parse_uncached
@@ -58,132 +69,262 @@ from arbiter.dice.roller import (
     KEPT,
     REROLLED,
     BinPart,
+    CommentPart,
     DicePart,
     Die,
+    FuncPart,
     GroupPart,
+    GroupRollPart,
+    LabelPart,
     NegPart,
     NumPart,
     Part,
     RollResult,
 )
 
-from .strategies import dice_nodes, expressions
+from .strategies import any_dice, any_expressions, commented, dice_nodes, expressions
 
 # -- the reference roller: a plain walk over the tree, as the roller used to be -------------
+#
+# Written from the rules in docs/dice.md, die by die with ``Die`` objects, sharing nothing
+# with the plans but the bounds (``bounds.py`` is where the rule for how far rerolls and
+# explosions go lives) and the result classes.
 
 
 def _worst_case(node: Node) -> int:
-    """The most dice rolling ``node`` can take: each die with every reroll (20 per roll,
-    1 for ``ro``) and every explosion (20 per die) that can happen on its faces."""
+    """The most dice rolling ``node`` can take: each die with every reroll and explosion
+    its bounds allow (none when no face matches)."""
     if isinstance(node, Dice):
-        faces = range(1, node.faces + 1)
+        faces = node.face_values()
         rerolls = explosions = 0
         if node.reroll is not None and any(node.reroll.matches(f) for f in faces):
             rerolls = 1 if node.reroll_once else limits.MAX_REROLLS
         if node.explode is not None and any(node.explode.matches(f) for f in faces):
-            explosions = limits.MAX_EXPLOSIONS
+            explosions = explosions_allowed(node)
         return node.count * (1 + rerolls) * (1 + explosions)
-    if isinstance(node, Num):
-        return 0
-    if isinstance(node, Neg):
-        return _worst_case(node.operand)
-    if isinstance(node, Group):
-        return _worst_case(node.inner)
-    return _worst_case(node.left) + _worst_case(node.right)
+    return sum(_worst_case(child) for child in children(node))
 
 
 class _Budget:
     def __init__(self, node: Node) -> None:
-        worst = _worst_case(node)
-        if worst > limits.MAX_ROLLS:
-            raise DiceLimitError(
-                f"the expression rolls up to {worst:,} dice, more than {limits.MAX_ROLLS:,} "
-                f"dice in one expression (counting every reroll, at most "
-                f"{limits.MAX_REROLLS} per roll, and every explosion, at most "
-                f"{limits.MAX_EXPLOSIONS} per die)"
-            )
-        self.left = worst
+        check_rolls(node)  # the limit and its message are the rule's
+        self.left = _worst_case(node)
 
     def spend(self) -> None:
         self.left -= 1
         assert self.left >= 0, "a roll went past its worst case"
 
 
-def _reference_dice(node: Dice, source: DiceSource, budget: _Budget) -> DicePart:
+def _face(node: Dice, source: DiceSource, budget: _Budget) -> int:
+    budget.spend()
+    return node.face_values()[source.roll(node.faces) - 1]
+
+
+def _reference_dice(node: Dice, source: DiceSource, budget: _Budget,
+                    settle: bool = True) -> list[Die]:
     out: list[Die] = []
+    bound = 1 if node.reroll_once else limits.MAX_REROLLS
+    cap = explosions_allowed(node)
     for _ in range(node.count):
         chain: list[int] = []
         explosions = 0
+        value = _face(node, source, budget)
         while True:
-            budget.spend()
-            value = source.roll(node.faces)
             rerolls = 0
-            bound = 1 if node.reroll_once else limits.MAX_REROLLS
-            while (
-                node.reroll is not None and node.reroll.matches(value) and rerolls < bound
-            ):
+            while node.reroll is not None and node.reroll.matches(value) and rerolls < bound:
                 gone = Die(value, node.faces)
                 gone.fate = REROLLED
+                gone.kind = node.kind
                 out.append(gone)
-                budget.spend()
-                value = source.roll(node.faces)
+                value = _face(node, source, budget)
                 rerolls += 1
             if node.compound:
                 chain.append(value)
             else:
-                out.append(Die(value, node.faces))
-            if (
-                node.explode is None
-                or explosions >= limits.MAX_EXPLOSIONS
-                or not node.explode.matches(value)
-            ):
+                shown = node.clamp(value - (1 if node.penetrate and explosions else 0))
+                die = Die(shown, node.faces)
+                die.kind = node.kind
+                if shown != value:
+                    die.rolled = value
+                out.append(die)
+            if node.explode is None or explosions >= cap or not node.explode.matches(value):
                 break
             explosions += 1
             if not node.compound:
                 out[-1].exploded = True
+            value = _face(node, source, budget)
         if node.compound:
-            die = Die(sum(chain), node.faces)
+            die = Die(node.clamp(sum(chain)), node.faces)
+            die.kind = node.kind
+            if die.value != sum(chain):
+                die.rolled = sum(chain)
             if len(chain) > 1:
                 die.exploded = True
                 die.parts = tuple(chain)
             out.append(die)
-    live = [d for d in out if d.fate == KEPT]
-    if node.keep is not None:
-        highest, keep = node.keep.kept_highest(len(live))
-        for die in sorted(live, key=lambda d: d.value, reverse=highest)[keep:]:
-            die.fate = DROPPED
-    total = 0
     for die in out:
         if die.fate == KEPT:
-            if node.success is not None:
-                die.success = node.success.matches(die.value)
-                total += die.success
+            if node.crit_success is not None and node.crit_success.matches(die.value):
+                die.critical = "success"
+            elif node.crit_failure is not None and node.crit_failure.matches(die.value):
+                die.critical = "failure"
+    if settle:
+        _reference_settle(out, node.keep, node.select, node.success, node.failure)
+    return out
+
+
+def _reference_settle(dice: list[Die], keep: Keep | None, select: Select | None,
+                      success: Compare | None, failure: Compare | None) -> int:
+    live = [d for d in dice if d.fate == KEPT]
+    if select is not None:
+        for die in live:
+            if not select.kept(die.value):
+                die.fate = DROPPED
+        live = [d for d in live if d.fate == KEPT]
+    if keep is not None:
+        highest, kept = keep.kept_highest(len(live))
+        for die in sorted(live, key=lambda d: d.value, reverse=highest)[kept:]:
+            die.fate = DROPPED
+        live = [d for d in live if d.fate == KEPT]
+    total = 0
+    for die in live:
+        if success is not None:
+            die.success = success.matches(die.value)
+            if die.success:
+                total += 1
+            elif failure is not None and failure.matches(die.value):
+                die.failure = True
+                total -= 1
+        else:
+            total += die.value
+    return total
+
+
+def _term_total(dice: list[Die]) -> int:
+    total = 0
+    for die in dice:
+        if die.fate == KEPT:
+            total += (1 if die.success else -1 if die.failure else 0) \
+                if die.success is not None else die.value
+    return total
+
+
+def _shown(node: Dice, dice: list[Die]) -> list[Die]:
+    if node.sort:
+        return sorted(dice, key=lambda d: d.value, reverse=node.sort == "d")
+    return dice
+
+
+def _reference_group(node: RollGroup, source: DiceSource, budget: _Budget, exact: bool) -> Part:
+    if node.dice_level and (node.keep is not None or node.success is not None):
+        terms: list[Dice] = []
+        pending = [node.members[0]]
+        while pending:
+            x = pending.pop()
+            if isinstance(x, BinOp):
+                pending += [x.right, x.left]
             else:
-                total += die.value
-    return DicePart(node, out, total)
+                assert isinstance(x, Dice)
+                terms.append(x)
+        rolled = [_reference_dice(t, source, budget, settle=False) for t in terms]
+        everything = [d for dice in rolled for d in dice]
+        total = _reference_settle(everything, node.keep, None, node.success, node.failure)
+        parts = iter([DicePart(t, _shown(t, dice), _term_total(dice))
+                      for t, dice in zip(terms, rolled, strict=True)])
+
+        def rebuild(x: Node) -> Part:
+            if isinstance(x, Dice):
+                return next(parts)
+            assert isinstance(x, BinOp)
+            left, right = rebuild(x.left), rebuild(x.right)
+            return BinPart("+", left, right, left.total + right.total)
+
+        return GroupRollPart(node, [rebuild(node.members[0])], [KEPT], None, total)
+    members = [_reference_eval(m, source, budget, exact) for m in node.members]
+    fates = [KEPT] * len(members)
+    order = list(range(len(members)))
+    if node.keep is not None:
+        highest, kept = node.keep.kept_highest(len(members))
+        for i in sorted(order, key=lambda i: members[i].total, reverse=highest)[kept:]:
+            fates[i] = DROPPED
+    live = [i for i in order if fates[i] == KEPT]
+    if node.success is None:
+        return GroupRollPart(node, members, fates, None,
+                             sum(members[i].total for i in live))
+    marks = [0] * len(members)
+    for i in live:
+        if node.success.matches(members[i].total):  # type: ignore[arg-type]
+            marks[i] = 1
+        elif node.failure is not None and node.failure.matches(members[i].total):  # type: ignore[arg-type]
+            marks[i] = -1
+    return GroupRollPart(node, members, fates, marks, sum(marks))
 
 
-def _reference_eval(node: Node, source: DiceSource, budget: _Budget) -> Part:
+def _reference_eval(node: Node, source: DiceSource, budget: _Budget,
+                    exact: bool = False) -> Part:
     if isinstance(node, Dice):
-        return _reference_dice(node, source, budget)
+        dice = _reference_dice(node, source, budget)
+        return DicePart(node, _shown(node, dice), _term_total(dice))
     if isinstance(node, Num):
         return NumPart(node.value)
     if isinstance(node, Neg):
-        return NegPart(_reference_eval(node.operand, source, budget))
+        return NegPart(_reference_eval(node.operand, source, budget, exact))
     if isinstance(node, Group):
-        return GroupPart(_reference_eval(node.inner, source, budget))
-    left = _reference_eval(node.left, source, budget)
-    right = _reference_eval(node.right, source, budget)
+        return GroupPart(_reference_eval(node.inner, source, budget, exact))
+    if isinstance(node, Label):
+        return LabelPart(_reference_eval(node.inner, source, budget, exact), node.text)
+    if isinstance(node, Comment):
+        return CommentPart(_reference_eval(node.inner, source, budget, exact), node.text)
+    if isinstance(node, RollGroup):
+        return _reference_group(node, source, budget, exact)
+    if isinstance(node, Func):
+        inner_exact = exact or node.name in ("floor", "ceil", "round", "trunc")
+        args = [_reference_eval(a, source, budget, inner_exact) for a in node.args]
+        values = [a.total for a in args]
+        if node.name == "rem":
+            if values[1] == 0:
+                raise DiceEvalError("division by zero (in rem)")
+            q = Fraction(values[0]) / values[1]
+            whole = q.numerator // q.denominator if q >= 0 else -((-q.numerator) // q.denominator)
+            total: Any = values[0] - values[1] * whole
+        else:
+            x = values[0]
+            if node.name == "floor":
+                total = math.floor(x)
+            elif node.name == "ceil":
+                total = math.ceil(x)
+            elif node.name == "trunc":
+                total = math.trunc(x)
+            elif node.name == "round":
+                total = math.floor(x + Fraction(1, 2))
+            else:
+                total = abs(x)
+        return FuncPart(node.name, args, total)
+    assert isinstance(node, BinOp | Comparison)
+    left = _reference_eval(node.left, source, budget, exact)
+    right = _reference_eval(node.right, source, budget, exact)
     a, b = left.total, right.total
-    if node.op in ("/", "/^") and b == 0:
-        raise DiceEvalError("division by zero")
-    total = {
-        "+": lambda: a + b,
-        "-": lambda: a - b,
-        "*": lambda: a * b,
-        "/": lambda: a // b,
-        "/^": lambda: -((-a) // b),
-    }[node.op]()
+    if isinstance(node, Comparison):
+        holds = {"=": a == b, "<>": a != b, ">": a > b, ">=": a >= b, "<": a < b,
+                 "<=": a <= b}[node.op]
+        return BinPart(node.op, left, right, int(holds))
+    if node.op == "+":
+        return BinPart("+", left, right, a + b)
+    if node.op == "-":
+        return BinPart("-", left, right, a - b)
+    if node.op == "*":
+        return BinPart("*", left, right, a * b)
+    if node.op in ("/", "/^", "%") and b == 0:
+        raise DiceEvalError("division by zero" + (" (in %)" if node.op == "%" else ""))
+    if node.op == "/" and exact:
+        q = Fraction(a) / b
+        total = q.numerator if q.denominator == 1 else q
+    elif node.op == "/":
+        total = a // b
+    elif node.op == "/^":
+        total = -((-a) // b)
+    else:
+        total = a % b
     return BinPart(node.op, left, right, total)
 
 
@@ -197,7 +338,8 @@ def outcome(node: Node, source: DiceSource, roller: Any) -> tuple[Any, ...]:
         result = roller(node, source)
     except DiceError as err:
         return ("error", type(err).__name__, str(err))
-    dice = [(d.value, d.faces, d.fate, d.exploded, d.success, d.parts) for d in result.dice()]
+    dice = [(d.value, d.faces, d.fate, d.exploded, d.success, d.parts, d.failure, d.critical,
+             d.rolled, d.kind) for d in result.dice()]
     return ("ok", result.total, result.render(), repr(result), result.to_json(), dice)
 
 
@@ -206,7 +348,7 @@ def outcome(node: Node, source: DiceSource, roller: Any) -> tuple[Any, ...]:
 nodes: st.SearchStrategy[Node] = expressions(
     st.builds(Num, st.integers(0, 30)) | dice_nodes(faces=12, count=9, keep=6, percentile=True),
     group_right=False,
-)
+) | commented(any_expressions(any_dice(faces=12, count=6, keep=4)))
 
 
 @settings(max_examples=400, deadline=None)
@@ -277,8 +419,9 @@ def test_the_limit_itself_is_allowed() -> None:
 
 
 def test_rerolls_and_explosions_are_counted_at_their_bounds_before_rolling() -> None:
-    # every die counted with all 20 explosions (or rerolls) it may have, before any roll
-    for text, worst in [("+".join(["1000d2!"] * 10), "210,000"),
+    # every die counted with all the explosions (a d2 on 2: 39) or rerolls it may have,
+    # before any roll
+    for text, worst in [("+".join(["1000d2!"] * 10), "400,000"),
                         ("1000d6r<6+" + "+".join(["1000d6"] * 9), "30,000"),
                         ("23d6r1!", "10,143"), ("477d2r1", "10,017")]:
         source = ForcedDice([1, 2])
@@ -302,9 +445,9 @@ def test_the_worst_case_at_the_limit_rolls_without_error() -> None:
 # -- the parser's fast path ---------------------------------------------------------------
 
 
-def full_parse(text: str) -> Node | DiceError:
+def full_parse(text: str, dialect: Dialect = ARBITER) -> Node | DiceError:
     try:
-        return _Parser(text.lower()).parse()
+        return _Parser(text, dialect).parse()
     except DiceError as err:
         return err
 
@@ -317,6 +460,8 @@ def test_plain_sums_read_as_the_parser_reads_them(text: str) -> None:
         slow = full_parse(text)
         assert fast == slow
         assert repr(fast) == repr(slow)
+        # the plain sums mean the same in Roll20 and Foundry, so they take the fast path too
+        assert full_parse(text, ROLL20) == full_parse(text, FOUNDRY) == fast
 
 
 @settings(max_examples=1000, deadline=None)

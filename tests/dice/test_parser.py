@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbiter.dice import DiceLimitError, DiceSyntaxError, parse
@@ -88,6 +89,7 @@ def test_any_text_parses_or_fails_with_a_dice_error(text: str) -> None:
         ("2d6)", "unbalanced ')'"),
         ("(2d6", "missing ')'"),
         ("1d6 x 2", "unexpected character 'x' at column 5"),
+        ("1d6 ~ 2", "unexpected character '~' at column 5"),
         ("d20r1r2", "reroll given twice on one die"),
         ("d6r<7", "matches every face of d6"),
         ("d6!>0", "matches every face of d6"),
@@ -160,6 +162,7 @@ def test_ascii_control_characters_are_not_whitespace() -> None:
 
 @given(st.text(max_size=30))
 def test_any_unicode_text_parses_only_if_ascii(text: str) -> None:
+    """Outside labels and comments (free text), dice notation is ASCII."""
     try:
         node = parse(text)
     except DiceError as err:
@@ -167,5 +170,30 @@ def test_any_unicode_text_parses_only_if_ascii(text: str) -> None:
         if not text.isascii():
             assert isinstance(err, DiceSyntaxError)
     else:
-        assert text.isascii()
+        outside = re.sub(r"\[[^\]]*\]|#.*", "", text, flags=re.DOTALL)
+        assert outside.isascii()
         assert parse(str(node)) == node
+
+
+TOKENS = ["1", "2", "6", "10", "20", "d", "%", "F", "T", "+", "-", "*", "/", "/^", "//", "(",
+          ")", "{", "}", ",", "!", "!!", "!p", "!o", "x", "xo", "e", "ra", "r", "ro", "rr",
+          "k", "kh", "kl", "d", "dh", "dl", "p", "ph", "pl", ">", "<", ">=", "<=", "=", "==",
+          "!=", "<>", "f", "cs", "cf", "df", "min", "max", "mi", "ma", "s", "sd", "floor(",
+          "ceil(", "round(", "trunc(", "abs(", "rem(", "[fire]", " # note", " text", " "]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=12),
+       st.sampled_from(["arbiter", "roll20", "foundry", "d20"]))
+def test_any_text_in_any_dialect_reads_back_from_its_canonical_spelling(
+    tokens: list[str], dialect: str
+) -> None:
+    """Whatever a dialect reads, its canonical (Arbiter) spelling reads back as the same
+    tree; anything else is a dice error with a message."""
+    text = "".join(tokens)
+    try:
+        node = parse(text, dialect)
+    except DiceError as err:
+        assert str(err)
+        return
+    assert parse(str(node)) == node, (text, str(node))

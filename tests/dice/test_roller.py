@@ -62,8 +62,14 @@ def test_compounding_explosion_is_one_die() -> None:
 
 
 def test_explosions_stop_after_the_limit() -> None:
-    result = roll("d2!", ForcedDice([2] * 21 + [1]))
-    assert result.total == 42
+    # a d2 exploding on 2 explodes up to 39 times: 2**-40 < 1e-12 <= 2**-39
+    result = roll("d2!", ForcedDice([2] * 40 + [1]))
+    assert result.total == 80
+    assert len(result.dice()) == 40
+    assert [d.exploded for d in result.dice()] == [True] * 39 + [False]
+    # a d6 on 6 up to 20 times, as before: (1/6)**21 is far below 1e-12
+    result = roll("d6!", ForcedDice([6] * 21 + [1]))
+    assert result.total == 126
     assert len(result.dice()) == 21
 
 

@@ -5,9 +5,12 @@
 18
 >>> str(distribution("2d6").at_least(7))
 '7/12'
+>>> str(parse("4d6k3", dialect="d20"))
+'4d6k=3'
 """
 
 from .ast import Node
+from .dialects import DIALECTS, Dialect
 from .errors import (
     DiceError,
     DiceEvalError,
@@ -15,13 +18,17 @@ from .errors import (
     DiceSyntaxError,
     DistributionTooLarge,
     ForcedDiceError,
+    NoExactOdds,
 )
+from .estimate import Estimate, estimate
 from .exact import Distribution, distribution
 from .parser import parse
 from .roller import Die, RollResult, roll
 from .sources import DiceSource, ForcedDice, RecordingDice, SeededDice
 
 __all__ = [
+    "DIALECTS",
+    "Dialect",
     "DiceError",
     "DiceEvalError",
     "DiceLimitError",
@@ -30,13 +37,16 @@ __all__ = [
     "Die",
     "Distribution",
     "DistributionTooLarge",
+    "Estimate",
     "ForcedDice",
     "ForcedDiceError",
+    "NoExactOdds",
     "Node",
     "RecordingDice",
     "RollResult",
     "SeededDice",
     "distribution",
+    "estimate",
     "parse",
     "roll",
 ]

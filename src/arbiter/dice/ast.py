@@ -1,6 +1,7 @@
 """The parsed form of a dice expression: small immutable nodes whose ``str`` is canonical.
 
-``str(parse(text))`` is the canonical spelling, and parsing it again gives an equal tree.
+``str(parse(text))`` is the canonical (Arbiter) spelling, and parsing it again gives an
+equal tree, whatever dialect the text was read in.
 """
 
 from __future__ import annotations
@@ -10,7 +11,17 @@ from typing import Any, Literal
 
 CompareOp = Literal["=", ">", ">=", "<", "<="]
 KeepKind = Literal["kh", "kl", "dh", "dl"]
-BinaryOp = Literal["+", "-", "*", "/", "/^"]
+BinaryOp = Literal["+", "-", "*", "/", "/^", "%"]
+RelationOp = Literal["=", "<>", ">", ">=", "<", "<="]
+FuncName = Literal["floor", "ceil", "round", "trunc", "abs", "rem"]
+DieKind = Literal["", "F", "T"]
+"""``""`` a die of ``faces`` faces numbered from 1 (``d%`` included), ``F`` a Fudge die
+(−1, 0, +1, rolled as a d3), ``T`` a tens die (0, 10, …, 90, rolled as a d10)."""
+SortOrder = Literal["", "a", "d"]
+
+ROUNDING: frozenset[str] = frozenset(["floor", "ceil", "round", "trunc"])
+"""Functions whose argument is worked out exactly (``/`` divides exactly inside them) and
+rounded once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,8 +68,9 @@ class Compare:
         return f"{self.op}{self.value}"
 
     def short(self) -> str:
-        """Spelling after ``r``/``ro``/``!``, where a bare number means equality."""
-        return str(self.value) if self.op == "=" else str(self)
+        """Spelling after ``r``/``ro``/``!``/``f``/``cs``/``cf``, where a bare number means
+        equality (a negative one keeps its ``=``: ``!-1`` would read as minus one)."""
+        return str(self.value) if self.op == "=" and self.value >= 0 else str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +95,20 @@ class Keep:
 
 
 @dataclass(frozen=True, slots=True)
+class Select:
+    """Keep (``k>3``) or drop (``d=1``) every die whose value matches ``point``."""
+
+    keep: bool
+    point: Compare
+
+    def kept(self, value: int) -> bool:
+        return self.point.matches(value) == self.keep
+
+    def __str__(self) -> str:
+        return f"{'k' if self.keep else 'd'}{self.point}"
+
+
+@dataclass(frozen=True, slots=True)
 class Num:
     value: int
 
@@ -92,10 +118,13 @@ class Num:
 
 @dataclass(frozen=True, slots=True)
 class Dice:
-    """``NdX`` with its modifiers, applied in this order: reroll, explode, keep, count successes.
+    """``NdX`` with its modifiers, applied in this order whatever order they are written
+    in: reroll, explode, minimum/maximum, keep/drop (or select), count successes and
+    failures; critical marks and sorting change no total.
 
-    ``compound`` (``!!``) adds an explosion's rolls to the die that exploded; plain ``!``
-    adds them to the pool as separate dice.
+    ``compound`` (``!!``) adds an explosion's rolls to the die that exploded; ``penetrate``
+    (``!p``) adds them as dice one lower than they show; ``explode_once`` (``!o``) lets a
+    die explode once; plain ``!`` adds them to the pool as separate dice.
     """
 
     count: int
@@ -107,20 +136,116 @@ class Dice:
     compound: bool = False
     keep: Keep | None = None
     success: Compare | None = None
+    kind: DieKind = ""
+    penetrate: bool = False
+    explode_once: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    select: Select | None = None
+    failure: Compare | None = None
+    crit_success: Compare | None = None
+    crit_failure: Compare | None = None
+    sort: SortOrder = ""
+
+    # -- faces ------------------------------------------------------------------------
+    def face_values(self) -> list[int]:
+        """What each physical face shows, face 1 first."""
+        if self.kind == "F":
+            return [-1, 0, 1]
+        if self.kind == "T":
+            return list(range(0, 100, 10))
+        return list(range(1, self.faces + 1))
+
+    @property
+    def lowest(self) -> int:
+        return -1 if self.kind == "F" else 0 if self.kind == "T" else 1
+
+    @property
+    def highest(self) -> int:
+        return 1 if self.kind == "F" else 90 if self.kind == "T" else self.faces
+
+    def count_matching(self, point: Compare) -> int:
+        """How many faces match ``point`` (by formula for the usual dice)."""
+        if self.kind:
+            return sum(1 for v in self.face_values() if point.matches(v))
+        return point.count_matching(self.faces)
+
+    def matches_every_face(self, point: Compare) -> bool:
+        return point.matches(self.lowest) and point.matches(self.highest)
+
+    @property
+    def explode_mark(self) -> str:
+        if self.compound:
+            return "!!"
+        if self.penetrate:
+            return "!p"
+        if self.explode_once:
+            return "!o"
+        return "!"
+
+    @property
+    def separate(self) -> bool:
+        """Whether an explosion adds separate dice to the pool (``!``, ``!p``, ``!o``)."""
+        return self.explode is not None and not self.compound
+
+    @property
+    def plain(self) -> bool:
+        """No modifier beyond keep/drop and a success count, on a usual die."""
+        return (
+            self.reroll is None
+            and self.explode is None
+            and not self.kind
+            and self.minimum is None
+            and self.maximum is None
+            and self.select is None
+            and self.failure is None
+            and self.crit_success is None
+            and self.crit_failure is None
+            and not self.sort
+        )
+
+    def clamp(self, value: int) -> int:
+        if self.minimum is not None and value < self.minimum:
+            value = self.minimum
+        if self.maximum is not None and value > self.maximum:
+            value = self.maximum
+        return value
 
     def __str__(self) -> str:
-        parts = [f"{self.count}d{'%' if self.percentile else self.faces}"]
+        size = "%" if self.percentile else self.kind or str(self.faces)
+        parts = [f"{self.count}d{size}"]
         if self.reroll is not None:
             parts.append(("ro" if self.reroll_once else "r") + self.reroll.short())
         if self.explode is not None:
-            mark = "!!" if self.compound else "!"
-            is_max = self.explode.op == "=" and self.explode.value == self.faces
-            # a bare mark is only unambiguous when no success count follows it
-            parts.append(mark if is_max and self.success is None else mark + self.explode.short())
+            mark = self.explode_mark
+            is_max = self.explode.op == "=" and self.explode.value == self.highest
+            # a bare mark is only unambiguous when no comparison follows it
+            follows = (
+                self.minimum is None
+                and self.maximum is None
+                and self.keep is None
+                and self.select is None
+                and self.success is not None
+            )
+            parts.append(mark if is_max and not follows else mark + self.explode.short())
+        if self.minimum is not None:
+            parts.append(f"min{self.minimum}")
+        if self.maximum is not None:
+            parts.append(f"max{self.maximum}")
         if self.keep is not None:
             parts.append(str(self.keep))
+        if self.select is not None:
+            parts.append(str(self.select))
         if self.success is not None:
             parts.append(str(self.success))
+        if self.failure is not None:
+            parts.append("f" + self.failure.short())
+        if self.crit_success is not None:
+            parts.append("cs" + self.crit_success.short())
+        if self.crit_failure is not None:
+            parts.append("cf" + self.crit_failure.short())
+        if self.sort:
+            parts.append("s" if self.sort == "a" else "sd")
         return "".join(parts)
 
 
@@ -134,6 +259,8 @@ class Neg:
 
 @dataclass(frozen=True, slots=True)
 class Group:
+    """Parentheses: ``(inner)``."""
+
     inner: Node
 
     def __str__(self) -> str:
@@ -142,6 +269,10 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class BinOp:
+    """``left op right``. ``/`` rounds down and ``/^`` up, except that inside a rounding
+    function (``floor``, ``ceil``, ``round``, ``trunc``) ``/`` divides exactly; ``%`` is
+    the remainder with the sign of the divisor (``left - right * floor(left / right)``)."""
+
     op: BinaryOp
     left: Node
     right: Node
@@ -150,20 +281,120 @@ class BinOp:
         return f"{self.left}{self.op}{self.right}"
 
 
-Node = Num | Dice | Neg | Group | BinOp
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """``left op right`` between totals: 1 if it holds, else 0. The parser wraps a left
+    side whose spelling would end in a dice term in parentheses (``(3d6)>=10``), since
+    ``3d6>=10`` counts dice."""
+
+    op: RelationOp
+    left: Node
+    right: Node
+
+    def __str__(self) -> str:
+        return f"{self.left}{self.op}{self.right}"
+
+
+@dataclass(frozen=True, slots=True)
+class Func:
+    """``floor(x)``, ``ceil(x)``, ``round(x)`` (halves up), ``trunc(x)`` (toward zero),
+    ``abs(x)``, and ``rem(a, b)``: the remainder with the sign of ``a``."""
+
+    name: FuncName
+    args: tuple[Node, ...]
+
+    def __str__(self) -> str:
+        return f"{self.name}({','.join(map(str, self.args))})"
+
+
+@dataclass(frozen=True, slots=True)
+class RollGroup:
+    """``{a, b, ...}`` with modifiers on its members' totals, or, written with one member
+    and no trailing comma (``dice_level``), on the dice of that member: ``{4d6+3d8}kh4``
+    keeps the highest four of the seven dice."""
+
+    members: tuple[Node, ...]
+    dice_level: bool = False
+    keep: Keep | None = None
+    success: Compare | None = None
+    failure: Compare | None = None
+
+    def __str__(self) -> str:
+        inner = ",".join(map(str, self.members))
+        if len(self.members) == 1 and not self.dice_level:
+            inner += ","
+        parts = ["{", inner, "}"]
+        if self.keep is not None:
+            parts.append(str(self.keep))
+        if self.success is not None:
+            parts.append(str(self.success))
+        if self.failure is not None:
+            parts.append("f" + self.failure.short())
+        return "".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A term with a label: ``2d6[fire]``. Labels change nothing but the display."""
+
+    inner: Node
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.inner}[{self.text}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """An expression with a trailing comment: ``1d20+5 # initiative`` (only at the root)."""
+
+    inner: Node
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.inner} # {self.text}" if self.text else f"{self.inner} #"
+
+
+Node = Num | Dice | Neg | Group | BinOp | Comparison | Func | RollGroup | Label | Comment
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The operands of a node, left to right."""
+    if isinstance(node, Num | Dice):
+        return ()
+    if isinstance(node, Neg):
+        return (node.operand,)
+    if isinstance(node, Group | Label | Comment):
+        return (node.inner,)
+    if isinstance(node, BinOp | Comparison):
+        return (node.left, node.right)
+    if isinstance(node, Func):
+        return node.args
+    return node.members
 
 
 def dice_terms(node: Node) -> list[Dice]:
     """Every ``NdX`` term of an expression, left to right."""
     if isinstance(node, Dice):
         return [node]
-    if isinstance(node, Num):
-        return []
-    if isinstance(node, Neg):
-        return dice_terms(node.operand)
-    if isinstance(node, Group):
-        return dice_terms(node.inner)
-    return dice_terms(node.left) + dice_terms(node.right)
+    out: list[Dice] = []
+    for child in children(node):
+        out.extend(dice_terms(child))
+    return out
+
+
+def absorbs_comparison(node: Node) -> bool:
+    """Whether the spelling of ``node`` ends with a dice term or a group's braces, so that
+    a comparison written right after it would read as a success count."""
+    while True:
+        if isinstance(node, Dice | RollGroup):
+            return True
+        if isinstance(node, Neg):
+            node = node.operand
+        elif isinstance(node, BinOp | Comparison):
+            node = node.right
+        else:
+            return False
 
 
 # -- fast construction, for the parser ------------------------------------------------------
@@ -228,6 +459,16 @@ def new_dice(
     compound: bool = False,
     keep: Keep | None = None,
     success: Compare | None = None,
+    kind: DieKind = "",
+    penetrate: bool = False,
+    explode_once: bool = False,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    select: Select | None = None,
+    failure: Compare | None = None,
+    crit_success: Compare | None = None,
+    crit_failure: Compare | None = None,
+    sort: SortOrder = "",
 ) -> Dice:
     """``Dice(...)`` with the same arguments, made faster."""
     draft = _DiceDraft()
@@ -240,6 +481,16 @@ def new_dice(
     draft.compound = compound
     draft.keep = keep
     draft.success = success
+    draft.kind = kind
+    draft.penetrate = penetrate
+    draft.explode_once = explode_once
+    draft.minimum = minimum
+    draft.maximum = maximum
+    draft.select = select
+    draft.failure = failure
+    draft.crit_success = crit_success
+    draft.crit_failure = crit_failure
+    draft.sort = sort
     draft.__class__ = Dice
     node: Dice = draft
     return node

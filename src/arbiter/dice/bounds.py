@@ -5,8 +5,15 @@ be rolled for every seed and every rolled total lies in its support:
 
 * ``r`` rerolls a roll at most :data:`~arbiter.dice.limits.MAX_REROLLS` times and ``ro``
   once; if the last reroll still matches, it stands.
-* ``!`` and ``!!`` explode at most :data:`~arbiter.dice.limits.MAX_EXPLOSIONS` times in a
-  chain; the last roll of a full chain does not explode, whatever it shows.
+* ``!``, ``!!`` and ``!p`` explode a die at most
+  :data:`~arbiter.dice.limits.EXPLOSIONS` (20) times in a chain, or more when a longer
+  chain would still have a chance of 10⁻¹² or more: at most ``max(20, k)`` times, ``k``
+  the least with ``p ** (k + 1) < 1e-12``, ``p`` the chance that one roll (after its
+  rerolls) explodes. So the chance that a chain would have gone on past its bound is below
+  10⁻¹² for every die: a d2 exploding on 2 explodes up to 39 times, a d6 exploding on 4 or
+  more up to 39, a d4 or bigger on its highest face up to 20. The last roll of a full chain
+  does not explode, whatever it shows. A die that would need more than
+  :data:`~arbiter.dice.limits.MAX_EXPLOSIONS` is refused. ``!o`` explodes at most once.
 * A reroll or explosion point that matches no face never happens.
 
 So one die rolls at most ``(1 + rerolls) * (1 + explosions)`` physical dice (each roll of a
@@ -17,23 +24,137 @@ computed, an expression whose dice could together exceed
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 from . import limits
-from .ast import BinOp, Dice, Group, Neg, Node
+from .ast import Compare, Dice, DieKind, Node, RollGroup, children
 from .errors import DiceLimitError
+
+
+def _interval(point: Compare) -> tuple[float, float]:
+    v = point.value
+    if point.op == "=":
+        return v, v
+    if point.op == ">":
+        return v + 1, math.inf
+    if point.op == ">=":
+        return v, math.inf
+    if point.op == "<":
+        return -math.inf, v - 1
+    return -math.inf, v
+
+
+def _count_both(faces: int, kind: DieKind, a: Compare, b: Compare) -> int:
+    """How many faces match both points."""
+    if kind:
+        values = [-1, 0, 1] if kind == "F" else range(0, 100, 10)
+        return sum(1 for v in values if a.matches(v) and b.matches(v))
+    lo_a, hi_a = _interval(a)
+    lo_b, hi_b = _interval(b)
+    lo, hi = max(lo_a, lo_b, 1), min(hi_a, hi_b, faces)
+    return int(hi - lo + 1) if hi >= lo else 0
 
 
 def rerolls_allowed(node: Dice) -> int:
     """How many times one roll of this die may be rerolled."""
-    if node.reroll is None or not node.reroll.count_matching(node.faces):
+    if node.reroll is None or not node.count_matching(node.reroll):
         return 0
     return 1 if node.reroll_once else limits.MAX_REROLLS
 
 
 def explosions_allowed(node: Dice) -> int:
-    """How many times one die of this term may explode in a chain."""
-    if node.explode is None or not node.explode.count_matching(node.faces):
+    """How many times one die of this term may explode in a chain (see the module's
+    docstring); :class:`DiceLimitError` if it would need more than ``MAX_EXPLOSIONS``."""
+    explode = node.explode
+    if explode is None:
         return 0
-    return limits.MAX_EXPLOSIONS
+    if node.reroll is None and not node.explode_once and not node.kind:
+        booms = explode.count_matching(node.faces)  # the usual case, worked out at once
+        if not booms:
+            return 0
+        if 4 * booms <= node.faces:
+            return limits.EXPLOSIONS  # p <= 1/4: (1/4) ** 21 < 1e-12 already
+    reroll = node.reroll
+    return _explosions(  # (by plain values: they hash faster than the nodes)
+        node.faces, node.kind, reroll.op if reroll is not None else "",
+        reroll.value if reroll is not None else 0, rerolls_allowed(node), explode.op,
+        explode.value, node.explode_once,
+    )
+
+
+def explosion_chance(node: Dice) -> float:
+    """The chance that one roll of this die (after its rerolls) explodes."""
+    if node.explode is None:
+        return 0.0
+    a, total = _weights(node.faces, node.kind, node.reroll, rerolls_allowed(node), node.explode)
+    return a / total
+
+
+@lru_cache(maxsize=4096)
+def _weights(
+    faces: int, kind: DieKind, reroll: Compare | None, rerolls: int, explode: Compare
+) -> tuple[int, int]:
+    """The weight of the faces that explode, and of all faces, of one roll out of
+    ``size ** (rerolls + 1)`` sequences: a face that the reroll matches stands only after
+    every reroll (``m ** R`` ways), any other after any ``k <= R`` rerolls."""
+    size = 3 if kind == "F" else 10 if kind == "T" else faces
+    booms = _count_both(faces, kind, explode, explode)
+    if reroll is None or not rerolls:
+        return booms, size
+    m = _count_both(faces, kind, reroll, reroll)
+    if not m:
+        return booms, size
+    both = _count_both(faces, kind, explode, reroll)
+    stays = sum(m**k * size ** (rerolls - k) for k in range(rerolls + 1))
+    return (booms - both) * stays + both * m**rerolls, size ** (rerolls + 1)
+
+
+@lru_cache(maxsize=4096)
+def _explosions(
+    faces: int, kind: DieKind, reroll_op: str, reroll_value: int, rerolls: int,
+    explode_op: str, explode_value: int, once: bool,
+) -> int:
+    reroll = Compare(reroll_op, reroll_value) if reroll_op else None  # type: ignore[arg-type]
+    explode = Compare(explode_op, explode_value)  # type: ignore[arg-type]
+    size = 3 if kind == "F" else 10 if kind == "T" else faces
+    if not rerolls and not once and size >= 4 * _count_both(faces, kind, explode, explode) > 0:
+        return limits.EXPLOSIONS  # p <= 1/4: (1/4) ** 21 < 1e-12 already
+    a, total = _weights(faces, kind, reroll, rerolls, explode)
+    if not a:
+        return 0
+    if once:
+        return 1
+    if a >= total:  # the parser refuses these; a tree built by hand is refused here
+        raise DiceLimitError(
+            f"an explosion on {explode} matches every face of a d{size}: it would never stop"
+        )
+    # the least k with (a / total) ** (k + 1) < 10**-12
+    # ln(1 / p), to a float's precision whatever the size of p
+    rate = math.log(total) - math.log(a) if 2 * a < total else -math.log1p(-(total - a) / total)
+    ceiling = limits.MAX_EXPLOSIONS
+    if rate <= 0 or limits.EXPLOSION_TAIL_DIGITS * math.log(10) / rate > ceiling + 2:
+        raise _too_many(faces, kind, reroll if rerolls else None, explode, ceiling)
+    x = limits.EXPLOSION_TAIL_DIGITS * math.log(10) / rate
+    t = math.floor(x) + 1  # the least t > x: k + 1
+    if abs(x - round(x)) < 1e-6:  # near a whole number: decide with integers
+        t = max(round(x) - 1, 1)
+        scale = 10**limits.EXPLOSION_TAIL_DIGITS
+        while a**t * scale >= total**t:
+            t += 1
+    if t - 1 > ceiling:
+        raise _too_many(faces, kind, reroll if rerolls else None, explode, ceiling)
+    return max(t - 1, limits.EXPLOSIONS)
+
+
+def _too_many(faces: int, kind: DieKind, reroll: Compare | None, explode: Compare,
+              ceiling: int) -> DiceLimitError:
+    die = f"d{kind or faces}" + (f" rerolled on {reroll.short()}" if reroll is not None else "")
+    return DiceLimitError(
+        f"a {die} explodes on {explode.short()} so often that a chain would need more than "
+        f"{ceiling:,} explosions for the chance of going on past them to fall below "
+        f"10^-{limits.EXPLOSION_TAIL_DIGITS}; the limit is {ceiling:,} explosions per die"
+    )
 
 
 def rolls_per_die(node: Dice) -> int:
@@ -45,22 +166,36 @@ def most_rolls(node: Node) -> int:
     """The most physical dice rolling ``node`` can take, whatever the dice show."""
     if isinstance(node, Dice):
         return node.count * rolls_per_die(node)
-    if isinstance(node, BinOp):
-        return most_rolls(node.left) + most_rolls(node.right)
-    if isinstance(node, Neg):
-        return most_rolls(node.operand)
-    if isinstance(node, Group):
-        return most_rolls(node.inner)
-    return 0
+    return sum(most_rolls(child) for child in children(node))
+
+
+def _exploding(node: Node) -> list[Dice]:
+    if isinstance(node, Dice):
+        return [node] if explosions_allowed(node) else []
+    return [d for child in children(node) for d in _exploding(child)]
 
 
 def check_rolls(node: Node) -> int:
     """:func:`most_rolls`, or :class:`DiceLimitError` when it exceeds ``MAX_ROLLS``."""
     most = most_rolls(node)
     if most > limits.MAX_ROLLS:
+        bound = f"at most {limits.EXPLOSIONS} per die"
+        exploding = _exploding(node)
+        if exploding:
+            worst = max(exploding, key=explosions_allowed)
+            if explosions_allowed(worst) > limits.EXPLOSIONS:
+                bound = f"at most {explosions_allowed(worst)} per die of {worst}"
         raise DiceLimitError(
             f"the expression rolls up to {most:,} dice, more than {limits.MAX_ROLLS:,} dice "
             f"in one expression (counting every reroll, at most {limits.MAX_REROLLS} per "
-            f"roll, and every explosion, at most {limits.MAX_EXPLOSIONS} per die)"
+            f"roll, and every explosion, {bound})"
         )
     return most
+
+
+def groups(node: Node) -> list[RollGroup]:
+    """Every group ``{...}`` of an expression."""
+    found = [node] if isinstance(node, RollGroup) else []
+    for child in children(node):
+        found.extend(groups(child))
+    return found

@@ -32,3 +32,9 @@ class ForcedDiceError(DiceError):
 class DistributionTooLarge(DiceLimitError):
     """An exact distribution would be too large to compute in bounded time and memory
     (found by an estimate made before any of the work)."""
+
+
+class NoExactOdds(DiceError):
+    """The expression is fine to roll, but its exact distribution has no model here (such
+    as keeping the highest of dice that explode into separate dice); a Monte-Carlo
+    estimate (:func:`arbiter.dice.estimate`) gives its odds approximately."""

@@ -16,20 +16,42 @@ wide each intermediate distribution is, how many bits its weights need, and what
 it costs, down to writing every outcome of the result as an exact fraction (which every
 caller does). An expression over a limit is refused with :class:`DistributionTooLarge`
 naming it, in microseconds; one within the limits takes about a second at the most.
+A construct with no exact model here (keeping dice that explode into separate dice, say) is
+refused the same way with :class:`NoExactOdds`.
+
+Inside ``floor()``, ``ceil()``, ``round()`` and ``trunc()``, where ``/`` divides exactly,
+outcomes may be fractions: those steps keep their weights by outcome (``_Fractions``)
+until the function rounds them.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 from . import limits
-from .ast import BinOp, Dice, Group, Neg, Node, Num
-from .bounds import check_rolls, explosions_allowed, rerolls_allowed
-from .errors import DiceError, DiceEvalError, DistributionTooLarge
+from .ast import (
+    BinOp,
+    Comment,
+    Compare,
+    Comparison,
+    Dice,
+    Func,
+    Group,
+    Label,
+    Neg,
+    Node,
+    Num,
+    RollGroup,
+)
+from .bounds import _interval, check_rolls, explosions_allowed, rerolls_allowed
+from .dialects import Dialect
+from .errors import DiceError, DiceEvalError, DistributionTooLarge, NoExactOdds
 from .parser import parse_uncached
+from .roller import FUNCTIONS, RELATIONS, Value, _modulo, _remainder, _terms
 
 try:  # gmpy2 multiplies big integers with FFT: much faster for large pools
     from gmpy2 import mpz as _big
@@ -312,7 +334,8 @@ def _power(a: Counts, n: int) -> Counts:
 
 
 def _single_die(node: Dice) -> tuple[int, Counts]:
-    """One physical roll of the die after its reroll rule, as (lo, weights).
+    """One physical roll of the die after its reroll rule, as (lo, weights over the values
+    ``lo, lo+1, ...``; a tens die has zero weights between its faces).
 
     A roll is rerolled at most ``R`` times (:func:`~arbiter.dice.bounds.rerolls_allowed`:
     1 for ``ro``) and the last reroll stands whatever it shows. With ``m`` of ``F`` faces
@@ -320,47 +343,161 @@ def _single_die(node: Dice) -> tuple[int, Counts]:
     after ``R`` rerolls (``m**R`` ways) and one that does not stands after any ``k <= R``
     rerolls (``m**k * F**(R-k)`` ways, summed).
     """
-    faces = node.faces
+    lo = node.lowest
     rerolls = rerolls_allowed(node)
-    if node.reroll is None or not rerolls:
-        return 1, [1] * faces
     point = node.reroll
-    m = point.count_matching(faces)
-    stays = sum(m**k * faces ** (rerolls - k) for k in range(rerolls + 1))
+    if not node.kind:
+        faces = node.faces
+        if point is None or not rerolls:
+            return 1, [1] * faces
+        m = point.count_matching(faces)
+        stays = sum(m**k * faces ** (rerolls - k) for k in range(rerolls + 1))
+        last = m**rerolls
+        return 1, [last if point.matches(v) else stays for v in range(1, faces + 1)]
+    values = node.face_values()
+    counts = [0] * (node.highest - lo + 1)
+    if point is None or not rerolls:
+        for v in values:
+            counts[v - lo] = 1
+        return lo, counts
+    size = len(values)
+    m = node.count_matching(point)
+    stays = sum(m**k * size ** (rerolls - k) for k in range(rerolls + 1))
     last = m**rerolls
-    return 1, [last if point.matches(v) else stays for v in range(1, faces + 1)]
+    for v in values:
+        counts[v - lo] = last if point.matches(v) else stays
+    return lo, counts
 
 
-def _chain(node: Dice, lo: int, base: Counts, explosions: int) -> tuple[int, Counts]:
-    """The sum of one die's explosion chain, of at most ``explosions`` explosions.
+def _dense(weights: dict[int, int]) -> tuple[int, Counts]:
+    """Weights by outcome as (lo, a list over ``lo..hi``)."""
+    if not weights:
+        return 0, []
+    lo, hi = min(weights), max(weights)
+    counts = [0] * (hi - lo + 1)
+    for v, c in weights.items():
+        counts[v - lo] += c
+    return lo, counts
 
-    A chain allowed ``k + 1`` explosions stops at its first roll (the faces that do not
+
+def _mapped(lo: int, counts: Counts, fn: Callable[[int], int]) -> tuple[int, Counts]:
+    """The weights of ``fn(outcome)``."""
+    weights: dict[int, int] = {}
+    for i, c in enumerate(counts):
+        if c:
+            v = fn(lo + i)
+            weights[v] = weights.get(v, 0) + c
+    return _dense(weights)
+
+
+def _counting(node: Dice | RollGroup) -> Callable[[Any], int] | None:
+    """What one standing die of value ``v`` adds to the total once it is settled: 0 when a
+    select drops it, 1 for a success, -1 for a failure, 0 for neither, else ``v``; None
+    when that is ``v`` itself."""
+    select = node.select if isinstance(node, Dice) else None
+    success, failure = node.success, node.failure
+    if success is not None:
+        hit, miss = success.matches, failure.matches if failure is not None else None
+
+        def count(v: int) -> int:
+            if select is not None and not select.kept(v):
+                return 0
+            if hit(v):
+                return 1
+            return -1 if miss is not None and miss(v) else 0
+
+        return count
+    if select is not None:
+        kept = select.kept
+        return lambda v: v if kept(v) else 0
+    return None
+
+
+def _chain(
+    lo: int,
+    base: Counts,
+    explodes: Callable[[int], bool],
+    first: Callable[[int], int],
+    later: Callable[[int], int],
+    explosions: int,
+) -> tuple[int, Counts]:
+    """The sum over one die's explosion chain of what each roll adds: ``first(face)`` for
+    the first roll and ``later(face)`` for the others (a penetrating die's are one lower),
+    with at most ``explosions`` explosions.
+
+    A chain allowed ``k + 1`` explosions stops at its first roll (a face that does not
     explode) or explodes and goes on as a chain allowed ``k``: one convolution a step.
     """
-    assert node.explode is not None
-    explode = node.explode
-    steady = [0 if explode.matches(lo + i) else c for i, c in enumerate(base)]
-    hits = [i for i, c in enumerate(base) if c and explode.matches(lo + i)]
-    if not hits:  # an explosion that can never happen never happens
-        return lo, base
-    boom_lo = lo + hits[0]
-    boom = [c if explode.matches(lo + i) else 0 for i, c in enumerate(base)]
-    boom = boom[hits[0] : hits[-1] + 1]
-    cur_lo, cur = lo, list(base)
-    for _ in range(explosions):
-        cur_den = sum(cur)
-        tail = _convolve(boom, cur)
-        tail_lo = boom_lo + cur_lo  # > lo: every face is at least 1
-        width = max(len(steady), tail_lo - lo + len(tail))
-        _check_size(width, cur_den.bit_length() + sum(base).bit_length())
-        out = [c * cur_den for c in steady]
-        out.extend([0] * (width - len(out)))
-        shift = tail_lo - lo
-        for i, c in enumerate(tail):
+
+    def split(fn: Callable[[int], int]) -> tuple[tuple[int, Counts], tuple[int, Counts]]:
+        steady: dict[int, int] = {}
+        boom: dict[int, int] = {}
+        for i, c in enumerate(base):
             if c:
-                out[shift + i] += c
-        cur_lo, cur = lo, out
-    return cur_lo, cur
+                v = lo + i
+                side = boom if explodes(v) else steady
+                k = fn(v)
+                side[k] = side.get(k, 0) + c
+        return _dense(steady), _dense(boom)
+
+    (s1_lo, s1), (b1_lo, b1) = split(first)
+    if not b1 or not explosions:  # an explosion that can never happen never happens
+        return _mapped(lo, base, first)
+    (s2_lo, s2), (b2_lo, b2) = split(later)
+    cur_lo, cur = _mapped(lo, base, later)  # the last roll of a full chain
+    for _ in range(explosions - 1):
+        cur_lo, cur = _chain_step(s2_lo, s2, b2_lo, b2, cur_lo, cur, sum(base))
+    return _chain_step(s1_lo, s1, b1_lo, b1, cur_lo, cur, sum(base))
+
+
+def _chain_step(
+    s_lo: int, steady: Counts, b_lo: int, boom: Counts, c_lo: int, cur: Counts, one: int
+) -> tuple[int, Counts]:
+    """``steady * total(cur) + boom ⊗ cur``: a roll that stops, or explodes into ``cur``."""
+    den = sum(cur)
+    tail = _convolve(boom, cur)
+    t_lo = b_lo + c_lo
+    lo = min(s_lo, t_lo) if steady else t_lo
+    hi = t_lo + len(tail) - 1
+    if steady:
+        hi = max(hi, s_lo + len(steady) - 1)
+    _check_size(hi - lo + 1, den.bit_length() + one.bit_length())
+    out = [0] * (hi - lo + 1)
+    shift = s_lo - lo
+    for i, c in enumerate(steady):
+        if c:
+            out[shift + i] = c * den
+    shift = t_lo - lo
+    for i, c in enumerate(tail):
+        if c:
+            out[shift + i] += c
+    return lo, out
+
+
+def _separate_chain_successes(node: Dice, lo: int, base: Counts, explosions: int
+                              ) -> tuple[int, Counts]:
+    """What one chain of separately exploding dice (``!``, ``!p``, ``!o``) adds when its
+    dice are counted: each roll a die that may be a success (1), a failure (-1) or
+    neither (0), as (lo, weights)."""
+    count = _counting(node)
+    assert count is not None and node.explode is not None
+    pen = 1 if node.penetrate else 0
+    clamp = node.clamp
+    return _chain(
+        lo, base, node.explode.matches, lambda v: count(clamp(v)),
+        lambda v: count(clamp(v - pen)), explosions,
+    )
+
+
+def _keep_values(
+    lo: int, weights: Counts, n: int, highest: bool, keep: int, value: Callable[[int], int]
+) -> tuple[int, Counts]:
+    """:func:`_keep` for values that may be negative: shifted up, then back."""
+    low = min(value(lo + i) for i, w in enumerate(weights) if w)
+    if low >= 0:
+        return _keep(lo, weights, n, highest, keep, value)
+    k_lo, counts = _keep(lo, weights, n, highest, keep, lambda v: value(v) - low)
+    return k_lo + keep * low, counts
 
 
 def _keep(
@@ -403,119 +540,386 @@ def _keep(
     return 0, _unpack(state[n], h, top + 1)
 
 
-def _unsupported(node: Dice) -> DiceError:
-    return DiceError(
-        f"exact odds of keeping or dropping separately exploding dice ({node}) are not "
-        "supported; compounding explosions ('!!') are"
+def _keep_mixed(
+    kinds: list[tuple[int, Counts, int]], highest: bool, keep: int, value: Callable[[int], int]
+) -> tuple[int, Counts]:
+    """Sum of ``value(face)`` over the ``keep`` highest (or lowest) of dice of several
+    kinds, ``n`` of each kind ``(lo, weights, n)``: :func:`_keep` with one count of dice
+    placed per kind. Going down the faces (up, for the lowest), each kind in turn places
+    ``j`` of its dice not yet placed on the face, in ``C(left, j)`` ways; the first
+    ``keep`` dice placed are kept, whatever their kinds (dice on one face are alike)."""
+    faces = sorted({lo + i for lo, weights, _ in kinds for i, w in enumerate(weights) if w},
+                   reverse=highest)
+    low = min(value(v) for v in faces)
+    shift_back = keep * low if low < 0 else 0
+    top = keep * max(value(v) - min(low, 0) for v in faces)
+    bits = sum(n * sum(w).bit_length() for _, w, n in kinds) + 1
+    _check_size(top + 1, bits)
+    h = (bits + 3) // 4
+    shift = 4 * h
+    biggest = max(n for _, _, n in kinds)
+    binom = [[math.comb(r, j) for j in range(r + 1)] for r in range(biggest + 1)]
+    big = _big if (top + 1) * shift > _KEEP_GMP_BITS else int
+    states: dict[tuple[int, ...], Any] = {(0,) * len(kinds): big(1)}
+    for v in faces:
+        step = shift * (value(v) - min(low, 0))
+        for t, (lo, weights, n) in enumerate(kinds):
+            i = v - lo
+            w = weights[i] if 0 <= i < len(weights) else 0
+            if not w:
+                continue
+            powers = [w**j for j in range(n + 1)]
+            new: dict[tuple[int, ...], Any] = {}
+            for state, poly in states.items():
+                a = state[t]
+                placed = sum(state)
+                room = keep - placed if placed < keep else 0
+                row = binom[n - a]
+                for j in range(n - a + 1):
+                    term = poly * (row[j] * powers[j])
+                    if step and j and room:
+                        term <<= step * (j if j < room else room)
+                    key = (*state[:t], a + j, *state[t + 1 :])
+                    new[key] = new[key] + term if key in new else term
+            states = new
+    final = states.get(tuple(n for _, _, n in kinds), 0)
+    return shift_back, _unpack(final, h, top + 1)
+
+
+def _unsupported(node: Node, why: str = "") -> NoExactOdds:
+    what = why or (
+        "keeping or dropping dice that explode into separate dice has no exact model here "
+        "(compounding explosions, '!!', have one)"
     )
+    return NoExactOdds(f"no exact odds for {_short(node)}: {what}; a Monte-Carlo estimate "
+                       "gives them approximately")
 
 
 def _dice(node: Dice) -> Distribution:
     lo, base = _single_die(node)
     n = node.count
-    success = node.success
     explosions = explosions_allowed(node)  # 0 when no face can explode
-    if explosions and not node.compound and node.keep is not None:
-        raise _unsupported(node)
-    if explosions and not node.compound and success is not None:
-        per = _separate_chain_successes(node, lo, base, explosions)
-        return Distribution(0, _power(per, n))
+    count = _counting(node)
+    clamp = node.clamp
+    clamps = node.minimum is not None or node.maximum is not None
+    if explosions and node.separate:
+        if node.keep is not None:
+            raise _unsupported(node)
+        assert node.explode is not None
+        if count is not None and node.success is not None:
+            c_lo, per = _separate_chain_successes(node, lo, base, explosions)
+            return Distribution(c_lo * n, _power(per, n))
+        pen = 1 if node.penetrate else 0
+        first = (lambda v: count(clamp(v))) if count is not None else clamp
+        c_lo, per = _chain(lo, base, node.explode.matches, first,
+                           lambda v: first(v - pen), explosions)
+        return Distribution(c_lo * n, _power(per, n))
     if explosions:
-        lo, base = _chain(node, lo, base, explosions)
+        assert node.explode is not None
+        lo, base = _chain(lo, base, node.explode.matches, _same, _same, explosions)
+    if clamps:
+        lo, base = _mapped(lo, base, clamp)
     if node.keep is not None:
         highest, keep = node.keep.kept_highest(n)
-        if success is None:
-            klo, counts = _keep(lo, base, n, highest, keep, lambda v: v)
-        else:
-            klo, counts = _keep(lo, base, n, highest, keep, lambda v: int(success.matches(v)))
-        return Distribution(klo, counts)
-    if success is not None:
-        hits = sum(c for i, c in enumerate(base) if success.matches(lo + i))
-        return Distribution(0, _power([sum(base) - hits, hits], n))
-    return _distribution(lo * n, _power(base, n))
+        k_lo, counts = _keep_values(lo, base, n, highest, keep, count or _same)
+        return Distribution(k_lo, counts)
+    if count is not None:
+        lo, base = _mapped(lo, base, count)
+    if base[0] == 1:
+        return _distribution(lo * n, _power(base, n))
+    return Distribution(lo * n, _power(base, n))
 
 
-def _separate_chain_successes(node: Dice, lo: int, base: Counts, explosions: int) -> Counts:
-    """Successes within one explosion chain whose dice count separately (``!``), of at
-    most ``explosions`` explosions. Only four kinds of face matter (a success or not, an
-    explosion or not), so the faces are added up by kind first."""
-    assert node.explode is not None and node.success is not None
-    explode, success = node.explode, node.success
-    kinds = [[0, 0], [0, 0]]  # kinds[success][explodes]: total weight of such faces
-    for i, c in enumerate(base):
-        face = lo + i
-        kinds[success.matches(face)][explode.matches(face)] += c
-    (miss_stops, miss_booms), (hit_stops, hit_booms) = kinds
-    cur = [miss_stops + miss_booms, hit_stops + hit_booms]  # the last roll of a chain
-    if not (miss_booms or hit_booms):
-        return cur
-    for _ in range(explosions):
-        cur_den = sum(cur)
-        out = [0] * (len(cur) + 1)
-        out[0] += miss_stops * cur_den
-        out[1] += hit_stops * cur_den
-        for k, x in enumerate(cur):
-            out[k] += miss_booms * x
-            out[k + 1] += hit_booms * x
-        cur = out
-    return cur
+def _same(v: int) -> int:
+    return v
 
 
-# -- whole expressions ---------------------------------------------------------------------
+# -- exact values: whole numbers, or fractions inside rounding functions ------------------------
 
 
-def _combine(a: Distribution, b: Distribution, op: Callable[[int, int], int]) -> Distribution:
-    pairs = sum(1 for c in a.counts if c) * sum(1 for c in b.counts if c)
+class _Fractions:
+    """A distribution whose outcomes may be fractions (inside ``floor()`` and the other
+    rounding functions, where ``/`` divides exactly): weights by outcome."""
+
+    __slots__ = ("weights",)
+
+    def __init__(self, weights: dict[Value, int]) -> None:
+        self.weights = weights
+
+
+Exact = Distribution | _Fractions
+
+
+def _items(x: Exact) -> list[tuple[Value, int]]:
+    if isinstance(x, Distribution):
+        lo = x.lo
+        return [(lo + i, c) for i, c in enumerate(x.counts) if c]
+    return list(x.weights.items())
+
+
+def _settled(weights: dict[Value, int]) -> Exact:
+    """Whole numbers as a :class:`Distribution`, anything else as :class:`_Fractions`."""
+    if all(type(v) is int or v.denominator == 1 for v in weights):
+        return _from_weights({int(v): c for v, c in weights.items()})
+    if len(weights) > limits.MAX_EXACT_OUTCOMES:
+        raise DistributionTooLarge(
+            f"the exact distribution would have {len(weights):,} outcomes; "
+            f"the limit is {limits.MAX_EXACT_OUTCOMES:,}"
+        )
+    return _Fractions(weights)
+
+
+def _map(x: Exact, fn: Callable[[Value], Value]) -> Exact:
+    weights: dict[Value, int] = {}
+    for v, c in _items(x):
+        k = fn(v)
+        weights[k] = weights.get(k, 0) + c
+    return _settled(weights)
+
+
+def _combine(a: Exact, b: Exact, op: Callable[[Value, Value], Value]) -> Exact:
+    left, right = _items(a), _items(b)
+    pairs = len(left) * len(right)
     if pairs > limits.MAX_EXACT_OUTCOMES:
         raise DistributionTooLarge(
             f"combining these distributions takes {pairs:,} pairs of outcomes; "
             f"the limit is {limits.MAX_EXACT_OUTCOMES:,}"
         )
-    weights: dict[int, int] = {}
-    for x, cx in zip(range(a.lo, a.hi + 1), a.counts, strict=True):
-        if not cx:
-            continue
-        for y, cy in zip(range(b.lo, b.hi + 1), b.counts, strict=True):
-            if cy:
-                v = op(x, y)
-                weights[v] = weights.get(v, 0) + cx * cy
-    return _from_weights(weights)
+    weights: dict[Value, int] = {}
+    get = weights.get
+    for x, cx in left:
+        for y, cy in right:
+            v = op(x, y)
+            weights[v] = get(v, 0) + cx * cy
+    return _settled(weights)
 
 
-def _floor_div(x: int, y: int) -> int:
-    return x // y
+def _point(x: Exact) -> Value | None:
+    """The one outcome of ``x``, or None when it has several."""
+    if isinstance(x, Distribution):
+        return x.lo if len(x.counts) == 1 else None
+    return next(iter(x.weights)) if len(x.weights) == 1 else None
 
 
-def _ceil_div(x: int, y: int) -> int:
-    return -((-x) // y)
+def _may_be_zero(x: Exact) -> bool:
+    if isinstance(x, Distribution):
+        return bool(x.probability(0))
+    return 0 in x.weights
 
 
-def _eval(node: Node) -> Distribution:
+def _floor_div(x: Value, y: Value) -> int:
+    return int(x // y)
+
+
+def _ceil_div(x: Value, y: Value) -> int:
+    return int(-((-x) // y))
+
+
+def _exact_div(x: Value, y: Value) -> Value:
+    q = Fraction(x) / y
+    return q.numerator if q.denominator == 1 else q
+
+
+def _eval(node: Node, exact: bool = False) -> Exact:
     if isinstance(node, Num):
         return Distribution.point(node.value)
     if isinstance(node, Dice):
         return _dice(node)
-    if isinstance(node, Group):
-        return _eval(node.inner)
+    if isinstance(node, Group | Label | Comment):
+        return _eval(node.inner, exact)
     if isinstance(node, Neg):
-        return -_eval(node.operand)
+        inner = _eval(node.operand, exact)
+        return -inner if isinstance(inner, Distribution) else _map(inner, _negative)
+    if isinstance(node, Func):
+        return _function(node, exact)
+    if isinstance(node, RollGroup):
+        return _group(node, exact)
+    if isinstance(node, Comparison):
+        holds = RELATIONS[node.op]
+        left, right = _eval(node.left, exact), _eval(node.right, exact)
+        point = _point(right)
+        if point is not None:
+            c = point
+            return _map(left, lambda v: int(holds(v, c)))
+        return _combine(left, right, lambda x, y: int(holds(x, y)))
     assert isinstance(node, BinOp)
-    left, right = _eval(node.left), _eval(node.right)
-    if node.op == "+":
-        return left + right
-    if node.op == "-":
-        return left - right
-    if node.op == "*":
-        if len(right.counts) == 1:
-            k = right.lo
-            return left.map(lambda v: v * k)
-        if len(left.counts) == 1:
-            k = left.lo
-            return right.map(lambda v: v * k)
+    left, right = _eval(node.left, exact), _eval(node.right, exact)
+    op = node.op
+    if op in ("+", "-"):
+        if isinstance(left, Distribution) and isinstance(right, Distribution):
+            return left + right if op == "+" else left - right
+        sign = 1 if op == "+" else -1
+        return _combine(left, right, lambda x, y: x + sign * y)
+    if op == "*":
+        r, lf = _point(right), _point(left)
+        if r is not None:
+            rk = r
+            return _map(left, lambda v: v * rk)
+        if lf is not None:
+            lk = lf
+            return _map(right, lambda v: v * lk)
         return _combine(left, right, lambda x, y: x * y)
-    if right.probability(0):
+    if _may_be_zero(right):
         raise DiceEvalError(f"division by zero is possible in {node}")
-    return _combine(left, right, _ceil_div if node.op == "/^" else _floor_div)
+    if op == "%":
+        fn: Callable[[Value, Value], Value] = _modulo
+    elif op == "/^":
+        fn = _ceil_div
+    elif exact:
+        fn = _exact_div
+    else:
+        fn = _floor_div
+    k = _point(right)
+    if k is not None:
+        return _map(left, lambda v: fn(v, k))
+    return _combine(left, right, fn)
+
+
+def _negative(v: Value) -> Value:
+    return -v
+
+
+def _function(node: Func, exact: bool) -> Exact:
+    if node.name == "rem":
+        left, right = _eval(node.args[0], exact), _eval(node.args[1], exact)
+        if _may_be_zero(right):
+            raise DiceEvalError(f"division by zero is possible in {node}")
+        k = _point(right)
+        if k is not None:
+            return _map(left, lambda v: _remainder(v, k))
+        return _combine(left, right, _remainder)
+    fn = FUNCTIONS[node.name]
+    inner = _eval(node.args[0], exact or node.name != "abs")
+    return _map(inner, fn)
+
+
+# -- groups ---------------------------------------------------------------------------------
+
+
+def _alike(terms: list[Dice]) -> bool:
+    first = replace(terms[0], count=0)
+    return all(replace(t, count=0) == first for t in terms[1:])
+
+
+def _group(node: RollGroup, exact: bool) -> Exact:
+    if node.dice_level and (node.keep is not None or node.success is not None):
+        terms = _terms(node.members[0])
+        if _alike(terms):
+            merged = replace(terms[0], count=sum(t.count for t in terms), keep=node.keep,
+                             success=node.success, failure=node.failure)
+            return _dice(merged)
+        if node.keep is not None:
+            return _mixed_keep(node, terms)
+        total = Distribution.point(0)
+        for t in terms:
+            total = total + _dice(replace(t, success=node.success, failure=node.failure))
+        return total
+    members = [_eval(m, exact) for m in node.members]
+    m = len(members)
+    count = _counting(node)
+    if node.keep is not None:
+        highest, keep = node.keep.kept_highest(m)
+        if keep == 0:
+            return Distribution.point(0)
+        if keep < m:
+            if keep == 1:
+                best = _extreme(members, highest)
+                return _map(best, count) if count is not None else best
+            return _fold_keep(members, highest, keep, count)
+    if count is not None:
+        members = [_map(x, count) for x in members]
+    out = members[0]
+    for x in members[1:]:
+        if isinstance(out, Distribution) and isinstance(x, Distribution):
+            out = out + x
+        else:
+            out = _combine(out, x, lambda a, b: a + b)
+    return out
+
+
+def _one_die(node: Dice) -> tuple[int, Counts]:
+    """One die of a term that explodes only by compounding, as (lo, weights)."""
+    lo, base = _single_die(node)
+    explosions = explosions_allowed(node)
+    if explosions:
+        assert node.explode is not None
+        lo, base = _chain(lo, base, node.explode.matches, _same, _same, explosions)
+    if node.minimum is not None or node.maximum is not None:
+        lo, base = _mapped(lo, base, node.clamp)
+    return lo, base
+
+
+def _kinds(terms: list[Dice]) -> list[tuple[Dice, int]]:
+    """The terms of a group that keeps dice, alike ones together, with their counts."""
+    kinds: list[tuple[Dice, int]] = []
+    for t in terms:
+        plain = replace(t, count=0)
+        for i, (k, n) in enumerate(kinds):
+            if k == plain:
+                kinds[i] = (k, n + t.count)
+                break
+        else:
+            kinds.append((plain, t.count))
+    return kinds
+
+
+def _mixed_keep(node: RollGroup, terms: list[Dice]) -> Distribution:
+    """``{4d6+3d8}kh4``: keep from dice of several kinds (:func:`_keep_mixed`)."""
+    assert node.keep is not None
+    if any(explosions_allowed(t) and t.separate for t in terms):
+        raise _unsupported(node)
+    kinds = [(*_one_die(k), n) for k, n in _kinds(terms) if n]
+    total = sum(n for _, _, n in kinds)
+    if not kinds:
+        return Distribution.point(0)
+    highest, keep = node.keep.kept_highest(total)
+    count = _counting(node)
+    k_lo, counts = _keep_mixed(kinds, highest, keep, count or _same)
+    return Distribution(k_lo, counts)
+
+
+def _extreme(members: list[Exact], highest: bool) -> Exact:
+    """The highest (or lowest) of independent members, from their cumulative weights:
+    the weight of "the highest is at most v" is the product of each member's."""
+    items = [_items(x) for x in members]
+    outcomes = sorted({v for its in items for v, _ in its}, reverse=not highest)
+    tables = []
+    for its in items:
+        table = dict(its)
+        tables.append(table)
+    running = [0] * len(members)
+    weights: dict[Value, int] = {}
+    previous = 0
+    for v in outcomes:
+        product = 1
+        for i, table in enumerate(tables):
+            running[i] += table.get(v, 0)
+            product *= running[i]
+        if product != previous:
+            weights[v] = product - previous
+            previous = product
+    return _settled(weights)
+
+
+def _fold_keep(members: list[Exact], highest: bool, keep: int,
+               count: Callable[[Any], int] | None) -> Exact:
+    """Keep several of the members: fold them in, one at a time, keeping the best
+    ``keep`` outcomes so far (bounded by :func:`check` before any of it)."""
+    states: dict[tuple[Value, ...], int] = {(): 1}
+    for x in members:
+        its = _items(x)
+        new: dict[tuple[Value, ...], int] = {}
+        for state, w in states.items():
+            for v, c in its:
+                s = sorted((*state, v), reverse=highest)[:keep]
+                key = tuple(s)
+                new[key] = new.get(key, 0) + w * c
+        states = new
+    weights: dict[Value, int] = {}
+    for state, w in states.items():
+        total: Value = sum(count(v) for v in state) if count is not None else sum(state)
+        weights[total] = weights.get(total, 0) + w
+    return _settled(weights)
 
 
 # -- the estimate, made before any of the work -------------------------------------------
@@ -550,17 +954,30 @@ _FRACTION_QUADRATIC = 250
 Python's integers."""
 
 
+_PER_FRACTION = 3000
+"""An outcome that is a fraction, worked out (``Fraction`` arithmetic and a dictionary
+update, whose hashing of a fraction costs about a microsecond), inside a rounding
+function..."""
+_PER_FRACTION_PAIR = 6000
+"""...and a pair of outcomes combined when either is a fraction."""
+_FOLD_STEP = 1000
+"""One step of keeping several members of a group: a sorted tuple made and counted."""
+
+
 class _Shape:
     """What the estimate knows of a distribution before it is computed: its outcomes lie in
     ``lo..hi``, at most ``count`` of them can occur, and its weights total ``2**log``
-    before common factors are taken out (so ``bits`` bounds the bit length of each)."""
+    before common factors are taken out (so ``bits`` bounds the bit length of each).
+    Outcomes that may be fractions (inside a rounding function) have denominators of at
+    most ``den``; whole numbers have ``den == 1``."""
 
-    __slots__ = ("count", "hi", "lo", "log")
+    __slots__ = ("count", "den", "hi", "lo", "log")
 
-    def __init__(self, lo: int, hi: int, count: int, log: float) -> None:
+    def __init__(self, lo: int, hi: int, count: int, log: float, den: int = 1) -> None:
         self.lo = lo
         self.hi = hi
-        self.count = min(count, hi - lo + 1)
+        self.den = den
+        self.count = min(count, (hi - lo + 1) * den)
         self.log = log
 
     @property
@@ -570,6 +987,10 @@ class _Shape:
     @property
     def bits(self) -> int:
         return int(self.log * (1 + 1e-12)) + 1  # the margin covers the float's rounding
+
+    @property
+    def largest(self) -> int:
+        return max(-self.lo, self.hi)
 
 
 def _convolve_cost(wa: int, ba: int, wb: int, bb: int) -> int:
@@ -600,6 +1021,9 @@ def _product_range(a: _Shape, b: _Shape) -> tuple[int, int]:
 def _quotient_range(a: _Shape, b: _Shape, up: bool) -> tuple[int, int]:
     """The range of ``a / b`` rounded down (or up), over the non-zero divisors of ``b``
     (a quotient is monotonic in each operand while the divisor keeps its sign)."""
+    if b.den > 1 or a.den > 1:  # fractions: as far as the smallest divisor allows
+        most = (a.largest + 1) * b.den
+        return -most, most
     divisors = [d for d in (b.lo, b.hi, -1, 1) if b.lo <= d <= b.hi and d]
     if not divisors:  # b is always 0: _eval says so; any range will do
         return 0, 0
@@ -619,16 +1043,22 @@ class _Estimate:
     def made(self, shape: _Shape, what: Node | str) -> _Shape:
         """Check a step's result against the size limits and count making it (trimming,
         summing and reducing its weights)."""
-        width = shape.width
-        if width > limits.MAX_EXACT_OUTCOMES:
+        if shape.den > 1:
+            if shape.count > limits.MAX_EXACT_OUTCOMES:
+                raise DistributionTooLarge(
+                    f"the exact distribution of {_short(what)} would have up to "
+                    f"{shape.count:,} outcomes; the limit is {limits.MAX_EXACT_OUTCOMES:,} "
+                    "outcomes"
+                )
+        elif shape.width > limits.MAX_EXACT_OUTCOMES:
             raise DistributionTooLarge(
-                f"the exact distribution of {_short(what)} would span {width:,} outcomes; "
-                f"the limit is {limits.MAX_EXACT_OUTCOMES:,} outcomes"
+                f"the exact distribution of {_short(what)} would span {shape.width:,} "
+                f"outcomes; the limit is {limits.MAX_EXACT_OUTCOMES:,} outcomes"
             )
-        largest = max(-shape.lo, shape.hi)
+        largest = shape.largest
         # a probability's numerator and denominator have at most ``bits`` bits; the mean's
         # numerator, a sum of outcomes times weights, those of the largest outcome more
-        bits = shape.bits + largest.bit_length()
+        bits = shape.bits + largest.bit_length() + shape.den.bit_length() - 1
         if bits > limits.MAX_EXACT_BITS:
             digits = int(bits * 0.30103) + 1
             raise DistributionTooLarge(
@@ -642,86 +1072,307 @@ class _Estimate:
                 f"{len(str(largest)):,} digits; the limit for exact odds is "
                 f"±10^{len(str(limits.MAX_EXACT_MAGNITUDE)) - 1}"
             )
-        self.work += _PER_WEIGHT * width + width * shape.bits
+        if shape.den > 1:
+            self.work += shape.count * (_PER_FRACTION + shape.bits)
+        else:
+            self.work += _PER_WEIGHT * shape.width + shape.width * shape.bits
         return shape
 
-    def walk(self, node: Node) -> _Shape:
-        if isinstance(node, Num):  # one weight of 1
-            return self.made(_Shape(node.value, node.value, 1, 0.0), node)
-        if isinstance(node, Dice):
-            return self.dice(node)
-        if isinstance(node, Group):
-            return self.walk(node.inner)
-        if isinstance(node, Neg):
-            a = self.walk(node.operand)
-            return self.made(_Shape(-a.hi, -a.lo, a.count, a.log), node)
-        assert isinstance(node, BinOp)
-        a, b = self.walk(node.left), self.walk(node.right)
-        if node.op in ("+", "-"):
-            if node.op == "-":  # left + (-right)
-                self.work += _PER_WEIGHT * b.width + b.width * b.bits
-                lo, hi = a.lo - b.hi, a.hi - b.lo
-            else:
-                lo, hi = a.lo + b.lo, a.hi + b.hi
-            self.work += _convolve_cost(a.width, a.bits, b.width, b.bits)
-            return self.made(_Shape(lo, hi, a.count * b.count, a.log + b.log), node)
-        if node.op == "*" and (a.lo == a.hi or b.lo == b.hi):  # Distribution.map
-            many, k = (a, b.lo) if b.lo == b.hi else (b, a.lo)
-            lo, hi = sorted((many.lo * k, many.hi * k))
-            out = _Shape(lo, hi, many.count, many.log)
-            if out.width <= limits.MAX_EXACT_OUTCOMES:
-                self.work += _PER_WEIGHT * (many.width + out.width)
-            return self.made(out, node)
+    def mapped(self, a: _Shape) -> None:
+        """A map over ``a``'s outcomes (``Distribution.map``, ``_map``)."""
+        per = _PER_FRACTION if a.den > 1 else _PER_WEIGHT
+        self.work += per * a.count + _PER_WEIGHT * a.width // max(a.den, 1)
+
+    def paired(self, a: _Shape, b: _Shape, node: Node) -> int:
+        """Every pair of outcomes of ``a`` and ``b`` combined (``_combine``)."""
         pairs = a.count * b.count
         if pairs > limits.MAX_EXACT_OUTCOMES:
             raise DistributionTooLarge(
                 f"combining the distributions of {_short(node)} takes up to {pairs:,} pairs "
                 f"of outcomes; the limit is {limits.MAX_EXACT_OUTCOMES:,} pairs"
             )
+        per = _PER_FRACTION_PAIR if a.den > 1 or b.den > 1 else _PER_PAIR
+        self.work += pairs * (per + a.bits * b.bits // 2048) + _PER_WEIGHT * (a.count + b.count)
+        return pairs
+
+    def walk(self, node: Node, exact: bool = False) -> _Shape:
+        if isinstance(node, Num):  # one weight of 1
+            return self.made(_Shape(node.value, node.value, 1, 0.0), node)
+        if isinstance(node, Dice):
+            return self.dice(node)
+        if isinstance(node, Group | Label | Comment):
+            return self.walk(node.inner, exact)
+        if isinstance(node, Neg):
+            a = self.walk(node.operand, exact)
+            return self.made(_Shape(-a.hi, -a.lo, a.count, a.log, a.den), node)
+        if isinstance(node, Func):
+            return self.function(node, exact)
+        if isinstance(node, RollGroup):
+            return self.group(node, exact)
+        a, b = self.walk(node.left, exact), self.walk(node.right, exact)
+        if isinstance(node, Comparison):
+            if b.count == 1:
+                self.mapped(a)
+            else:
+                self.paired(a, b, node)
+            return self.made(_Shape(0, 1, 2, a.log + b.log), node)
+        assert isinstance(node, BinOp)
+        den = a.den * b.den
+        if node.op in ("+", "-"):
+            if node.op == "-":
+                lo, hi = a.lo - b.hi, a.hi - b.lo
+            else:
+                lo, hi = a.lo + b.lo, a.hi + b.hi
+            if den > 1:
+                pairs = self.paired(a, b, node)
+                return self.made(_Shape(lo, hi, pairs, a.log + b.log, den), node)
+            if node.op == "-":  # left + (-right)
+                self.work += _PER_WEIGHT * b.width + b.width * b.bits
+            self.work += _convolve_cost(a.width, a.bits, b.width, b.bits)
+            return self.made(_Shape(lo, hi, a.count * b.count, a.log + b.log), node)
         if node.op == "*":
             lo, hi = _product_range(a, b)
+            if a.count == 1 or b.count == 1:  # a map
+                many = a if b.count == 1 else b
+                out = _Shape(lo, hi, many.count, many.log, den)
+                if out.den > 1 or out.width <= limits.MAX_EXACT_OUTCOMES:
+                    self.mapped(many)
+                    self.work += _PER_WEIGHT * out.width // max(out.den, 1)
+                return self.made(out, node)
+            pairs = self.paired(a, b, node)
+            out = _Shape(lo, hi, pairs, a.log + b.log, den)
+            if out.den == 1 and out.width <= limits.MAX_EXACT_OUTCOMES:
+                self.work += _PER_BIT * pairs * out.bits + _PER_WEIGHT * out.width
+            return self.made(out, node)
+        if node.op == "%":
+            most = max(abs(b.lo), abs(b.hi)) + 1
+            lo, hi = -most, most
+        elif node.op == "/" and exact:
+            lo, hi = _quotient_range(a, b, False)
+            lo, hi = lo - 1, hi + 1
+            den = a.den * max(abs(b.lo), abs(b.hi), 1) * b.den
         else:
             lo, hi = _quotient_range(a, b, node.op == "/^")
-        out = _Shape(lo, hi, pairs, a.log + b.log)
-        if out.width <= limits.MAX_EXACT_OUTCOMES:
-            self.work += (
-                pairs * (_PER_PAIR + _PER_BIT * out.bits + a.bits * b.bits // 2048)
-                + _PER_WEIGHT * (a.width + b.width + out.width)
-            )
+            den = 1
+        if b.count == 1:
+            self.mapped(a)
+            count = a.count
+        else:
+            count = self.paired(a, b, node)
+        out = _Shape(lo, hi, count, a.log + b.log, den)
+        if out.den == 1 and out.width <= limits.MAX_EXACT_OUTCOMES:
+            self.work += _PER_BIT * count * out.bits + _PER_WEIGHT * out.width
         return self.made(out, node)
+
+    def function(self, node: Func, exact: bool) -> _Shape:
+        if node.name == "rem":
+            a, b = self.walk(node.args[0], exact), self.walk(node.args[1], exact)
+            most = max(abs(b.lo), abs(b.hi)) + 1
+            count = a.count if b.count == 1 else self.paired(a, b, node)
+            if b.count == 1:
+                self.mapped(a)
+            return self.made(_Shape(-most, most, count, a.log + b.log, a.den * b.den), node)
+        a = self.walk(node.args[0], exact or node.name != "abs")
+        self.mapped(a)
+        if node.name == "abs":
+            lo = 0 if a.lo <= 0 <= a.hi else min(abs(a.lo), abs(a.hi))
+            return self.made(_Shape(lo, max(abs(a.lo), abs(a.hi)), a.count, a.log, a.den), node)
+        return self.made(_Shape(a.lo, a.hi, a.count, a.log), node)
+
+    def group(self, node: RollGroup, exact: bool) -> _Shape:
+        """Mirrors ``_group``."""
+        if node.dice_level and (node.keep is not None or node.success is not None):
+            terms = _terms(node.members[0])
+            if _alike(terms):
+                return self.dice(replace(terms[0], count=sum(t.count for t in terms),
+                                         keep=node.keep, success=node.success,
+                                         failure=node.failure))
+            if node.keep is not None:
+                return self.mixed_keep(node, terms)
+            shapes = [self.dice(replace(t, success=node.success, failure=node.failure))
+                      for t in terms]
+            return self.sum(shapes, node)
+        members = [self.walk(m, exact) for m in node.members]
+        m = len(members)
+        if node.success is not None:
+            c_lo = -1 if node.failure is not None else 0
+        if node.keep is not None:
+            _, keep = node.keep.kept_highest(m)
+            if keep == 0:
+                return self.made(_Shape(0, 0, 1, 0.0), node)
+            if keep < m:
+                log = sum(x.log for x in members)
+                den = math.prod(x.den for x in members)
+                total_bits = sum(x.bits for x in members)
+                if keep == 1:
+                    union = sum(x.count for x in members)
+                    self.work += union * m * (_PER_WEIGHT + _PER_BIT * total_bits // 16)
+                    out = _Shape(min(x.lo for x in members), max(x.hi for x in members),
+                                 union, log, den)
+                else:
+                    # the states are the best ``keep`` outcomes so far: at most every
+                    # combination of the members folded in, and at most every multiset of
+                    # ``keep`` of the outcomes any member can show
+                    union = min(sum(x.count for x in members),
+                                (max(x.hi for x in members) - min(x.lo for x in members) + 1)
+                                * math.prod(x.den for x in members))
+                    multisets = math.comb(union + keep - 1, keep)
+                    steps = 0
+                    states = 1
+                    for x in members:
+                        steps += states * x.count
+                        states = min(states * x.count, multisets)
+                    if steps > limits.MAX_EXACT_OUTCOMES:
+                        raise _unsupported(
+                            node, f"keeping {keep} of {m} members takes up to {steps:,} "
+                            f"steps, more than the {limits.MAX_EXACT_OUTCOMES:,} worked out "
+                            "exactly"
+                        )
+                    self.work += steps * (_FOLD_STEP + keep * _PER_WEIGHT)
+                    combos = min(math.prod(x.count for x in members), multisets)
+                    out = _Shape(keep * min(x.lo for x in members),
+                                 keep * max(x.hi for x in members), combos, log, den)
+                out = self.made(out, node)
+                if node.success is None:
+                    return out
+                self.mapped(out)
+                return self.made(_Shape(keep * c_lo, keep, out.count, out.log), node)
+        if node.success is not None:
+            self.work += sum(x.count for x in members) * _PER_FRACTION
+            members = [self.made(_Shape(c_lo, 1, 3, x.log), node) for x in members]
+        return self.sum(members, node)
+
+    def mixed_keep(self, node: RollGroup, terms: list[Dice]) -> _Shape:
+        """Keeping from dice of several kinds (``_keep_mixed``): for each face and each
+        kind, every state (a count of dice placed per kind) meets every count of that
+        kind's dice showing the face, each step moving a polynomial as long as the kept
+        dice can show, of slots as wide as a weight of all the dice."""
+        assert node.keep is not None
+        if any(explosions_allowed(t) and t.separate for t in terms):
+            raise _unsupported(node)
+        kinds = [(k, n) for k, n in _kinds(terms) if n]
+        if not kinds:
+            return self.made(_Shape(0, 0, 1, 0.0), node)
+        shapes = [self.die_shape(k) for k, _ in kinds]
+        total = sum(n for _, n in kinds)
+        _, keep = node.keep.kept_highest(total)
+        lo = min(s.lo for s in shapes)
+        hi = max(s.hi for s in shapes)
+        if node.success is not None:
+            c_lo, c_hi = (-1 if node.failure is not None else 0), 1
+        else:
+            c_lo, c_hi = lo, hi
+        top = keep * (c_hi - min(c_lo, 0))
+        log = sum(s.log * n for s, (_, n) in zip(shapes, kinds, strict=True))
+        out = _Shape(keep * c_lo, keep * c_hi, (c_hi - c_lo) * keep + 1, log)
+        if top + 1 <= limits.MAX_EXACT_OUTCOMES and out.bits <= limits.MAX_EXACT_BITS:
+            states = math.prod(n + 1 for _, n in kinds)
+            steps = (hi - lo + 1) * states * sum(n + 1 for _, n in kinds)
+            slot = 4 * ((out.bits + 4) // 4)
+            self.work += steps * (_KEEP_STEP + _KEEP_STEP_PER_DIE * total)
+            self.work += steps * (top + 1) * slot // _KEEP_BITS_PER_UNIT
+            self.work += _PER_WEIGHT * (top + 1) + _PER_BIT * (top + 1) * slot
+        return self.made(out, node)
+
+    def die_shape(self, node: Dice) -> _Shape:
+        """One die of a term that explodes only by compounding (``_one_die``)."""
+        one = self.dice(replace(node, count=1, keep=None, select=None, success=None,
+                                failure=None))
+        return one
+
+    def sum(self, shapes: list[_Shape], node: Node) -> _Shape:
+        out = shapes[0]
+        for x in shapes[1:]:
+            den = out.den * x.den
+            if den > 1:
+                pairs = self.paired(out, x, node)
+                out = _Shape(out.lo + x.lo, out.hi + x.hi, pairs, out.log + x.log, den)
+            else:
+                self.work += _convolve_cost(out.width, out.bits, x.width, x.bits)
+                out = _Shape(out.lo + x.lo, out.hi + x.hi, out.count * x.count,
+                             out.log + x.log)
+            out = self.made(out, node)
+        return out
 
     def dice(self, node: Dice) -> _Shape:
         """Mirrors ``_dice``, step by step."""
-        faces, n = node.faces, node.count
+        n = node.count
         explosions = explosions_allowed(node)
-        log = (rerolls_allowed(node) + 1) * math.log2(faces)  # one roll's total weight
+        size = 3 if node.kind == "F" else 10 if node.kind == "T" else node.faces
+        log = (rerolls_allowed(node) + 1) * math.log2(size)  # one roll's total weight
         bits = int(log * (1 + 1e-12)) + 1
-        self.work += _PER_WEIGHT * faces  # _single_die
-        separate = explosions and not node.compound
-        if separate and node.keep is not None:
-            raise _unsupported(node)
-        if separate and node.success is not None:  # _separate_chain_successes
-            self.work += _PER_WEIGHT * (faces + explosions * explosions)
-            per = _Shape(0, explosions + 1, explosions + 2, log * (explosions + 1))
+        lo_v, hi_v = node.lowest, node.highest
+        values = hi_v - lo_v + 1
+        self.work += _PER_WEIGHT * values  # _single_die
+        clamp = node.clamp
+        clamps = node.minimum is not None or node.maximum is not None
+        counted = node.success is not None
+        c_min = -1 if node.failure is not None else 0
+        if explosions and node.separate:
+            if node.keep is not None:
+                raise _unsupported(node)
+            assert node.explode is not None
+            pen = 1 if node.penetrate else 0
+            e_lo, e_hi = _face_range(node, node.explode)
+
+            def adds(low: int, high: int, shift: int) -> tuple[int, int]:
+                """What a roll showing ``low..high`` can add (a bound)."""
+                if counted:
+                    return c_min, 1
+                a, b = clamp(low - shift), clamp(high - shift)
+                if node.select is not None:
+                    a, b = min(a, 0), max(b, 0)
+                return a, b
+
+            # _chain: as many steps as explosions, each convolving what an exploding roll
+            # adds with the chain so far, which grows by that much a step
+            self.work += 4 * _PER_WEIGHT * values  # splitting and mapping the faces
+            cur = adds(lo_v, hi_v, pen)
+            for k in range(explosions):
+                shift = pen if k < explosions - 1 else 0
+                steady, boom = adds(lo_v, hi_v, shift), adds(e_lo, e_hi, shift)
+                booms, width = boom[1] - boom[0] + 1, cur[1] - cur[0] + 1
+                self.work += _convolve_cost(booms, bits, width, (k + 1) * bits)
+                cur = (min(steady[0], boom[0] + cur[0]), max(steady[1], boom[1] + cur[1]))
+                self.work += (_PER_WEIGHT + (k + 2) * bits) * (cur[1] - cur[0] + 1 + booms)
+            per = _Shape(cur[0], cur[1], cur[1] - cur[0] + 1, log * (explosions + 1))
             return self.pool(per, n, node)
-        hi = faces
+        lo, hi = lo_v, hi_v
         if explosions and node.explode is not None:
             # _chain: a step convolves the exploding faces (a run of them, up to ``top``)
             # with the chain so far, which reaches ``k * top + faces`` after k explosions
             point = node.explode
-            booms = point.count_matching(faces)
-            top = point.value if point.op == "=" else faces if point.op[0] == ">" else booms
+            booms = node.count_matching(point)
+            if node.kind:
+                top = hi_v - lo_v + 1
+            else:
+                top = point.value if point.op == "=" else node.faces if point.op[0] == ">" \
+                    else booms
+            self.work += 4 * _PER_WEIGHT * values
             for k in range(explosions):
-                width = k * top + faces
-                self.work += _convolve_cost(booms, bits, width, (k + 1) * bits)
+                width = k * top + values
+                self.work += _convolve_cost(min(booms, top), bits, width, (k + 1) * bits)
                 self.work += (_PER_WEIGHT + (k + 2) * bits) * (width + top)
-            hi = explosions * top + faces
+            lo = min(lo_v, (explosions + 1) * lo_v)
+            hi = explosions * top + hi_v if not node.kind else (explosions + 1) * hi_v
             log *= explosions + 1
-        one = _Shape(1, hi, hi, log)
-        if node.keep is not None:  # plain dice weigh 1 each; rerolls and explosions more
-            return self.keep(one, node, one.bits if explosions or rerolls_allowed(node) else 0)
-        if node.success is not None:
-            return self.pool(_Shape(0, 1, 2, log), n, node)
+        one = _Shape(lo, hi, hi - lo + 1, log)
+        if clamps:
+            self.work += _PER_WEIGHT * one.width
+            lo, hi = min(clamp(lo), clamp(hi)), max(clamp(lo), clamp(hi))
+            one = _Shape(lo, hi, hi - lo + 1, log)
+        weight_bits = one.bits if explosions or rerolls_allowed(node) else 0
+        if counted:
+            c_lo, c_hi = c_min, 1
+        elif node.select is not None:
+            c_lo, c_hi = min(one.lo, 0), max(one.hi, 0)
+        else:
+            c_lo, c_hi = one.lo, one.hi
+        if node.keep is not None:
+            return self.keep(one, node, weight_bits, c_lo, c_hi)
+        if counted or node.select is not None:
+            self.work += _PER_WEIGHT * one.width
+            return self.pool(_Shape(c_lo, c_hi, c_hi - c_lo + 1, log), n, node)
         return self.pool(one, n, node)
 
     def pool(self, one: _Shape, n: int, node: Dice) -> _Shape:
@@ -733,8 +1384,8 @@ class _Estimate:
             self.work += _power_cost(one.width, one.bits, n)
         return self.made(out, node)
 
-    def keep(self, one: _Shape, node: Dice, weight_bits: int) -> _Shape:
-        """Keeping or dropping (``_keep``).
+    def keep(self, one: _Shape, node: Dice, weight_bits: int, c_lo: int, c_hi: int) -> _Shape:
+        """Keeping or dropping (``_keep``), of dice adding ``c_lo..c_hi`` each.
 
         For each face, every count ``a`` of dice placed so far meets every count ``j`` of
         dice showing that face: a step each. A step moves the polynomial of ``a`` dice and
@@ -747,9 +1398,8 @@ class _Estimate:
         assert node.keep is not None
         n = node.count
         _, kept = node.keep.kept_highest(n)
-        top_face = 1 if node.success is not None else one.hi
-        lo, hi = (0, kept) if node.success is not None else (one.lo * kept, one.hi * kept)
-        out = _Shape(lo, hi, hi - lo + 1, n * one.log)
+        top_face = c_hi - min(c_lo, 0)  # _keep_values shifts negative values up
+        out = _Shape(c_lo * kept, c_hi * kept, (c_hi - c_lo) * kept + 1, n * one.log)
         top = kept * top_face
         if top + 1 <= limits.MAX_EXACT_OUTCOMES and out.bits <= limits.MAX_EXACT_BITS:
             slot = 4 * ((n * one.bits + 4) // 4)
@@ -769,6 +1419,15 @@ class _Estimate:
         return self.made(out, node)
 
 
+def _face_range(node: Dice, point: Compare) -> tuple[int, int]:
+    """The lowest and highest face that ``point`` matches (it matches at least one)."""
+    if node.kind:
+        matching = [v for v in node.face_values() if point.matches(v)]
+        return min(matching), max(matching)
+    lo, hi = _interval(point)
+    return int(max(lo, 1)), int(min(hi, node.faces))
+
+
 def _short(what: Node | str) -> str:
     text = str(what)
     return repr(text if len(text) <= 40 else text[:39] + "…")
@@ -779,7 +1438,7 @@ def check(node: Node) -> int:
     its exact distribution any of the ``MAX_EXACT_*`` limits; else the estimated work.
 
     Raises :class:`DiceLimitError` (:class:`DistributionTooLarge` for the exact limits)
-    naming the limit, or :class:`DiceError` for a construct with no exact model.
+    naming the limit, or :class:`NoExactOdds` for a construct with no exact model.
     """
     check_rolls(node)
     estimate = _Estimate()
@@ -797,7 +1456,7 @@ def check(node: Node) -> int:
 
 # -- the cache -----------------------------------------------------------------------------
 
-_CACHE: dict[str | Node, Distribution] = {}
+_CACHE: dict[str | Node | tuple[str, str], Distribution] = {}
 """Distributions already computed, by text (which needs neither parsing nor hashing a tree)
 and by tree."""
 _CACHE_SIZE = 256
@@ -807,7 +1466,7 @@ not kept, so hostile expressions cannot fill memory through it."""
 _cached_bits = [0]
 
 
-def _remember(key: str | Node, dist: Distribution) -> None:
+def _remember(key: str | Node | tuple[str, str], dist: Distribution) -> None:
     size = len(dist.counts) * dist.denominator.bit_length()
     if size > _CACHE_BITS // 16:
         return
@@ -817,21 +1476,28 @@ def _remember(key: str | Node, dist: Distribution) -> None:
     _cached_bits[0] += size
 
 
-def distribution(expression: str | Node) -> Distribution:
-    """The exact distribution of an expression's total.
+def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> Distribution:
+    """The exact distribution of an expression's total (text read in ``dialect``, or a
+    parsed tree).
 
     Refused before any work, with :class:`DiceLimitError` naming the limit, when rolling it
-    could exceed the dice limit or its exact distribution would be too large (:func:`check`).
+    could exceed the dice limit or its exact distribution would be too large (:func:`check`),
+    and with :class:`NoExactOdds` when it has no exact model here.
 
     >>> distribution("4d6kh3").probability(18)
     Fraction(7, 432)
     """
-    dist = _CACHE.get(expression)
+    key: str | Node | tuple[str, str] = expression
+    if isinstance(expression, str) and dialect != "arbiter":
+        key = (dialect if isinstance(dialect, str) else dialect.name, expression)
+    dist = _CACHE.get(key)
     if dist is None:
-        node = parse_uncached(expression) if isinstance(expression, str) else expression
+        node = parse_uncached(expression, dialect) if isinstance(expression, str) else expression
         check(node)
-        dist = _eval(node)
-        _remember(expression, dist)
+        result = _eval(node)
+        assert isinstance(result, Distribution)  # fractions only inside rounding functions
+        dist = result
+        _remember(key, dist)
     return dist
 
 

@@ -20,8 +20,20 @@ MAX_DEPTH = 32
 """Nesting depth of parentheses and unary minus."""
 MAX_TERMS = 100
 """Dice terms plus numbers in one expression."""
-MAX_EXPLOSIONS = 20
-"""A die explodes at most this many times in a chain; exact odds use the same bound."""
+EXPLOSIONS = 20
+"""A die explodes (``!``, ``!!``, ``!p``) up to this many times in a chain, or more when a
+longer chain would still have a chance of ``10 ** -EXPLOSION_TAIL_DIGITS`` or more (see
+``EXPLOSION_TAIL_DIGITS``). The roller and exact odds use the same bound."""
+EXPLOSION_TAIL_DIGITS = 12
+"""The chance that a chain would go on past its bound is below ``10 ** -12``: a die
+explodes up to ``max(EXPLOSIONS, k)`` times, ``k`` the least with ``p ** (k + 1) < 1e-12``
+for ``p`` the chance that one roll (after its rerolls) explodes. So a d2 exploding on 2
+explodes up to 39 times, a d3 on 3 up to 25, a d6 on 4 or more up to 39, and a d4 or
+bigger on its highest face up to 20 (``(1/4) ** 21`` is about ``2.3e-13``)."""
+MAX_EXPLOSIONS = 1000
+"""The most explosions any die may have under ``EXPLOSION_TAIL_DIGITS``: a die that
+explodes so often that it would need more (a d100 exploding on 3 or more, say) is refused
+before anything is rolled."""
 MAX_REROLLS = 20
 """A roll is rerolled (``r``) at most this many times; if the last reroll still matches,
 it stands. Exact odds use the same bound (``ro`` is the same rule with a bound of 1)."""
@@ -44,3 +56,9 @@ room for the estimate's error and a busy machine within about a second."""
 MAX_EXACT_MAGNITUDE = 10**300
 """Largest outcome (either sign) of an exact distribution, so that its mean and every
 outcome convert to a float."""
+ESTIMATE_ROLLS = 100_000
+"""Rolls of a Monte-Carlo estimate, for an expression with no exact odds (fewer when the
+expression is so big that 100,000 rolls would exceed ``MAX_ESTIMATE_DICE``)."""
+MAX_ESTIMATE_DICE = 1_500_000
+"""Dice (expected, counting rerolls and explosions at their mean) that one Monte-Carlo
+estimate may roll in all: about a second of rolling."""

@@ -8,22 +8,43 @@ only worked out when a message needs it. The commonest shape of all, a sum of nu
 dice with at most a keep or drop each (``1d20+5``, ``4d6kh3 + 2``), is read by one regular
 expression without the descent; anything else, and anything near a limit, goes through the
 parser proper, which gives the same tree or says what is wrong.
+
+A dialect (:mod:`arbiter.dice.dialects`) changes what some spellings mean; the trees are
+the same kind whatever the dialect, and ``str(tree)`` is always Arbiter's spelling.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from . import limits
 from .ast import (
+    ROUNDING,
     BinaryOp,
+    BinOp,
+    Comment,
     Compare,
     CompareOp,
+    Comparison,
     Dice,
+    DieKind,
+    Func,
+    FuncName,
+    Group,
     Keep,
     KeepKind,
+    Label,
+    Neg,
     Node,
+    Num,
+    RelationOp,
+    RollGroup,
+    Select,
+    SortOrder,
+    absorbs_comparison,
+    children,
     new_binop,
     new_compare,
     new_dice,
@@ -32,25 +53,75 @@ from .ast import (
     new_neg,
     new_num,
 )
-from .errors import DiceLimitError, DiceSyntaxError
+from .bounds import explosions_allowed
+from .dialects import ARBITER, Dialect, dialect
+from .errors import DiceError, DiceLimitError, DiceSyntaxError
 
-# One token per match, after optional whitespace: a number, an operator, or (last) any
-# other single character, which is refused as unexpected. The notation is ASCII: digits are
-# 0-9 and nothing else (``parse_uncached`` refuses any other character before this runs;
-# the regular expressions say ``[0-9]`` and ASCII whitespace all the same, so that every
-# character is either skipped as whitespace or read as part of a token).
-_TOKEN = re.compile(r"\s*([0-9]+|/\^|>=|<=|!!|kh|kl|dh|dl|ro|[-+*/()d%!><=kr]|\S)", re.ASCII)
-_OPS = frozenset(
-    ["/^", ">=", "<=", "!!", "kh", "kl", "dh", "dl", "ro", *"-+*/()d%!><=kr"]
+# One token per match, after optional ASCII whitespace: a label, a comment, a number, a
+# word or operator, or (last) any other single character, which the grammar refuses as
+# unexpected where it meets it. Matching is ASCII-only and ignores case, so that no letter
+# outside ASCII (the Kelvin sign, say) can pass for one inside it; labels and comments keep
+# their text as written.
+_WORDS = (
+    r"floor|ceil|round|trunc|abs|rem|min|max|even|odd|/\^|>=|<=|<>|==|!!|!p|!o|"
+    r"kh|kl|dh|dl|ro|rr|ra|mi|ma|cs|cf|sf|ms|sa|sd|xo|ph|pl"
 )
-_NUM = "#"
-"""What a number token looks like to the grammar."""
+_SINGLE = r"[-+*/%()d!><=krfsxeptF{},]"
+_TOKEN = re.compile(
+    rf"(\s*)(\[[^\]]*\]|#.*|[0-9]+|{_WORDS}|{_SINGLE}|\S)", re.ASCII | re.IGNORECASE | re.DOTALL
+)
+_TOKEN_D20 = re.compile(
+    rf"(\s*)(\[[^\]]*\]|#.*|[0-9]+|!=|//|{_WORDS}|{_SINGLE}|\S)",
+    re.ASCII | re.IGNORECASE | re.DOTALL,
+)
+_NUM = "<number>"
+_LABEL = "<label>"
+_COMMENT = "<comment>"
+_JUNK = "<junk>"
+_TEXT = "<text>"
+"""A word after a space that is no token (Roll20 and d20 read the rest as a comment)."""
+_WORD = re.compile(r"[A-Za-z]+", re.ASCII)
+_COMMON = frozenset(
+    ["floor", "ceil", "round", "trunc", "abs", "rem", "min", "max", "/^", ">=", "<=", "<>",
+     "==", "!!", "!p", "!o", "kh", "kl", "dh", "dl", "ro", "rr", "mi", "ma", "cs", "cf",
+     "sa", "sd", *"-+*/%()d!><=krfst{},"]
+)
+_LETTER_TOKENS = frozenset(
+    ["floor", "ceil", "round", "trunc", "abs", "rem", "min", "max", "kh", "kl", "dh", "dl",
+     "ro", "rr", "ra", "mi", "ma", "cs", "cf", "sa", "sd", "ph", "pl", "d", "k", "r", "f", "s",
+     "t", "e", "p", "x", "xo"]
+)
+_ONLY = {
+    "foundry": frozenset(["x", "xo", "sf", "ms", "even", "odd"]),
+    "d20": frozenset(["e", "ra", "p", "ph", "pl", "!=", "//"]),
+}
+"""Tokens that only some dialects read; anywhere else they are unexpected characters."""
+_PEEKS: dict[str, dict[str, str]] = {
+    name: {tok: tok for tok in _COMMON | _ONLY.get(name, frozenset())}
+    for name in ("arbiter", "roll20", "foundry", "d20")
+}
+"""What the grammar sees of each token a dialect reads (numbers, labels, comments and
+anything else are told apart by their first character)."""
 _ADD: dict[str | None, BinaryOp] = {"+": "+", "-": "-"}
-_MUL: dict[str | None, BinaryOp] = {"*": "*", "/": "/", "/^": "/^"}
-_COMPARE: dict[str | None, CompareOp] = {">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "="}
-_KEEP: dict[str | None, KeepKind] = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
-_MODIFIER = frozenset(["r", "ro", "!", "!!", *_KEEP, *_COMPARE])
+_MUL = frozenset(["*", "/", "/^", "%", "//"])
+_COMPARE: dict[str | None, CompareOp] = {
+    ">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "="
+}
+_RELATION: dict[str | None, RelationOp] = {
+    ">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "=", "<>": "<>", "!=": "<>"
+}
+_KEEP: dict[str | None, KeepKind] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl",
+                                     "ph": "dh", "pl": "dl"}
+_FUNCS: frozenset[str | None] = frozenset(["floor", "ceil", "round", "trunc", "abs", "rem"])
+_SET_OPS = frozenset(["k", "kh", "kl", "p", "ph", "pl"])
 _TOO_LONG = 10  # digits: anything longer is certainly above limits.MAX_NUMBER
+
+# Where each modifier comes in Arbiter's fixed order (0: anywhere, it changes no total).
+_RANK = {"reroll": 1, "explode": 2, "minimum": 3, "maximum": 3, "keep or drop": 4,
+         "success count": 5, "failure count": 5, "critical success": 0,
+         "critical failure": 0, "sort": 0}
+_RANK_WORDS = {1: "rerolls", 2: "explosions", 3: "minimums and maximums",
+               4: "keeping and dropping", 5: "counting successes and failures"}
 
 # A sum of simple terms, one match per term: (sign, count, faces, keep kind, keep count,
 # number, junk). Letters may be either case, numbers have at most 9 digits; anything else
@@ -67,51 +138,146 @@ _SIMPLE_PART = re.compile(
     r"(?:([kK][hHlL]?|[dD][hHlL])([0-9]{1,9}))?|([0-9]{1,9}))|(.)",
     re.DOTALL | re.ASCII,
 )
+_SIMPLE_KEEP: dict[str, KeepKind] = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+
+
+class _Mods:
+    """The modifiers of one dice term (or group) as they are read."""
+
+    __slots__ = (
+        "crit_failure",
+        "crit_success",
+        "explode",
+        "failure",
+        "keep",
+        "last",
+        "maximum",
+        "minimum",
+        "mode",
+        "rank",
+        "reroll",
+        "reroll_once",
+        "seen",
+        "select",
+        "sort",
+        "success",
+    )
+
+    def __init__(self) -> None:
+        self.reroll: Compare | None = None
+        self.reroll_once = False
+        self.explode: Compare | None = None
+        self.mode = "!"
+        self.minimum: int | None = None
+        self.maximum: int | None = None
+        self.keep: Keep | None = None
+        self.select: Select | None = None
+        self.success: Compare | None = None
+        self.failure: Compare | None = None
+        self.crit_success: Compare | None = None
+        self.crit_failure: Compare | None = None
+        self.sort: SortOrder = ""
+        self.seen: set[str] = set()
+        self.rank = 0
+        self.last = ""
 
 
 class _Parser:
-    __slots__ = ("depth", "peeks", "pos", "terms", "text", "tokens")
+    __slots__ = (
+        "bare_division", "depth", "dialect", "peeks", "pos", "raw", "rounding", "spaces",
+        "starts", "terms", "text", "token_re", "tokens",
+    )
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, dialect: Dialect) -> None:
         self.text = text
-        self.tokens: list[str] = _TOKEN.findall(text)
-        # What the grammar sees of each token ("#" for a number), then None at the end.
+        self.dialect = dialect
+        self.token_re = _TOKEN_D20 if dialect.not_equal_bang else _TOKEN
+        pairs: list[tuple[str, str]] = self.token_re.findall(text)
+        self.spaces = [ws for ws, _ in pairs]
+        self.raw = raws = [tok for _, tok in pairs]
+        self.starts: list[int] | None = None  # worked out when a message needs them
+        # What the grammar sees of each token, then None at the end.
+        tokens: list[str] = []
         peeks: list[str | None] = []
-        ops = _OPS
-        for tok in self.tokens:
-            if tok in ops:
-                peeks.append(tok)
-            elif "0" <= tok[0] <= "9":
-                peeks.append(_NUM)
-            else:
-                raise DiceSyntaxError(
-                    f"unexpected character {tok!r}", text, self._start(len(peeks))
-                )
+        known = _PEEKS[dialect.name]
+        trailing = dialect.trailing_text
+        for i, raw in enumerate(raws):
+            # (only ASCII is lowercased: the Kelvin sign, say, lowercases to an ASCII k)
+            tok = raw.lower() if raw.isascii() else raw
+            tokens.append(tok)
+            peek = known.get(tok)
+            if trailing and i and self.spaces[i] and raw[0].isalpha():
+                # after a space, a word that is no token of the notation starts a comment
+                word = _WORD.match(text, self._start(i))
+                if word is not None and word.group(0).lower() not in _LETTER_TOKENS:
+                    peek = _TEXT
+            if peek is None:
+                first = tok[0]
+                if "0" <= first <= "9":
+                    peek = _NUM
+                elif first == "[" and len(tok) > 1:
+                    peek = _LABEL
+                elif first == "#":
+                    peek = _COMMENT
+                else:
+                    peek = _JUNK
+            peeks.append(peek)
         peeks.append(None)
+        self.tokens = tokens
         self.peeks = peeks
         self.pos = 0
         self.depth = 0
         self.terms = 0
+        self.rounding = 0  # rounding functions around the cursor
+        self.bare_division = False  # a "/" outside every rounding function
 
     # -- token helpers -------------------------------------------------------------------
     def _start(self, index: int) -> int:
         """The column where token ``index`` starts (the end of the text past the last)."""
-        starts = [m.start(1) for m in _TOKEN.finditer(self.text)]
+        starts = self.starts
+        if starts is None:
+            starts = []
+            at = 0
+            for ws, raw in zip(self.spaces, self.raw, strict=True):
+                at += len(ws)
+                starts.append(at)
+                at += len(raw)
+            self.starts = starts
         return starts[index] if index < len(starts) else len(self.text)
 
     def _shown(self) -> str:
         if self.pos < len(self.tokens):
-            return repr(self.tokens[self.pos])
+            return repr(self.raw[self.pos])
         return "the end"
 
     def _fail(self, message: str) -> DiceSyntaxError:
         return DiceSyntaxError(message, self.text, self._start(self.pos))
 
+    def _junk(self) -> DiceSyntaxError:
+        """The error for the unexpected token at the cursor."""
+        raw = self.raw[self.pos]
+        if raw == "[":
+            return self._fail("a label opened with '[' is never closed with ']'")
+        ch = raw[0]
+        if not ch.isascii():
+            what = "not an ASCII digit 0-9" if ch.isdigit() or ch.isnumeric() else "not ASCII"
+            return self._fail(
+                f"unexpected character {ch!r} (U+{ord(ch):04X}, {what}; dice notation is ASCII)"
+            )
+        if len(raw) == 1:
+            return self._fail(f"unexpected character {raw!r}")
+        return self._fail(f"unexpected {raw!r}")
+
+    def _unexpected(self, expected: str) -> DiceSyntaxError:
+        if self.peeks[self.pos] == _JUNK:
+            return self._junk()
+        return self._fail(f"expected {expected}, found {self._shown()}")
+
     def _number(self, what: str, after: str = "") -> int:
         """The number at the cursor; ``what`` (formatted with ``after``) names it in errors."""
         pos = self.pos
         if self.peeks[pos] != _NUM:
-            raise self._fail(f"expected {what.format(after)}, found {self._shown()}")
+            raise self._unexpected(what.format(after))
         digits = self.tokens[pos]
         value = int(digits) if len(digits) <= _TOO_LONG else limits.MAX_NUMBER + 1
         if value > limits.MAX_NUMBER:
@@ -121,6 +287,12 @@ class _Parser:
             )
         self.pos = pos + 1
         return value
+
+    def _signed(self, what: str, after: str = "") -> int:
+        if self.peeks[self.pos] == "-":
+            self.pos += 1
+            return -self._number(what, after)
+        return self._number(what, after)
 
     def _count_term(self) -> None:
         self.terms += 1
@@ -132,17 +304,60 @@ class _Parser:
         if self.depth > limits.MAX_DEPTH:
             raise DiceLimitError(f"expression nests deeper than {limits.MAX_DEPTH} levels")
 
+    def _expect(self, tok: str, message: str) -> None:
+        if self.peeks[self.pos] != tok:
+            if self.peeks[self.pos] == _JUNK:
+                raise self._junk()
+            raise self._fail(message)
+        self.pos += 1
+
     # -- grammar -------------------------------------------------------------------------
     def parse(self) -> Node:
         if len(self.peeks) == 1:
             raise DiceSyntaxError("empty dice expression", self.text, 0)
-        node = self.expr()
+        if self.peeks[0] == _COMMENT:
+            raise DiceSyntaxError("a comment needs an expression before it", self.text, 0)
+        node = self.relation()
+        if self.dialect.rounding and self.bare_division:
+            rounding: FuncName = "floor" if self.dialect.rounding == "floor" else "trunc"
+            node = Func(rounding, (node,))
         tok = self.peeks[self.pos]
+        if tok == _COMMENT:
+            return Comment(node, self._comment(self.raw[self.pos][1:]))
         if tok is not None:
+            start = self._start(self.pos)
+            if self.dialect.trailing_text and start > 0 and self.text[start - 1].isspace():
+                return Comment(node, self._comment(self.text[start:]))
             if tok == ")":
                 raise self._fail("unbalanced ')'")
+            if tok == _JUNK:
+                raise self._junk()
             raise self._fail(f"unexpected {self._shown()}")
         return node
+
+    def _comment(self, text: str) -> str:
+        text = text.strip()
+        for ch in text:
+            if not ch.isprintable():
+                raise self._fail(
+                    f"a comment may not contain the character {ch!r} (U+{ord(ch):04X})"
+                )
+        return text
+
+    def relation(self) -> Node:
+        left = self.expr()
+        op = _RELATION.get(self.peeks[self.pos])
+        if op is None:
+            return left
+        self.pos += 1
+        if self.dialect.inclusive_points:
+            op = ">=" if op == ">" else "<=" if op == "<" else op
+        if op != "<>" and absorbs_comparison(left):
+            left = Group(left)  # as Arbiter spells it: (3d6)>=10 compares the total
+        right = self.expr()
+        if self.peeks[self.pos] in _RELATION:
+            raise self._fail("comparisons cannot be chained; use parentheses")
+        return Comparison(op, left, right)
 
     def expr(self) -> Node:
         node = self.term()
@@ -154,20 +369,50 @@ class _Parser:
 
     def term(self) -> Node:
         peeks = self.peeks
-        node = self.unary() if peeks[self.pos] == "-" else self.primary()
-        while (op := _MUL.get(peeks[self.pos])) is not None:
+        node = self.unary() if peeks[self.pos] in ("-", "+") else self.postfix()
+        while (op := peeks[self.pos]) in _MUL:
             self.pos += 1
-            node = new_binop(op, node, self.unary() if peeks[self.pos] == "-" else self.primary())
+            right = self.unary() if peeks[self.pos] in ("-", "+") else self.postfix()
+            node = self._binary(op, node, right)
         return node
 
+    def _binary(self, op: str | None, left: Node, right: Node) -> Node:
+        if op == "/":
+            if self.rounding == 0:
+                self.bare_division = True
+            return new_binop("/", left, right)
+        if op == "//":  # d20: floor division
+            return Func("floor", (new_binop("/", left, right),))
+        if op == "%":
+            if self.dialect.js_remainder and not (never_negative(left) and never_negative(right)):
+                return Func("rem", (left, right))
+            return new_binop("%", left, right)
+        return new_binop("*" if op == "*" else "/^", left, right)
+
     def unary(self) -> Node:
-        if self.peeks[self.pos] == "-":
+        tok = self.peeks[self.pos]
+        if tok == "-" or tok == "+":
             self.pos += 1
             self._enter()
-            node: Node = new_neg(self.unary())
+            inner = self.unary()
             self.depth -= 1
-            return node
-        return self.primary()
+            return new_neg(inner) if tok == "-" else inner
+        return self.postfix()
+
+    def postfix(self) -> Node:
+        node = self.primary()
+        if self.peeks[self.pos] == _LABEL:
+            text = self.raw[self.pos][1:-1]
+            for ch in text:
+                if not ch.isprintable():
+                    raise self._fail(
+                        f"a label may not contain the character {ch!r} (U+{ord(ch):04X})"
+                    )
+            self.pos += 1
+            if self.peeks[self.pos] == _LABEL:
+                raise self._fail("a term has at most one label")
+            node = Label(node, text)
+        return node
 
     def primary(self) -> Node:
         tok = self.peeks[self.pos]
@@ -183,27 +428,190 @@ class _Parser:
             self.pos += 1
             return self.dice(1)
         if tok == "(":
-            self.pos += 1
-            self._enter()
-            inner = self.expr()
-            if self.peeks[self.pos] != ")":
-                raise self._fail("missing ')'")
-            self.pos += 1
-            self.depth -= 1
-            return new_group(inner)
+            return self.parenthesis()
+        if tok == "{":
+            return self.group()
+        if tok in _FUNCS:
+            return self.function(tok)
         if tok is None:
             raise self._fail("expression ends too early: expected a number, a die or '('")
+        if tok == _JUNK:
+            raise self._junk()
         raise self._fail(f"expected a number, a die or '(', found {self._shown()}")
 
-    def _compare(self, default_eq: bool) -> Compare:
+    def parenthesis(self) -> Node:
+        self.pos += 1
+        self._enter()
+        members = [self.relation()]
+        comma = False
+        while self.dialect.sets and self.peeks[self.pos] == ",":
+            self.pos += 1
+            comma = True
+            if self.peeks[self.pos] == ")":
+                break
+            members.append(self.relation())
+        if self.peeks[self.pos] != ")":
+            if self.peeks[self.pos] == _JUNK:
+                raise self._junk()
+            raise self._fail("missing ')'")
+        self.pos += 1
+        self.depth -= 1
+        if self.dialect.sets and (comma or self.peeks[self.pos] in _SET_OPS):
+            if not comma and isinstance(members[0], Dice):
+                # d20: (4d6)kh3 keeps from the dice, as 4d6kh3 does
+                return self.more_modifiers(members[0])
+            self._count_term()
+            return self.group_modifiers(tuple(members), dice_level=False)
+        return new_group(members[0])
+
+    def more_modifiers(self, dice: Dice) -> Dice:
+        """Modifiers written after ``(NdX...)``, applied to those dice."""
+        mods = _Mods()
+        for name, what in (("reroll", "reroll"), ("explode", "explode"),
+                           ("minimum", "minimum"), ("maximum", "maximum"),
+                           ("keep", "keep or drop"), ("select", "keep or drop"),
+                           ("success", "success count"), ("failure", "failure count"),
+                           ("crit_success", "critical success"),
+                           ("crit_failure", "critical failure")):
+            if getattr(dice, name) is not None:
+                mods.seen.add(what)
+                mods.rank = max(mods.rank, _RANK[what])
+        mods.last = str(dice)
+        self.modifiers(mods, dice.faces, dice.kind, dice.percentile, dice.count)
+        return replace(dice, keep=dice.keep or mods.keep, select=dice.select or mods.select,
+                       sort=dice.sort or mods.sort)
+
+    def group(self) -> Node:
+        self._count_term()
+        self.pos += 1
+        self._enter()
+        members: list[Node] = []
+        comma = False
+        while True:
+            if self.peeks[self.pos] == "}" and members:
+                break
+            members.append(self.relation())
+            if self.peeks[self.pos] == ",":
+                self.pos += 1
+                comma = True
+                continue
+            break
+        if self.peeks[self.pos] != "}":
+            if self.peeks[self.pos] == _JUNK:
+                raise self._junk()
+            raise self._fail("missing '}'")
+        self.pos += 1
+        self.depth -= 1
+        dice_level = len(members) == 1 and not comma and self.dialect.single_member_dice
+        return self.group_modifiers(tuple(members), dice_level)
+
+    def group_modifiers(self, members: tuple[Node, ...], dice_level: bool) -> Node:
+        mods = _Mods()
+        while True:
+            tok = self.peeks[self.pos]
+            if (kind := _KEEP.get(tok)) is not None:  # (ph and pl are d20's only)
+                self._once(mods, "keep or drop", str(tok))
+                self.pos += 1
+                mods.keep = new_keep(kind, self._count(str(tok)))
+            elif tok == "k" or (tok == "d" and self.peeks[self.pos + 1] == _NUM):
+                self._once(mods, "keep or drop", str(tok))
+                self.pos += 1
+                if self.dialect.k_selects and tok == "k":
+                    raise self._fail(
+                        "d20's k with a number on a set (keep the members equal to it) has "
+                        "no Arbiter spelling; use kh or kl"
+                    )
+                mods.keep = new_keep("kh" if tok == "k" else "dl", self._count(str(tok)))
+            elif tok in _COMPARE and not self.dialect.compares_totals:
+                self._once(mods, "success count", str(tok))
+                mods.success = self._point(default_eq=False)
+            elif tok == "cs" and self.dialect.counting_cs:
+                self._once(mods, "success count", "cs")
+                self.pos += 1
+                mods.success = self._point(default_eq=True)
+            elif tok == "f":
+                self._once(mods, "failure count", "f")
+                self.pos += 1
+                mods.failure = self._point(default_eq=True)
+            else:
+                break
+        if mods.failure is not None and mods.success is None:
+            raise self._fail("a failure count needs a success count before it, e.g. >=4f1")
+        if dice_level and (mods.keep or mods.success):
+            self._check_dice_level(members[0])
+        return RollGroup(members, dice_level, mods.keep, mods.success, mods.failure)
+
+    def _check_dice_level(self, member: Node) -> None:
+        terms: list[Node] = [member]
+        while terms:
+            node = terms.pop()
+            if isinstance(node, BinOp) and node.op == "+":
+                terms += [node.left, node.right]
+            elif not isinstance(node, Dice):
+                raise self._fail(
+                    "the modifiers of a group of one expression apply to its dice, so it may "
+                    "only add dice terms, such as {4d6+3d8}kh4; to keep or count its total, "
+                    "write a comma after it: {1d20+5,}"
+                )
+            elif not (node.keep is None and node.select is None and node.success is None
+                      and node.failure is None):
+                raise self._fail(
+                    f"{node} keeps or counts its own dice inside a group that keeps or counts "
+                    "them all; give the modifiers once, after the group"
+                )
+
+    def function(self, name: str | None) -> Node:
+        assert name is not None
+        self.pos += 1
+        self._expect("(", f"expected '(' after {name!r}")
+        self._enter()
+        rounding = name in ROUNDING
+        self.rounding += rounding
+        args = [self.relation()]
+        if name == "rem":
+            self._expect(",", "rem needs two numbers: rem(a, b)")
+            args.append(self.relation())
+        self.rounding -= rounding
+        if self.peeks[self.pos] == ",":
+            raise self._fail(f"{name} takes {'two numbers' if name == 'rem' else 'one number'}")
+        self._expect(")", "missing ')'")
+        self.depth -= 1
+        fname: FuncName = name  # type: ignore[assignment]
+        return Func(fname, tuple(args))
+
+    def _point(self, default_eq: bool) -> Compare:
+        """A compare point: an operator and a number, or (``default_eq``) a bare number
+        meaning equality. Roll20 reads ``>N`` as at least N and ``<N`` as at most N."""
         tok = self.peeks[self.pos]
         op = _COMPARE.get(tok)
         if op is not None:
             self.pos += 1
-            return new_compare(op, self._number("a number after {!r}", op))
+            if self.dialect.inclusive_points:
+                op = ">=" if op == ">" else "<=" if op == "<" else op
+            return new_compare(op, self._signed("a number after {!r}", str(tok)))
         if default_eq and tok == _NUM:
             return new_compare("=", self._number("a number"))
+        if tok == _JUNK:
+            raise self._junk()
         raise self._fail("expected a comparison such as '>=7'")
+
+    def _optional_point(self, default: int) -> Compare:
+        tok = self.peeks[self.pos]
+        if tok == _NUM or tok in _COMPARE:
+            point = self._point(default_eq=True)
+            if point.op == "=" and self.peeks[self.pos] in _COMPARE and self.dialect.explode_x:
+                raise self._fail(
+                    "Foundry's capped form (a number of times, then a comparison, as in x2>5) "
+                    "is not supported; Arbiter bounds every explosion and reroll itself"
+                )
+            return point
+        return new_compare("=", default)
+
+    def _count(self, after: str) -> int:
+        """How many dice a keep or drop takes: a number, or 1 when none is written."""
+        if self.peeks[self.pos] == _NUM:
+            return self._number("how many dice after {!r}", after)
+        return 1
 
     def dice(self, count: int) -> Dice:
         if count > limits.MAX_DICE_PER_TERM:
@@ -212,9 +620,20 @@ class _Parser:
             )
         peeks = self.peeks
         percentile = False
-        if peeks[self.pos] == "%":
+        kind: DieKind = ""
+        tok = peeks[self.pos]
+        if tok == "%":
             self.pos += 1
-            faces, percentile = 100, True
+            if self.dialect.tens_percentile:
+                faces, kind = 10, "T"
+            else:
+                faces, percentile = 100, True
+        elif tok == "f":
+            self.pos += 1
+            faces, kind = 3, "F"
+        elif tok == "t":
+            self.pos += 1
+            faces, kind = 10, "T"
         else:
             faces = self._number("the number of faces after 'd'")
         if faces < 1:
@@ -223,59 +642,195 @@ class _Parser:
             raise DiceLimitError(
                 f"d{faces:,} has more faces than the limit of {limits.MAX_FACES:,}"
             )
-        if peeks[self.pos] not in _MODIFIER:
-            return new_dice(count, faces, percentile)
-        reroll: Compare | None = None
-        reroll_once = False
-        explode: Compare | None = None
-        compound = False
-        keep: Keep | None = None
-        success: Compare | None = None
-        seen: set[str] = set()
+        mods = _Mods()
+        self.modifiers(mods, faces, kind, percentile, count)
+        node = new_dice(
+            count, faces, percentile, mods.reroll, mods.reroll_once, mods.explode,
+            mods.mode == "!!", mods.keep, mods.success, kind, mods.mode == "!p",
+            mods.mode == "!o", mods.minimum, mods.maximum, mods.select, mods.failure,
+            mods.crit_success, mods.crit_failure, mods.sort,
+        )
+        if mods.explode is not None:
+            explosions_allowed(node)  # a die that would explode too often is refused now
+        return node
+
+    def modifiers(self, mods: _Mods, faces: int, kind: DieKind, percentile: bool,
+                  count: int) -> None:
+        peeks = self.peeks
+        dialect = self.dialect
+        lowest = -1 if kind == "F" else 0 if kind == "T" else 1
+        highest = 1 if kind == "F" else 90 if kind == "T" else faces
+
+        def every(point: Compare) -> bool:
+            return point.matches(lowest) and point.matches(highest)
+
         while True:
             tok = peeks[self.pos]
-            if tok == "r" or tok == "ro":
-                self._once(seen, "reroll")
+            if tok in ("r", "ro", "rr"):
+                self._once(mods, "reroll", str(tok))
                 self.pos += 1
-                reroll, reroll_once = self._compare(default_eq=True), tok == "ro"
-                if not reroll_once and reroll.matches_every_face(faces):
-                    raise self._fail(f"reroll {reroll.short()} matches every face of d{faces}")
-            elif tok == "!" or tok == "!!":
-                self._once(seen, "explode")
-                self.pos += 1
-                compound = tok == "!!"
+                once = tok == "ro" or (tok == "r" and dialect.reroll_once)
                 nxt = peeks[self.pos]
-                if nxt == _NUM or nxt in _COMPARE:
-                    explode = self._compare(default_eq=True)
+                if dialect.reroll_once and nxt != _NUM and nxt not in _COMPARE:
+                    point = new_compare("=", lowest)  # Foundry: the lowest face
                 else:
-                    explode = new_compare("=", faces)
-                if explode.matches_every_face(faces):
-                    raise self._fail(f"explosion {explode} matches every face of d{faces}")
-            elif (kind := _KEEP.get(tok)) is not None:
-                self._once(seen, "keep or drop")
+                    point = self._point(default_eq=True)
+                    if dialect.reroll_once and point.op == "=" and peeks[self.pos] in _COMPARE:
+                        raise self._fail(
+                            "Foundry's capped form (a number of times, then a comparison, "
+                            "as in r1=1) is not supported; write r or rr with one point"
+                        )
+                if not once and every(point):
+                    raise self._fail(
+                        f"reroll {point.short()} matches every face of {_die(faces, kind)}"
+                    )
+                mods.reroll, mods.reroll_once = point, once
+            elif tok in ("!", "!!", "!p", "!o", "x", "xo", "e", "ra"):
+                self._once(mods, "explode", str(tok))
+                if self.raw[self.pos] in ("X", "XO", "Xo", "xO"):
+                    raise self._fail("Foundry's X (a big explosion) is not supported; x is")
                 self.pos += 1
-                keep = new_keep(kind, self._number("how many dice after {!r}", str(tok)))
-            elif tok in _COMPARE:
-                self._once(seen, "success count")
-                success = self._compare(default_eq=False)
+                mode = {"x": "!", "xo": "!o", "e": "!", "ra": "!o"}.get(str(tok), str(tok))
+                if tok == "ra" and count != 1:
+                    raise self._fail(
+                        "d20's ra adds one die to the whole pool, which has no Arbiter "
+                        "spelling for more than one die; !o explodes each die once"
+                    )
+                if tok in ("e", "ra"):
+                    point = self._point(default_eq=True)
+                else:
+                    point = self._optional_point(highest)
+                if mode != "!o" and every(point):
+                    raise self._fail(f"explosion {point} matches every face of "
+                                     f"{_die(faces, kind)}")
+                mods.explode, mods.mode = point, mode
+            elif tok in ("min", "mi", "max", "ma"):
+                what = "minimum" if tok in ("min", "mi") else "maximum"
+                self._once(mods, what, str(tok))
+                self.pos += 1
+                value = self._signed("a number after {!r}", str(tok))
+                if what == "minimum":
+                    mods.minimum = value
+                else:
+                    mods.maximum = value
+            elif (kind_ := _KEEP.get(tok)) is not None:  # (ph and pl are d20's only)
+                self._once(mods, "keep or drop", str(tok))
+                self.pos += 1
+                mods.keep = new_keep(kind_, self._count(str(tok)))
+            elif tok == "k" or tok == "p":
+                self._once(mods, "keep or drop", str(tok))
+                self.pos += 1
+                nxt = peeks[self.pos]
+                if tok == "p" or dialect.k_selects or nxt in _COMPARE:
+                    mods.select = Select(tok == "k", self._point(default_eq=True))
+                else:
+                    mods.keep = new_keep("kh", self._count("k"))
+            elif tok == "d":
+                nxt = peeks[self.pos + 1]
+                if nxt == "f" and dialect.drop_without_count:  # Foundry: deduct failures
+                    self._once(mods, "failure count", "df")
+                    self.pos += 2
+                    if mods.success is None:
+                        raise self._fail("Foundry's df needs cs before it, as in 10d6cs>4df<2")
+                    mods.failure = self._point(default_eq=True)
+                    continue
+                if nxt != _NUM and nxt not in _COMPARE and not dialect.drop_without_count:
+                    break  # not a modifier: the grammar says what is wrong
+                self._once(mods, "keep or drop", "d")
+                self.pos += 1
+                if nxt in _COMPARE:
+                    mods.select = Select(False, self._point(default_eq=False))
+                else:
+                    mods.keep = new_keep("dl", self._count("d"))
+            elif tok in _COMPARE and not dialect.compares_totals:
+                self._once(mods, "success count", str(tok))
+                mods.success = self._point(default_eq=False)
+            elif tok == "f":
+                self._once(mods, "failure count", "f")
+                self.pos += 1
+                mods.failure = self._point(default_eq=True)
+            elif tok in ("cs", "cf"):
+                self.pos += 1
+                if dialect.counting_cs:
+                    if mods.success is not None:
+                        raise self._fail(
+                            "Foundry's cs and cf both count dice; Arbiter counts one point "
+                            "(use df to deduct failures)"
+                        )
+                    self._once(mods, "success count", str(tok))
+                    mods.success = self._point(default_eq=True)
+                elif tok == "cs":
+                    self._once(mods, "critical success", "cs")
+                    mods.crit_success = self._point(default_eq=True)
+                else:
+                    self._once(mods, "critical failure", "cf")
+                    mods.crit_failure = self._point(default_eq=True)
+            elif tok in ("s", "sa", "sd"):
+                self._once(mods, "sort", str(tok))
+                self.pos += 1
+                mods.sort = "d" if tok == "sd" else "a"
+            elif tok in ("sf", "ms", "even", "odd"):
+                raise self._fail(
+                    f"Foundry's {tok!r} has no Arbiter spelling; count successes with cs and "
+                    "deduct failures with df"
+                )
             else:
                 break
-        return new_dice(
-            count, faces, percentile, reroll, reroll_once, explode, compound, keep, success
-        )
+        if mods.failure is not None and mods.success is None:
+            raise self._fail("a failure count needs a success count before it, e.g. >=4f1")
+        if mods.keep is not None and mods.select is not None:
+            raise self._fail("keep or drop given twice on one die")
 
-    def _once(self, seen: set[str], what: str) -> None:
-        if what in seen:
+    def _once(self, mods: _Mods, what: str, tok: str) -> None:
+        if what in mods.seen:
             raise self._fail(f"{what} given twice on one die")
-        seen.add(what)
+        mods.seen.add(what)
+        rank = _RANK[what]
+        if self.dialect.written_order and rank and rank < mods.rank:
+            raise self._fail(
+                f"in {self.dialect.title} modifiers apply in the order written, and Arbiter "
+                f"applies {_RANK_WORDS[rank]} before {_RANK_WORDS[mods.rank]}: write "
+                f"{tok!r} before {mods.last!r}"
+            )
+        if rank > mods.rank:
+            mods.rank, mods.last = rank, tok
+
+
+def _die(faces: int, kind: DieKind) -> str:
+    return f"d{kind}" if kind else f"d{faces}"
+
+
+def never_negative(node: Node) -> bool:
+    """Whether ``node`` can never be below zero (read off its shape, not its odds)."""
+    if isinstance(node, Num):
+        return node.value >= 0
+    if isinstance(node, Dice):
+        if node.kind == "F" or node.failure is not None:
+            return False
+        if node.success is not None:
+            return True
+        low = node.lowest - (1 if node.penetrate else 0)
+        return node.clamp(low) >= 0 and node.clamp(node.lowest) >= 0
+    if isinstance(node, Neg):
+        return False
+    if isinstance(node, BinOp):
+        return node.op != "-" and never_negative(node.left) and never_negative(node.right)
+    if isinstance(node, Comparison):
+        return True
+    if isinstance(node, Func):
+        return node.name == "abs" or never_negative(node.args[0])
+    if isinstance(node, RollGroup):
+        if node.failure is not None:
+            return False
+        return node.success is not None or all(never_negative(m) for m in node.members)
+    return all(never_negative(child) for child in children(node))
 
 
 def _simple_sum(text: str) -> Node | None:
     """The tree of a plain sum such as ``3d8+2d4kh1-7``, or None to use the full parser.
 
-    Gives exactly the tree :class:`_Parser` would give for ``text.lower()``, and None
-    whenever the text is not such a sum or comes near any limit (the parser then says
-    what is wrong).
+    Gives exactly the tree :class:`_Parser` would give for ``text``, and None whenever the
+    text is not such a sum or comes near any limit (the parser then says what is wrong).
     """
     parts = (_SIMPLE_PART_SPACED if " " in text else _SIMPLE_PART).findall(text)
     if not parts or len(parts) > limits.MAX_TERMS:
@@ -307,41 +862,38 @@ def _simple_sum(text: str) -> Node | None:
                 how_many = int(kept)
                 if how_many > max_number:
                     return None
-                keep = new_keep(_KEEP[kind.lower()], how_many)
+                keep = new_keep(_SIMPLE_KEEP[kind.lower()], how_many)
             term = new_dice(n, size, faces == "%", None, False, None, False, keep)
         node = term if node is None else new_binop(_ADD[sign], node, term)
     return node
 
 
-def _not_ascii(text: str) -> DiceSyntaxError:
-    """The error for the first character of ``text`` outside ASCII."""
-    position = next(i for i, ch in enumerate(text) if not ch.isascii())
-    ch = text[position]
-    what = "not an ASCII digit 0-9" if ch.isdigit() or ch.isnumeric() else "not ASCII"
-    return DiceSyntaxError(
-        f"unexpected character {ch!r} (U+{ord(ch):04X}, {what}; dice notation is ASCII)",
-        text,
-        position,
-    )
-
-
-def parse_uncached(text: str) -> Node:
+def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
     """:func:`parse` without its cache, for callers that keep their own."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
         raise DiceLimitError(
             f"expression is {len(text):,} characters long; the limit is "
             f"{limits.MAX_EXPRESSION_LENGTH}"
         )
-    if not text.isascii():  # before lower(), which maps some letters to ASCII ones
-        raise _not_ascii(text)
-    return _simple_sum(text) or _Parser(text.lower()).parse()
+    spec = ARBITER if dialect_name == "arbiter" else dialect(dialect_name)
+    if not spec.tens_percentile:  # the plain sums mean the same in every other dialect
+        node = _simple_sum(text)
+        if node is not None:
+            return node
+    return _Parser(text, spec).parse()
 
 
 @lru_cache(maxsize=4096)
-def parse(text: str) -> Node:
-    """Parse dice notation into an expression tree.
+def parse(text: str, dialect: str | Dialect = "arbiter") -> Node:
+    """Parse dice notation into an expression tree, reading it in ``dialect`` (one of
+    ``arbiter``, ``roll20``, ``foundry``, ``d20``; see :mod:`arbiter.dice.dialects`).
 
     >>> str(parse("4d6 kh3 + d%"))
     '4d6kh3+1d%'
+    >>> str(parse("4d6k3", "d20")), str(parse("2d20kh", "foundry"))
+    ('4d6k=3', '2d20kh1')
     """
-    return parse_uncached(text)
+    return parse_uncached(text, dialect)
+
+
+__all__ = ["DiceError", "Group", "parse", "parse_uncached"]

@@ -2,12 +2,28 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from fractions import Fraction
 from itertools import repeat
 from typing import Any
 
-from .ast import BinOp, Compare, Dice, Neg, Node, Num
+from .ast import (
+    BinOp,
+    Comment,
+    Compare,
+    Comparison,
+    Dice,
+    Func,
+    Group,
+    Label,
+    Neg,
+    Node,
+    Num,
+    RollGroup,
+)
 from .bounds import check_rolls, explosions_allowed, rerolls_allowed
+from .dialects import Dialect
 from .errors import DiceEvalError
 from .parser import parse_uncached
 from .sources import DiceSource
@@ -16,16 +32,29 @@ KEPT = "kept"
 DROPPED = "dropped"
 REROLLED = "rerolled"
 
+Value = int | Fraction
+"""A total: a whole number, or inside ``floor()`` and the other rounding functions, where
+``/`` divides exactly, a fraction."""
+
 
 class Die:
     """One die as it lies on the table.
 
     ``fate`` is ``kept``, ``dropped`` (by keep/drop) or ``rerolled`` (replaced by a reroll);
     ``exploded`` says this die triggered another roll. A compounded die (``!!``) holds
-    the sum of its chain in ``value`` and the single rolls in ``parts``.
+    the sum of its chain in ``value`` and the single rolls in ``parts``. ``success`` is
+    whether a counted die met the success point (None when nothing is counted), ``failure``
+    whether it counted as a failure (``f``); ``critical`` is ``"success"`` or ``"failure"``
+    for a die marked by ``cs``/``cf``. ``rolled`` is the face shown when the die's value
+    differs from it (a penetrating die counts one less, ``min``/``max`` move it). ``kind``
+    is ``"F"`` for a Fudge die and ``"T"`` for a tens die (``faces`` is then what the dice
+    source rolled: 3 or 10).
     """
 
-    __slots__ = ("exploded", "faces", "fate", "parts", "success", "value")
+    __slots__ = (
+        "critical", "exploded", "faces", "failure", "fate", "kind", "parts", "rolled",
+        "success", "value",
+    )
 
     def __init__(self, value: int, faces: int) -> None:
         self.value = value
@@ -34,19 +63,30 @@ class Die:
         self.exploded = False
         self.success: bool | None = None
         self.parts: tuple[int, ...] | None = None
+        self.failure: bool | None = None
+        self.critical: str | None = None
+        self.rolled: int | None = None
+        self.kind = ""
 
     @property
     def kept(self) -> bool:
         return self.fate == KEPT
 
     def __str__(self) -> str:
-        text = str(self.value)
+        value = self.value
+        text = f"{value:+d}" if self.kind == "F" and value else str(value)
+        if self.rolled is not None:
+            text = f"{self.rolled}→{text}"
         if self.exploded:
             text += "!"
         if self.fate != KEPT:
-            return f"~~{text}~~"
-        if self.success:
-            return f"**{text}**"
+            text = f"~~{text}~~"
+        elif self.success:
+            text = f"**{text}**"
+        elif self.failure:
+            text = f"__{text}__"
+        if self.critical is not None:
+            text += " crit" if self.critical == "success" else " fumble"
         return text
 
     def __repr__(self) -> str:
@@ -60,14 +100,37 @@ class Die:
             data["success"] = self.success
         if self.parts is not None:
             data["parts"] = list(self.parts)
+        if self.failure:
+            data["failure"] = True
+        if self.critical is not None:
+            data["critical"] = self.critical
+        if self.rolled is not None:
+            data["rolled"] = self.rolled
+        if self.kind:
+            data["kind"] = "fudge" if self.kind == "F" else "tens"
         return data
+
+
+def _new_die(value: int, faces: int) -> Die:
+    die: Die = _new(Die)
+    die.value = value
+    die.faces = faces
+    die.fate = KEPT
+    die.exploded = False
+    die.success = None
+    die.parts = None
+    die.failure = None
+    die.critical = None
+    die.rolled = None
+    die.kind = ""
+    return die
 
 
 class Part:
     """A node of the result tree. ``total`` is its value."""
 
     __slots__ = ("total",)
-    total: int
+    total: Value
 
     def render(self) -> str:
         raise NotImplementedError
@@ -132,7 +195,7 @@ class GroupPart(Part):
 class BinPart(Part):
     __slots__ = ("left", "op", "right")
 
-    def __init__(self, op: str, left: Part, right: Part, total: int) -> None:
+    def __init__(self, op: str, left: Part, right: Part, total: Value) -> None:
         self.op = op
         self.left = left
         self.right = right
@@ -143,6 +206,82 @@ class BinPart(Part):
 
     def dice(self) -> list[Die]:
         return self.left.dice() + self.right.dice()
+
+
+class FuncPart(Part):
+    __slots__ = ("args", "name")
+
+    def __init__(self, name: str, args: list[Part], total: Value) -> None:
+        self.name = name
+        self.args = args
+        self.total = total
+
+    def render(self) -> str:
+        return f"{self.name}({', '.join(a.render() for a in self.args)})"
+
+    def dice(self) -> list[Die]:
+        return [d for a in self.args for d in a.dice()]
+
+
+class LabelPart(Part):
+    __slots__ = ("inner", "text")
+
+    def __init__(self, inner: Part, text: str) -> None:
+        self.inner = inner
+        self.text = text
+        self.total = inner.total
+
+    def render(self) -> str:
+        return f"{self.inner.render()} [{self.text}]"
+
+    def dice(self) -> list[Die]:
+        return self.inner.dice()
+
+
+class CommentPart(LabelPart):
+    """The root of a commented expression; :meth:`RollResult.render` writes the comment
+    after the total."""
+
+    __slots__ = ()
+
+    def render(self) -> str:
+        return self.inner.render()
+
+
+class GroupRollPart(Part):
+    """A group ``{...}``: its members' parts, each member's ``fates`` (kept or dropped)
+    and, when they are counted, ``marks`` (1 a success, -1 a failure, 0 neither). A group
+    that keeps or counts dice (``dice_level``) has one member and the fates on its dice."""
+
+    __slots__ = ("fates", "marks", "members", "node")
+
+    def __init__(self, node: RollGroup, members: list[Part], fates: list[str],
+                 marks: list[int] | None, total: Value) -> None:
+        self.node = node
+        self.members = members
+        self.fates = fates
+        self.marks = marks
+        self.total = total
+
+    def render(self) -> str:
+        node = self.node
+        suffix = str(RollGroup((Num(0),), True, node.keep, node.success, node.failure))[3:]
+        if node.dice_level:
+            return "{" + self.members[0].render() + "}" + suffix
+        shown = []
+        for i, part in enumerate(self.members):
+            total = str(part.total)
+            if self.fates[i] != KEPT:
+                total = f"~~{total}~~"
+            elif self.marks is not None and self.marks[i] > 0:
+                total = f"**{total}**"
+            elif self.marks is not None and self.marks[i] < 0:
+                total = f"__{total}__"
+            shown.append(f"{part.render()} = {total}")
+        return "{" + ", ".join(shown) + "}" + suffix
+
+    def dice(self) -> list[Die]:
+        return [d for m in self.members for d in m.dice()]
 
 
 class RollResult:
@@ -158,14 +297,21 @@ class RollResult:
     def __init__(self, expression: Node, tree: Part) -> None:
         self.expression = expression
         self.tree = tree
-        self.total = tree.total
+        self.total: int = int(tree.total)
 
     def dice(self) -> list[Die]:
         """Every die rolled, left to right, whatever its fate."""
         return self.tree.dice()
 
+    @property
+    def comment(self) -> str | None:
+        return self.tree.text if isinstance(self.tree, CommentPart) else None
+
     def render(self) -> str:
-        return f"{self.tree.render()} = {self.total}"
+        text = f"{self.tree.render()} = {self.total}"
+        if isinstance(self.tree, CommentPart):
+            text += f" # {self.tree.text}" if self.tree.text else " #"
+        return text
 
     __str__ = render
 
@@ -173,18 +319,71 @@ class RollResult:
         return f"<RollResult {self.render()}>"
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "expression": str(self.expression),
             "total": self.total,
             "text": self.render(),
             "dice": [d.to_json() for d in self.dice()],
         }
+        if isinstance(self.tree, CommentPart):
+            data["comment"] = self.tree.text
+        return data
 
 
-def _divide(a: int, b: int, up: bool) -> int:
+def _divide(a: Value, b: Value, up: bool) -> int:
     if b == 0:
         raise DiceEvalError("division by zero")
     return -((-a) // b) if up else a // b
+
+
+def _exact_divide(a: Value, b: Value) -> Value:
+    if b == 0:
+        raise DiceEvalError("division by zero")
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q
+
+
+def _modulo(a: Value, b: Value) -> Value:
+    if b == 0:
+        raise DiceEvalError("division by zero (in %)")
+    return a % b
+
+
+def _remainder(a: Value, b: Value) -> Value:
+    """``a - b * trunc(a / b)``: the remainder with the sign of ``a``."""
+    if b == 0:
+        raise DiceEvalError("division by zero (in rem)")
+    if type(a) is int and type(b) is int:
+        r = abs(a) % abs(b)
+        return -r if a < 0 else r
+    return a - b * math.trunc(Fraction(a) / b)
+
+
+def _round(x: Value) -> int:
+    """Halves round up, as Roll20's and Foundry's ``round`` do."""
+    return math.floor(x + Fraction(1, 2)) if isinstance(x, Fraction) else x
+
+
+def _abs(x: Value) -> Value:
+    return -x if x < 0 else x
+
+
+FUNCTIONS: dict[str, Callable[[Value], Value]] = {
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "round": _round,
+    "trunc": math.trunc,
+    "abs": _abs,
+}
+
+RELATIONS: dict[str, Callable[[Value, Value], bool]] = {
+    "=": lambda a, b: a == b,
+    "<>": lambda a, b: a != b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+}
 
 
 # -- compiled plans ----------------------------------------------------------------------
@@ -206,6 +405,7 @@ def _divide(a: int, b: int, up: bool) -> int:
 _Roll = Callable[[int], int]
 _Many = Callable[[int, int], list[int]]
 _Step = Callable[[_Roll, "_Many | None"], Part]
+_Total = Callable[[_Roll, "_Many | None"], Value]
 
 _PLAN_CACHE_SIZE = 1024
 _BATCH = 4
@@ -223,6 +423,7 @@ class _Plan:
 
 
 _BY_TEXT: dict[str, _Plan] = {}
+_BY_DIALECT: dict[tuple[str, str], _Plan] = {}
 _BY_NODE: dict[int, _Plan] = {}  # id(node) -> plan; plan.node keeps the id in use
 
 
@@ -255,6 +456,10 @@ def _plain_step(node: Dice) -> _Step:
             die.exploded = False
             die.success = None
             die.parts = None
+            die.failure = None
+            die.critical = None
+            die.rolled = None
+            die.kind = ""
             part = new(DicePart)
             part.node = node
             part.rolled = [die]
@@ -279,6 +484,10 @@ def _plain_step(node: Dice) -> _Step:
             die.exploded = False
             die.success = None
             die.parts = None
+            die.failure = None
+            die.critical = None
+            die.rolled = None
+            die.kind = ""
             append(die)
         part = new(DicePart)
         part.node = node
@@ -311,6 +520,10 @@ def _keep_step(node: Dice) -> _Step:
             die.exploded = False
             die.success = None
             die.parts = None
+            die.failure = None
+            die.critical = None
+            die.rolled = None
+            die.kind = ""
             append(die)
         total = sum(values)
         if keep < n:
@@ -333,8 +546,212 @@ def _keep_step(node: Dice) -> _Step:
     return step
 
 
-def _dynamic_step(node: Dice) -> _Step:
-    """``NdX`` with rerolls and/or explosions: rolled die by die, in table order."""
+def _plain_total(node: Dice) -> _Total:
+    """What :func:`_plain_step` or :func:`_keep_step` give as a total, without the dice."""
+    n, faces = node.count, node.faces
+    highest, keep = node.keep.kept_highest(n) if node.keep is not None else (True, n)
+    hit = _predicate(node.success) if node.success is not None else None
+
+    def total(roll: _Roll, many: _Many | None) -> Value:
+        if many is not None and n >= _BATCH:
+            values = many(n, faces)
+        else:
+            values = [roll(faces) for _ in range(n)]
+        if keep < n:
+            values = [values[i] for i in sorted(sorted(range(n), key=values.__getitem__,
+                                                       reverse=highest)[:keep])]
+        if hit is not None:
+            return sum(map(hit, values))
+        return sum(values)
+
+    return total
+
+
+# -- dice with rerolls, explosions and the rest: rolled die by die ----------------------------
+#
+# A term's dice are first rolled into parallel lists (each die's value and a few flags),
+# then settled (select, keep, count), and only then, for a roll, turned into ``Die``
+# objects; a Monte-Carlo estimate uses the total alone.
+
+_REROLLED = 1
+_EXPLODED = 2
+_DROPPED = 4
+_SUCCESS = 8
+_FAILURE = 16
+_CRIT_SUCCESS = 32
+_CRIT_FAILURE = 64
+_COUNTED = 128
+
+_Records = tuple[list[int], list[int], dict[int, int], dict[int, tuple[int, ...]]]
+"""Each die's value and flags, the faces of dice whose value differs from their face, and
+the rolls of compounded dice, by position."""
+
+
+def _chain_roller(node: Dice) -> Callable[[_Roll], _Records]:
+    """Rolls the dice of a term with their rerolls and explosions, clamps them and marks
+    criticals (table order: a rerolled die before the one that replaced it, an explosion's
+    dice after the die that exploded)."""
+    n, faces, kind = node.count, node.faces, node.kind
+    offset = -2 if kind == "F" else 0
+    tens = kind == "T"
+    max_rerolls = rerolls_allowed(node)  # 0 when no face can be rerolled
+    rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
+    max_explosions = explosions_allowed(node)  # 0 when no face can explode
+    explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
+    compound = node.compound
+    pen = 1 if node.penetrate else 0
+    clamps = node.minimum is not None or node.maximum is not None
+    clamp = node.clamp
+    crit_s = _predicate(node.crit_success) if node.crit_success is not None else None
+    crit_f = _predicate(node.crit_failure) if node.crit_failure is not None else None
+
+    def face(roll: _Roll) -> int:
+        value = roll(faces)
+        return (value - 1) * 10 if tens else value + offset
+
+    plain_face = not kind
+
+    def rolled(roll: _Roll) -> _Records:
+        vals: list[int] = []
+        flags: list[int] = []
+        raws: dict[int, int] = {}
+        parts: dict[int, tuple[int, ...]] = {}
+        for _ in range(n):
+            chain: list[int] = []
+            explosions = 0
+            later = False
+            value = roll(faces) if plain_face else face(roll)
+            while True:
+                if rerolls is not None:
+                    left = max_rerolls  # a roll that still matches after these stands
+                    while left and rerolls(value):
+                        vals.append(value)
+                        flags.append(_REROLLED)
+                        value = roll(faces) if plain_face else face(roll)
+                        left -= 1
+                if compound:
+                    chain.append(value)
+                else:
+                    shown = value - pen if later else value
+                    if clamps:
+                        shown = clamp(shown)
+                    if shown != value:
+                        raws[len(vals)] = value
+                    vals.append(shown)
+                    flags.append(0)
+                if explodes is None or explosions >= max_explosions or not explodes(value):
+                    break
+                explosions += 1
+                if not compound:
+                    flags[-1] = _EXPLODED
+                later = True
+                value = roll(faces) if plain_face else face(roll)
+            if compound:
+                total = sum(chain)
+                shown = clamp(total) if clamps else total
+                if shown != total:
+                    raws[len(vals)] = total
+                if len(chain) > 1:
+                    parts[len(vals)] = tuple(chain)
+                vals.append(shown)
+                flags.append(_EXPLODED if len(chain) > 1 else 0)
+        if crit_s is not None or crit_f is not None:
+            for i, value in enumerate(vals):
+                if not flags[i] & _REROLLED:
+                    if crit_s is not None and crit_s(value):
+                        flags[i] |= _CRIT_SUCCESS
+                    elif crit_f is not None and crit_f(value):
+                        flags[i] |= _CRIT_FAILURE
+        return vals, flags, raws, parts
+
+    return rolled
+
+
+class _Settle:
+    """Select, keep and count the dice standing: the rules that come after the rolling,
+    for one term or, in a group that keeps or counts dice, across its terms."""
+
+    __slots__ = ("failure", "highest_keep", "keep", "select", "success")
+
+    def __init__(self, keep: Any, select: Any, success: Compare | None,
+                 failure: Compare | None) -> None:
+        self.keep = keep
+        self.select = select
+        self.success = _predicate(success) if success is not None else None
+        self.failure = _predicate(failure) if failure is not None else None
+
+    def __call__(self, vals: list[int], flags: list[int]) -> int:
+        live = [i for i, f in enumerate(flags) if not f & _REROLLED]
+        if self.select is not None:
+            kept = self.select.kept
+            for i in live:
+                if not kept(vals[i]):
+                    flags[i] |= _DROPPED
+            live = [i for i in live if not flags[i] & _DROPPED]
+        if self.keep is not None:
+            highest, keep = self.keep.kept_highest(len(live))
+            dropped = sorted(live, key=vals.__getitem__, reverse=highest)[keep:]
+            for i in dropped:
+                flags[i] |= _DROPPED
+            if dropped:
+                live = [i for i in live if not flags[i] & _DROPPED]
+        if self.success is None:
+            return sum([vals[i] for i in live])
+        hit, miss = self.success, self.failure
+        total = 0
+        for i in live:
+            value = vals[i]
+            if hit(value):
+                flags[i] |= _SUCCESS | _COUNTED
+                total += 1
+            elif miss is not None and miss(value):
+                flags[i] |= _FAILURE | _COUNTED
+                total -= 1
+            else:
+                flags[i] |= _COUNTED
+        return total
+
+
+def _settler(node: Dice) -> _Settle:
+    return _Settle(node.keep, node.select, node.success, node.failure)
+
+
+def _make_dice(node: Dice, records: _Records) -> list[Die]:
+    vals, flags, raws, parts = records
+    faces, kind = node.faces, node.kind
+    out: list[Die] = []
+    for i, value in enumerate(vals):
+        f = flags[i]
+        die = _new_die(value, faces)
+        if f & _REROLLED:
+            die.fate = REROLLED
+        elif f & _DROPPED:
+            die.fate = DROPPED
+        if f & _EXPLODED:
+            die.exploded = True
+        if f & _COUNTED:
+            die.success = bool(f & _SUCCESS)
+            if f & _FAILURE:
+                die.failure = True
+        if f & _CRIT_SUCCESS:
+            die.critical = "success"
+        elif f & _CRIT_FAILURE:
+            die.critical = "failure"
+        if raws and i in raws:
+            die.rolled = raws[i]
+        if parts and i in parts:
+            die.parts = parts[i]
+        die.kind = kind
+        out.append(die)
+    if node.sort:
+        out.sort(key=_value, reverse=node.sort == "d")
+    return out
+
+
+def _classic_step(node: Dice) -> _Step:
+    """``NdX`` with rerolls and/or explosions (``!``, ``!!``) and nothing added for issue
+    23: rolled die by die, in table order, building the dice as it goes (the commonest
+    dynamic terms, kept on this shorter path; :func:`_dynamic_step` gives the same)."""
     n, faces = node.count, node.faces
     max_rerolls = rerolls_allowed(node)  # 0 when no face can be rerolled
     rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
@@ -343,6 +760,7 @@ def _dynamic_step(node: Dice) -> _Step:
     compound = node.compound
     keep = node.keep
     hit = _predicate(node.success) if node.success is not None else None
+    new_die = _new_die
 
     def step(roll: _Roll, many: _Many | None) -> Part:
         out: list[Die] = []
@@ -355,7 +773,7 @@ def _dynamic_step(node: Dice) -> _Step:
                 if rerolls is not None:
                     left = max_rerolls  # a roll that still matches after these stands
                     while left and rerolls(value):
-                        gone = Die(value, faces)
+                        gone = new_die(value, faces)
                         gone.fate = REROLLED
                         append(gone)
                         value = roll(faces)
@@ -363,7 +781,7 @@ def _dynamic_step(node: Dice) -> _Step:
                 if compound:
                     chain.append(value)
                 else:
-                    append(Die(value, faces))
+                    append(new_die(value, faces))
                 if explodes is None or explosions >= max_explosions or not explodes(value):
                     break
                 explosions += 1
@@ -371,7 +789,7 @@ def _dynamic_step(node: Dice) -> _Step:
                     out[-1].exploded = True
                 value = roll(faces)
             if compound:
-                die = Die(sum(chain), faces)
+                die = new_die(sum(chain), faces)
                 if len(chain) > 1:
                     die.exploded = True
                     die.parts = tuple(chain)
@@ -391,18 +809,300 @@ def _dynamic_step(node: Dice) -> _Step:
             for die in live:
                 if die.fate == KEPT:
                     total += die.value
-        return DicePart(node, out, total)
+        part = _new(DicePart)
+        part.node = node
+        part.rolled = out
+        part.total = total
+        return part
 
     return step
+
+
+def _classic(node: Dice) -> bool:
+    """Whether ``node`` uses nothing but rerolls, ``!``/``!!``, keep/drop and successes."""
+    return (
+        not node.kind
+        and not node.penetrate
+        and not node.explode_once
+        and node.minimum is None
+        and node.maximum is None
+        and node.select is None
+        and node.failure is None
+        and node.crit_success is None
+        and node.crit_failure is None
+        and not node.sort
+    )
+
+
+def _dynamic_step(node: Dice) -> _Step:
+    """``NdX`` with rerolls, explosions, a minimum or maximum, selection, failures,
+    critical marks, sorting, or a Fudge or tens die: rolled die by die, in table order."""
+    rolled = _chain_roller(node)
+    settle = _settler(node)
+
+    def step(roll: _Roll, many: _Many | None) -> Part:
+        records = rolled(roll)
+        total = settle(records[0], records[1])
+        return DicePart(node, _make_dice(node, records), total)
+
+    return step
+
+
+def _standing(node: Dice) -> Callable[[_Roll], list[int]]:
+    """The values of the dice of a term that stand after their rerolls and explosions, as
+    :func:`_chain_roller` rolls them (the same dice, in the same order), with no record of
+    those rerolled or of each die's fate: an estimate needs only the total."""
+    n, faces, kind = node.count, node.faces, node.kind
+    offset = -2 if kind == "F" else 0
+    tens = kind == "T"
+    max_rerolls = rerolls_allowed(node)
+    rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
+    max_explosions = explosions_allowed(node)
+    explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
+    compound = node.compound
+    pen = 1 if node.penetrate else 0
+    clamps = node.minimum is not None or node.maximum is not None
+    clamp = node.clamp
+    plain_face = not kind
+
+    def standing(roll: _Roll) -> list[int]:
+        vals: list[int] = []
+        append = vals.append
+        for _ in range(n):
+            value = roll(faces)
+            if not plain_face:
+                value = (value - 1) * 10 if tens else value + offset
+            explosions = 0
+            chain = 0
+            later = False
+            while True:
+                if rerolls is not None:
+                    left = max_rerolls
+                    while left and rerolls(value):
+                        value = roll(faces)
+                        if not plain_face:
+                            value = (value - 1) * 10 if tens else value + offset
+                        left -= 1
+                if compound:
+                    chain += value
+                elif later:
+                    append(clamp(value - pen) if clamps else value - pen)
+                else:
+                    append(clamp(value) if clamps else value)
+                if explodes is None or explosions >= max_explosions or not explodes(value):
+                    break
+                explosions += 1
+                later = True
+                value = roll(faces)
+                if not plain_face:
+                    value = (value - 1) * 10 if tens else value + offset
+            if compound:
+                append(clamp(chain) if clamps else chain)
+        return vals
+
+    return standing
+
+
+def _values_total(keep: Any, select: Any, success: Compare | None,
+                  failure: Compare | None) -> Callable[[list[int]], int]:
+    """:class:`_Settle` for the values alone: the total they settle to."""
+    kept_by = select.kept if select is not None else None
+    hit = _predicate(success) if success is not None else None
+    miss = _predicate(failure) if failure is not None else None
+
+    def total(vals: list[int]) -> int:
+        if kept_by is not None:
+            vals = [v for v in vals if kept_by(v)]
+        if keep is not None:
+            highest, kept = keep.kept_highest(len(vals))
+            vals = sorted(vals, reverse=highest)[:kept]
+        if hit is None:
+            return sum(vals)
+        count = 0
+        for v in vals:
+            if hit(v):
+                count += 1
+            elif miss is not None and miss(v):
+                count -= 1
+        return count
+
+    return total
+
+
+def _dynamic_total(node: Dice) -> _Total:
+    """What :func:`_dynamic_step` gives as a total: the same dice in the same order."""
+    standing = _standing(node)
+    settle = _values_total(node.keep, node.select, node.success, node.failure)
+    return lambda roll, many: settle(standing(roll))
 
 
 def _value(die: Die) -> int:
     return die.value
 
 
-def _binary_step(node: BinOp, batches: list[bool]) -> _Step:
+# -- groups -------------------------------------------------------------------------------------
+
+
+def _member_fates(node: RollGroup, totals: list[Value]) -> tuple[list[str], list[int] | None,
+                                                                 Value]:
+    """Keep and count the members of a group by their totals."""
+    fates = [KEPT] * len(totals)
+    live = list(range(len(totals)))
+    if node.keep is not None:
+        highest, keep = node.keep.kept_highest(len(live))
+        for i in sorted(live, key=totals.__getitem__, reverse=highest)[keep:]:
+            fates[i] = DROPPED
+        live = [i for i in live if fates[i] == KEPT]
+    if node.success is None:
+        return fates, None, sum([totals[i] for i in live])
+    hit, miss = node.success, node.failure
+    marks = [0] * len(totals)
+    for i in live:
+        if hit.matches(totals[i]):  # type: ignore[arg-type]
+            marks[i] = 1
+        elif miss is not None and miss.matches(totals[i]):  # type: ignore[arg-type]
+            marks[i] = -1
+    return fates, marks, sum(marks)
+
+
+def _terms(member: Node) -> list[Dice]:
+    """The dice terms of a group that keeps or counts dice (added together)."""
+    if isinstance(member, Dice):
+        return [member]
+    assert isinstance(member, BinOp)
+    return _terms(member.left) + _terms(member.right)
+
+
+def _dice_level(node: RollGroup) -> tuple[Callable[[_Roll], list[_Records]], _Settle,
+                                          list[Dice]]:
+    terms = _terms(node.members[0])
+    rollers = [_chain_roller(t) for t in terms]
+    settle = _Settle(node.keep, None, node.success, node.failure)
+
+    def rolled(roll: _Roll) -> list[_Records]:
+        return [r(roll) for r in rollers]
+
+    return rolled, settle, terms
+
+
+def _settle_across(settle: _Settle, records: list[_Records]) -> tuple[int, list[int]]:
+    """Settle the dice of several terms as one pool: the total, and each term's part."""
+    vals: list[int] = []
+    flags: list[int] = []
+    for v, f, _, _ in records:
+        vals += v
+        flags += f
+    total = settle(vals, flags)
+    at = 0
+    totals = []
+    for v, f, _, _ in records:
+        n = len(v)
+        f[:] = flags[at : at + n]
+        totals.append(_term_total(v, f))
+        at += n
+    return total, totals
+
+
+def _term_total(vals: list[int], flags: list[int]) -> int:
+    total = 0
+    for value, f in zip(vals, flags, strict=True):
+        if f & _COUNTED:
+            total += 1 if f & _SUCCESS else -1 if f & _FAILURE else 0
+        elif not f & (_REROLLED | _DROPPED):
+            total += value
+    return total
+
+
+def _group_step(node: RollGroup, batches: list[bool], exact: bool) -> _Step:
+    if node.dice_level and (node.keep is not None or node.success is not None):
+        rolled, settle, terms = _dice_level(node)
+        member = node.members[0]
+
+        def dice_step(roll: _Roll, many: _Many | None) -> Part:
+            records = rolled(roll)
+            total, totals = _settle_across(settle, records)
+            parts = iter(
+                DicePart(t, _make_dice(t, r), s)
+                for t, r, s in zip(terms, records, totals, strict=True)
+            )
+            return GroupRollPart(node, [_rebuild(member, parts)], [KEPT], None, total)
+
+        return dice_step
+    members = [_compile(m, batches, exact) for m in node.members]
+
+    def step(roll: _Roll, many: _Many | None) -> Part:
+        parts = [m(roll, many) for m in members]
+        fates, marks, total = _member_fates(node, [p.total for p in parts])
+        return GroupRollPart(node, parts, fates, marks, total)
+
+    return step
+
+
+def _rebuild(member: Node, parts: Any) -> Part:
+    """The result tree of a sum of dice terms, from its terms' parts in order."""
+    if isinstance(member, Dice):
+        part: Part = next(parts)
+        return part
+    assert isinstance(member, BinOp)
+    left = _rebuild(member.left, parts)
+    right = _rebuild(member.right, parts)
+    return BinPart("+", left, right, left.total + right.total)
+
+
+def _group_total(node: RollGroup, exact: bool) -> _Total:
+    if node.dice_level and (node.keep is not None or node.success is not None):
+        terms = [_standing(t) for t in _terms(node.members[0])]
+        settle = _values_total(node.keep, None, node.success, node.failure)
+
+        def dice_total(roll: _Roll, many: _Many | None) -> Value:
+            vals: list[int] = []
+            for term in terms:
+                vals += term(roll)
+            return settle(vals)
+
+        return dice_total
+    members = [_compile_total(m, exact) for m in node.members]
+    keep, success, failure = node.keep, node.success, node.failure
+
+    def total(roll: _Roll, many: _Many | None) -> Value:
+        totals = [m(roll, many) for m in members]
+        if keep is not None:
+            highest, kept = keep.kept_highest(len(totals))
+            totals = sorted(totals, reverse=highest)[:kept]
+        if success is None:
+            return sum(totals)
+        count = 0
+        for t in totals:
+            if success.matches(t):  # type: ignore[arg-type]
+                count += 1
+            elif failure is not None and failure.matches(t):  # type: ignore[arg-type]
+                count -= 1
+        return count
+
+    return total
+
+
+# -- arithmetic --------------------------------------------------------------------------------
+
+
+def _operation(op: str, exact: bool) -> Callable[[Value, Value], Value]:
+    if op == "+":
+        return lambda a, b: a + b
+    if op == "-":
+        return lambda a, b: a - b
+    if op == "*":
+        return lambda a, b: a * b
+    if op == "%":
+        return _modulo
+    if op == "/" and exact:
+        return _exact_divide
+    up = op == "/^"
+    return lambda a, b: _divide(a, b, up)
+
+
+def _binary_step(node: BinOp, batches: list[bool], exact: bool) -> _Step:
     op = node.op
-    left = _compile(node.left, batches)
+    left = _compile(node.left, batches, exact)
     new = _new
     if isinstance(node.right, Num) and op in ("+", "-"):
         number = node.right.value
@@ -420,7 +1120,7 @@ def _binary_step(node: BinOp, batches: list[bool]) -> _Step:
             return part
 
         return constant
-    right = _compile(node.right, batches)
+    right = _compile(node.right, batches, exact)
     if op == "+" or op == "-":
         sign = 1 if op == "+" else -1
 
@@ -435,31 +1135,24 @@ def _binary_step(node: BinOp, batches: list[bool]) -> _Step:
             return part
 
         return add
-    if op == "*":
+    combine = _operation(op, exact)
 
-        def mul(roll: _Roll, many: _Many | None) -> Part:
-            a = left(roll, many)
-            b = right(roll, many)
-            return BinPart("*", a, b, a.total * b.total)
-
-        return mul
-    up = op == "/^"
-
-    def div(roll: _Roll, many: _Many | None) -> Part:
+    def other(roll: _Roll, many: _Many | None) -> Part:
         a = left(roll, many)
         b = right(roll, many)
-        return BinPart(op, a, b, _divide(a.total, b.total, up))
+        return BinPart(op, a, b, combine(a.total, b.total))
 
-    return div
+    return other
 
 
-def _compile(node: Node, batches: list[bool]) -> _Step:
-    """The step that rolls ``node``; ``batches`` learns whether any pool is batched."""
+def _compile(node: Node, batches: list[bool], exact: bool = False) -> _Step:
+    """The step that rolls ``node``; ``batches`` learns whether any pool is batched, and
+    ``exact`` says whether ``/`` divides exactly (inside a rounding function)."""
     if isinstance(node, BinOp):
-        return _binary_step(node, batches)
+        return _binary_step(node, batches, exact)
     if isinstance(node, Dice):
-        if node.reroll is not None or node.explode is not None:
-            return _dynamic_step(node)  # rolled die by die: never batched
+        if not node.plain:  # rolled die by die: never batched
+            return _classic_step(node) if _classic(node) else _dynamic_step(node)
         if node.count >= _BATCH:
             batches[0] = True
         if node.keep is not None or node.success is not None:
@@ -473,18 +1166,107 @@ def _compile(node: Node, batches: list[bool]) -> _Step:
 
         return number
     if isinstance(node, Neg):
-        operand = _compile(node.operand, batches)
+        operand = _compile(node.operand, batches, exact)
 
         def neg(roll: _Roll, many: _Many | None) -> Part:
             return NegPart(operand(roll, many))
 
         return neg
-    inner = _compile(node.inner, batches)
+    if isinstance(node, Group):
+        inner = _compile(node.inner, batches, exact)
 
-    def group(roll: _Roll, many: _Many | None) -> Part:
-        return GroupPart(inner(roll, many))
+        def group(roll: _Roll, many: _Many | None) -> Part:
+            return GroupPart(inner(roll, many))
 
-    return group
+        return group
+    if isinstance(node, Comparison):
+        left, right = _compile(node.left, batches, exact), _compile(node.right, batches, exact)
+        holds = RELATIONS[node.op]
+        op = node.op
+
+        def compare(roll: _Roll, many: _Many | None) -> Part:
+            a = left(roll, many)
+            b = right(roll, many)
+            return BinPart(op, a, b, int(holds(a.total, b.total)))
+
+        return compare
+    if isinstance(node, Func):
+        name = node.name
+        inner_exact = exact or (name in FUNCTIONS and name != "abs")
+        args = [_compile(a, batches, inner_exact) for a in node.args]
+        if name == "rem":
+            first, second = args
+            combine = _exact_remainder if exact else _remainder
+
+            def rem(roll: _Roll, many: _Many | None) -> Part:
+                a = first(roll, many)
+                b = second(roll, many)
+                return FuncPart(name, [a, b], combine(a.total, b.total))
+
+            return rem
+        (arg,) = args
+        fn = FUNCTIONS[name]
+
+        def func(roll: _Roll, many: _Many | None) -> Part:
+            a = arg(roll, many)
+            return FuncPart(name, [a], fn(a.total))
+
+        return func
+    if isinstance(node, RollGroup):
+        return _group_step(node, batches, exact)
+    if isinstance(node, Label):
+        inner = _compile(node.inner, batches, exact)
+        text = node.text
+
+        def label(roll: _Roll, many: _Many | None) -> Part:
+            return LabelPart(inner(roll, many), text)
+
+        return label
+    inner = _compile(node.inner, batches, exact)
+    text = node.text
+
+    def comment(roll: _Roll, many: _Many | None) -> Part:
+        return CommentPart(inner(roll, many), text)
+
+    return comment
+
+
+_exact_remainder = _remainder
+
+
+def _compile_total(node: Node, exact: bool = False) -> _Total:
+    """What :func:`_compile`'s step gives as ``total``, without building the result tree:
+    the same dice, in the same order, for a Monte-Carlo estimate."""
+    if isinstance(node, Dice):
+        if node.plain:
+            return _plain_total(node)
+        return _dynamic_total(node)
+    if isinstance(node, Num):
+        value = node.value
+        return lambda roll, many: value
+    if isinstance(node, Neg):
+        operand = _compile_total(node.operand, exact)
+        return lambda roll, many: -operand(roll, many)
+    if isinstance(node, Group | Label | Comment):
+        return _compile_total(node.inner, exact)
+    if isinstance(node, BinOp | Comparison):
+        left, right = _compile_total(node.left, exact), _compile_total(node.right, exact)
+        if isinstance(node, Comparison):
+            holds = RELATIONS[node.op]
+            return lambda roll, many: int(holds(left(roll, many), right(roll, many)))
+        combine = _operation(node.op, exact)
+        return lambda roll, many: combine(left(roll, many), right(roll, many))
+    if isinstance(node, Func):
+        name = node.name
+        inner_exact = exact or (name in FUNCTIONS and name != "abs")
+        args = [_compile_total(a, inner_exact) for a in node.args]
+        if name == "rem":
+            first, second = args
+            return lambda roll, many: _remainder(first(roll, many), second(roll, many))
+        fn = FUNCTIONS[name]
+        (arg,) = args
+        return lambda roll, many: fn(arg(roll, many))
+    return _group_total(node, exact)
 
 
 def _compile_plan(node: Node) -> _Plan:
@@ -515,25 +1297,44 @@ def _plan_text(text: str) -> _Plan:
     return plan
 
 
+def _plan_dialect(text: str, dialect: str | Dialect) -> _Plan:
+    name = dialect if isinstance(dialect, str) else dialect.name
+    plan = _BY_DIALECT.get((name, text))
+    if plan is None:
+        plan = _compile_plan(parse_uncached(text, dialect))
+        if len(_BY_DIALECT) >= _PLAN_CACHE_SIZE:
+            _BY_DIALECT.clear()
+        _BY_DIALECT[name, text] = plan
+    return plan
+
+
 def clear_plans() -> None:
     """Forget every compiled plan (for measuring first rolls; never needed otherwise)."""
     _BY_TEXT.clear()
+    _BY_DIALECT.clear()
     _BY_NODE.clear()
 
 
-def roll(expression: str | Node, source: DiceSource) -> RollResult:
-    """Roll ``expression`` (text or a parsed tree) with dice from ``source``.
+def roll(
+    expression: str | Node, source: DiceSource, dialect: str | Dialect = "arbiter"
+) -> RollResult:
+    """Roll ``expression`` (text, read in ``dialect``, or a parsed tree) with dice from
+    ``source``.
 
     A source with a ``roll_many(n, faces)`` method (see :class:`DiceSource`) rolls plain
     pools in one call; otherwise each die is one ``roll``.
     """
     if isinstance(expression, str):
-        plan = _BY_TEXT.get(expression) or _plan_text(expression)
+        if dialect == "arbiter":
+            plan = _BY_TEXT.get(expression) or _plan_text(expression)
+        else:
+            plan = _plan_dialect(expression, dialect)
     else:
         plan = _plan(expression)
     tree = plan.step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
     result = _new(RollResult)
     result.expression = plan.node
     result.tree = tree
-    result.total = tree.total
+    # a whole number: fractions arise only inside rounding functions, which round them
+    result.total = tree.total  # type: ignore[assignment]
     return result

@@ -1,0 +1,77 @@
+"""``arbiter roll`` and ``arbiter odds`` with ``--dialect``: what was read is always shown
+back in Arbiter's spelling, and odds with no exact model come as a Monte-Carlo estimate."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from arbiter.cli import app
+
+runner = CliRunner()
+
+
+def test_roll_shows_what_it_read() -> None:
+    result = runner.invoke(app, ["roll", "4d6k3", "--dialect", "d20", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    first, second = result.stdout.splitlines()
+    assert first == "read as 4d6k=3"
+    assert second.startswith("4d6k=3 (")
+    result = runner.invoke(app, ["roll", "4d6k3", "--seed", "3"])
+    assert result.stdout.splitlines()[0] == "read as 4d6kh3"
+
+
+def test_roll_json_has_the_reading_and_the_fates() -> None:
+    result = runner.invoke(app, ["roll", "1d20+5 Roll for Initiative", "--dialect", "roll20",
+                                 "--seed", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["read_as"] == data["expression"] == "1d20+5 # Roll for Initiative"
+    assert data["comment"] == "Roll for Initiative"
+    assert data["dialect"] == "roll20"
+    result = runner.invoke(app, ["roll", "2d6!!cs6", "--seed", "4", "--json"])
+    data = json.loads(result.stdout)
+    assert {"value", "faces", "fate"} <= set(data["dice"][0])
+
+
+def test_odds_in_a_dialect() -> None:
+    result = runner.invoke(app, ["odds", "2d20kh", "--dialect", "foundry", "--at-least", "15",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["read_as"] == "2d20kh1" and data["exact"] is True
+    assert data["expression"] == "2d20kh"
+    assert data["at_least"] == {"k": 15, "p": "51/100"}
+    text = runner.invoke(app, ["odds", "d%", "--dialect", "d20"]).stdout
+    assert text.splitlines()[0] == "read as 1dT"
+
+
+def test_odds_without_an_exact_model_give_an_estimate() -> None:
+    result = runner.invoke(app, ["odds", "3d6!kh2", "--at-least", "12"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("arbiter: no exact odds for '3d6!kh2': keeping or "
+                                    "dropping dice that explode into separate dice")
+    out = result.stdout
+    assert out.splitlines()[0] == "read as 3d6!kh2"
+    assert "Monte-Carlo estimate from 100,000 rolls (seed 0)" in out
+    assert "P(total ≥ 12) ≈ 13." in out and "(estimated)" in out
+    data = json.loads(runner.invoke(app, ["odds", "3d6!kh2", "--json", "--at-least", "12",
+                                          "--seed", "5"]).stdout)
+    assert data["exact"] is False and data["rolls"] == 100_000 and data["seed"] == 5
+    assert data["reason"].startswith("no exact odds for '3d6!kh2'")
+    assert abs(data["at_least"]["p"] - 0.1335) < 5 * data["at_least"]["error"] + 0.003
+    assert 0 < data["at_least"]["error"] < 0.002
+
+
+def test_bad_dialects_and_bad_dice_exit_2_with_one_line() -> None:
+    for args in (["roll", "1d20", "--dialect", "hackmaster"],
+                 ["odds", "4d6kh3r1", "--dialect", "foundry"],
+                 ["roll", "1d6x", "--dialect", "arbiter"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith("arbiter: error: ")
+        assert len(result.stderr.strip().splitlines()) == 1
+    result = runner.invoke(app, ["roll", "1d20", "--dialect", "hackmaster"])
+    assert result.stderr.strip() == ("arbiter: error: unknown dice dialect 'hackmaster'; the "
+                                     "dialects are arbiter, roll20, foundry, d20")
