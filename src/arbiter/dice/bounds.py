@@ -28,7 +28,7 @@ import math
 from functools import lru_cache
 
 from . import limits
-from .ast import Compare, Dice, DieKind, Node, RollGroup, children
+from .ast import Compare, Dice, DieKind, Node, children
 from .errors import DiceLimitError
 
 
@@ -191,11 +191,3 @@ def check_rolls(node: Node) -> int:
             f"roll, and every explosion, {bound})"
         )
     return most
-
-
-def groups(node: Node) -> list[RollGroup]:
-    """Every group ``{...}`` of an expression."""
-    found = [node] if isinstance(node, RollGroup) else []
-    for child in children(node):
-        found.extend(groups(child))
-    return found
