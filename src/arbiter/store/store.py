@@ -317,9 +317,14 @@ class EventStore:
         self, encounter_id: str, after: int = 0, limit: int | None = None
     ) -> list[LogRecord]:
         """Log records with ``seq > after``, oldest first."""
-        sql = (f"SELECT {_RECORD_COLUMNS} FROM log WHERE encounter_id = ? AND seq > ? "
-               "ORDER BY seq")
-        params: list[Any] = [encounter_id, after]
+        return self._records("log", "encounter_id", encounter_id, after, limit)
+
+    def _records(self, table: str, key: str, owner: str, after: int,
+                 limit: int | None) -> list[LogRecord]:
+        """Records of one log (an encounter's or a campaign's: ``table`` and its ``key``
+        column are the store's own names, never a caller's) with ``seq > after``."""
+        sql = f"SELECT {_RECORD_COLUMNS} FROM {table} WHERE {key} = ? AND seq > ? ORDER BY seq"
+        params: list[Any] = [owner, after]
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
@@ -327,12 +332,16 @@ class EventStore:
             rows = tx.rows(sql, params)
         return [_upcast_record(r) for r in rows]
 
+    def _markers(self, table: str, key: str,
+                 owner: str) -> list[tuple[int, RecordKind, int | None]]:
+        with self.backend.read() as tx:
+            rows = tx.rows(f"SELECT seq, kind, target FROM {table} WHERE {key} = ? "
+                           "ORDER BY seq", (owner,))
+        return [(int(s), k, None if t is None else int(t)) for s, k, t in rows]
+
     def markers(self, encounter_id: str) -> list[tuple[int, RecordKind, int | None]]:
         """``(seq, kind, target)`` of every record, without payloads (for undo and redo)."""
-        with self.backend.read() as tx:
-            rows = tx.rows("SELECT seq, kind, target FROM log WHERE encounter_id = ? "
-                           "ORDER BY seq", (encounter_id,))
-        return [(int(s), k, None if t is None else int(t)) for s, k, t in rows]
+        return self._markers("log", "encounter_id", encounter_id)
 
     # -- the campaign's own log: its roster and bestiary -----------------------------------
     def campaign_log(self, campaign_id: str) -> tuple[int, list[LogRecord]]:
@@ -358,22 +367,11 @@ class EventStore:
         self, campaign_id: str, after: int = 0, limit: int | None = None
     ) -> list[LogRecord]:
         """Records of a campaign's own log with ``seq > after``, oldest first."""
-        sql = (f"SELECT {_RECORD_COLUMNS} FROM campaign_log WHERE campaign_id = ? "
-               "AND seq > ? ORDER BY seq")
-        params: list[Any] = [campaign_id, after]
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        with self.backend.read() as tx:
-            rows = tx.rows(sql, params)
-        return [_upcast_record(r) for r in rows]
+        return self._records("campaign_log", "campaign_id", campaign_id, after, limit)
 
     def campaign_markers(self, campaign_id: str) -> list[tuple[int, RecordKind, int | None]]:
         """``(seq, kind, target)`` of every record of a campaign's own log."""
-        with self.backend.read() as tx:
-            rows = tx.rows("SELECT seq, kind, target FROM campaign_log WHERE campaign_id = ? "
-                           "ORDER BY seq", (campaign_id,))
-        return [(int(s), k, None if t is None else int(t)) for s, k, t in rows]
+        return self._markers("campaign_log", "campaign_id", campaign_id)
 
     def append_campaign(
         self, campaign_id: str, expected_version: int, records: Sequence[LogRecord]
