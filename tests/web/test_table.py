@@ -106,6 +106,9 @@ def test_the_phone_shows_the_turn_and_the_action_first(browser: Browser, link: s
         assert action and tracker and cards
         assert tracker["y"] < action["y"] < cards["y"]
         assert action["y"] < 844, "the action panel starts on the first screen"
+        roll = page.locator("#roll").bounding_box()
+        assert roll and roll["y"] + roll["height"] <= 844, (
+            f"the Roll button is below the first screen: {roll}")
         page.screenshot(path=str(screenshot_path(f"table-{ruleset}-390")))
     finally:
         context.close()

@@ -407,6 +407,9 @@ class GameService:
                 guard(loaded, command)
             try:
                 loaded.ruleset.validate(command)
+                # Odds of a command the rules would refuse now (no AP left, not engaged)
+                # answer with the refusal: a console probing targets must not offer it.
+                loaded.ruleset.check(loaded.state, command)
                 return loaded.ruleset.odds(loaded.state, command)
             except RulesError:
                 raise

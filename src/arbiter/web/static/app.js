@@ -592,6 +592,37 @@ function renderMany() {
   F(form, "amount").hidden = what === "condition";
   F(form, "type").hidden = what !== "damage";
   for (const n of ["cond", "level", "rounds"]) F(form, n).hidden = what !== "condition";
+  renderManyOptions(what);
+}
+
+// The options the ruleset's own command declares for applying to many: its flags (armor on or
+// off, irreducible, overheal…), its choices, and a body area where the ruleset has areas.
+const MANY_SHOWN = new Set(["target", "amount", "type", "name", "level", "rounds"]);
+function manyOptions(what) {
+  const spec = S.commands[what];
+  if (!spec) return [];
+  return commandArgs(spec).filter((a) => !MANY_SHOWN.has(a.name)
+    && (a.kind === "flag" || a.kind === "choice" || a.name === "area"));
+}
+
+function renderManyOptions(what) {
+  const box = $("#many-opts");
+  const key = `${what}:${[...S.selected].sort().join(",")}`;
+  if (box.dataset.key === key) return;  // keep what the GM ticked while the selection stands
+  box.dataset.key = key;
+  const areas = new Set();
+  for (const id of S.selected) {
+    const e = S.state && S.state.entities[id];
+    if (e && e.areas && typeof e.areas === "object") Object.keys(e.areas).forEach((a) => areas.add(a));
+  }
+  replace(box, manyOptions(what).map((a) => {
+    const label = a.name.replace(/_/g, " ");
+    if (a.name === "area") {
+      return h("label", { title: a.help || "" }, label, h("select", { name: "many-area", dataset: { arg: "area", kind: "text" } },
+        h("option", { value: "" }, "random"), [...areas].sort().map((n) => h("option", { value: n }, n.replace(/_/g, " ")))));
+    }
+    return h("label", { class: a.kind === "flag" ? "check" : "", title: a.help || "" }, argInput(a, "many-"), ` ${label}`);
+  }));
 }
 
 async function applyMany() {
@@ -611,6 +642,10 @@ async function applyMany() {
         throw new InputError(err.message, "amount");
       }
       if (what === "damage" && F(form, "type").value.trim()) extra.type = F(form, "type").value.trim();
+    }
+    for (const input of $("#many-opts").querySelectorAll("[data-arg]")) {
+      const value = readArg(input);
+      if (value !== undefined) extra[input.dataset.arg] = value;
     }
     // One batch: one log entry, one undo; refused whole when any one is refused.
     const commands = [...S.selected].map((id) => ({ do: what, target: id, ...extra }));

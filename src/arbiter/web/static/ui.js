@@ -196,13 +196,17 @@ function short(value) {
   if (value === null || value === undefined) return "–";
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v ? v.name || v.id || compact(v) : String(v))).join(", ");
-  return Object.entries(value).map(([k, v]) => `${label(k)} ${typeof v === "object" && v ? short(v) : v}`).join(", ");
+  // A named thing reads as its name, then what else it says: "leather (dr 2)".
+  const name = typeof value.name === "string" ? label(value.name) : null;
+  const rest = Object.entries(value).filter(([k, v]) => k !== "name" && !boring(v))
+    .map(([k, v]) => `${label(k)} ${typeof v === "object" && v ? short(v) : v}`).join(", ");
+  return name ? (rest ? `${name} (${rest})` : name) : rest || "–";
 }
 
 // A small mapping as its values: {dice: "1d8", bonus: 0, type: "slashing"} as "1d8 slashing".
 function compact(value) {
   return Object.values(value).filter((v) => !boring(v) && v !== 0)
-    .map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(" ");
+    .map((v) => (typeof v === "object" ? short(v) : String(v))).join(" ");
 }
 
 function boring(value) {
@@ -568,5 +572,7 @@ export function toast(text, kind = "info") {
   }
   const el = h("div", { class: `toast ${kind}` }, text);
   box.append(el);
+  // a few at a time: a quick run of rolls must not bury the page under old notices
+  while (box.children.length > 3) box.firstElementChild.remove();
   setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
 }
