@@ -164,6 +164,7 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
             f"the creature added in round 1 had no turn in round 2: {actors_by_round.get(2)}")
         assert len(rolled) >= 3, f"only {rolled} rolled in three rounds"
         assert "~~" not in page.locator("#log").inner_text()
+        wait_probe(page, page.locator("#actor").input_value())
         screenshot(page, f"rounds-{ruleset}-1440")
         assert not errors, errors
     finally:

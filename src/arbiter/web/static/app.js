@@ -471,6 +471,11 @@ function hintFor(reason) {
 
 function scheduleProbe() {
   clearTimeout(S.oddsTimer);
+  // another creature's turn: the last one's targets and reasons are not this one's
+  if ($("#target").dataset.probedFor !== $("#actor").value) {
+    replace($("#why-not"));
+    replace($("#odds"));
+  }
   S.oddsTimer = setTimeout(probeTargets, 120);
 }
 
