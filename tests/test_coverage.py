@@ -17,9 +17,9 @@ from arbiter.cli import app
 from arbiter.core import load_ruleset
 from arbiter.coverage import (
     PACKAGE_INVENTORY,
-    PREFIX,
     InventoryError,
     docstring_rule_ids,
+    id_prefix,
     load_inventory,
     measure,
     named_by_rulings,
@@ -28,6 +28,9 @@ from arbiter.coverage import (
     parse_inventory,
     read_package_inventory,
 )
+
+PREFIX = {"polemos": "P", "zones": "Z", "realms": "R"}
+"""Each seed ruleset's id letter, as the shared inventory spells its ids."""
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -232,6 +235,7 @@ def test_each_ruleset_ships_its_inventory_with_a_statement_per_id(
     assert (kinds.count("MECH"), kinds.count("HOOK"), kinds.count("NARR"),
             len(inventory.ambiguities)) == COUNTS[ruleset]
     prefix = PREFIX[ruleset]
+    assert id_prefix(package, ruleset) == prefix  # coverage reads it from the package
     assert all(rid.startswith(f"{prefix}-") for rid in inventory.rules)
     assert all(rid.startswith(f"A{prefix}-") for rid in inventory.ambiguities)
     assert set(inventory.texts) == {*inventory.rules, *inventory.ambiguities}

@@ -44,7 +44,6 @@ AMBIGUITY_LINE = re.compile(r"^- \*\*(?P<id>A[A-Z]-\d+)[:.]")
 ID = re.compile(r"\b[A-Z]-[A-Z]{1,5}-[A-Z0-9]{1,4}[a-z]?\b|\bA[A-Z]-\d+\b")
 RULE_IDS_LINE = re.compile(r"^\s*Rule ids:(?P<ids>.*)$")
 """The line of a test's docstring that names the inventory ids it checks."""
-PREFIX = {"polemos": "P", "zones": "Z", "realms": "R"}
 INVENTORY = Path("shared") / "rules" / "inventory.md"
 """Where the shared inventory lives, beside the project (in a folder above it)."""
 PACKAGE_INVENTORY = "inventory.toml"
@@ -268,10 +267,22 @@ class Coverage:
         return {"ruleset": self.ruleset, "classes": classes, "ids": ids}
 
 
+def id_prefix(package: Path, ruleset: str) -> str:
+    """The letter that starts the ruleset's rule ids (``R`` of ``R-DY-5``), as its own
+    inventory spells them: core knows no ruleset's ids. Without an inventory in the package,
+    the ruleset name's first letter."""
+    own = package / PACKAGE_INVENTORY
+    if own.is_file():
+        heads = {rid.split("-", 1)[0] for rid in read_package_inventory(own).rules}
+        if len(heads) == 1:
+            return heads.pop()
+    return ruleset[:1].upper()
+
+
 def measure(ruleset: str, inventory: Inventory, root: Path) -> Coverage:
     """Coverage of ``ruleset``'s inventory ids by the project at ``root``."""
-    prefix = PREFIX.get(ruleset, ruleset[:1].upper())
     package = root / "src" / "arbiter" / "rulesets" / ruleset
+    prefix = id_prefix(package, ruleset)
     by_rulings, ruling_ids = named_by_rulings(package)
     named: dict[str, list[str]] = {}
     for source in (named_by_scenarios(root), by_rulings, named_by_tests(root)):

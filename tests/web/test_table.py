@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from arbiter.web.demo import TABLES, console_link, create_demo_tables
+from arbiter.web.demo import console_link, create_demo_tables, table_of
 
 from .conftest import ServerThread, screenshot
 
@@ -78,7 +78,7 @@ def test_a_round_at_the_table(browser: Browser, link: str, ruleset: str) -> None
         # a condition from the card's picker
         first = page.locator("#cards article.card").first
         entity = first.get_attribute("data-id")
-        name = TABLES[ruleset][1][0][0] if TABLES[ruleset][1] else entity
+        name = table_of(ruleset)[1][0][0] if table_of(ruleset)[1] else entity
         assert name
         first.locator(".qcondition summary").click()
         chosen = first.locator(".qcond").input_value()

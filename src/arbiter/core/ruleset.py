@@ -82,6 +82,19 @@ class Ruleset:
         return cached
 
     @property
+    def demo(self) -> tuple[str, list[tuple[str, dict[str, Any]]]] | None:
+        """The package's demo encounter (``demo.yaml``): its title and each actor's id and
+        stat block in the order added, the first being the player's; None without one.
+        ``arbiter serve`` sets it up on a fresh database (:mod:`arbiter.web.demo`)."""
+        file = self.package_dir / "demo.yaml" if self.package_dir else None
+        if file is None or not file.exists():
+            return None
+        data = read_content(file)
+        actors = [(str(a["id"]), {k: v for k, v in a.items() if k != "id"})
+                  for a in data.get("actors", [])]
+        return str(data["title"]), actors
+
+    @property
     def condition_texts(self) -> dict[str, str]:
         """Each condition of the package's ``conditions.toml`` with its one-line text (the
         console's condition picker), whether the file keeps them under ``condition`` or at

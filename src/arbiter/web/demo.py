@@ -11,34 +11,23 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from ..core import Command
+from ..core import Command, InvalidCommand, available, load_ruleset
 from ..store import GameService
 
-# Each ruleset's table: (id, stat block) in the order added; the first is the player's.
-TABLES: dict[str, tuple[str, list[tuple[str, dict[str, Any]]]]] = {
-    "polemos": ("Raid on the depot", [
-        ("vera", {"name": "Vera (soldier)", "template": "soldier", "side": "heroes"}),
-        ("doc", {"name": "Doc (medic)", "template": "medic", "side": "heroes"}),
-        ("ganger", {"name": "Ganger", "template": "ganger", "side": "gang"}),
-        ("bruiser", {"name": "Bruiser", "template": "bruiser", "side": "gang"}),
-        ("dog", {"name": "Guard dog", "template": "guard_dog", "side": "gang", "hidden": True}),
-    ]),
-    "zones": ("Firefight in the ruins", [
-        ("rook", {"name": "Rook (soldier)", "template": "soldier", "side": "heroes"}),
-        ("ash", {"name": "Ash (sniper)", "template": "sniper", "side": "heroes"}),
-        ("bandit", {"name": "Bandit", "template": "bandit", "side": "raiders"}),
-        ("ogre", {"name": "Ogre", "template": "ogre", "side": "raiders"}),
-        ("wolf", {"name": "Wolf", "template": "wolf", "side": "raiders", "hidden": True}),
-    ]),
-    "realms": ("Ambush at the ford", [
-        ("nia", {"name": "Nia (knight)", "template": "knight", "side": "heroes"}),
-        ("hound", {"name": "Nia's hound", "template": "hound", "side": "heroes"}),
-        ("bandit", {"name": "Bandit", "template": "bandit", "side": "brigands"}),
-        ("ogre", {"name": "Ogre", "template": "ogre", "side": "brigands"}),
-        ("imp", {"name": "Fire imp", "template": "fire_imp", "side": "brigands",
-                 "hidden": True}),
-    ]),
-}
+
+def demo_rulesets() -> tuple[str, ...]:
+    """The installed rulesets that ship a demo encounter, in the order of their seeds."""
+    found = [load_ruleset(name) for name in available()]
+    return tuple(r.name for r in sorted(found, key=lambda r: (r.seed, r.name)) if r.demo)
+
+
+def table_of(ruleset: str) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
+    """A ruleset's demo table: its title and each actor's (id, stat block), the first being
+    the player's (the ruleset's ``demo.yaml``)."""
+    demo = load_ruleset(ruleset).demo
+    if demo is None:
+        raise InvalidCommand(f"the {ruleset} ruleset ships no demo encounter (demo.yaml)")
+    return demo
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,13 +41,12 @@ class DemoTable:
 
 
 def create_demo_tables(service: GameService,
-                       rulesets: tuple[str, ...] = ("polemos", "zones", "realms"),
-                       ) -> list[DemoTable]:
+                       rulesets: tuple[str, ...] | None = None) -> list[DemoTable]:
     """A campaign per ruleset, each with one encounter of heroes, foes and a hidden foe, and
     a player token for the first hero."""
     out = []
-    for ruleset in rulesets:
-        title, actors = TABLES[ruleset]
+    for ruleset in demo_rulesets() if rulesets is None else rulesets:
+        title, actors = table_of(ruleset)
         campaign, gm_token = service.create_campaign(f"Demo: {ruleset}", ruleset)
         encounter = service.create_encounter(campaign.id, title)
         for actor_id, spec in actors:
@@ -85,4 +73,5 @@ def player_link(base: str, table: DemoTable) -> str:
     return f"{base}/play/#campaign={quote(table.campaign)}&token={quote(table.player_token)}"
 
 
-__all__ = ["DemoTable", "console_link", "create_demo_tables", "player_link"]
+__all__ = ["DemoTable", "console_link", "create_demo_tables", "demo_rulesets", "player_link",
+           "table_of"]
