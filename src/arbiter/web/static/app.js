@@ -472,8 +472,12 @@ function hintFor(reason) {
 function scheduleProbe() {
   clearTimeout(S.oddsTimer);
   // another creature's turn: the last one's targets and reasons are not this one's
+  // (its target too: R before the new probe answers must not send the last one's target,
+  // which may be this creature itself or its own side)
   if ($("#target").dataset.probedFor !== $("#actor").value) {
-    replace($("#why-not"));
+    replace($("#target"));
+    delete $("#target").dataset.probedFor;
+    replace($("#why-not"), h("span", { class: "muted" }, "checking targets…"));
     replace($("#odds"));
   }
   S.oddsTimer = setTimeout(probeTargets, 120);
