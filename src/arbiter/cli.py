@@ -380,6 +380,166 @@ def serve_command(
     run_server(host=host, port=port, db=db, admin_token=admin_token)
 
 
+# -- campaigns: export, import, the roster of a campaign file ------------------------------
+campaign_app = typer.Typer(help="Campaign files: export, import, and their roster.",
+                           no_args_is_help=True)
+app.add_typer(campaign_app, name="campaign")
+DbOpt = Annotated[Path, typer.Option(help="SQLite file of the server (arbiter serve --db).")]
+
+
+def _open_db(db: Path, must_exist: bool = True) -> Any:
+    """The game service on an SQLite file, or exit 2 saying what is wrong with the path."""
+    from .store import EventStore, GameService, StoreError
+
+    if must_exist and not db.is_file():
+        fail(f"--db {db}: no such database file")
+    try:
+        return GameService(EventStore.open(db))
+    except StoreError as err:
+        fail(f"--db {db}: {err}")
+
+
+def _read_document(path: Path) -> Any:
+    from .limits import IMPORT_BYTES
+
+    try:
+        if path.stat().st_size > IMPORT_BYTES:
+            fail(f"{path}: larger than {IMPORT_BYTES:,} bytes, the most an import takes")
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as err:
+        fail(f"{path}: cannot read: {err}")
+    except json.JSONDecodeError as err:
+        fail(f"{path}: not JSON (line {err.lineno}: {err.msg})")
+
+
+def read_roster(path: Path) -> Any:
+    """The roster of an exported campaign file (``RosterLoaded``), read by importing the
+    file into a scratch database (so it is checked and brought up to date as an import
+    is); exits 2 naming what is wrong with the file."""
+    import shutil
+    import tempfile
+
+    from .store import ExportFormatError
+
+    document = _read_document(path)
+    folder = tempfile.mkdtemp(prefix="arbiter-")
+    service = _open_db(Path(folder) / "scratch.db", must_exist=False)
+    try:
+        record = service.import_campaign(document)
+        return service.roster(record.id, lambda r: r)
+    except (ExportFormatError, RulesError) as err:
+        fail(f"{path}: {err}")
+    finally:
+        service.store.close()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def describe_lasting(ruleset: str, lasting: dict[str, Any]) -> str:
+    """A character's lasting state in words (the roster listing)."""
+    parts: list[str] = []
+    for key, value in lasting.items():
+        if key == "wounds" and value:
+            parts.append("wounds: " + ", ".join(
+                f"{w.get('name')}" + (f" ({w['area'].replace('_', ' ')})"
+                                      if w.get("area") else "") for w in value))
+        elif key == "afflictions" and value:
+            parts.append("afflictions: " + ", ".join(str(a.get("name")) for a in value))
+        elif key == "conditions" and value:
+            parts.append(", ".join(f"{c.get('name')}" + (f" {c['level']}" if c.get(
+                "level", 1) != 1 else "") for c in value))
+        elif key == "vitality_now":
+            parts.append("vitality " + ", ".join(f"{a.replace('_', ' ')} {v}"
+                                                 for a, v in value.items()))
+        elif key.endswith("_now"):
+            parts.append(f"{key[:-4].replace('_', ' ')} {value}")
+        elif key == "ammo" and value:
+            parts.append("ammo " + ", ".join(f"{k} {v}" for k, v in value.items()))
+        elif key == "stress" and value:
+            parts.append(f"stress {value}")
+    return "; ".join(parts) or "unhurt"
+
+
+@campaign_app.command("export")
+def campaign_export(
+    campaign: Annotated[str, typer.Argument(help="The campaign's id (c-...).")],
+    db: DbOpt = Path("arbiter.db"),
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write the file here (default: standard output).")] = None,
+) -> None:
+    """Export a campaign (its encounters, roster, bestiary and logs) as one JSON file."""
+    from .store import NotFound
+
+    service = _open_db(db)
+    try:
+        document = service.export_campaign(campaign)
+    except NotFound as err:
+        fail(str(err))
+    finally:
+        service.store.close()
+    text = json.dumps(document, indent=1) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as err:
+        fail(f"--out {out}: {err}")
+    console.print(f"campaign {campaign} written to {out}", markup=False)
+
+
+@campaign_app.command("import")
+def campaign_import(
+    file: Annotated[Path, typer.Argument(help="A campaign file (arbiter campaign export).")],
+    db: DbOpt = Path("arbiter.db"),
+) -> None:
+    """Import a campaign file into the server's database (all of it, or nothing)."""
+    from .store import AlreadyExists, ExportFormatError
+
+    document = _read_document(file)
+    folder = db.expanduser().resolve().parent
+    if not folder.is_dir():
+        fail(f"--db {db}: the folder {folder} does not exist")
+    service = _open_db(db, must_exist=False)
+    try:
+        record = service.import_campaign(document)
+        characters, bestiary = service.roster(
+            record.id, lambda r: (len(r.state.characters), len(r.state.bestiary)))
+    except (ExportFormatError, AlreadyExists, RulesError) as err:
+        fail(f"{file}: {err}")
+    finally:
+        service.store.close()
+    console.print(f"imported campaign {record.id} ({record.name}, {record.ruleset}): "
+                  f"{characters} character(s), {bestiary} bestiary creature(s)", markup=False)
+
+
+@campaign_app.command("characters")
+def campaign_characters(
+    file: Annotated[Path, typer.Argument(help="A campaign file (arbiter campaign export).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """List the roster characters of a campaign file with what they carry, and its
+    bestiary."""
+    roster = read_roster(file)
+    state = roster.state
+    ruleset = roster.roster.ruleset.name
+    if as_json:
+        emit_json({"ruleset": ruleset, "time": state.clock,
+                   "characters": list(state.characters.values()),
+                   "bestiary": list(state.bestiary.values())})
+        return
+    table = Table(title=f"roster of {file.name} ({ruleset})")
+    for col in ("id", "name", "side", "owner", "template", "carries"):
+        table.add_column(col)
+    for ident, record in state.characters.items():
+        table.add_row(ident, str(record.get("name", ident)), str(record.get("side") or ""),
+                      str(record.get("owner") or ""), str(record.get("template") or ""),
+                      describe_lasting(ruleset, dict(record.get("lasting") or {})))
+    console.print(table)
+    if state.bestiary:
+        console.print("bestiary: " + ", ".join(
+            f"{k} ({v.get('name', k)})" for k, v in state.bestiary.items()), markup=False)
+
+
 def _register_sim() -> None:
     from .sim.cli import sim_command, sweep_command
 

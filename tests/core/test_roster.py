@@ -7,9 +7,18 @@ import copy
 
 import pytest
 
-from arbiter.core import Command, Condition, Duration, EncounterState, Entity, load_ruleset
+from arbiter.core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Entity,
+    InvalidCommand,
+    load_ruleset,
+)
 from arbiter.core.catalogue import InvalidArgument
-from arbiter.core.roster import Roster, RosterState, lasting_conditions
+from arbiter.core.roster import NotListed, Roster, RosterState, lasting_conditions
+from arbiter.dice import SeededDice
 
 DEMO = load_ruleset("demo")
 
@@ -28,8 +37,8 @@ def played(roster: Roster, *commands: Command) -> RosterState:
 
 def test_every_roster_command_is_declared_and_checked() -> None:
     roster = Roster(DEMO)
-    assert sorted(roster.catalogue) == ["character_add", "character_remove",
-                                        "character_update", "creature_remove",
+    assert sorted(roster.catalogue) == ["advance_time", "character_add", "character_remove",
+                                        "character_update", "configure", "creature_remove",
                                         "creature_save", "write_back"]
     assert all(spec.who == "gm" for spec in roster.catalogue.values())
     with pytest.raises(InvalidArgument) as caught:
@@ -81,3 +90,38 @@ def test_conditions_that_outlast_the_fight() -> None:
          "duration": {"kind": "timed", "round": 3, "turn_of": "nia", "at": "start"}},
         {"name": "unseen", "level": 1, "data": {"score": 14}},
     ]
+
+
+def test_time_and_settings_are_declared_commands_of_the_campaign_log() -> None:
+    """``advance_time`` needs dice, names its characters and activity; ``configure`` takes
+    only the listed dice dialects; undoing either is replaying the log without it."""
+    roster = Roster(DEMO)
+    state = played(roster, Command("character_add", args={"id": "nia", "health": 9}),
+                   Command("configure", args={"dice_dialect": "roll20"}))
+    assert state.settings == {"dice_dialect": "roll20"}
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(state, Command("configure", args={"dice_dialect": "gurps"}))
+    assert caught.value.field == "command.dice_dialect"
+    with pytest.raises(InvalidCommand, match="rolls dice"):
+        roster.decide(state, Command("advance_time", args={"amount": 2}))
+    dice = SeededDice(1)
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(state, Command("advance_time", args={"amount": 2, "activity": "nap"}),
+                      dice)
+    assert caught.value.field == "command.activity" and "rest, none" in str(caught.value)
+    with pytest.raises(NotListed) as listed:
+        roster.decide(state, Command("advance_time", args={"amount": 2,
+                                                          "characters": ["bram"]}), dice)
+    assert listed.value.field == "command.characters.0"
+    with pytest.raises(InvalidArgument) as caught:
+        roster.decide(state, Command("advance_time", args={"amount": 0}), dice)
+    assert caught.value.field == "command.amount"
+    [made] = roster.decide(state, Command("advance_time", args={"amount": 3,
+                                                               "unit": "days"}), dice)
+    assert made.data["seconds"] == 3 * 86400 and made.data["who"] == ["nia"]
+    assert made.data["activity"] == "rest"  # the demo's time changes nothing
+    assert made.data["characters"] == {"nia": {}} and made.data["happened"] == {"nia": []}
+    roster.evolve(state, made)
+    assert state.clock == 3 * 86400
+    assert roster.describe(made.type, made.data, roster.names(state)) == \
+        "3 days pass (rest) for nia."

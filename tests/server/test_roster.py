@@ -305,3 +305,84 @@ def test_the_campaign_file_keeps_the_roster(game: Campaign, tmp_path: Path) -> N
         broken["campaign"] = {**document["campaign"], "id": "c-other"}
         r = other.post("/api/campaigns/import", json=broken)
         assert r.status_code == 422 and r.json()["field"] == "log.0.v"
+
+
+# -- campaign time, settings, and a roster character joining an encounter (issue 17) ------
+def test_time_passes_for_the_roster_and_undo_takes_it_back(game: Campaign) -> None:
+    """A wounded character heals as days of rest pass (zones: ZR-9, a tenth of maximum
+    Health a complete day); the route is the game master's; undo restores the lasting
+    state and the campaign's time."""
+    c = game.client
+    eid = new_encounter(game, ["kit"])
+    r = c.post(f"/api/encounters/{eid}/commands", headers=game.gm,
+               json={"command": {"do": "damage", "target": "kit", "amount": 30}})
+    assert r.status_code == 201, r.text
+    assert c.post(f"/api/encounters/{eid}/write-back", headers=game.gm).status_code == 201
+    r = c.post(game.url("/time"), headers=game.player, json={"amount": 2, "unit": "days"})
+    assert r.status_code == 403
+    r = c.post(game.url("/time"), headers=game.gm, json={"amount": 2, "unit": "weeks"})
+    assert r.status_code == 422 and r.json()["field"] == "unit"
+    r = c.post(game.url("/time"), headers=game.gm,
+               json={"amount": 2, "unit": "days", "activity": "dance"})
+    assert r.status_code == 422 and r.json()["field"] == "activity"
+    assert "rest, none" in r.json()["error"]
+    r = c.post(game.url("/time"), headers=game.gm,
+               json={"amount": 2, "unit": "days", "characters": ["kit", "nobody"]})
+    assert r.status_code == 422 and r.json()["field"] == "characters.1"
+    r = c.post(game.url("/time"), headers=game.gm,
+               json={"amount": 36, "unit": "hours", "characters": ["kit"]})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert body["time"] == 36 * 3600
+    assert body["record"]["text"] == "36 hours pass (rest) for Kit."
+    assert body["record"]["events"][0]["data"]["happened"]["kit"] == [
+        "Kit rests and regains 8 Health (now 73)."]  # 30 damage, 15 through the armor
+    kit = c.get(game.url("/characters/kit"), headers=game.gm).json()["character"]
+    assert kit["lasting"]["health_now"] == 73
+    shown = c.get(game.url(), headers=game.player).json()["campaign"]
+    assert shown["time"] == 36 * 3600
+    assert c.post(game.url("/undo"), headers=game.gm).status_code == 201
+    kit = c.get(game.url("/characters/kit"), headers=game.gm).json()["character"]
+    assert kit["lasting"]["health_now"] == 65
+    assert c.get(game.url(), headers=game.gm).json()["campaign"]["time"] == 0
+
+
+def test_the_campaign_settings_are_the_game_masters(game: Campaign) -> None:
+    c = game.client
+    assert c.get(game.url(), headers=game.player).json()["campaign"]["settings"] == {
+        "dice_dialect": "arbiter"}
+    r = c.put(game.url("/settings"), headers=game.player, json={"dice_dialect": "roll20"})
+    assert r.status_code == 403
+    r = c.put(game.url("/settings"), headers=game.gm, json={"dice_dialect": "gurps"})
+    assert r.status_code == 422 and r.json()["field"] == "dice_dialect"
+    r = c.put(game.url("/settings"), headers=game.gm, json={"dice_dialect": "roll20"})
+    assert r.status_code == 200, r.text
+    assert r.json()["settings"] == {"dice_dialect": "roll20"}
+    assert r.json()["record"]["text"] == \
+        "The campaign's settings change: dice_dialect roll20."
+    for who in (game.gm, game.player):
+        shown = c.get(game.url(), headers=who).json()["campaign"]
+        assert shown["settings"] == {"dice_dialect": "roll20"}
+
+
+def test_a_roster_character_joins_an_encounter_under_way(game: Campaign) -> None:
+    c = game.client
+    first = new_encounter(game, ["kit"])
+    c.post(f"/api/encounters/{first}/commands", headers=game.gm,
+           json={"command": {"do": "damage", "target": "kit", "amount": 30}})
+    c.post(f"/api/encounters/{first}/write-back", headers=game.gm)
+    eid = new_encounter(game, [])
+    url = f"/api/encounters/{eid}/actors"
+    assert c.post(url, headers=game.player, json={"character": "kit"}).status_code == 403
+    r = c.post(url, headers=game.gm, json={"character": "nobody"})
+    assert r.status_code == 422 and r.json()["field"] == "character"
+    r = c.post(url, headers=game.gm, json={"character": "kit", "health": 5})
+    assert r.status_code == 422 and r.json()["field"] == "health"
+    r = c.post(url, headers=game.gm, json={"template": "bandit"})
+    assert r.status_code == 422 and r.json()["field"] == "id"
+    r = c.post(url, headers=game.gm, json={"character": "kit"})
+    assert r.status_code == 201, r.text
+    kit = r.json()["state"]["entities"]["kit"]
+    assert (kit["name"], kit["health"], kit["side"]) == ("Kit", 65, "crew")
+    r = c.post(url, headers=game.gm, json={"character": "kit"})
+    assert r.status_code == 422  # already there

@@ -9,6 +9,7 @@ then plays through the browser only. Screenshots of each ruleset's map at 1440x9
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -131,7 +132,10 @@ def test_a_drag_moves_the_current_creature_and_spends_its_ap(
     dest = [x, y - 1 if y > 1 else y + 1]
     info = page.locator("#map-panel .mapinfo")
     expect(info).to_contain_text(f"moves to ({dest[0]}, {dest[1]}): 1 step")
-    expect(info).to_contain_text("no cost preview")  # realms prices no move before it
+    # the preview is the move's own odds: 1 space, 1 AP for a move action, 3 AP left
+    expect(info).to_contain_text("1 space, 1 AP (1 move action)")
+    expect(info).to_contain_text("3 AP left")
+    expect(page.locator("#map-panel .costlabel")).to_contain_text("3 AP left")
     expect(page.locator("#map-panel .aim")).to_have_attribute("data-square", f"{dest[0]},{dest[1]}")
     page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-realms-1440.png"))
     page.mouse.up()
@@ -146,8 +150,6 @@ def test_a_drag_moves_the_current_creature_and_spends_its_ap(
 
 
 def _has(name: str) -> Any:
-    import re
-
     return re.compile(rf"(^|\s){name}(\s|$)")
 
 
@@ -166,6 +168,10 @@ def test_an_illegal_drag_shows_the_reason_and_changes_nothing(
     page.locator("#map-panel").scroll_into_view_if_needed()
     drag(page, current, 40 - x, 2 - y, drop=False)
     expect(page.locator("#map-panel .mapinfo")).to_contain_text("moves to (40, 2)")
+    # refused before the drop, with the rule's reason
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("refused:")
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("AP left")
+    expect(page.locator("#map-panel .aim.bad").first).to_be_visible()
     page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-far-realms-1440.png"))
     page.mouse.up()
     error = page.locator("#map-panel .error")
@@ -196,6 +202,9 @@ def test_the_players_map_has_no_hidden_creature_and_moves_their_own(
     assert state(api, made)["current"] == made.player_character
     assert state(api, made)["entities"]["imp"]["hidden"] is True
     page = desk.new_page()
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        payload if isinstance(payload, str) else payload.decode("utf-8", "replace"))))
     page.goto(player_link(server.url, made))
     open_map(page)
     panel = page.locator("#map-panel")
@@ -203,9 +212,11 @@ def test_the_players_map_has_no_hidden_creature_and_moves_their_own(
     expect(panel.locator("[data-id='imp']")).to_have_count(0)
     assert "Fire imp" not in panel.inner_html()
     assert "Fire imp" not in page.content()
-    # Foes' squares are not in the player's state: they are named, not drawn.
-    expect(token(page, "bandit")).to_have_count(0)
-    expect(panel.locator(".mapnote")).to_contain_text("Bandit")
+    # Foes in sight are drawn at their squares (the player's state has them); the imp not.
+    expect(token(page, "bandit")).to_have_count(1)
+    expect(token(page, "bandit").locator("title")).to_contain_text("(7, 2)")
+    expect(panel.locator(".tok")).to_have_count(4)
+    expect(panel.locator(".terrain")).to_have_count(3)  # the terrain is public
     # Only their own creature, on its turn, can be dragged.
     expect(panel.locator(".tok.movable")).to_have_count(1)
     expect(token(page, "nia")).to_have_class(_has("movable"))
@@ -213,6 +224,18 @@ def test_the_players_map_has_no_hidden_creature_and_moves_their_own(
     expect(page.locator("#mine article.card[data-id='nia'] .fact[data-field=ap]")
            ).to_have_text("ap 3")
     assert state(api, made)["entities"]["nia"]["position"] == [2, 1]
+    # The GM moves the imp (twice) while the player watches: nothing of it arrives.
+    for at in ([3, 7], [4, 6]):
+        server.service.submit(made.encounter, Command("place", args={"target": "imp",
+                                                                     "at": at}))
+    server.service.submit(made.encounter, Command("place", args={"target": "bandit",
+                                                                 "at": [7, 3]}))
+    expect(token(page, "bandit").locator("title")).to_contain_text("(7, 3)")
+    assert frames, "the player view listens on the WebSocket"
+    for frame in frames:
+        assert '"imp"' not in frame and "Fire imp" not in frame, frame
+        assert not re.search(r"\[\s*3,\s*7\s*\]", frame), frame
+    expect(panel.locator("[data-id='imp']")).to_have_count(0)
     page.screenshot(path=str(OUTPUT / "map-player-realms-1440.png"))
 
 
@@ -373,3 +396,141 @@ def test_forty_tokens_update_in_place(server: ServerThread, page: Page) -> None:
     assert out["same"], "a token's element is kept and moved, not rebuilt"
     print(f"40 tokens: median update {out['median']:.2f} ms, worst {out['worst']:.2f} ms")
     assert out["median"] < 50
+
+
+def footprint_width(api: httpx.Client, made: DemoTable, who: str) -> int:
+    feet = state(api, made).get("map", {}).get("footprints", {}).get(who, [[0, 0]])
+    return int(max(dx for dx, _ in feet)) + 1
+
+
+def test_a_move_that_provokes_a_flanking_reaction_says_so_before_the_drop(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = realms_table(server)
+    current = state(api, made)["current"]
+    mine = state(api, made)["entities"][current]["side"]
+    foes = [e for e in ("bandit", "imp", "nia", "hound")
+            if state(api, made)["entities"][e]["side"] != mine][:2]
+    width = footprint_width(api, made, current)
+    for who, at in ((current, [5, 5]), (foes[0], [4, 5]), (foes[1], [5 + width, 5])):
+        server.service.submit(made.encounter, Command("place", args={"target": who, "at": at}))
+    for other in {"nia", "hound", "bandit", "ogre", "imp"} - {current, *foes}:
+        server.service.submit(made.encounter, Command("place", args={"target": other,
+                                                                     "at": [12, 1]}))
+    page = open_console(desk, server, made)
+    open_map(page)
+    drag(page, current, 0, -2, drop=False)
+    triggers = page.locator("#map-panel .maptriggers")
+    expect(triggers).to_contain_text("provokes a flanking reaction from")
+    names = {e: state(api, made)["entities"][e]["name"] for e in foes}
+    for name in names.values():
+        expect(triggers).to_contain_text(name)
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("AP left")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-flank-realms-1440.png"))
+    page.mouse.up()
+    expect(page.locator("#log .said").first).to_contain_text("leaving a flank")
+    after = state(api, made)
+    assert after["entities"][current]["position"] == [5, 3]
+    assert sorted(after["extra"]["provoked"]["flankers"]) == sorted(foes)
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def test_a_large_creature_covers_its_footprint(server: ServerThread, api: httpx.Client,
+                                               desk: BrowserContext) -> None:
+    made = realms_table(server)
+    feet = state(api, made)["map"]["footprints"]
+    assert "ogre" in feet and len(feet["ogre"]) > 1, feet
+    page = open_console(desk, server, made)
+    open_map(page)
+    foot = token(page, "ogre").locator("rect.foot")
+    width = float(foot.get_attribute("width") or 0)
+    columns = max(dx for dx, _ in feet["ogre"]) + 1
+    assert width == pytest.approx(columns * 32 - 6)
+    assert float(token(page, "nia").locator("rect.foot").get_attribute("width") or 0) == 0
+
+
+def test_reach_and_line_of_sight_overlays(server: ServerThread, api: httpx.Client,
+                                         desk: BrowserContext) -> None:
+    made = table(server, "polemos", setup_for("polemos"))
+    page = open_console(desk, server, made)
+    open_map(page)
+    token(page, "vera").click()
+    expect(token(page, "vera")).to_have_class(_has("selected"))
+    page.locator("#map-panel .tool-sight").click()
+    blocked = state(api, made)["map"]["sight"]["vera"]
+    assert set(blocked) >= {"ganger", "bruiser"}  # behind the wall at x = 5
+    expect(page.locator("#map-panel .sight.blocked")).to_have_count(len(blocked))
+    expect(page.locator("#map-panel .sight.blocked[data-to='ganger'] title")
+           ).to_contain_text(f"broken at ({blocked['ganger'][0]}, {blocked['ganger'][1]})")
+    expect(page.locator("#map-panel .sight.clear[data-to='doc']")).to_have_count(1)
+    page.locator("#map-panel .tool-reach").click()
+    expect(page.locator("#map-panel .threat").first).to_be_visible()
+    expect(page.locator("#map-panel .reach-own")).to_have_count(8)  # reach 1 around vera
+    page.screenshot(path=str(OUTPUT / "map-overlays-polemos-1440.png"))
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def test_zones_an_area_shows_each_creatures_chance_from_the_odds(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = table(server, "zones", setup_for("zones"))
+    for _ in range(6):  # the odds of an attack are for the creature whose turn it is
+        if state(api, made)["current"] == "rook":
+            break
+        server.service.submit(made.encounter, Command("next"))
+    assert state(api, made)["current"] == "rook"
+    page = open_console(desk, server, made)
+    open_map(page)
+    expect(token(page, "bandit").locator(".band")).to_have_text("med.")  # rook → the ford
+    page.locator("#map-panel .tool-area").click()
+    expect(page.locator("#map-panel .area-weapon")).to_have_value("grenade")
+    token(page, "bandit").click()
+    r = api.post(f"/api/encounters/{made.encounter}/odds",
+                 headers={"Authorization": f"Bearer {made.gm_token}"},
+                 json={"command": {"do": "attack", "actor": "rook", "weapon": "grenade",
+                                   "target": "bandit"}})
+    assert r.status_code == 200, r.text
+    inclusion = r.json()["odds"]["inclusion"]
+    assert set(inclusion) == {"bandit", "ogre"}
+    for who, chance in inclusion.items():
+        shown = f"{round(chance['percent'], 1):g}%"
+        expect(token(page, who).locator(".chance")).to_have_text(shown)
+        expect(token(page, who).locator("title")).to_contain_text(f"{chance['percent']}% chance")
+    info = page.locator("#map-panel .mapinfo")
+    expect(info).to_contain_text(f"Ogre {inclusion['ogre']['percent']}%")
+    expect(page.locator("#map-panel .template")).to_have_count(1)  # the ford's engagement
+    expect(token(page, "rook").locator(".chance")).to_have_text("")
+    page.screenshot(path=str(OUTPUT / "map-area-zones-1440.png"))
+    assert not page.script_errors  # type: ignore[attr-defined]
+
+
+def test_the_gm_paints_terrain_and_describes_a_zone_as_commands(
+        server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
+    made = realms_table(server)
+    page = open_console(desk, server, made)
+    open_map(page)
+    page.locator("#map-panel .tool-paint").click()
+    expect(page.locator("#map-panel .paint-kind")).to_have_value("mark")
+    board = page.locator("#map-panel svg.battlemap").bounding_box()
+    assert board
+    step = cell(page)
+    page.mouse.move(board["x"] + 10.5 * step, board["y"] + 0.5 * step)
+    page.mouse.down()
+    page.mouse.move(board["x"] + 11.5 * step, board["y"] + 0.5 * step, steps=4)
+    page.mouse.move(board["x"] + 11.5 * step, board["y"] + 1.5 * step, steps=4)
+    page.mouse.up()
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("Painted 3 squares")
+    difficult = state(api, made)["extra"]["difficult"]
+    assert [10, 0] in difficult and [11, 0] in difficult and [11, 1] in difficult
+    expect(page.locator("#log .said").first).to_contain_text("difficult terrain")
+
+    zones = table(server, "zones", setup_for("zones"))
+    page = open_console(desk, server, zones)
+    open_map(page)
+    page.locator("#map-panel .tool-paint").click()
+    page.locator("#map-panel input[name=zone-id]").fill("bridge")
+    page.locator("#map-panel input[name=zone-adjacent]").fill("ford, ruins")
+    page.locator("#map-panel .zone-set").click()
+    expect(page.locator("#map-panel .zone[data-zone='bridge']")).to_have_count(1)
+    assert state(api, zones)["extra"]["zones"]["bridge"]["adjacent"] == ["ford", "ruins"]
+    page.locator("#map-panel input[name=zone-id]").fill("")
+    page.locator("#map-panel .zone-set").click()
+    expect(page.locator("#map-panel .error")).to_contain_text("give the zone a name")

@@ -21,6 +21,12 @@ class IllegalCommand(RulesError):
         super().__init__(f"{message} [{rule}]" if rule else message)
 
 
+class NoOdds(IllegalCommand):
+    """The ruleset computes no odds for this command (it may still be legal): the server
+    answers ``"odds": null`` with the reason, never an error a client must tell apart from a
+    refusal by its words."""
+
+
 class InvalidCommand(RulesError):
     """The command itself is malformed: unknown name, missing or wrong argument."""
 

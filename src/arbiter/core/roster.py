@@ -28,15 +28,17 @@ ships, which stay read-only.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dice import DIALECTS, DiceSource
 from . import catalogue as args
 from .catalogue import CommandSpec, EventSpec, InvalidArgument, catalogue_of, command, event
 from .catalogue import events_of as _events_of
-from .errors import IllegalCommand, InvalidCommand, SchemaError
+from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
 from .events import Command, Event
 from .model import EncounterState, Entity
 from .ruleset import Ruleset
@@ -48,6 +50,14 @@ JOIN_ARGUMENTS = frozenset({"initiative"})
 roster or the bestiary cannot hold them (``initiative`` would be read as the creature's
 initiative when it joins, not as a stat-block key)."""
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+ROLLING = frozenset({"advance_time"})
+"""Campaign commands that roll dice."""
+SAID = 100
+"""At most this many sentences say what happened to one character while time passed."""
+QUIET = frozenset({"time_passed"})
+"""Event types that only move a clock: left out of what happened."""
+UNITS = {"minutes": 60, "hours": 3600, "days": 86400}
+"""The units of campaign time, in seconds."""
 WHOLE_FIGHT = ("sustained", "caused", "field")
 """Condition durations that end with the encounter: kept up by a creature, a cause or a place
 that the next encounter does not have (a cause still there gives them again)."""
@@ -74,9 +84,14 @@ class RosterState:
 
     characters: dict[str, dict[str, Any]] = field(default_factory=dict)
     bestiary: dict[str, dict[str, Any]] = field(default_factory=dict)
+    clock: int = 0
+    """Seconds of campaign time passed between encounters (``advance_time``)."""
+    settings: dict[str, Any] = field(default_factory=dict)
+    """The campaign's settings (``configure``): ``dice_dialect``."""
 
     def copy(self) -> RosterState:
-        return RosterState(dict(self.characters), dict(self.bestiary))
+        return RosterState(dict(self.characters), dict(self.bestiary), self.clock,
+                           dict(self.settings))
 
 
 class AlreadyListed(IllegalCommand):
@@ -146,10 +161,14 @@ def lasting_conditions(state: EncounterState, entity: Entity,
 
 
 class Roster:
-    """The decide/evolve of a campaign's roster and bestiary, for the campaign's ruleset."""
+    """The decide/evolve of a campaign's roster and bestiary, for the campaign's ruleset.
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    ``rulings`` are the campaign's (those its new encounters start with): time passing
+    between encounters (``advance_time``) is decided under them."""
+
+    def __init__(self, ruleset: Ruleset, rulings: Mapping[str, str] | None = None) -> None:
         self.ruleset = ruleset
+        self.rulings: dict[str, str] = dict(rulings or {})
 
     # -- the catalogue ------------------------------------------------------------------
     @property
@@ -160,13 +179,19 @@ class Roster:
     def events(self) -> dict[str, EventSpec]:
         return _events_of(type(self))
 
-    def decide(self, state: RosterState, command: Command) -> list[Event]:
-        """The events of a campaign command, or a RulesError saying why not."""
+    def decide(self, state: RosterState, command: Command,
+               dice: DiceSource | None = None) -> list[Event]:
+        """The events of a campaign command, or a RulesError saying why not. Only
+        ``advance_time`` rolls (from ``dice``: without them it is refused)."""
         spec = self.catalogue.get(command.name)
         if spec is None:
             raise InvalidArgument(f"the roster has no command {command.name!r} (commands: "
                                   f"{', '.join(self.catalogue)})", "command.do")
         spec.validate(command)
+        if command.name in ROLLING:
+            if dice is None:
+                raise InvalidCommand(f"{command.name} rolls dice: give it a dice source")
+            return self.do_advance_time(state, command, dice)
         handler: Callable[[RosterState, Command], list[Event]] = getattr(
             self, f"do_{command.name}")
         return handler(state, command)
@@ -453,6 +478,91 @@ class Roster:
     @event("The bestiary loses {id}.", id=args.text("the entry"))
     def apply_creature_removed(self, state: RosterState, data: dict[str, Any]) -> None:
         state.bestiary = {k: v for k, v in state.bestiary.items() if k != data["id"]}
+
+
+    # -- time between encounters --------------------------------------------------------
+    @command("Let campaign time pass between encounters: each character's lasting state "
+             "changes as the ruleset says (healing, recovery rolls, conditions running "
+             "out).",
+             amount=args.integer("how many units", lo=1, hi=9999, required=True),
+             unit=args.choice("minutes, hours or days", *UNITS, default="hours"),
+             activity=args.text("what the characters do meanwhile: one of the ruleset's "
+                                "activities (rest, none...; the first is the default)",
+                                max_len=32),
+             characters=args.creatures("the characters it passes for (default: all)"))
+    def do_advance_time(self, state: RosterState, command: Command,
+                        dice: DiceSource) -> list[Event]:
+        amount = int(command.args["amount"])
+        unit = str(command.args.get("unit", "hours"))
+        activities = self.ruleset.time_activities
+        activity = str(command.args.get("activity") or activities[0])
+        if activity not in activities:
+            raise InvalidArgument(f"the activity is one of {', '.join(activities)} "
+                                  f"({self.ruleset.name}), not {activity!r}",
+                                  "command.activity")
+        given = command.args.get("characters")
+        who = list(state.characters) if given is None else [str(c) for c in given]
+        for i, ident in enumerate(who):
+            if ident not in state.characters:
+                raise NotListed("character", ident, state.characters,
+                                f"command.characters.{i}")
+            if who.index(ident) != i:
+                raise InvalidArgument(f"{ident!r} is named twice", f"command.characters.{i}")
+        lasting: dict[str, dict[str, Any]] = {}
+        happened: dict[str, list[str]] = {}
+        names = self.names(state)
+        for ident in who:
+            spec = self.joining(state, ident)
+            spec.pop("id")
+            try:
+                after, events = self.ruleset.pass_time(spec, ident, amount, unit, activity,
+                                                       dice, self.rulings)
+            except InvalidArgument:
+                raise
+            except IllegalCommand as err:
+                raise IllegalCommand(f"time cannot pass for {ident}: {err.reason}",
+                                     err.rule) from None
+            except RulesError as err:
+                raise InvalidCommand(f"time cannot pass for {ident}: {err}") from None
+            lasting[ident] = json.loads(json.dumps(after, allow_nan=False))
+            said = [self.ruleset.describe(e.type, e.data, names) for e in events
+                    if e.type not in QUIET]
+            if len(said) > SAID:
+                said = [*said[:SAID - 1], f"... and {len(said) - SAID + 1} more events"]
+            happened[ident] = said
+        return [Event("time_advanced", {
+            "amount": amount, "unit": unit, "seconds": amount * UNITS[unit],
+            "activity": activity, "clock": state.clock + amount * UNITS[unit], "who": who,
+            "characters": lasting, "happened": happened})]
+
+    @event("{amount} {unit} pass ({activity})[ for {who}].",
+           amount=args.integer("how many units"), unit=args.text("minutes, hours or days"),
+           seconds=args.integer("the time passed, in seconds"),
+           activity=args.text("what the characters did"),
+           clock=args.integer("the campaign's time after, in seconds"),
+           who=args.creatures("the characters"),
+           characters=args.mapping("each character's lasting state after"),
+           happened=args.mapping("what happened to each, as sentences"))
+    def apply_time_advanced(self, state: RosterState, data: dict[str, Any]) -> None:
+        characters = dict(state.characters)
+        for ident, lasting in data["characters"].items():
+            if ident in characters:
+                characters[ident] = {**characters[ident], "lasting": dict(lasting)}
+        state.characters = characters
+        state.clock = int(data["clock"])
+
+    # -- settings -----------------------------------------------------------------------
+    @command("Change the campaign's settings: the dice dialect of its dice box.",
+             dice_dialect=args.choice("how the dice box reads notation (docs/dice.md)",
+                                      *DIALECTS, required=True))
+    def do_configure(self, state: RosterState, command: Command) -> list[Event]:
+        return [Event("configured", {"settings": {"dice_dialect":
+                                                  str(command.args["dice_dialect"])}})]
+
+    @event("The campaign's settings change: {settings}.",
+           settings=args.mapping("the settings changed"))
+    def apply_configured(self, state: RosterState, data: dict[str, Any]) -> None:
+        state.settings = {**state.settings, **data["settings"]}
 
 
 def events_of_roster() -> dict[str, EventSpec]:

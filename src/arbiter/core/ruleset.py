@@ -27,7 +27,7 @@ from .catalogue import (
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
-from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
+from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint
 from .paths import get_path, set_path
@@ -346,9 +346,50 @@ class Ruleset:
         (Health, wounds, ammunition...), each documented in its ``docs/rulesets`` page."""
         return {}
 
+    time_activities: ClassVar[tuple[str, ...]] = ("rest", "none")
+    """What a campaign's characters may do while its time passes between encounters (the
+    first is the default): each ruleset says what its activities do in
+    :meth:`time_commands` (``none``: time passes without rest)."""
+
+    def time_commands(self, state: EncounterState, who: str, amount: int, unit: str,
+                      activity: str) -> list[Command]:
+        """The ruleset's own commands that let ``amount`` ``unit`` (minutes, hours or days)
+        pass outside encounters for the creature ``who``, alone in the encounter ``state``,
+        doing ``activity`` (one of :attr:`time_activities`). By default none: time changes
+        nothing. A ruleset says what its seed has happen over time (healing, recovery
+        rolls, conditions running out), each documented in its ``docs/rulesets`` page."""
+        return []
+
+    def pass_time(self, spec: Mapping[str, Any], who: str, amount: int, unit: str,
+                  activity: str, dice: DiceSource,
+                  rulings: Mapping[str, str] | None = None) -> tuple[dict[str, Any],
+                                                                     list[Event]]:
+        """What is left of a roster character after time passes outside encounters: its new
+        :meth:`lasting` state and the events that led there.
+
+        Pure and played through the ordinary path: a scratch encounter is created (with
+        ``rulings``), the character joins it from ``spec`` (its stat block with its lasting
+        state laid over, as it would join an encounter), and the commands of
+        :meth:`time_commands` are decided (rolling from ``dice``) and applied."""
+        if activity not in self.time_activities:
+            raise InvalidArgument(f"{self.name}: the activity is one of "
+                                  f"{', '.join(self.time_activities)}, not {activity!r}",
+                                  "command.activity")
+        state = EncounterState(ruleset="")
+        for setup in (Command("create", args={"rulings": dict(rulings or {})}),
+                      Command("add", args={**spec, "id": who})):
+            for made in self.decide(state, setup, dice):
+                self.evolve(state, made)
+        events: list[Event] = []
+        for step in self.time_commands(state, who, amount, unit, activity):
+            for made in self.decide(state, step, dice):
+                self.evolve(state, made)
+                events.append(made)
+        return self.lasting(state, state.entity(who)), events
+
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of each outcome of a command, before rolling it."""
-        raise IllegalCommand(f"{self.name} computes no odds for {command.name!r}")
+        raise NoOdds(f"{self.name} computes no odds for {command.name!r}")
 
     # -- commands every ruleset shares ----------------------------------------------------
     @command("Create the encounter with rulings overrides.",

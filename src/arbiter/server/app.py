@@ -35,6 +35,7 @@ from ..core import (
     Command,
     IllegalCommand,
     InvalidCommand,
+    NoOdds,
     RulesError,
     UnknownEntity,
     available,
@@ -74,6 +75,8 @@ log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
 
 LOG_PAGE = 500
+DEFAULT_SETTINGS: dict[str, Any] = {"dice_dialect": "arbiter"}
+"""A campaign's settings before its game master changes them (``configure``)."""
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _UNKNOWN_KEY = re.compile(r"unknown stat-block key\(s\) ([^ ,]+)")
 
@@ -478,15 +481,31 @@ class Api:
     async def dice(self, request: Request) -> Response:
         """``POST /api/dice {"expression": "4d6kh3", "roll": true}``: the exact distribution
         of any expression, and a roll of it when asked. Anyone may ask (rate-limited);
-        nothing is stored; the work runs off the event loop within the dice budgets."""
+        nothing is stored; the work runs off the event loop within the dice budgets.
+        ``"dialect": "roll20"`` (or ``foundry``, ``d20``) reads the expression in that
+        tool's notation; ``read_as`` is Arbiter's spelling of what was read."""
         self.limit(request)
-        body = await read_json(request, "DiceRequest")
+        from ..dice import DIALECTS, DiceError, parse
+
+        try:
+            body = await read_json(request, "DiceRequest")
+        except ApiError as err:
+            if err.field == "dialect":
+                err.message += "; the dialects are " + ", ".join(DIALECTS)
+            raise
         from ..web import dice_answer
 
-        out, error = await heavy(dice_answer, body["expression"].strip(),
-                                 bool(body.get("roll")), pool=processes())
+        dialect = str(body.get("dialect", "arbiter"))
+        try:  # reading is cheap and bounded; the odds are worked out from Arbiter's spelling
+            read_as = str(parse(body["expression"].strip(), dialect))
+        except DiceError as err:
+            raise ApiError(422, str(err), "expression") from None
+        out, error = await heavy(dice_answer, read_as, bool(body.get("roll")),
+                                 pool=processes())
         if out is None:
             raise ApiError(422, error, "expression")
+        out["dialect"] = dialect
+        out["read_as"] = read_as
         return JSONResponse(out)
 
     async def health(self, request: Request) -> Response:
@@ -508,7 +527,8 @@ class Api:
                         "commands": {k: c.to_json() for k, c in ruleset.catalogue.items()},
                         "conditions": [{"name": k, "text": v}
                                        for k, v in ruleset.condition_texts.items()],
-                        "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings]})
+                        "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings],
+                        "activities": list(ruleset.time_activities)})
         return JSONResponse({"rulesets": out})
 
     async def ruleset_commands(self, request: Request) -> Response:
@@ -570,7 +590,12 @@ class Api:
 
         def work() -> dict[str, Any]:
             record = games.store.campaign(cid)
-            out: dict[str, Any] = {"campaign": _campaign_json(record), "role": principal.role,
+            settings, clock = games.roster(cid, lambda r: (dict(r.state.settings),
+                                                           r.state.clock))
+            out: dict[str, Any] = {"campaign": {**_campaign_json(record),
+                                                "settings": {**DEFAULT_SETTINGS, **settings},
+                                                "time": clock},
+                                   "role": principal.role,
                                    "encounters": [_encounter_json(e) for e in
                                                   games.store.encounters(cid)]}
             if principal.is_gm:
@@ -658,7 +683,8 @@ class Api:
     async def _roster_command(self, cid: str, principal: Principal, command: str,
                               body: dict[str, Any],
                               render: Callable[[RosterLoaded], dict[str, Any]],
-                              path_id: str | None = None, status: int = 201) -> Response:
+                              path_id: str | None = None, status: int = 201,
+                              dice: list[int] | None = None) -> Response:
         """Decide a command of the campaign's own log and answer the record, the log's
         version and ``render`` of what it left. An id of the path that is not listed is a
         404; a body the rules refuse, a 422 naming the field; an id already listed, a 409."""
@@ -669,7 +695,7 @@ class Api:
             with games.roster_locked(cid):
                 try:
                     loaded, record = games.roster_submit(cid, Command(command, args=body),
-                                                         principal.author, expected)
+                                                         principal.author, expected, dice)
                 except NotListed as err:
                     if path_id is not None and err.ident == path_id:
                         raise ApiError(404, str(err)) from None
@@ -697,7 +723,14 @@ class Api:
 
     async def characters(self, request: Request) -> Response:
         def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
-            return {"characters": _roster_view(r, principal).roster()}
+            out: dict[str, Any] = {"characters": _roster_view(r, principal).roster()}
+            if principal.is_gm:  # each character as it would join an encounter now
+                now = {}
+                for ident in r.state.characters:
+                    with contextlib.suppress(Exception):  # a sheet that no longer builds
+                        now[ident] = plain(r.roster.entity(r.state, ident))
+                out["now"] = now
+            return out
         return await self._roster_read(request, False, render)
 
     async def character(self, request: Request) -> Response:
@@ -784,6 +817,28 @@ class Api:
         return await self._roster_command(cid, principal, "creature_remove", {"id": ident},
                                           lambda r: {"removed": ident}, path_id=ident,
                                           status=200)
+
+    async def advance_time(self, request: Request) -> Response:
+        """``POST /api/campaigns/{cid}/time``: campaign time passes between encounters
+        (``advance_time``, one record of the campaign's own log); the answer lists each
+        character's new sheet and what happened to it."""
+        cid, principal = await self._gm_of(request)
+        body = {k: v for k, v in dict(await read_json(request, "AdvanceTime")).items()
+                if v is not None}
+        dice = body.pop("dice", None)
+
+        def render(r: RosterLoaded) -> dict[str, Any]:
+            return {"time": r.state.clock}
+        return await self._roster_command(cid, principal, "advance_time", body, render,
+                                          dice=dice)
+
+    async def set_settings(self, request: Request) -> Response:
+        """``PUT /api/campaigns/{cid}/settings``: the campaign's settings (``configure``)."""
+        cid, principal = await self._gm_of(request)
+        body = dict(await read_json(request, "CampaignSettings"))
+        return await self._roster_command(
+            cid, principal, "configure", body,
+            lambda r: {"settings": {**DEFAULT_SETTINGS, **r.state.settings}}, status=200)
 
     async def campaign_log(self, request: Request) -> Response:
         after = _query_int(request, "after", 0, 0, 2**53)
@@ -880,6 +935,24 @@ class Api:
         eid, principal = await self.encounter_principal(request, gm=True)
         body = dict(await read_json(request, "AddActor"))
         expected = body.pop("expected_version", None)
+        ident = body.pop("character", None)
+        if ident is not None:  # a roster character, with its lasting state
+            other = sorted(set(body) - {"initiative"})
+            if other:
+                raise ApiError(422, f"a roster character joins as the roster has it: give "
+                               f"'character' (and 'initiative') only, not {other[0]!r}",
+                               other[0])
+            cid = self._campaign_of[eid]
+
+            def joining(r: RosterLoaded) -> dict[str, Any]:
+                try:
+                    return r.roster.joining(r.state, ident)
+                except NotListed as err:
+                    raise ApiError(422, str(err), "character") from None
+            spec = await run_in_threadpool(self.games.roster, cid, joining)
+            body = {**spec, **body}
+        elif "id" not in body:
+            raise ApiError(422, "is required (or 'character': a roster character)", "id")
         return await self._submit(eid, principal, Command("add", args=body), None, expected)
 
     async def odds(self, request: Request) -> Response:
@@ -897,6 +970,8 @@ class Api:
             with games.locked(eid):
                 try:
                     result = games.odds(eid, command, guard)
+                except NoOdds as err:  # legal, but nothing to compute: not an error
+                    return {"command": command.to_json(), "odds": None, "reason": str(err)}
                 except RulesError as err:
                     view = seen[0] if seen else games.read(
                         eid, lambda ld: View(ld.state, principal, ld.ruleset))
@@ -905,7 +980,8 @@ class Api:
                 if seen:  # a player: what they may see of the odds
                     shown = seen[0].odds(command.args.get("target"), out)
                     if shown is None:
-                        raise ApiError(422, "no odds for this command", "command")
+                        return {"command": command.to_json(), "odds": None,
+                                "reason": "no odds you can see for this command"}
                     out = shown
                 return {"command": command.to_json(), "odds": out}
         return JSONResponse(await heavy(work))
@@ -1209,6 +1285,8 @@ def routes(api: Api) -> list[BaseRoute]:
         Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}", g(api.remove_creature),
               methods=["DELETE"]),
         Route("/api/campaigns/{campaign_id}/log", g(api.campaign_log), methods=["GET"]),
+        Route("/api/campaigns/{campaign_id}/time", g(api.advance_time), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/settings", g(api.set_settings), methods=["PUT"]),
         Route("/api/campaigns/{campaign_id}/undo", g(api.campaign_undo), methods=["POST"]),
         Route("/api/campaigns/{campaign_id}/redo", g(api.campaign_redo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}", g(api.state), methods=["GET"]),

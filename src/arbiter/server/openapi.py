@@ -81,6 +81,13 @@ OPERATIONS: tuple[Operation, ...] = (
               "Replace a creature of the bestiary", "BestiarySheet", "gm"),
     Operation("delete", "/api/campaigns/{campaign_id}/bestiary/{creature_id}",
               "Take a creature out of the bestiary", role="gm"),
+    Operation("post", "/api/campaigns/{campaign_id}/time",
+              "Let campaign time pass between encounters: each roster character heals or "
+              "recovers as the ruleset says (one record of the campaign's own log)",
+              "AdvanceTime", "gm", created=True),
+    Operation("put", "/api/campaigns/{campaign_id}/settings",
+              "Change the campaign's settings (its dice box's dialect)", "CampaignSettings",
+              "gm"),
     Operation("get", "/api/campaigns/{campaign_id}/log",
               "The campaign's own log (roster and bestiary), with sentences", role="gm",
               query=("after", "limit")),
@@ -100,7 +107,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "Submit a command: decided, stored durably, applied", "Submit", "any",
               created=True),
     Operation("post", "/api/encounters/{encounter_id}/actors",
-              "Add a creature from a template or an inline stat block", "AddActor", "gm",
+              "Add a creature from a template or an inline stat block, or a roster "
+              "character with its lasting state", "AddActor", "gm",
               created=True),
     Operation("post", "/api/encounters/{encounter_id}/odds",
               "Exact odds of a command's outcomes, before rolling", "Odds", "any", heavy=True),

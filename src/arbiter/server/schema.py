@@ -135,10 +135,36 @@ class BestiarySheet(Struct):
 
 
 class AddActor(Struct):
-    """A stat block: 'id', optionally 'template', and the ruleset's keys (64 at most)."""
+    """A stat block: 'id', optionally 'template', and the ruleset's keys (64 at most); or
+    'character': a roster character, who joins with its lasting state (its id is the
+    character's; 'initiative' may be given beside it)."""
 
-    id: Id
+    id: Id | msgspec.UnsetType = msgspec.UNSET
     template: Annotated[str, Meta(max_length=64)] | msgspec.UnsetType = msgspec.UNSET
+    character: Id | msgspec.UnsetType = msgspec.UNSET
+    expected_version: Version | None = None
+
+
+class AdvanceTime(Struct, forbid_unknown_fields=True):
+    """Campaign time passing between encounters: each roster character's lasting state
+    changes as the ruleset says."""
+
+    amount: Annotated[int, Meta(ge=1, le=9999)]
+    unit: Literal["minutes", "hours", "days"] = "hours"
+    activity: Annotated[str, Meta(min_length=1, max_length=32, pattern=TEXT_PATTERN,
+                                  description="what the characters do meanwhile: one of "
+                                              "the ruleset's activities")] | None = None
+    characters: Annotated[list[Id], Meta(max_length=100, description="the characters it "
+                                         "passes for (default: all)")] | None = None
+    dice: Dice | None = None
+    expected_version: Version | None = None
+
+
+class CampaignSettings(Struct, forbid_unknown_fields=True):
+    """The campaign's settings (game master only)."""
+
+    dice_dialect: Annotated[Literal["arbiter", "roll20", "foundry", "d20"], Meta(
+        description="how the dice box reads notation (docs/dice.md)")]
     expected_version: Version | None = None
 
 
@@ -173,12 +199,15 @@ class DiceRequest(Struct, forbid_unknown_fields=True):
     expression: Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^[\x20-\x7e]+$",
                                     description="dice notation in ASCII, e.g. 4d6kh3")]
     roll: bool = False
+    dialect: Annotated[Literal["arbiter", "roll20", "foundry", "d20"], Meta(
+        description="whose notation the expression is written in (docs/dice.md); the answer's "
+                    "expression is always Arbiter's spelling of what was read")] = "arbiter"
 
 
 BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
     CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
     Odds, Step, CampaignFile, DiceRequest, Character, CharacterSheet, BestiaryEntry,
-    BestiarySheet)}
+    BestiarySheet, AdvanceTime, CampaignSettings)}
 MAX_KEYS = {"AddActor": 64, "Character": 64, "CharacterSheet": 64, "BestiaryEntry": 64,
             "BestiarySheet": 64}
 """Bodies that also take keys of their own (a stat block): how many at most."""

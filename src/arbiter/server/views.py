@@ -21,17 +21,22 @@ A player's view of an encounter:
   lost anything about a concealed creature loses its dice too (their count would betray
   it). Naming it in a command gets the same answer as naming nobody.
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
-  level) and a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
-  their health and stat block. The player's own characters and those on their side are
-  shown in full, less the game-master-only fields (``notes``, ``gm_notes``, ``secret``)
-  and anything naming a concealed creature.
+  level), a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
+  their health and stat block, and where they are on the map (:data:`MAP_FIELDS`:
+  position, size, zone, engagement, altitude...). The player's own characters and those
+  on their side are shown in full, less the game-master-only fields (``notes``,
+  ``gm_notes``, ``secret``) and anything naming a concealed creature.
 - **Log entries** keep their events and dice; for events about a creature not on the
   player's side, the stat block, exact health and game-master reasons are dropped, and an
   event that reads out its numbers (``Ruleset.private_events``) keeps only its target.
   Odds leave out creatures the player does not know of, and against a creature not on
   their side the chances that tell its Health (:data:`SECRET_ODDS_KEYS`).
   Who sent a command (``author``) and the arguments of commands not acted by the player's
-  characters are game-master only. The state's ``extra`` mapping is game-master only.
+  characters are game-master only. Of the state's ``extra`` mapping a player sees only
+  the keys the ruleset declares public (``public_extra``: terrain, walls, the zones and
+  their lights); the rest (detections, networks, pending reactions...) is game-master
+  only. What the ruleset tells the map (``map_view``: footprints, reach, lines of sight,
+  range bands) is computed for the creatures the reader sees, and sent as ``map``.
 """
 
 from __future__ import annotations
@@ -52,6 +57,10 @@ SECRET_ODDS_KEYS = frozenset({"down", "dead"})
 """Odds that tell a target's Health (the chance one attack takes it down or kills it):
 a player sees them only against their own side."""
 PUBLIC_FIELDS = ("id", "name", "kind", "side")
+MAP_FIELDS = ("position", "size", "facing", "zone", "group", "engagement", "altitude",
+              "flying", "sphere", "quadrant", "mounted_on")
+"""Where a creature is, as the battle map draws it: part of the public face of a creature
+the player can see (what their characters see on the table)."""
 _BOUNDARY = "A-Za-z0-9_-"
 
 
@@ -211,7 +220,32 @@ class View:
         status = wound_status(entity)
         if status is not None:
             out["status"] = status
+        where = {k: plain(getattr(entity, k)) for k in MAP_FIELDS if hasattr(entity, k)}
+        out.update(self._soften(where))
         return out
+
+    def public_extra(self) -> dict[str, Any]:
+        """The parts of the state's ``extra`` anyone at the table sees on the map (the
+        ruleset's ``public_extra`` keys: terrain, walls, zones and their lights), with
+        anything naming a concealed creature taken out."""
+        keys: frozenset[str] = getattr(self.ruleset, "public_extra", frozenset())
+        extra = self.state.extra
+        shown = {k: plain(extra[k]) for k in sorted(keys) if k in extra}
+        softened: dict[str, Any] = self._soften(shown)
+        return softened
+
+    def map_json(self) -> dict[str, Any] | None:
+        """What the ruleset tells the battle map about the creatures this principal sees
+        (``map_view``: footprints, reach, lines of sight, range bands), or None when it
+        tells nothing."""
+        hook = getattr(self.ruleset, "map_view", None)
+        if not callable(hook):
+            return None
+        view = plain(hook(self.state, self.visible_ids()))
+        if self.gm:
+            return view  # type: ignore[no-any-return]
+        softened: dict[str, Any] = self._soften(view)
+        return softened
 
     def shown_turn(self) -> tuple[int, str | None]:
         """The round and whose turn it is, as this principal may know them. While a
@@ -265,6 +299,10 @@ class View:
         else:
             out["characters"] = sorted(self.own)
             out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}
+            out["extra"] = self.public_extra()
+        shown = self.map_json()
+        if shown is not None:
+            out["map"] = shown
         return out
 
     # -- log ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ Bad input exits with status 2 and one line, ``arbiter: error: ...``, on standard
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -26,7 +27,14 @@ from rich.table import Table
 
 from ..core import RulesError
 from ..scenario import ScenarioError
-from .encounter import SimError, check_vary_path, load_encounter, prepare, with_value
+from .encounter import (
+    EncounterFile,
+    SimError,
+    check_vary_path,
+    load_encounter,
+    prepare,
+    with_value,
+)
 from .runner import Result, simulate
 from .sweep import Vary
 
@@ -130,11 +138,20 @@ def sim_command(
     as_json: JsonOpt = False,
     plot: PlotOpt = None,
     scheduler: SchedulerOpt = None,
+    campaign: Annotated[Path | None, typer.Option(
+        help="A campaign file (arbiter campaign export) whose roster characters join.")
+    ] = None,
+    characters: Annotated[str | None, typer.Option(
+        help="Roster characters of --campaign that join, with what they carry: id1,id2.")
+    ] = None,
 ) -> None:
     """Play an encounter many times: win odds per side, rounds, who falls, damage."""
     _check_scheduler(scheduler)
     with _errors():
-        job = prepare(load_encounter(encounter), seed=seed)
+        loaded = load_encounter(encounter)
+        if campaign is not None or characters is not None:
+            loaded = _with_roster(loaded, campaign, characters)
+        job = prepare(loaded, seed=seed)
         with _progress(runs, encounter.name) as note:
             result = simulate(job, runs, workers=workers, scheduler=scheduler, progress=note)
     summary = result.summary()
@@ -151,6 +168,36 @@ def sim_command(
         _print_result(result, str(encounter))
         if plot is not None:
             console.print(f"plot written to {plot}", markup=False)
+
+
+def _with_roster(loaded: EncounterFile, campaign: Path | None,
+                 characters: str | None) -> EncounterFile:
+    """The encounter with roster characters of a campaign file added to its actors, each
+    as it would join an encounter (its stat block with its lasting state)."""
+    from ..cli import read_roster
+
+    if campaign is None or not characters:
+        fail("--campaign FILE and --characters id1,id2 go together")
+    roster = read_roster(campaign)
+    ruleset = roster.roster.ruleset.name
+    if ruleset != loaded.ruleset:
+        fail(f"--campaign {campaign}: a {ruleset} campaign, and {loaded.source} is "
+             f"{loaded.ruleset or 'of no ruleset'}")
+    actors = loaded.data.get("actors")
+    if not isinstance(actors, dict):
+        fail(f"{loaded.source}: the encounter has no 'actors' mapping to add characters to")
+    data = copy.deepcopy(loaded.data)
+    actors = data["actors"]
+    for ident in [c.strip() for c in characters.split(",") if c.strip()]:
+        if ident in actors:
+            fail(f"--characters: {ident!r} is already an actor of {loaded.source}")
+        try:
+            spec = roster.roster.joining(roster.state, ident)
+        except RulesError as err:
+            fail(f"--characters: {err}")
+        spec.pop("id")
+        actors[ident] = spec
+    return EncounterFile(loaded.source, data, loaded.max_rounds, loaded.policies)
 
 
 def sweep_command(

@@ -520,7 +520,7 @@ class GameService:
 
     def _roster_load(self, campaign_id: str) -> RosterLoaded:
         campaign = self.store.campaign(campaign_id)
-        roster = Roster(load_ruleset(campaign.ruleset))
+        roster = Roster(load_ruleset(campaign.ruleset), campaign.rulings)
         version, records = self.store.campaign_log(campaign_id)
         state = RosterState()
         for entry in effective_entries(records):
@@ -549,10 +549,12 @@ class GameService:
 
     def roster_submit(
         self, campaign_id: str, command: Command, author: str = "gm",
-        expected_version: int | None = None,
+        expected_version: int | None = None, dice: Sequence[int] | None = None,
+        source: Callable[[], DiceSource] | None = None,
     ) -> tuple[RosterLoaded, LogRecord]:
         """Decide a command of the campaign's own log (roster and bestiary), append it
-        durably, apply it; as :meth:`submit` does for an encounter."""
+        durably, apply it; as :meth:`submit` does for an encounter (``dice`` and ``source``
+        as there: only ``advance_time`` rolls, under the campaign's rulings)."""
         key = self._roster_lock(campaign_id)
         tried = -1
         for attempt in range(MAX_RETRIES):
@@ -564,8 +566,15 @@ class GameService:
                 if expected_version is not None and expected_version != loaded.version:
                     raise Conflict(campaign_id, expected_version, loaded.version,
                                    "the log of campaign")
-                events = loaded.roster.decide(loaded.state, command)
-                entry = Entry(loaded.version + 1, command, events, [])
+                loaded.roster.rulings = dict(self.store.campaign(campaign_id).rulings)
+                forced = ForcedDice(dice) if dice is not None else None
+                recorder = RecordingDice(forced or (source() if source else
+                                                    SeededDice(secrets.randbits(64))))
+                events = loaded.roster.decide(loaded.state, command, recorder)
+                if forced is not None and forced.remaining:
+                    raise InvalidCommand(f"{command.name}: {len(forced.remaining)} forced "
+                                         f"dice value(s) left unused ({forced.used} used)")
+                entry = Entry(loaded.version + 1, command, events, list(recorder.rolls))
                 after = loaded.state.copy()
                 for event in events:
                     loaded.roster.evolve(after, event)

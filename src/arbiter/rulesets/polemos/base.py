@@ -145,8 +145,9 @@ class PolemosBase(Ruleset):
                                          f"which a {creature.body_plan} body does not have")
         for index, raw in enumerate(spec.get("wounds", [])):
             raw = {"name": raw} if isinstance(raw, str) else dict(raw)
+            # a roster character's wound keeps its age (P-WND-4: its daily rolls' clock)
             data = self._wound_data(entity_id, creature, raw, f"{entity_id}-w{index + 1}",
-                                    0)
+                                    -int(raw.get("age", 0)))
             wound = Wound(**data)
             creature.wounds.append(wound)
             self._wound_effects(creature, wound, wound.bleeding, wound.source)

@@ -312,14 +312,17 @@ class InjuryRules(PolemosBase):
 
     def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
         """What outlasts the encounter (docs/rulesets/polemos.md): each body area's vitality,
-        SP, FP and stress, the wounds (with their fatigue, P-FAT-1) and the afflictions. A
-        wound whose bleeding still runs, unbandaged, bleeds again in the next encounter;
-        who caused it belongs to this one."""
+        SP, FP and stress, the wounds (with their fatigue, P-FAT-1, and their ``age`` in
+        rounds, so the daily [endurance] rolls keep their clock, P-WND-4) and the
+        afflictions. A wound whose bleeding still runs, unbandaged, bleeds again in the next
+        encounter; who caused it belongs to this one."""
         if not isinstance(entity, Creature):
             return {}
         running = {b.id for b in entity.bleeding}
+        now = self.clock(state)
         wounds = [{"name": w.name, "area": w.area, "tags": list(w.tags), "fatigue": w.fatigue,
                    "level": w.level, "known": w.known, "cause": w.cause,
+                   "age": now - w.received,
                    "max_days": w.max_days, "conditions": list(w.conditions),
                    "bleeding": w.bleeding if (f"b-{w.id}" in running and w.area is not None
                                               and not self._bandaged(entity, w.area)) else 0}
@@ -338,6 +341,61 @@ class InjuryRules(PolemosBase):
         if entity.fp != entity.fp_max:
             out["fp_now"] = entity.fp
         return out
+
+    time_activities = ("rest", "relax", "sleep", "none")
+
+    def time_commands(self, state: EncounterState, who: str, amount: int, unit: str,
+                      activity: str) -> list[Command]:
+        """Campaign time between encounters (docs/rulesets/polemos.md, "Time between
+        encounters"): the character rests, relaxes or sleeps the whole time (``rest``:
+        SP back, fatigue wounds by the hour, FP in sleep, P-FAT-5..9) or does none of it
+        (``wait``); either way wounds roll [endurance] each day and run out (P-WND-4,
+        P-WND-5) and timed effects end."""
+        passing = {"amount": amount, "unit": unit}
+        if activity == "none":
+            first = Command("wait", args=passing)
+        else:
+            first = Command("rest", args={"target": who, "activity": activity, **passing})
+        return [first, Command("mend", args={"target": who, **passing})]
+
+    @command("Body areas regain vitality as time passes outside turn-by-turn play: one a "
+             "complete day each, up to the maximum (POL-10; 'none': only healing does).",
+             rules=("POL-10", "AP-30"),
+             amount=args.integer("how many units", lo=0, hi=99999, required=True),
+             unit=args.text("round, second, minute, hour, day, week, month or year (plurals "
+                            "too)", default="day", max_len=16),
+             target=args.creature("whose body areas (default: every creature's)"))
+    def do_mend(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Vitality back over time (POL-10): amount, [unit], [target]."""
+        if state.in_combat:
+            raise IllegalCommand("time passes round by round in turn-by-turn play: use 'next'")
+        rounds = rounds_in(self.arg(command, "amount", int),
+                           self.arg(command, "unit", str, "day"), self.rule(state, "AP-30"))
+        days = rounds // DAY
+        who = self.opt(command, "target", str)
+        creatures = [self.creature(state, who)] if who is not None else [
+            e for e in state.entities.values() if isinstance(e, Creature)]
+        if days == 0 or self.rule(state, "POL-10") == "none":
+            return []
+        events: list[Event] = []
+        for creature in creatures:
+            back = {name: min(area.vitality + days, area.vitality_max)
+                    for name, area in creature.areas.items()
+                    if area.vitality < area.vitality_max}
+            if back:
+                events.append(Event("mended", {"target": creature.id, "days": days,
+                                               "vitality": back}))
+        return events + self._consequences(state, events)
+
+    @event("{target}'s body mends over {days} day(s): vitality {vitality}.",
+           target=args.creature("whose body"), days=args.integer("complete days"),
+           vitality=args.mapping("each mended area's vitality after"))
+    def apply_mended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        creature = self.creature(state, data["target"])
+        areas = dict(creature.areas)  # replaced, never changed in place (SHARED_IN_SCRATCH)
+        for name, value in data["vitality"].items():
+            areas[name] = replace(areas[name], vitality=int(value))
+        creature.areas = areas
 
     def _bleeding_tick(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """P-BLD-1 at the start of the bearer's turn (P-CON-9), every area independently

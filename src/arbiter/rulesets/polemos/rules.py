@@ -1122,6 +1122,8 @@ class PolemosRuleset(SphereRules):
                 name = next(r["wound"] for r in reveal_table() if total <= r["upto"])
                 results[name] = results.get(name, Fraction(0)) + p
             return {"results": results}
+        if command.name == "move":  # what it costs and triggers (targets.py)
+            return self.move_odds(state, command)
         return super().odds(state, command)
 
 

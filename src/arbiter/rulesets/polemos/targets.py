@@ -623,6 +623,68 @@ class TargetRules(NetworkRules):
     def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
         self.creature(state, data["actor"]).position = list(data["to"])
 
+    def move_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """What a ``move`` would cost and trigger, from the checks ``do_move`` makes (it
+        rolls nothing), or its refusal: the ``squares`` it covers, and in turn-by-turn play
+        the creature's ``speed``, the squares moved this turn with it (``moved``) and those
+        left (``squares_left``, POL-5); ``pairs``: each personal-network device it brings
+        into range of its owner's network (true) or out of it (false, P-NET-23)."""
+        data = self._move_checks(state, command)
+        out: dict[str, Any] = {"to": data["to"], "squares": data["squares"]}
+        if "economy" in data:
+            speed = self.speed_of(self.creature(state, data["actor"]))
+            moved = int(data["economy"]["moved"])
+            out.update(speed=speed, moved=moved, squares_left=speed - moved)
+        if self._has_paired_devices(state):
+            after = self.lookahead(state, [Event("moved", data)])
+            out["pairs"] = {str(e.data["system"]): e.type == "network_connected"
+                            for e in self._auto_pair_events(after)}
+        return out
+
+    @command("Put a creature on a square of the grid (or off it).",
+             rules=("P-RNG-1",),
+             target=args.creature("who is placed", required=True),
+             at=args.square("the square [x, y] (none: off the grid)"))
+    def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The game master puts a creature on a square: target, [at] (none: off the grid).
+        Walls and windows do not refuse it: the game master places as they see fit."""
+        target = self.creature(state, self.arg(command, "target", str))
+        raw = command.args.get("at")
+        at = None if raw is None else list(as_square(raw, "place: at"))
+        return [Event("placed", {"target": target.id, "at": at})]
+
+    @event("{target} is placed[ at ({at})].",
+           target=args.creature("who"), at=args.square("the square"))
+    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).position = (
+            None if data["at"] is None else list(data["at"]))
+
+    public_extra = frozenset({"terrain"})
+    """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
+
+    def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
+        """What the battle map draws beyond positions, for the creatures ``ids`` (those the
+        reader may see): each creature's reach in squares (P-REQ-5), the terrain kinds that
+        break line of sight (P-REQ-4), and between each two of them on the grid the first
+        square that breaks the line (``sight``: absent when the line is clear)."""
+        reach: dict[str, int] = {}
+        squares: dict[str, Square] = {}
+        for who in ids:
+            me = state.entities.get(who)
+            if isinstance(me, Creature) and me.position is not None:
+                reach[who] = me.reach
+                squares[who] = (me.position[0], me.position[1])
+        sight: dict[str, dict[str, list[int]]] = {}
+        if self.blocking(state, SIGHT_BLOCKERS):
+            placed = list(squares.items())
+            for i, (a, here) in enumerate(placed):
+                for b, there in placed[i + 1:]:
+                    hit = self.first_blocked(state, here, there, SIGHT_BLOCKERS)
+                    if hit is not None:
+                        sight.setdefault(a, {})[b] = list(hit)
+                        sight.setdefault(b, {})[a] = list(hit)
+        return {"reach": reach, "blocks_sight": list(SIGHT_BLOCKERS), "sight": sight}
+
     @command("Hide by sneaking or camouflage: 2D6 + [stealth] is the detection defense "
              "searchers must reach.", who="player", actor="optional", cost="primary",
              rules=("P-STL-1", "P-STL-2"),

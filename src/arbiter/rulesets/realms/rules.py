@@ -30,10 +30,11 @@ from ...core.catalogue import command, event, extends
 from ...core.copying import peek
 from ...core.roster import lasting_conditions
 from ...core.rounding import half_round_down, half_round_up, round_up
-from ...core.ruleset import ENTITY_KEYS, set_detection
+from ...core.ruleset import ENTITY_KEYS, ProbeDice, set_detection
 from ...dice import DiceSource, distribution, roll
 from . import commands as c
 from .damage import armor_dr, halved, resolve
+from .lasting import RealmsTime
 from .model import (
     AP_PER_TURN,
     RealmsCreature,
@@ -133,7 +134,7 @@ def _dice(expr: str, owner: str) -> tuple[int, int]:
     return int(count or "1"), int(faces)
 
 
-class RealmsRuleset(Ruleset):
+class RealmsRuleset(RealmsTime, Ruleset):
     name = "realms"
     title = "Realms (seed 003): Action Points, armor and damage, dying, companions"
     seed = "003_c09b437c672869ab.txt"
@@ -1463,6 +1464,55 @@ class RealmsRuleset(Ruleset):
             state.extra["provoked"] = {"mover": me.id, "flankers": list(data["provoked"]),
                                        "used": used}
 
+    def move_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """What a ``move`` would cost and trigger, from ``do_move`` itself (it rolls nothing),
+        or its refusal: ``spaces`` of movement, the move actions bought and the ``ap_spent``
+        on them, the ``ap_left`` and ``movement_left`` (spaces of bought movement) after it,
+        the ``difficult_steps``, the flankers offered a reaction (``flank_reaction``,
+        R-FLK-2), the enemies whose reach (1 space, melee) it leaves (``leaves_reach``) and
+        those flanking it where it ends (``flanked_at_end``)."""
+        (moved,) = self.do_move(state, command, ProbeDice())
+        data = moved.data
+        me = self.creature(state, data["actor"])
+        economy = data["economy"]
+        before, after = me.squares(), me.squares(data["to"])
+        near = [e for e in c.enemies(state, me) if e.position is not None and before
+                and c.distance(before, e.squares()) <= 1]
+        out: dict[str, Any] = {
+            "to": data["to"], "spaces": data["cost_halves"] / ROUND_HALVES,
+            "move_actions": data["move_actions"],
+            "ap_spent": data["move_actions"] * c.ap_costs(state)["move"],
+            "difficult_steps": data["difficult_steps"],
+            "flank_reaction": list(data["provoked"]),
+            "leaves_reach": [e.id for e in near if c.distance(after, e.squares()) > 1],
+            "flanked_at_end": c.flankers(state, me, data["to"]) if after else [],
+        }
+        if economy is not None:
+            out["ap_left"] = economy["ap"]
+            out["movement_left"] = economy["movement"] / ROUND_HALVES
+        return out
+
+    public_extra = frozenset({"difficult"})
+    """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
+
+    def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
+        """What the battle map draws beyond positions, for the creatures ``ids`` (those the
+        reader may see): the footprint of each creature larger than one square (R-SIZ-1,
+        offsets from its position), the melee reach of each (1 space around its footprint)
+        and the terrain kinds that block sight (none: realms has difficult terrain only)."""
+        footprints: dict[str, list[list[int]]] = {}
+        reach: dict[str, int] = {}
+        for who in ids:
+            me = state.entities.get(who)
+            if not isinstance(me, RealmsCreature):
+                continue
+            cells = me.size_info.footprint
+            if len(cells) > 1:
+                footprints[who] = [[dx, dy] for dx, dy in cells]
+            if not me.down:
+                reach[who] = 1
+        return {"footprints": footprints, "reach": reach, "blocks_sight": []}
+
     @command("Stand up from Prone: 2 spaces of movement.",
              who="player", actor="required", cost="move", rules=("R-PRN-2", "R-C-DYI"))
     def do_stand(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -2185,7 +2235,8 @@ class RealmsRuleset(Ruleset):
         """Exact odds before rolling: an attack (hit, miss, each Critical Level, and what it
         does to the target: the mean Health it loses and the chance it goes down or dies), a
         skill roll or a search, stabilizing, overcoming a condition, controlling or mounting
-        an unwilling mount, and a jump, climb or swim. Each refuses what its command
+        an unwilling mount, a jump, climb or swim, and what a move costs and triggers
+        (:meth:`move_odds`). Each refuses what its command
         refuses, through the same setup."""
         if command.name == "attack":
             setup = self.attack_setup(state, command)
@@ -2237,6 +2288,8 @@ class RealmsRuleset(Ruleset):
             return self.roll_odds(state, me, "animal_handling", 10 + mount.creature_level)
         if command.name in ("jump", "climb", "swim"):
             return self.movement_roll_odds(state, command)
+        if command.name == "move":
+            return self.move_odds(state, command)
         return super().odds(state, command)
 
     def roll_odds(self, state: EncounterState, roller: RealmsCreature, skill: str, ds: int,

@@ -33,6 +33,7 @@ from . import aoe as area
 from .commands import band, choice, flag, names
 from .damage import Hit, fraction_of
 from .damage import run as run_damage
+from .lasting import ZonesTime
 from .model import (
     ALTITUDE,
     RANGE_BANDS,
@@ -41,6 +42,7 @@ from .model import (
     Creature,
     Effect,
     Weapon,
+    adjacent,
     allies,
     band_distance,
     condition_catalogue,
@@ -165,7 +167,7 @@ BLIND_SECRET = frozenset({"target", "defense", "random_target", "outcome", "atta
 (``ZonesRuleset.public_event``)."""
 
 
-class ZonesRuleset(Ruleset):
+class ZonesRuleset(ZonesTime, Ruleset):
     name = "zones"
     title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
     seed = "002_f87c09dfc02f1736.txt"
@@ -413,6 +415,83 @@ class ZonesRuleset(Ruleset):
         who = self.creature(state, data["target"])
         who.zone, who.group = data["zone"], data["group"]
         who.engagement, who.altitude = data["engagement"], data["altitude"]
+
+    def move_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """What a ``move`` would cost and trigger, from ``do_move``'s own checks and events
+        (it rolls nothing), or its refusal: where it ends (``zone``, ``engagement``,
+        ``altitude``), the ``distance`` covered as a range band (ruling ZR-4: ``short``
+        within the zone, ``medium`` to an adjacent zone, else ``long``; ``none`` for only a
+        change of altitude), in turn-by-turn play what it uses (``uses``: the turn's
+        movement) and whether a slowing action is still possible after it (ZR-7), and
+        what it triggers: ``leaves_cover`` (Z-COV-10), the creatures whose engagement it
+        leaves (``leaves_engagement``) and joins (``joins_engagement``)."""
+        actor = self.acting(state, command)
+        spent = self.use(state, actor.id, "move")
+        events = self._moved(state, command, actor, spent, "moved")
+        data = events[0].data
+        before = {c.id for c in creatures(state) if c.id != actor.id and engaged(c, actor)}
+        after = {c.id for c in creatures(state) if c.id != actor.id and c.zone == data["zone"]
+                 and c.engagement == data["engagement"]}
+        if (data["zone"], data["engagement"]) == (actor.zone, actor.engagement):
+            distance = "none"
+        elif data["zone"] == actor.zone:
+            distance = "short"
+        else:
+            distance = "medium" if data["zone"] in adjacent(state, actor.zone) else "long"
+        out: dict[str, Any] = {
+            "zone": data["zone"], "engagement": data["engagement"],
+            "altitude": data["altitude"], "distance": distance,
+            "leaves_cover": any(e.type == "cover_left" for e in events),
+            "leaves_engagement": sorted(before - after),
+            "joins_engagement": sorted(after - before),
+        }
+        if "economy" in spent:
+            out["uses"] = "the turn's movement"
+            out["slowing_action_after"] = not RULINGS.chosen(state.rulings, "ZR-7", "no-move")
+        return out
+
+    @command("Put a creature in a zone (its group and altitude kept; the engagement of its "
+             "group there, else its own); leaving the zone leaves cover.",
+             rules=("Z-COV-10",),
+             target=args.creature("who is placed", required=True),
+             zone=args.text("the zone", required=True, max_len=64))
+    def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The game master puts a creature in a zone: target, zone."""
+        target = self.creature(state, self.arg(command, "target", str))
+        zone = self.arg(command, "zone", str)
+        if not zone.strip():
+            raise InvalidCommand("place: the zone is empty")
+        if zone == target.zone:
+            raise IllegalCommand(f"{target.id} is already in zone {zone}")
+        engagement = next((c.engagement for c in creatures(state) if c.id != target.id
+                           and c.group == target.group and c.zone == zone), target.group)
+        events = [Event("placed", {"target": target.id, "zone": zone,
+                                   "engagement": engagement})]
+        if target.has("cover"):
+            events.append(Event("cover_left", {"target": target.id, "why": "placed elsewhere"}))
+        return events
+
+    @event("{target} is placed in zone {zone} (engagement {engagement}).",
+           target=args.creature("who"), zone=args.text("the zone it is in now"),
+           engagement=args.text("its engagement now"))
+    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = self.creature(state, data["target"])
+        who.zone, who.engagement = data["zone"], data["engagement"]
+
+    public_extra = frozenset({"zones", "lights"})
+    """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
+
+    def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
+        """What the battle map draws beyond zones, for the creatures ``ids`` (those the
+        reader may see): the range band between each two of them (``bands``, ruling ZR-4:
+        the band an attack uses when the game master gives none)."""
+        shown = [c for c in creatures(state) if c.id in set(ids)]
+        bands: dict[str, dict[str, str]] = {c.id: {} for c in shown}
+        for i, a in enumerate(shown):
+            for b in shown[i + 1:]:
+                bands[a.id][b.id] = default_range(state, a, b)
+                bands[b.id][a.id] = default_range(state, b, a)
+        return {"bands": bands}
 
     @event("{target} is moved ({distance} range) to zone {zone}, group {group}, engagement "
            "{engagement}, altitude {altitude}.",
@@ -1856,6 +1935,8 @@ class ZonesRuleset(Ruleset):
                     "outnumbering": _outnumbering(state, actor, target)}
         if command.name == "zaoe":
             return self._zaoe_odds(state, command)
+        if command.name == "move":
+            return self.move_odds(state, command)
         if command.name != "attack":
             return super().odds(state, command)
         shot = self.plan_shot(state, command)

@@ -483,10 +483,6 @@ function scheduleProbe() {
   S.oddsTimer = setTimeout(probeTargets, 120);
 }
 
-function noOdds(err) {
-  return /computes no odds|no odds for/.test(err.message);
-}
-
 // Which targets are legal: ask for the odds against each; a refusal gives the reason.
 async function probeTargets() {
   if (!S.state || !S.encounter) return;
@@ -512,7 +508,7 @@ async function probeTargets() {
     return;
   }
   const results = await Promise.all(candidates.map((id) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command: { ...base, target: id } })
-    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: noOdds(err), odds: null, reason: err.message }))));
+    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: false, odds: null, reason: err.message }))));
   if (seq !== S.probe) return;
   const keep = sel.value;
   const legal = results.filter((r) => r.ok);
@@ -546,9 +542,11 @@ async function probeTargets() {
 async function showOdds(seq, command) {
   try {
     const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
-    if (seq === S.probe) replace($("#odds"), h("div", { class: "oddshead" }, "Odds"), oddsView(out.odds));
+    if (seq !== S.probe) return;
+    if (out.odds === null) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${command.do}.`));
+    else replace($("#odds"), h("div", { class: "oddshead" }, "Odds"), oddsView(out.odds));
   } catch (err) {
-    if (seq === S.probe) replace($("#odds"), h("p", { class: noOdds(err) ? "muted" : "warn" }, noOdds(err) ? `No odds preview for ${command.do}.` : err.message));
+    if (seq === S.probe) replace($("#odds"), h("p", { class: "warn" }, err.message));
   }
 }
 

@@ -14,8 +14,18 @@
 // the creature's own move on its turn (a `squares` path, a `square` destination, or the
 // `zone`/`engagement` it declares), else the GM's placing command (a GM command taking just a
 // creature and a square), else an override of the field with a reason. While hovering, the
-// map asks the server's odds for that command and shows the answer or the refusal; on a
-// drop it sends it. Nothing is drawn that the state does not contain.
+// map asks the server's odds for that command and shows the answer (for a move: its cost,
+// what is left after it and what it triggers) or the refusal; on a drop it sends it.
+// Nothing is drawn that the state does not contain: what the rules add (footprints, reach,
+// lines of sight, range bands) comes in the state's `map` block, computed by the ruleset
+// for the creatures the reader sees.
+//
+// A click selects a token (default: whose turn it is). Toggles above the map draw, from the
+// selected creature: reach and threatened squares, lines of sight, and an area template
+// whose chances for each creature come from the server's odds (a weapon with an area, then
+// a click on a creature or a zone). The GM also paints terrain (the ruleset's command
+// taking squares) and describes zones (its command taking an id and adjacent zones): each
+// is a command in the encounter's log, undone like any other.
 import { creatureName } from "./ui.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -26,7 +36,42 @@ const MARGIN = 2;
 const PER_ROW = 5; // token slots per line inside a zone
 const SIDES = 8; // colours for sides (CSS .s0 ... .s7)
 const PHONE = "(max-width: 760px)";
+const BANDS = { engagement: "eng.", short: "short", medium: "med.", long: "long" };
 let uid = 0;
+
+// The overlays' own look, kept with the code that draws them (one <style> per page).
+const STYLE = `
+.maptools { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: .8rem; }
+.maptools[hidden], .maptools [hidden] { display: none; }
+.maptools button { font-size: .8rem; padding: 1px 8px; }
+.maptools button[aria-pressed=true] { background: var(--accent-2); color: #fff; border-color: var(--accent-2); }
+.maptools select, .maptools input[type=text] { font-size: .8rem; padding: 1px 4px; max-width: 12em; }
+.maptools .toolsub { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; }
+.maptriggers { font-size: .85rem; margin: 0; color: var(--bad); font-weight: 600; }
+.maptriggers:empty { display: none; }
+.battlemap .tok .foot { stroke: #fff; stroke-width: 2; fill-opacity: .45; }
+.battlemap .tok .band { font-size: 8px; font-weight: 700; fill: var(--accent-2); pointer-events: none; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.battlemap .tok .chance { font-size: 8px; font-weight: 700; fill: #7a1d12; pointer-events: none; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
+.battlemap .tok .selring { fill: none; stroke: none; }
+.battlemap .tok.selected .selring { stroke: var(--accent-2); stroke-width: 2; }
+.battlemap .reach-own { fill: rgba(47,93,124,.13); stroke: rgba(47,93,124,.45); stroke-width: 1; }
+.battlemap .threat { fill: rgba(176,48,42,.13); stroke: rgba(176,48,42,.35); stroke-width: .5; }
+.battlemap .sight { stroke-width: 2; stroke-dasharray: 5 3; fill: none; }
+.battlemap .sight.clear { stroke: var(--ok); }
+.battlemap .sight.blocked { stroke: var(--bad); }
+.battlemap .blockmark { stroke: var(--bad); stroke-width: 2.5; }
+.battlemap .template { fill: rgba(176,48,42,.10); stroke: var(--bad); stroke-width: 2; stroke-dasharray: 4 3; }
+.battlemap .costlabel { font-size: 9px; font-weight: 700; fill: var(--accent-2); paint-order: stroke; stroke: #fff; stroke-width: 3px; pointer-events: none; }
+.battlemap .paint { fill: rgba(176,122,18,.35); stroke: #b07a12; }
+`;
+
+function ensureStyle() {
+  if (document.querySelector("style[data-map]")) return;
+  const tag = document.createElement("style");
+  tag.dataset.map = "";
+  tag.textContent = STYLE;
+  document.head.append(tag);
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElementNS(NS, tag);
@@ -152,7 +197,67 @@ function oddsText(odds) {
   return parts.map((p) => p.replace(/_/g, " ")).join(" · ");
 }
 
-const noOdds = (message) => /computes no odds|no odds for/.test(String(message));
+
+const plural = (n, word) => `${Number(Number(n).toFixed(2))} ${word}${n === 1 ? "" : "s"}`;
+const ids = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
+
+/**
+ * What a move's odds say, in words: {cost, after, warn, note, short}. The vocabulary is the
+ * rulesets' `move` odds (docs/web.md): spaces, squares, distance, ap_spent, uses,
+ * difficult_steps; ap_left, movement_left, squares_left, slowing_action_after; and what it
+ * triggers: flank_reaction, leaves_reach, flanked_at_end, leaves_cover, leaves_engagement,
+ * joins_engagement, pairs, falls. Null when the answer is none of these.
+ */
+export function moveFacts(odds, st) {
+  const o = odds || {};
+  const who = (list) => list.map((id) => creatureName(st, id)).join(", ");
+  const cost = [];
+  const after = [];
+  const warn = [];
+  const note = [];
+  if (typeof o.spaces === "number") cost.push(plural(o.spaces, "space"));
+  if (typeof o.squares === "number") cost.push(plural(o.squares, "square"));
+  if (typeof o.distance === "string" && o.distance !== "none") cost.push(`${o.distance} range`);
+  if (typeof o.ap_spent === "number") {
+    cost.push(`${o.ap_spent} AP${o.move_actions ? ` (${plural(o.move_actions, "move action")})` : ""}`);
+  }
+  if (typeof o.uses === "string") cost.push(o.uses);
+  if (o.difficult_steps) cost.push(`${plural(o.difficult_steps, "step")} through difficult terrain`);
+  if (typeof o.ap_left === "number") after.push(`${o.ap_left} AP left`);
+  if (typeof o.movement_left === "number" && o.movement_left) after.push(`${plural(o.movement_left, "space")} of movement left`);
+  if (typeof o.squares_left === "number") after.push(`${plural(o.squares_left, "square")} left this turn`);
+  if (o.slowing_action_after === false) after.push("no slowing action after it");
+  if (ids(o.flank_reaction).length) warn.push(`provokes a flanking reaction from ${who(ids(o.flank_reaction))}`);
+  if (ids(o.leaves_reach).length) warn.push(`leaves the reach of ${who(ids(o.leaves_reach))}`);
+  if (ids(o.flanked_at_end).length) warn.push(`flanked there by ${who(ids(o.flanked_at_end))}`);
+  if (o.leaves_cover === true) warn.push("leaves cover");
+  if (o.falls) warn.push(typeof o.falls === "string" ? `falls: ${o.falls}` : "falls");
+  if (ids(o.leaves_engagement).length) note.push(`leaves the engagement with ${who(ids(o.leaves_engagement))}`);
+  if (ids(o.joins_engagement).length) note.push(`engages ${who(ids(o.joins_engagement))}`);
+  if (o.pairs && typeof o.pairs === "object") {
+    for (const [id, on] of Object.entries(o.pairs)) note.push(`${creatureName(st, id)} ${on ? "joins" : "drops off"} its owner's network`);
+  }
+  if (!cost.length && !after.length && !warn.length && !note.length) return null;
+  const short = [cost[0], after[0]].filter(Boolean).join(" · ");
+  return { cost, after, warn, note, short };
+}
+
+// The chance of each creature an odds answer gives: the first mapping of creature ids to
+// chances (an AoE's `inclusion`, a ZAoE's `high`, a search's `found`).
+export function chancesOf(odds, st) {
+  const known = (st && st.entities) || {};
+  for (const key of ["inclusion", "high", "found"]) {
+    const v = odds && odds[key];
+    if (v && typeof v === "object" && Object.keys(v).every((k) => k in known)) return { key, chances: v };
+  }
+  for (const [key, v] of Object.entries(odds || {})) {
+    if (v && typeof v === "object" && !("percent" in v) && Object.keys(v).length
+      && Object.entries(v).every(([k, c]) => k in known && c && typeof c === "object" && "percent" in c)) return { key, chances: v };
+  }
+  return null;
+}
+
+const percent = (c) => (c && typeof c === "object" && "percent" in c ? c.percent : typeof c === "number" ? Math.round(c * 10000) / 100 : null);
 
 export class BattleMap {
   /**
@@ -175,6 +280,12 @@ export class BattleMap {
     this.touched = false;
     this.gridKey = "";
     this.terrainKey = "";
+    this.selected = null; // the token clicked last (overlays and range bands start from it)
+    this.overlays = { reach: false, sight: false, area: false, paint: false };
+    this.area = null; // {by, weapon, at, chances, text} once the server answered
+    this.painting = null;
+    this.dragEnded = 0;
+    ensureStyle();
     this.build();
     panel.querySelector("summary").addEventListener("click", () => { this.touched = true; });
     panel.addEventListener("toggle", () => { if (panel.open) this.draw(); });
@@ -191,7 +302,7 @@ export class BattleMap {
         el("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch" })));
     this.layers = {};
     this.svg.append(this.defs);
-    for (const name of ["ground", "terrain", "links", "areas", "path", "tokens"]) {
+    for (const name of ["ground", "terrain", "links", "areas", "overlay", "path", "tokens"]) {
       this.layers[name] = el("g", { class: `layer-${name}` });
       this.svg.append(this.layers[name]);
     }
@@ -199,8 +310,12 @@ export class BattleMap {
     this.scroll.append(this.svg);
     this.legend = html("div", "maplegend");
     this.note = html("p", "mapnote muted");
-    this.body.replaceChildren(this.info, this.scroll, this.error, this.legend, this.note);
+    this.triggers = html("p", "maptriggers");
+    this.triggers.setAttribute("aria-live", "polite");
+    this.buildTools();
+    this.body.replaceChildren(this.tools, this.info, this.triggers, this.scroll, this.error, this.legend, this.note);
     this.svg.addEventListener("pointerdown", (e) => this.down(e));
+    this.svg.addEventListener("click", (e) => this.click(e));
     this.svg.addEventListener("pointermove", (e) => this.move(e));
     this.svg.addEventListener("pointerup", (e) => this.up(e));
     this.svg.addEventListener("pointercancel", () => this.cancel());
@@ -219,6 +334,10 @@ export class BattleMap {
     this.gridKey = "";
     this.terrainKey = "";
     this.error.textContent = "";
+    this.selected = null;
+    this.area = null;
+    this.painting = null;
+    for (const k of Object.keys(this.overlays)) this.overlays[k] = false;
     delete this.info.dataset.keep;
     this.say("");
   }
@@ -228,7 +347,10 @@ export class BattleMap {
   }
 
   update(state) {
-    if (this.state && state && state.version !== this.state.version && !this.drag) delete this.info.dataset.keep;
+    if (this.state && state && state.version !== this.state.version && !this.drag) {
+      delete this.info.dataset.keep;
+      if (this.area) this.area = { ...this.area, stale: true }; // asked again below
+    }
     this.state = state;
     const kind = mapKind(state);
     this.panel.hidden = !kind;
@@ -237,8 +359,9 @@ export class BattleMap {
       const want = hasPositions(state) && !window.matchMedia(PHONE).matches;
       if (this.panel.open !== want) this.panel.open = want;
     }
-    if (this.drag) return; // drawn again when the drag ends
+    if (this.drag || this.painting) return; // drawn again when the drag ends
     this.draw();
+    if (this.area && this.area.stale && this.overlays.area) this.aim(this.area.at, true);
   }
 
   // -- drawing --------------------------------------------------------------------------
@@ -250,7 +373,23 @@ export class BattleMap {
     if (this.kind === "grid") this.drawGrid(st);
     else if (this.kind === "zones") this.drawZones(st);
     this.drawTokens(st);
+    this.drawOverlays(st);
+    this.syncTools();
     this.drawLegend(st);
+  }
+
+  /** What the ruleset tells the map (the state's `map` block). */
+  get extra() {
+    return (this.state && this.state.map) || {};
+  }
+
+  /** The creature overlays start from: the one clicked, else whose turn it is, else mine. */
+  sel() {
+    const st = this.state;
+    if (!st) return null;
+    if (this.selected && st.entities[this.selected]) return this.selected;
+    if (st.in_combat && st.current && st.entities[st.current]) return st.current;
+    return (st.characters || []).find((id) => st.entities[id]) || null;
   }
 
   colour(side) {
@@ -260,7 +399,14 @@ export class BattleMap {
   }
 
   footprint(e) {
-    return Array.isArray(e.footprint) && e.footprint.every(isSquare) ? e.footprint : [[0, 0]];
+    const given = (this.extra.footprints || {})[e.id] || e.footprint;
+    return Array.isArray(given) && given.length && given.every(isSquare) ? given : [[0, 0]];
+  }
+
+  // The squares a creature covers on the grid (its footprint laid at its position).
+  cells(e) {
+    if (!isSquare(e.position)) return [];
+    return this.footprint(e).map(([dx, dy]) => [e.position[0] + dx, e.position[1] + dy]);
   }
 
   drawGrid(st) {
@@ -306,7 +452,10 @@ export class BattleMap {
     this.size(cols * U, height, cols);
     for (const e of placed) {
       const [px, py] = e.position;
-      this.laidOut.set(e.id, { x: (px - minX) * U + U / 2, y: (py - minY) * U + U / 2, square: [px, py] });
+      const foot = this.footprint(e);
+      const fx = foot.reduce((a, p) => a + p[0], 0) / foot.length;
+      const fy = foot.reduce((a, p) => a + p[1], 0) / foot.length;
+      this.laidOut.set(e.id, { x: (px + fx - minX) * U + U / 2, y: (py + fy - minY) * U + U / 2, square: [px, py], foot });
     }
     const gridKey = `${minX},${minY},${cols},${rows}|${this.trays.map((t) => `${t.label}:${t.ids.length}`).join(";")}`;
     if (gridKey !== this.gridKey) {
@@ -498,6 +647,9 @@ export class BattleMap {
     const labels = this.initials(st);
     const sizes = ["tiny", "small"];
     const gone = new Set(this.tokens.keys());
+    const me = this.sel();
+    const bands = (this.kind === "zones" && me && (this.extra.bands || {})[me]) || {};
+    const chances = (this.overlays.area && this.area && this.area.chances) || {};
     for (const e of Object.values(st.entities)) {
       const at = this.laidOut.get(e.id);
       if (!at) continue;
@@ -505,10 +657,14 @@ export class BattleMap {
       let g = this.tokens.get(e.id);
       if (!g) {
         g = el("g", { class: "tok", "data-id": e.id },
+          el("rect", { class: "foot body", width: 0, height: 0, rx: 6 }),
           el("circle", { class: "turnring", r: U * 0.5 }),
+          el("circle", { class: "selring", r: U * 0.47 }),
           el("circle", { class: "body", r: U * 0.4 }),
           el("text", { class: "ini", "text-anchor": "middle", dy: "0.35em" }),
           el("text", { class: "badge", x: U * 0.42, y: -U * 0.3, "text-anchor": "middle" }),
+          el("text", { class: "chance", y: -U * 0.5, "text-anchor": "middle" }),
+          el("text", { class: "band", y: U * 0.58, "text-anchor": "middle" }),
           el("title"));
         this.tokens.set(e.id, g);
       }
@@ -522,17 +678,40 @@ export class BattleMap {
       if (down) classes.push("down");
       if (this.canDrag(e.id)) classes.push("movable");
       if (st.characters && st.characters.includes(e.id)) classes.push("mine");
+      if (me === e.id && (this.selected === e.id || this.kind === "zones" || this.overlays.reach || this.overlays.sight || this.overlays.area)) classes.push("selected");
       g.setAttribute("class", classes.join(" "));
       g.setAttribute("transform", `translate(${at.x} ${at.y})`);
       g.setAttribute("aria-label", e.name || e.id);
-      g.querySelector(".body").setAttribute("r", String(U * (sizes.includes(e.size) ? (e.size === "tiny" ? 0.28 : 0.34) : 0.4)));
+      const foot = g.querySelector(".foot");
+      const big = at.foot && at.foot.length > 1;
+      if (big) {
+        const xs = at.foot.map((p) => p[0]);
+        const ys = at.foot.map((p) => p[1]);
+        const fx = at.foot.reduce((a, p) => a + p[0], 0) / at.foot.length;
+        const fy = at.foot.reduce((a, p) => a + p[1], 0) / at.foot.length;
+        foot.setAttribute("x", String((Math.min(...xs) - fx) * U - U / 2 + 3));
+        foot.setAttribute("y", String((Math.min(...ys) - fy) * U - U / 2 + 3));
+        foot.setAttribute("width", String((Math.max(...xs) - Math.min(...xs) + 1) * U - 6));
+        foot.setAttribute("height", String((Math.max(...ys) - Math.min(...ys) + 1) * U - 6));
+      } else if (foot.getAttribute("width") !== "0") {
+        foot.setAttribute("width", "0");
+        foot.setAttribute("height", "0");
+      }
+      g.querySelector("circle.body").setAttribute("r", String(U * (sizes.includes(e.size) ? (e.size === "tiny" ? 0.28 : 0.34) : 0.4)));
+      const band = me && me !== e.id ? bands[e.id] : null;
+      g.querySelector(".band").textContent = band ? BANDS[band] || band : "";
+      const chance = e.id in chances ? percent(chances[e.id]) : null;
+      // one decimal on the token (the exact chance in its title and the info line)
+      g.querySelector(".chance").textContent = chance === null ? "" : `${Number(chance.toFixed(1))}%`;
       g.querySelector(".ini").textContent = labels.get(e.id);
       const badge = [];
       if (typeof e.altitude === "number" && e.altitude > 0) badge.push(`↑${e.altitude}`);
       g.querySelector(".badge").textContent = badge.join(" ");
       const where = at.square ? ` · (${at.square[0]}, ${at.square[1]})` : at.zone ? ` · ${at.zone}` : "";
       const facts = [e.side, e.size && e.size !== "medium" ? e.size : null, e.altitude ? `altitude ${e.altitude}` : null,
-        e.hidden ? "hidden from players" : null, current ? "its turn" : null].filter(Boolean);
+        e.hidden ? "hidden from players" : null, current ? "its turn" : null,
+        band ? `${band} range from ${creatureName(st, me)}` : null,
+        chance === null ? null : `${chance}% chance (${this.area.key})`].filter(Boolean);
       g.querySelector("title").textContent = `${e.name || e.id}${where}${facts.length ? ` · ${facts.join(", ")}` : ""}`;
     }
     for (const id of gone) {
@@ -563,6 +742,7 @@ export class BattleMap {
   // The info line when nothing is dragged: what a drag does here.
   idle() {
     const st = this.state;
+    this.triggers.textContent = "";
     let text = "Drag a token: whose turn it is moves; anyone else is placed (Shift: place it too).";
     if (this.role !== "gm") {
       const mine = (st.characters || []).filter((id) => st.entities[id]);
@@ -576,6 +756,356 @@ export class BattleMap {
     this.info.textContent = text;
     this.info.title = text;
     this.info.className = cls;
+  }
+
+  // -- tools: overlays and the GM's editing ----------------------------------------------
+  buildTools() {
+    this.tools = html("div", "maptools");
+    const toggle = (name, label, title) => {
+      const b = html("button", `tool-${name}`, label);
+      b.type = "button";
+      b.title = title;
+      b.setAttribute("aria-pressed", "false");
+      b.addEventListener("click", () => this.toggle(name));
+      return b;
+    };
+    this.buttons = {
+      reach: toggle("reach", "Reach", "reach and threatened squares, from the selected creature"),
+      sight: toggle("sight", "Line of sight", "lines of sight from the selected creature"),
+      area: toggle("area", "Area", "an area attack's chance for each creature (the odds engine)"),
+      paint: toggle("paint", "Edit map", "paint terrain or describe zones (commands in the log)"),
+    };
+    this.areaBox = html("span", "toolsub area-tools");
+    this.weaponSelect = html("select", "area-weapon");
+    this.weaponSelect.setAttribute("aria-label", "area weapon");
+    this.weaponSelect.addEventListener("change", () => { this.area = null; this.draw(); this.say("Click a creature or a zone to place the area", "mapinfo idle"); });
+    this.areaBox.append(this.weaponSelect);
+    this.paintBox = html("span", "toolsub paint-tools");
+    this.paintKind = html("select", "paint-kind");
+    this.paintKind.setAttribute("aria-label", "terrain to paint");
+    this.zoneForm = html("span", "toolsub zone-tools");
+    const input = (name, placeholder) => {
+      const i = document.createElement("input");
+      i.type = "text";
+      i.name = name;
+      i.placeholder = placeholder;
+      i.setAttribute("aria-label", placeholder);
+      return i;
+    };
+    this.zoneId = input("zone-id", "zone name");
+    this.zoneNext = input("zone-adjacent", "next to (a, b)");
+    const indoor = document.createElement("label");
+    this.zoneIndoor = document.createElement("input");
+    this.zoneIndoor.type = "checkbox";
+    indoor.append(this.zoneIndoor, " indoors");
+    const set = html("button", "zone-set", "Set zone");
+    set.type = "button";
+    set.addEventListener("click", () => this.setZone());
+    this.zoneForm.append(this.zoneId, this.zoneNext, indoor, set);
+    this.paintBox.append(this.paintKind, html("span", "muted", "drag over squares"));
+    this.tools.append(...Object.values(this.buttons), this.areaBox, this.paintBox, this.zoneForm);
+  }
+
+  toggle(name) {
+    this.overlays[name] = !this.overlays[name];
+    if (name === "area") {
+      this.area = null;
+      if (this.overlays.area) this.overlays.paint = false;
+    }
+    if (name === "paint" && this.overlays.paint) this.overlays.area = false;
+    delete this.info.dataset.keep;
+    this.draw();
+    if (name === "area" && this.overlays.area) this.say(`Area from ${creatureName(this.state, this.sel())}: click a creature${this.kind === "zones" ? " or a zone" : ""} to place it`, "mapinfo idle");
+    if (name === "paint" && this.overlays.paint) this.say(this.kind === "grid" ? "Edit map: drag over squares to paint them" : "Edit map: name a zone, the zones next to it, then Set zone", "mapinfo idle");
+  }
+
+  // The GM command that paints squares: one taking a required list of squares and, at most,
+  // a choice of what (Polemos' wall, window, smoke, clear) or a flag (realms' clear).
+  paintSpec() {
+    if (this.role !== "gm") return null;
+    for (const [name, spec] of Object.entries(this.commands)) {
+      if (spec.who !== "gm" || spec.actor !== "none") continue;
+      const list = args(spec);
+      const squares = list.find(([, a]) => a.kind === "squares" && a.required);
+      if (!squares || list.length > 2) continue;
+      const other = list.find(([n]) => n !== squares[0]);
+      if (other && !["choice", "flag"].includes(other[1].kind)) continue;
+      return { name, arg: squares[0], other: other ? { name: other[0], kind: other[1].kind, choices: other[1].choices || [] } : null };
+    }
+    return null;
+  }
+
+  // The GM command that describes a zone: a required text `id` and a list of `adjacent` zones.
+  zoneSpec() {
+    if (this.role !== "gm") return null;
+    for (const [name, spec] of Object.entries(this.commands)) {
+      const a = spec.args || {};
+      if (spec.who === "gm" && a.id && a.id.required && a.adjacent) return { name, indoor: Boolean(a.indoor) };
+    }
+    return null;
+  }
+
+  // The weapons of the selected creature that make an area (from its stat block, when the
+  // reader sees it), and the commands that aim one: at a creature, or at a zone.
+  areaWeapons() {
+    const e = this.state && this.state.entities[this.sel()];
+    const weapons = e && e.weapons && typeof e.weapons === "object" && !Array.isArray(e.weapons) ? e.weapons : {};
+    return Object.entries(weapons).filter(([, w]) => w && typeof w === "object" && (w.aoe || w.zaoe))
+      .map(([name, w]) => ({ name, zone: Boolean(w.zaoe) }));
+  }
+
+  areaCommand(weapon, at) {
+    for (const [name, spec] of Object.entries(this.commands)) {
+      const a = spec.args || {};
+      if (spec.actor === "none" || !a.weapon) continue;
+      if (weapon.zone && at.zone && a.zone && a.zone.required) return { do: name, actor: this.sel(), weapon: weapon.name, zone: at.zone };
+      if (!weapon.zone && at.target && a.target && a.aoe) return { do: name, actor: this.sel(), weapon: weapon.name, target: at.target };
+    }
+    return null;
+  }
+
+  syncTools() {
+    const grid = this.kind === "grid";
+    const ex = this.extra;
+    const b = this.buttons;
+    b.reach.hidden = !(grid && ex.reach);
+    b.sight.hidden = !(grid && (ex.sight || ex.blocks_sight));
+    const weapons = this.areaWeapons();
+    b.area.hidden = !weapons.length && !this.overlays.area;
+    const paint = grid ? this.paintSpec() : this.zoneSpec();
+    b.paint.hidden = !paint;
+    for (const [name, button] of Object.entries(b)) button.setAttribute("aria-pressed", String(this.overlays[name] && !button.hidden));
+    this.areaBox.hidden = !(this.overlays.area && !b.area.hidden);
+    if (!this.areaBox.hidden) {
+      const want = weapons.map((w) => w.name).join("|");
+      if (this.weaponSelect.dataset.list !== want) {
+        const keep = this.weaponSelect.value;
+        this.weaponSelect.replaceChildren(...weapons.map((w) => {
+          const o = document.createElement("option");
+          o.value = w.name;
+          o.textContent = `${w.name}${w.zone ? " (zonewide)" : ""}`;
+          return o;
+        }));
+        if (weapons.some((w) => w.name === keep)) this.weaponSelect.value = keep;
+        this.weaponSelect.dataset.list = want;
+      }
+      if (!weapons.length) this.say(`${creatureName(this.state, this.sel())} has no area weapon: select another creature`, "mapinfo idle");
+    }
+    this.paintBox.hidden = !(this.overlays.paint && grid && paint);
+    this.zoneForm.hidden = !(this.overlays.paint && !grid && paint);
+    if (!this.paintBox.hidden) {
+      const spec = paint;
+      const kinds = !spec.other ? ["mark"] : spec.other.kind === "flag" ? ["mark", spec.other.name] : spec.other.choices;
+      if (this.paintKind.dataset.list !== kinds.join("|")) {
+        this.paintKind.replaceChildren(...kinds.map((k) => { const o = document.createElement("option"); o.value = k; o.textContent = k; return o; }));
+        this.paintKind.dataset.list = kinds.join("|");
+      }
+    }
+    this.tools.hidden = Object.values(b).every((x) => x.hidden);
+  }
+
+  // -- overlays ---------------------------------------------------------------------------
+  drawOverlays(st) {
+    const out = [];
+    const me = this.sel();
+    const meE = me ? st.entities[me] : null;
+    if (this.kind === "grid") {
+      const { minX, minY, cols, rows } = this.grid;
+      const inside = (x, y) => x >= minX && y >= minY && x < minX + cols && y < minY + rows;
+      const rect = (x, y, cls, title) => el("rect", { x: (x - minX) * U, y: (y - minY) * U, width: U, height: U, class: cls }, title ? el("title", {}, title) : null);
+      const centre = (sq) => [(sq[0] - minX) * U + U / 2, (sq[1] - minY) * U + U / 2];
+      if (this.overlays.reach && this.extra.reach) {
+        const own = new Map();
+        const threat = new Map();
+        for (const [id, r] of Object.entries(this.extra.reach)) {
+          const e = st.entities[id];
+          if (!e || !isSquare(e.position) || typeof r !== "number") continue;
+          const body = this.cells(e);
+          const mine = id === me;
+          const hostile = !meE || (e.side !== meE.side || !e.side);
+          if (!mine && !hostile) continue;
+          const into = mine ? own : threat;
+          for (const [cx, cy] of body) {
+            for (let dx = -r; dx <= r; dx += 1) {
+              for (let dy = -r; dy <= r; dy += 1) {
+                const sq = [cx + dx, cy + dy];
+                if (!inside(sq[0], sq[1]) || body.some((b) => same(b, sq))) continue;
+                const k = key(sq);
+                if (!into.has(k)) into.set(k, []);
+                if (!into.get(k).includes(id)) into.get(k).push(id);
+              }
+            }
+          }
+        }
+        for (const [k, who] of threat) {
+          const [x, y] = k.split(",").map(Number);
+          out.push(rect(x, y, "threat", `threatened by ${who.map((i) => creatureName(st, i)).join(", ")}`));
+        }
+        for (const [k] of own) {
+          const [x, y] = k.split(",").map(Number);
+          out.push(rect(x, y, "reach-own", `${creatureName(st, me)}'s reach`));
+        }
+      }
+      if (this.overlays.sight && meE && isSquare(meE.position)) {
+        const from = this.laidOut.get(me);
+        const blocked = (this.extra.sight || {})[me] || {};
+        for (const e of Object.values(st.entities)) {
+          if (e.id === me || !isSquare(e.position)) continue;
+          const to = this.laidOut.get(e.id);
+          const hit = blocked[e.id];
+          if (isSquare(hit)) {
+            const [hx, hy] = centre(hit);
+            out.push(el("line", { x1: from.x, y1: from.y, x2: hx, y2: hy, class: "sight blocked", "data-to": e.id },
+              el("title", {}, `${creatureName(st, e.id)}: line of sight broken at (${hit[0]}, ${hit[1]})`)));
+            const m = U * 0.22;
+            out.push(el("path", { d: `M ${hx - m} ${hy - m} L ${hx + m} ${hy + m} M ${hx + m} ${hy - m} L ${hx - m} ${hy + m}`, class: "blockmark" }));
+          } else {
+            out.push(el("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "sight clear", "data-to": e.id },
+              el("title", {}, `${creatureName(st, e.id)}: in sight`)));
+          }
+        }
+      }
+    }
+    if (this.overlays.area && this.area && this.area.chances) {
+      const hit = Object.entries(this.area.chances).filter(([, c]) => (percent(c) || 0) > 0).map(([id]) => id);
+      if (this.kind === "zones") {
+        for (const box of this.zoneBoxes.values()) {
+          if (this.area.at.zone && box.zone === this.area.at.zone) out.push(el("rect", { x: box.x - 3, y: box.y - 3, width: box.w + 6, height: box.h + 6, rx: 12, class: "template" }));
+          for (const c of box.clusters) {
+            if (c.ids.some((id) => hit.includes(id))) out.push(el("rect", { x: c.x - 2, y: c.y - 2, width: c.w + 4, height: c.h + 4, rx: U / 2, class: "template" }));
+          }
+        }
+      } else {
+        for (const id of hit) {
+          const at = this.laidOut.get(id);
+          if (at) out.push(el("circle", { cx: at.x, cy: at.y, r: U * 0.62, class: "template" }));
+        }
+      }
+    }
+    if (this.painting) {
+      const { minX, minY } = this.grid;
+      for (const sq of this.painting.squares.values()) out.push(el("rect", { x: (sq[0] - minX) * U, y: (sq[1] - minY) * U, width: U, height: U, class: "paint" }));
+    }
+    this.layers.overlay.replaceChildren(...out);
+    if (this.overlays.sight && this.kind === "grid" && !(this.extra.blocks_sight || []).length && !this.drag) {
+      this.note.textContent = [this.note.textContent, "Nothing on this map blocks sight."].filter(Boolean).join(" ");
+    }
+  }
+
+  click(e) {
+    if (performance.now() - this.dragEnded < 400 || this.drag || this.painting) return;
+    const g = e.target.closest && e.target.closest(".tok");
+    if (this.overlays.area) {
+      const z = e.target.closest && e.target.closest(".zone");
+      if (g) this.aim({ target: g.dataset.id });
+      else if (z) this.aim({ zone: z.dataset.zone });
+      return;
+    }
+    if (g) this.tap(g.dataset.id);
+  }
+
+  // A token clicked without moving it: select it (or let go of it).
+  tap(id) {
+    this.selected = this.selected === id ? null : id;
+    this.area = null;
+    this.draw();
+  }
+
+  // Ask the odds of an area placed at {target} or {zone}, and draw each creature's chance.
+  async aim(at, again = false) {
+    const weapon = this.areaWeapons().find((w) => w.name === this.weaponSelect.value);
+    if (!weapon || !this.odds) return;
+    const command = this.areaCommand(weapon, at);
+    if (!command) {
+      if (!again) this.say(weapon.zone ? `${weapon.name} is zonewide: click a zone` : `${weapon.name}: click a creature`, "mapinfo idle");
+      return;
+    }
+    const where = at.zone ? `zone ${at.zone}` : creatureName(this.state, at.target);
+    const seq = (this.areaSeq = (this.areaSeq || 0) + 1);
+    try {
+      const out = await this.odds(command);
+      if (seq !== this.areaSeq || !this.overlays.area) return;
+      const found = chancesOf(out.odds, this.state);
+      const offense = percent(out.odds && out.odds.offense);
+      const list = found ? Object.entries(found.chances).map(([id, c]) => `${creatureName(this.state, id)} ${percent(c)}%`).join(", ") : "nobody";
+      this.area = { at, weapon: weapon.name, chances: found ? found.chances : {}, key: found ? found.key : "chance" };
+      this.draw();
+      this.say(`${weapon.name} at ${where}${offense === null ? "" : ` · offense ${offense}%`} · ${found ? found.key : "chance"}: ${list}`, "mapinfo ok");
+      this.info.dataset.keep = "1";
+    } catch (err) {
+      if (seq !== this.areaSeq) return;
+      this.area = null;
+      this.draw();
+      this.say(`${weapon.name} at ${where}: ${err.message}`, "mapinfo bad");
+      this.info.dataset.keep = "1";
+    }
+  }
+
+  paintStart(e) {
+    const spec = this.paintSpec();
+    const t = this.targetAt(this.point(e));
+    if (!spec || !t || !t.square) return;
+    e.preventDefault();
+    this.svg.setPointerCapture(e.pointerId);
+    this.painting = { spec, pointer: e.pointerId, squares: new Map([[key(t.square), t.square]]) };
+    this.drawOverlays(this.state);
+  }
+
+  paintMove(e) {
+    const t = this.targetAt(this.point(e));
+    if (!t || !t.square || this.painting.squares.has(key(t.square))) return;
+    this.painting.squares.set(key(t.square), t.square);
+    this.drawOverlays(this.state);
+  }
+
+  async paintEnd(e) {
+    const p = this.painting;
+    this.painting = null;
+    try { this.svg.releasePointerCapture(e.pointerId); } catch { /* already released */ }
+    const squares = [...p.squares.values()].map((sq) => [sq[0], sq[1]]);
+    const command = { do: p.spec.name, [p.spec.arg]: squares };
+    const kind = this.paintKind.value;
+    if (p.spec.other && p.spec.other.kind === "choice") command[p.spec.other.name] = kind;
+    if (p.spec.other && p.spec.other.kind === "flag" && kind === p.spec.other.name) command[p.spec.other.name] = true;
+    const text = `${squares.length} square${squares.length === 1 ? "" : "s"}: ${kind}`;
+    this.info.dataset.keep = "1";
+    try {
+      await this.submit(command);
+      this.say(`Painted ${text}`, "mapinfo ok");
+      this.info.dataset.keep = "1";
+      this.error.textContent = "";
+    } catch (err) {
+      this.error.textContent = err.message;
+      this.say(`Painting ${text}: refused (the reason is below the map)`, "mapinfo bad");
+    }
+    this.draw();
+  }
+
+  async setZone() {
+    const spec = this.zoneSpec();
+    const id = this.zoneId.value.trim();
+    if (!spec) return;
+    if (!id) {
+      this.error.textContent = "zone: give the zone a name";
+      this.zoneId.focus();
+      return;
+    }
+    const adjacent = this.zoneNext.value.split(",").map((z) => z.trim()).filter(Boolean);
+    const command = { do: spec.name, id, adjacent };
+    if (spec.indoor) command.indoor = this.zoneIndoor.checked;
+    this.info.dataset.keep = "1";
+    try {
+      await this.submit(command);
+      this.say(`Zone ${id} set${adjacent.length ? `, next to ${adjacent.join(", ")}` : ""}`, "mapinfo ok");
+      this.info.dataset.keep = "1";
+      this.error.textContent = "";
+      this.zoneId.value = "";
+      this.zoneNext.value = "";
+      this.zoneIndoor.checked = false;
+    } catch (err) {
+      this.error.textContent = err.message;
+      this.say(`Zone ${id}: refused (the reason is below the map)`, "mapinfo bad");
+    }
   }
 
   // -- what a drag means ----------------------------------------------------------------
@@ -695,6 +1225,8 @@ export class BattleMap {
 
   down(e) {
     const g = e.target.closest && e.target.closest(".tok");
+    if (this.overlays.paint && this.kind === "grid" && !this.drag && e.button <= 0) { this.paintStart(e); return; }
+    if (this.overlays.area) return; // a click picks where the area goes
     if (!g || e.button > 0 || this.drag) return;
     const id = g.dataset.id;
     if (!this.canDrag(id)) return;
@@ -702,10 +1234,17 @@ export class BattleMap {
     e.preventDefault();
     this.svg.setPointerCapture(e.pointerId);
     const at = this.laidOut.get(id);
+    const origin = this.kind === "grid" && isSquare(ent.position) ? [ent.position[0], ent.position[1]] : null;
+    // A creature larger than a square is held by one of its squares: the target is where
+    // its position square goes, so the footprint lands under the pointer as it was held.
+    let grab = [0, 0];
+    if (origin && at.foot && at.foot.length > 1) {
+      const under = this.targetAt(this.point(e));
+      if (under && under.square) grab = [under.square[0] - origin[0], under.square[1] - origin[1]];
+    }
     this.drag = {
       id, g, pointer: e.pointerId, start: { x: e.clientX, y: e.clientY }, from: at, moved: false,
-      origin: this.kind === "grid" && isSquare(ent.position) ? [ent.position[0], ent.position[1]] : null,
-      path: [], target: null, seq: 0, timer: null,
+      origin, grab, path: [], target: null, seq: 0, timer: null,
     };
     g.classList.add("dragging");
     delete this.info.dataset.keep;
@@ -713,6 +1252,7 @@ export class BattleMap {
   }
 
   move(e) {
+    if (this.painting) { this.paintMove(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
     if (!d.moved && Math.hypot(e.clientX - d.start.x, e.clientY - d.start.y) < 4) return;
@@ -720,6 +1260,7 @@ export class BattleMap {
     const p = this.point(e);
     d.g.setAttribute("transform", `translate(${p.x} ${p.y})`);
     const target = this.targetAt(p);
+    if (target && target.square && (d.grab[0] || d.grab[1])) target.square = [target.square[0] - d.grab[0], target.square[1] - d.grab[1]];
     if (JSON.stringify(target) === JSON.stringify(d.target)) return;
     d.target = target;
     if (target && target.square && d.origin) this.extendPath(target.square);
@@ -750,6 +1291,7 @@ export class BattleMap {
     }
     const plan = this.plan(d.id, target, shift);
     d.plan = plan;
+    this.triggers.textContent = "";
     if (this.kind === "grid" && target.square) {
       const { minX, minY } = this.grid;
       const c = (p) => `${(p[0] - minX) * U + U / 2},${(p[1] - minY) * U + U / 2}`;
@@ -757,7 +1299,11 @@ export class BattleMap {
         const route = this.moveSpec().kind === "squares" ? [d.origin, ...d.path] : [d.origin, target.square];
         top.append(el("polyline", { points: route.map(c).join(" "), class: "route" }));
       }
-      top.append(el("rect", { x: (target.square[0] - minX) * U + 1, y: (target.square[1] - minY) * U + 1, width: U - 2, height: U - 2, rx: 3, class: "aim", "data-square": key(target.square) }));
+      const foot = this.footprint(this.state.entities[d.id]);
+      for (const [dx, dy] of foot) {
+        const sq = [target.square[0] + dx, target.square[1] + dy];
+        top.append(el("rect", { x: (sq[0] - minX) * U + 1, y: (sq[1] - minY) * U + 1, width: U - 2, height: U - 2, rx: 3, class: "aim", "data-square": dx || dy ? null : key(target.square) }));
+      }
     } else if (target.zone) {
       this.highlight(target.zone);
     }
@@ -772,18 +1318,30 @@ export class BattleMap {
     d.timer = setTimeout(async () => {
       let text;
       let cls = "mapinfo";
+      let facts = null;
       try {
         const out = await this.odds(plan.command);
-        text = oddsText(out.odds) || "the rules allow it";
-        cls = "mapinfo ok";
+        if (out.odds === null) {  // the ruleset computes none: legal as far as it knows
+          text = "no cost preview (the rules check it on the drop)";
+        } else {
+          facts = moveFacts(out.odds, this.state);
+          text = facts ? [facts.cost.join(", "), facts.after.join(", ")].filter(Boolean).join(" → ")
+            : oddsText(out.odds) || "the rules allow it";
+          cls = "mapinfo ok";
+        }
       } catch (err) {
-        if (noOdds(err.message)) text = "no cost preview (the rules check it on the drop)";
-        else { text = `refused: ${err.message}`; cls = "mapinfo bad"; }
+        text = `refused: ${err.message}`;
+        cls = "mapinfo bad";
       }
       if (!this.drag || this.drag !== d || d.seq !== seq) return;
       this.say(`${plan.text} · ${text}`, cls);
-      const aim = top.querySelector(".aim");
-      if (aim) aim.classList.add(cls.includes("bad") ? "bad" : cls.includes("ok") ? "ok" : "unknown");
+      this.triggers.textContent = facts ? [...facts.warn.map((w) => `⚠ ${w}`), ...facts.note].join(" · ") : "";
+      for (const aim of top.querySelectorAll(".aim")) aim.classList.add(cls.includes("bad") ? "bad" : cls.includes("ok") ? "ok" : "unknown");
+      const label = facts ? facts.short : cls.includes("bad") ? "refused" : "";
+      const anchor = this.kind === "grid" && target.square
+        ? { x: (target.square[0] - this.grid.minX) * U + U / 2, y: (target.square[1] - this.grid.minY) * U - 3 }
+        : target.zone && this.zoneBoxes.get(target.zone) ? { x: this.zoneBoxes.get(target.zone).x + U * 0.35, y: this.zoneBoxes.get(target.zone).y + this.zoneBoxes.get(target.zone).h - 6 } : null;
+      if (label && anchor) top.append(el("text", { class: "costlabel", x: anchor.x, y: Math.max(anchor.y, 9), "text-anchor": this.kind === "grid" ? "middle" : "start" }, label));
     }, 90);
   }
 
@@ -792,9 +1350,11 @@ export class BattleMap {
   }
 
   async up(e) {
+    if (this.painting) { this.paintEnd(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
-    if (!d.moved) { this.cancel(); return; }
+    this.dragEnded = performance.now(); // the click that follows is not a tap
+    if (!d.moved) { this.cancel(); this.tap(d.id); return; }
     d.dropping = true;
     clearTimeout(d.timer);
     const plan = d.target ? this.plan(d.id, d.target, e.shiftKey) : { none: "" };
@@ -805,6 +1365,7 @@ export class BattleMap {
     try {
       await this.submit(plan.command);
       this.say(`Done: ${plan.text}`, "mapinfo ok");
+      this.info.dataset.keep = "1"; // until the next change (the answer's state came first)
       this.error.textContent = "";
     } catch (err) {
       this.error.textContent = err.message;
@@ -814,6 +1375,10 @@ export class BattleMap {
   }
 
   cancel(message) {
+    if (this.painting) {
+      this.painting = null;
+      this.draw();
+    }
     if (!this.drag) return;
     clearTimeout(this.drag.timer);
     if (message) {
@@ -831,6 +1396,7 @@ export class BattleMap {
       try { this.svg.releasePointerCapture(d.pointer); } catch { /* already released */ }
     }
     this.layers.path.replaceChildren();
+    if (!this.info.dataset.keep) this.triggers.textContent = "";
     this.highlight(null);
     this.draw();
   }

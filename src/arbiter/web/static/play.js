@@ -136,12 +136,12 @@ async function probe() {
   const ask = (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
   if ($("#target-row").hidden) {
     const out = await ask(base).catch((err) => ({ error: err.message }));
-    if (seq === S.probe) replace($("#odds"), out.odds ? oddsView(out.odds) : h("p", { class: "muted" }, out.error));
+    if (seq === S.probe) replace($("#odds"), out.odds ? oddsView(out.odds) : h("p", { class: out.error ? "warn" : "muted" }, out.error || out.reason || "no odds preview"));
     return;
   }
   const ids = Object.keys(S.state.entities).filter((id) => id !== base.actor);
   const results = await Promise.all(ids.map((id) => ask({ ...base, target: id })
-    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: /no odds/.test(err.message), reason: err.message }))));
+    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: false, reason: err.message }))));
   if (seq !== S.probe) return;
   const sel = $("#target");
   const keep = sel.value;
