@@ -534,3 +534,28 @@ def test_the_gm_paints_terrain_and_describes_a_zone_as_commands(
     page.locator("#map-panel input[name=zone-id]").fill("")
     page.locator("#map-panel .zone-set").click()
     expect(page.locator("#map-panel .error")).to_contain_text("give the zone a name")
+
+
+def test_cover_and_concealment_show_on_each_token(server: ServerThread, api: httpx.Client,
+                                                 desk: BrowserContext) -> None:
+    """A creature in cover carries ▣ (with its armor bonus in its title), a concealed one ◌,
+    and the legend says what the marks mean; the others carry neither."""
+    made = table(server, "zones", setup_for("zones"))
+    for _ in range(6):  # cover is taken on the creature's own turn
+        if state(api, made)["current"] == "rook":
+            break
+        server.service.submit(made.encounter, Command("next"))
+    server.service.submit(made.encounter, Command("cover", "rook", {"bonus": 3}))
+    server.service.submit(made.encounter, Command("condition", args={
+        "target": "ash", "name": "unseen"}))
+    page = open_console(desk, server, made)
+    open_map(page)
+    expect(token(page, "rook").locator(".badge")).to_contain_text("▣")
+    expect(token(page, "rook").locator("title")).to_contain_text("in cover (+3 armor)")
+    expect(token(page, "ash").locator(".badge")).to_contain_text("◌")
+    expect(token(page, "ash").locator("title")).to_contain_text("concealed (unseen)")
+    expect(token(page, "bandit").locator(".badge")).to_have_text("")
+    legend = page.locator("#map-panel .maplegend")
+    expect(legend).to_contain_text("▣ in cover")
+    expect(legend).to_contain_text("◌ concealed")
+    assert not page.script_errors  # type: ignore[attr-defined]

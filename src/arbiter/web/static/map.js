@@ -706,9 +706,20 @@ export class BattleMap {
       g.querySelector(".ini").textContent = labels.get(e.id);
       const badge = [];
       if (typeof e.altitude === "number" && e.altitude > 0) badge.push(`↑${e.altitude}`);
+      // cover and concealment on each token: a condition named or tagged cover, and one of
+      // the ruleset's concealing conditions (the state's `concealing` names)
+      const conds = Array.isArray(e.conditions) ? e.conditions : [];
+      const cover = conds.find((c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover"))));
+      const veil = conds.find((c) => c && (st.concealing || []).includes(c.name));
+      if (cover) badge.push("▣");
+      if (veil) badge.push("◌");
       g.querySelector(".badge").textContent = badge.join(" ");
+      g.classList.toggle("covered", Boolean(cover));
+      g.classList.toggle("veiled", Boolean(veil));
       const where = at.square ? ` · (${at.square[0]}, ${at.square[1]})` : at.zone ? ` · ${at.zone}` : "";
+      const coverText = cover ? `in cover${cover.data && cover.data.bonus ? ` (+${cover.data.bonus} armor)` : cover.name !== "cover" ? ` (${cover.name.replace(/_/g, " ")})` : ""}` : null;
       const facts = [e.side, e.size && e.size !== "medium" ? e.size : null, e.altitude ? `altitude ${e.altitude}` : null,
+        coverText, veil ? `concealed (${veil.name})` : null,
         e.hidden ? "hidden from players" : null, current ? "its turn" : null,
         band ? `${band} range from ${creatureName(st, me)}` : null,
         chance === null ? null : `${chance}% chance (${this.area.key})`].filter(Boolean);
@@ -734,6 +745,13 @@ export class BattleMap {
         chip.append(html("i", "sq"), kind);
         items.push(chip);
       }
+    }
+    const shown = Object.values(st.entities).filter((e) => this.laidOut.has(e.id) && Array.isArray(e.conditions));
+    if (shown.some((e) => e.conditions.some((c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover")))))) {
+      items.push(html("span", "lg", "▣ in cover"));
+    }
+    if (shown.some((e) => e.conditions.some((c) => c && (st.concealing || []).includes(c.name)))) {
+      items.push(html("span", "lg", "◌ concealed"));
     }
     this.legend.replaceChildren(...items);
     if (!this.drag && !this.info.dataset.keep) this.idle();
