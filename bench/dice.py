@@ -12,7 +12,9 @@ meets them.
 ``OPERATORS`` has a case for each operator added for issue 23 (penetrating and once-only
 explosions, keep with no count, minimum and maximum, Fudge and tens dice, successes with
 failures, selecting dice, groups, modulo and remainders, rounding functions, comparisons
-of totals, a dialect's exact division) beside icepool; ``estimate`` rows time the
+of totals, a dialect's exact division, keeping from dice that explode into separate dice,
+several reroll points, even and odd, failures without successes) beside icepool;
+``estimate`` rows time the
 Monte-Carlo estimate of an expression with no exact model here against icepool's exact
 answer. ``LARGEST`` times the largest accepted expression of each new kind (one more die,
 or a bigger die, is refused): the distribution, and every outcome written as an exact
@@ -85,9 +87,31 @@ OPERATORS: dict[str, dict[str, str]] = {
                                    " 2 @ icepool.d6)"},
     "1d20cs>=19cf1+4d6sd": {"arbiter": "distribution('1d20cs>=19cf1+4d6sd')",
                             "icepool": "icepool.d20 + 4 @ icepool.d6"},
-    "3d6!kh2 (estimate)": {"arbiter": "estimate('3d6!kh2')",
-                           "icepool": "icepool.d6.explode_to_pool(3, depth=20).highest(2)"
-                                      ".sum()"},
+    "{1d100,1d100,1d100,1d100}kh2 (estimate)": {
+        "arbiter": "estimate('{1d100,1d100,1d100,1d100}kh2')",
+        "icepool": "icepool.Pool([icepool.d100] * 4).highest(2).sum()"},
+    # keeping and dropping dice that explode into separate dice (the pool grows)
+    "3d6!kh2": {"arbiter": "distribution('3d6!kh2')",
+                "icepool": "icepool.d6.explode_to_pool(3, depth=20).highest(2).sum()"},
+    "5d6!kh3": {"arbiter": "distribution('5d6!kh3')",
+                "icepool": "icepool.d6.explode_to_pool(5, depth=20).highest(3).sum()"},
+    "4d6!dl1": {"arbiter": "distribution('4d6!dl1')",
+                "icepool": "icepool.d6.explode_to_pool(4, depth=20).lowest(None, 1).sum()"},
+    "4d10!>8kl2": {"arbiter": "distribution('4d10!>8kl2')",
+                   "icepool": "icepool.d10.explode_to_pool(4, [9, 10], depth=20).lowest(2)"
+                              ".sum()"},
+    "{3d6!+2d8}kh3": {"arbiter": "distribution('{3d6!+2d8}kh3')",
+                      "icepool": "(icepool.d6.explode_to_pool(3, depth=20) + "
+                                 "icepool.d8.pool(2)).highest(3).sum()"},
+    # several reroll points, even and odd, failures without successes
+    "1d10r1r3": {"arbiter": "distribution('1d10r1r3', 'roll20')",
+                 "icepool": "icepool.d10.reroll([1, 3], depth=20)"},
+    "6d6even": {"arbiter": "distribution('6d6even', 'foundry')",
+                "icepool": "6 @ icepool.d6.map(lambda v: int(v % 2 == 0))"},
+    "10d6df<2": {"arbiter": "distribution('10d6df<2', 'foundry')",
+                 "icepool": "10 @ icepool.d6.map(lambda v: -1 if v < 2 else v)"},
+    "4d6sf<3": {"arbiter": "distribution('4d6sf<3', 'foundry')",
+                "icepool": "4 @ icepool.d6.map(lambda v: -v if v < 3 else v)"},
     "{4d6+3d8}kh4": {
         "arbiter": "distribution('{4d6+3d8}kh4')",
         "icepool": "icepool.Pool([icepool.d6] * 4 + [icepool.d8] * 3).highest(4).sum()"},
@@ -106,6 +130,9 @@ LARGEST = [
     "rem(1d1000-500,1d1000)", "1d1000%1d1000", "(1d1000)>=1d1000", "floor(1d352/1d352)",
     "trunc(861d20/7)", "round(267d100/3)", "floor(71d6/2+71d6/3)",
     "floor(7d20/2+7d20/3+7d20/5)",
+    # keeping and dropping dice that explode into separate dice
+    "80d6!kh10", "21d6!dl1", "12d6!dh2", "257d6!pkh1", "200d10!kl2", "{244d6!+244d8}kh3",
+    "47dF!dl1", "19d6!dl1df1", "1000d10!o>=8kh3", "15d10!okl15>=4f1",
 ]
 SETUP = {
     "arbiter": "from arbiter.dice import distribution, estimate",

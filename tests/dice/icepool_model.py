@@ -3,7 +3,9 @@ library, straight from the rules in docs/dice.md (not from ``exact.py``): the or
 exact odds are checked against.
 
 ``model(node)`` gives an icepool ``Die``, or raises :class:`Inexpressible` for what this
-model does not write out (keeping dice that explode into separate dice).
+model does not write out. Keeping dice that explode into separate dice is written as
+icepool's mixture of pools (as its ``explode_to_pool`` does), over how many rolls of each
+kind the chains leave on the table.
 """
 
 from __future__ import annotations
@@ -70,20 +72,81 @@ def chain(roll: Any, explodes: Callable[[int], bool], first: Callable[[int], Any
 
 
 def counting(node: Dice | RollGroup) -> Callable[[Any], int] | None:
+    """docs/dice.md: a success counts 1; a failure -1 (minus its value with ``sf``); any
+    other die 0 when successes are counted, else its value."""
     select = node.select if isinstance(node, Dice) else None
+    subtract = isinstance(node, Dice) and node.subtract
     success, failure = node.success, node.failure
-    if success is not None:
+    if success is not None or failure is not None:
         def count(v: Any) -> int:
             if select is not None and not select.kept(v):
                 return 0
-            if success.matches(v):
+            if success is not None and success.matches(v):
                 return 1
-            return -1 if failure is not None and failure.matches(v) else 0
+            if failure is not None and failure.matches(v):
+                return -int(v) if subtract else -1
+            return 0 if success is not None else int(v)
 
         return count
     if select is not None:
         return lambda v: v if select.kept(v) else 0
     return None
+
+
+def exploding_pool(node: Dice) -> Any:
+    """The dice on the table for a term that explodes into separate dice: a mixture, over
+    how many rolls of each kind its chains leave (the first roll or a later one, exploding
+    or not), of pools of those rolls. A chain is some exploding rolls then one that stops,
+    or, at the bound, one more roll than it may explode."""
+    assert node.explode is not None
+    roll = one_roll(node)
+    depth = explosions_allowed(node)
+    pen = 1 if node.penetrate else 0
+    booms = {int(v): int(q) for v, q in roll.items() if node.explode.matches(v)}
+    stops = {int(v): int(q) for v, q in roll.items() if not node.explode.matches(v)}
+    a, b = sum(booms.values()), sum(stops.values())
+    s = a + b
+    chains: dict[Any, int] = {}
+
+    def add(key: tuple[int, int, int, int], weight: int) -> None:
+        if weight:
+            vector = icepool.Vector(key)
+            chains[vector] = chains.get(vector, 0) + weight
+
+    for i in range(depth + 1):  # i exploding rolls, then one that stops
+        add((0, 1, 0, 0) if i == 0 else (1, 0, i - 1, 1), a**i * b * s ** (depth - i))
+    add((1, 0, depth, 0), a ** (depth + 1))
+    counts = node.count @ icepool.Die(chains)
+
+    def kind(faces: dict[int, int], shown: Callable[[int], int]) -> Any:
+        return icepool.Die(faces).map(shown) if faces else None
+
+    first, later = node.clamp, (lambda v: node.clamp(v - pen))
+    kinds = [kind(booms, first), kind(stops, first), kind(booms, later), kind(stops, later)]
+
+    def pool(*numbers: int) -> list[Any]:
+        return [die for die, k in zip(kinds, numbers, strict=True) for _ in range(k)]
+
+    return counts.map_to_pool(pool, star=True)
+
+
+def kept_from_any(pool: Any, node: Dice | RollGroup) -> Any:
+    """Keep from a pool of any size: ``kh``/``kl`` keep that many at most, ``dh``/``dl``
+    drop that many at most (so a pool of fewer dice keeps none)."""
+    assert node.keep is not None
+    kind, k = node.keep.kind, node.keep.count
+    if kind == "kh":
+        kept = pool.highest(k)
+    elif kind == "kl":
+        kept = pool.lowest(k)
+    elif kind == "dl":
+        kept = pool.lowest(None, k)
+    else:
+        kept = pool.highest(None, k)
+    count = counting(node)
+    if count is None:
+        return kept.sum()
+    return kept.expand().map(lambda values: sum(count(v) for v in values))
 
 
 def kept_total(pool: Any, node: Dice | RollGroup, n: int) -> Any:
@@ -113,7 +176,9 @@ def dice(node: Dice) -> Any:
     count = counting(node)
     if depth and node.separate:
         if node.keep is not None:
-            raise Inexpressible(str(node))
+            if node.keep.count == 0:
+                raise Inexpressible(str(node))  # icepool keeps no dice of an empty count
+            return kept_from_any(exploding_pool(node), node)
         assert node.explode is not None
         pen = 1 if node.penetrate else 0
         clamp = node.clamp
@@ -145,7 +210,14 @@ def group(node: RollGroup, exact: bool) -> Any:
         parts = terms(node.members[0])
         if any(explosions_allowed(t) and t.separate for t in parts):
             if node.keep is not None:
-                raise Inexpressible(str(node))
+                if node.keep.count == 0 or not any(t.count for t in parts):
+                    raise Inexpressible(str(node))
+                pools = [exploding_pool(t) if explosions_allowed(t) and t.separate
+                         else icepool.Pool([one_die(t)] * t.count) for t in parts if t.count]
+                union = pools[0]
+                for p in pools[1:]:
+                    union = union + p
+                return kept_from_any(union, node)
             total = icepool.Die([0])
             for t in parts:
                 from dataclasses import replace

@@ -23,6 +23,7 @@ from arbiter.dice.ast import (
     Neg,
     Node,
     Num,
+    Points,
     RollGroup,
     Select,
     absorbs_comparison,
@@ -76,15 +77,17 @@ def _bounded(node: Dice) -> Dice:
                     keep=node.keep, success=node.success, kind=node.kind,
                     minimum=node.minimum, maximum=node.maximum, select=node.select,
                     failure=node.failure, crit_success=node.crit_success,
-                    crit_failure=node.crit_failure, sort=node.sort)
+                    crit_failure=node.crit_failure, sort=node.sort, subtract=node.subtract)
     return node
 
 
 @st.composite
 def any_dice(draw: st.DrawFn, faces: int = 8, count: int = 3, keep: int = 3,
              percentile: bool = True) -> Dice:
-    """A term with any modifiers: every kind of die, every explosion, minimum and maximum,
-    keep or select, successes and failures, critical marks and sorting."""
+    """A term with any modifiers: every kind of die, several reroll points, every
+    explosion, minimum and maximum, keep or select, successes (even and odd too) and
+    failures (with or without successes, counting -1 or minus their value), critical
+    marks and sorting."""
     kind = draw(st.sampled_from(["", "", "", "F", "T", "%"] if percentile else
                                 ["", "", "", "F", "T"]))
     if kind == "F":
@@ -103,13 +106,21 @@ def any_dice(draw: st.DrawFn, faces: int = 8, count: int = 3, keep: int = 3,
             return None  # matches every face: the parser refuses it
         return p
 
-    reroll = fits(draw(st.none() | point))
+    reroll: Compare | Points | None = fits(draw(st.none() | point))
+    if isinstance(reroll, Compare) and draw(st.booleans()):  # several points: any of them
+        several = Points((reroll, draw(point)))
+        values = [-1, 0, 1] if kind == "F" else range(0, 100, 10) if kind == "T" else \
+            range(1, sides + 1)
+        if not all(several.matches(v) for v in values):
+            reroll = several
     mark = draw(st.sampled_from(["!", "!!", "!p", "!o"]))
     explode = draw(st.none() | point)
     if mark != "!o":
         explode = fits(explode)
     selecting = draw(st.booleans())
-    success = draw(st.none() | point)
+    success = draw(st.none() | point | st.builds(Compare, st.sampled_from(["even", "odd"]),
+                                                   st.just(0)))
+    failure = draw(st.none() | point)
     minimum = draw(st.none() | st.integers(low - 1, high + 1))
     maximum = draw(st.none() | st.integers(low - 1, high + 1))
     node = Dice(
@@ -129,10 +140,11 @@ def any_dice(draw: st.DrawFn, faces: int = 8, count: int = 3, keep: int = 3,
         minimum=minimum,
         maximum=maximum,
         select=draw(st.none() | st.builds(Select, st.booleans(), point)) if selecting else None,
-        failure=draw(st.none() | point) if success is not None else None,
+        failure=failure,
         crit_success=draw(st.none() | point),
         crit_failure=draw(st.none() | point),
         sort=draw(st.sampled_from(["", "a", "d"])),
+        subtract=draw(st.booleans()) if failure is not None else False,
     )
     return _bounded(node)
 

@@ -48,20 +48,28 @@ def test_odds_in_a_dialect() -> None:
 
 
 def test_odds_without_an_exact_model_give_an_estimate() -> None:
-    result = runner.invoke(app, ["odds", "3d6!kh2", "--at-least", "12"])
+    text = "{1d100,1d100,1d100,1d100}kh2"
+    result = runner.invoke(app, ["odds", text, "--at-least", "150"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.startswith("arbiter: no exact odds for '3d6!kh2': keeping or "
-                                    "dropping dice that explode into separate dice")
+    assert result.stderr.startswith(f"arbiter: no exact odds for '{text}': keeping 2 of 4 "
+                                    "members takes up to 1,020,100 steps")
     out = result.stdout
-    assert out.splitlines()[0] == "read as 3d6!kh2"
+    assert out.splitlines()[0] == f"read as {text}"
     assert "Monte-Carlo estimate from 100,000 rolls (seed 0)" in out
-    assert "P(total ≥ 12) ≈ 13." in out and "(estimated)" in out
-    data = json.loads(runner.invoke(app, ["odds", "3d6!kh2", "--json", "--at-least", "12",
+    assert "P(total ≥ 150) ≈ 44." in out and "(estimated)" in out
+    data = json.loads(runner.invoke(app, ["odds", text, "--json", "--at-least", "150",
                                           "--seed", "5"]).stdout)
     assert data["exact"] is False and data["rolls"] == 100_000 and data["seed"] == 5
-    assert data["reason"].startswith("no exact odds for '3d6!kh2'")
-    assert abs(data["at_least"]["p"] - 0.1335) < 5 * data["at_least"]["error"] + 0.003
+    assert data["reason"].startswith(f"no exact odds for '{text}'")
+    # icepool: the highest two of four d100 reach 150 with chance 0.44742828
+    assert abs(data["at_least"]["p"] - 0.44742828) < 5 * data["at_least"]["error"] + 0.003
     assert 0 < data["at_least"]["error"] < 0.002
+
+
+def test_odds_of_keeping_exploding_dice_are_exact() -> None:
+    data = json.loads(runner.invoke(app, ["odds", "5d6!kh3", "--json"]).stdout)
+    assert data["exact"] is True and data["read_as"] == "5d6!kh3"
+    assert (data["min"], data["max"]) == (3, 18)
 
 
 def test_bad_dialects_and_bad_dice_exit_2_with_one_line() -> None:

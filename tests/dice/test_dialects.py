@@ -88,8 +88,13 @@ VECTORS = [
     Vector("roll20", "4d6s", "4d6s", 4, 24),
     # a group of one roll keeps from its dice; of several, from their totals
     Vector("roll20", "{4d6+3d8}k4", "{4d6+3d8}kh4", 4, 30, {}, (1, 2, 3, 4, 8, 7, 6), 25),
-    Vector("roll20", "{4d6!+3d8}k4", "{4d6!+3d8}kh4", None, None, {},
-           (1, 2, 3, 4, 8, 7, 6), 25),
+    # exploding dice join the pool before the highest four are kept
+    Vector("roll20", "{4d6!+3d8}k4", "{4d6!+3d8}kh4", 4, 30,
+           {"mean": F(42219133, 1990656)}, (1, 2, 3, 4, 8, 7, 6), 25),
+    Vector("roll20", "5d6!kh3", "5d6!kh3", 3, 18, {}, (6, 2, 1, 1, 1, 6, 6, 3), 18),
+    # several reroll points: a roll is rerolled while it shows any of them
+    Vector("roll20", "1d10r1r3", "1d10r1r3", 1, 10, {"P=1": F(2**20, 10**21)}, (3, 1, 8), 8),
+    Vector("roll20", "2d8r<2r>7", "2d8r<=2r>=7", 2, 16, {"mean": F(9)}, (1, 8, 5, 2, 4), 9),
     Vector("roll20", "{1d20+5, 1d20+2}kh1", "{1d20+5,1d20+2}kh1", 6, 25),
     # totals may be fractions in Roll20; Arbiter rounds the whole down once
     Vector("roll20", "1d20/2", "floor(1d20/2)", 0, 10, {"mean": F(5)}),
@@ -167,6 +172,22 @@ VECTORS = [
     Vector("d20", "(4d6, 4d6, 4d6)kh2", "{4d6,4d6,4d6}kh2", 8, 48),
     Vector("d20", "1d20+5 to hit the orc", "1d20+5 # to hit the orc", 6, 25),
     Vector("d20", "1d20 [str] + 3", "1d20[str]+3", 4, 23),
+    # -- Foundry's counting modifiers, and their Arbiter spellings -------------------------
+    # even and odd count the dice showing an even or odd number
+    Vector("foundry", "6d6even", "6d6even", 0, 6, {"P=0": F(1, 64), "mean": F(3)},
+           (2, 4, 6, 1, 3, 5), 3),
+    Vector("foundry", "5d10odd", "5d10odd", 0, 5, {"mean": F(5, 2)}),
+    # ms: the term's total minus a target (or, with < and <=, the target minus the total)
+    Vector("foundry", "10d6ms>4", "(10d6-4)", 6, 56, {"mean": F(31)}),
+    Vector("foundry", "2d20ms<15", "(15-2d20)", -25, 13, {"mean": F(-6)}, (7, 3), 5),
+    # df counts each failure -1 and every other die its value; sf minus its value
+    Vector("foundry", "10d6df<2", "10d6df<2", -10, 60, {"mean": F(95, 3)},
+           (1, 1, 6, 5, 4, 3, 2, 2, 2, 2), 24),
+    Vector("foundry", "4d6sf<3", "4d6sf<3", -8, 24, {"mean": F(10)}, (1, 2, 6, 5), 8),
+    Vector("foundry", "6d6cs>4sf1", "6d6>4sf1", -6, 6, {"mean": F(1)}, (5, 6, 1, 2, 3, 1), 0),
+    Vector("arbiter", "4d6df1", "4d6df1", -4, 24, {"mean": F(38, 3)}, (1, 6, 6, 2), 13),
+    Vector("arbiter", "3d6ro1ro2", "3d6ro1ro2", 3, 18, {"mean": F(25, 2)}),
+    Vector("arbiter", "3d6!pkh1", "3d6!pkh1", 1, 6, {}, (5, 6, 6, 2, 1), 6),
 ]
 
 
@@ -252,8 +273,12 @@ def test_the_differences_change_the_odds() -> None:
         ("foundry", "2d6r1=1", "Foundry's capped form"),
         ("foundry", "1d20X", "Foundry's X (a big explosion) is not supported"),
         ("foundry", "10d6cs>4cf<2", "Foundry's cs and cf both count dice"),
-        ("foundry", "10d6df<2", "Foundry's df needs cs before it"),
-        ("foundry", "10d6ms>4", "Foundry's 'ms' has no Arbiter spelling"),
+        ("foundry", "10d6ms", "expected a target number after 'ms', as in 6d6ms>12"),
+        ("foundry", "10d6sf", "expected a failure point after 'sf', as in 6d6sf<3"),
+        ("foundry", "1d10r1r3", "reroll given twice on one die"),
+        ("arbiter", "2d6r1ro2", "several reroll points on one die must all be r or all be ro"),
+        ("roll20", "1d4r1r2r<5", "rerolls 1 or 2 or <=5 match every face of d4"),
+        ("roll20", "4d6f1", "a failure count needs a success count before it"),
         ("d20", "4d6ra6", "d20's ra adds one die to the whole pool"),
         ("d20", "(1d20, 1d20)k20", "d20's k with a number on a set"),
         ("roll20", "1d20+", "expression ends too early"),

@@ -169,12 +169,14 @@ def _reference_dice(node: Dice, source: DiceSource, budget: _Budget,
             elif node.crit_failure is not None and node.crit_failure.matches(die.value):
                 die.critical = "failure"
     if settle:
-        _reference_settle(out, node.keep, node.select, node.success, node.failure)
+        _reference_settle(out, node.keep, node.select, node.success, node.failure,
+                          node.subtract)
     return out
 
 
 def _reference_settle(dice: list[Die], keep: Keep | None, select: Select | None,
-                      success: Compare | None, failure: Compare | None) -> int:
+                      success: Compare | None, failure: Compare | None,
+                      subtract: bool = False) -> int:
     live = [d for d in dice if d.fate == KEPT]
     if select is not None:
         for die in live:
@@ -194,17 +196,21 @@ def _reference_settle(dice: list[Die], keep: Keep | None, select: Select | None,
                 total += 1
             elif failure is not None and failure.matches(die.value):
                 die.failure = True
-                total -= 1
+                total -= die.value if subtract else 1
+        elif failure is not None and failure.matches(die.value):
+            die.success, die.failure = False, True  # a failure without successes counted
+            total -= die.value if subtract else 1
         else:
             total += die.value
     return total
 
 
-def _term_total(dice: list[Die]) -> int:
+def _term_total(dice: list[Die], subtract: bool = False) -> int:
     total = 0
     for die in dice:
         if die.fate == KEPT:
-            total += (1 if die.success else -1 if die.failure else 0) \
+            lost = -die.value if subtract else -1
+            total += (1 if die.success else lost if die.failure else 0) \
                 if die.success is not None else die.value
     return total
 
@@ -264,7 +270,7 @@ def _reference_eval(node: Node, source: DiceSource, budget: _Budget,
                     exact: bool = False) -> Part:
     if isinstance(node, Dice):
         dice = _reference_dice(node, source, budget)
-        return DicePart(node, _shown(node, dice), _term_total(dice))
+        return DicePart(node, _shown(node, dice), _term_total(dice, node.subtract))
     if isinstance(node, Num):
         return NumPart(node.value)
     if isinstance(node, Neg):

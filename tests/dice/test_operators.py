@@ -243,11 +243,6 @@ def test_a_penetrating_die_can_show_zero_but_never_less() -> None:
 @pytest.mark.parametrize(
     ("text", "why"),
     [
-        ("3d6!kh2", "keeping or dropping dice that explode into separate dice"),
-        ("4d6!pdl1", "keeping or dropping dice that explode into separate dice"),
-        ("5d10!o>=8kh3", "keeping or dropping dice that explode into separate dice"),
-        ("{4d6!+3d8}kh4", "keeping or dropping dice that explode into separate dice"),
-        ("2d10!p>=9kl1", "keeping or dropping dice that explode into separate dice"),
         ("{" + ",".join(["1d100"] * 4) + "}kh2", "keeping 2 of 4 members takes up to "
                                                  "1,020,100 steps, more than the 1,000,000"),
     ],

@@ -90,7 +90,7 @@ def test_any_text_parses_or_fails_with_a_dice_error(text: str) -> None:
         ("(2d6", "missing ')'"),
         ("1d6 x 2", "unexpected character 'x' at column 5"),
         ("1d6 ~ 2", "unexpected character '~' at column 5"),
-        ("d20r1r2", "reroll given twice on one die"),
+        ("d20r1ro2", "several reroll points on one die must all be r or all be ro"),
         ("d6r<7", "matches every face of d6"),
         ("d6!>0", "matches every face of d6"),
         ("1d1!", "matches every face of d1"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-CompareOp = Literal["=", ">", ">=", "<", "<="]
+CompareOp = Literal["=", ">", ">=", "<", "<=", "even", "odd"]
+"""The last two match even and odd faces (a success point only: ``6d6even``)."""
 KeepKind = Literal["kh", "kl", "dh", "dl"]
 BinaryOp = Literal["+", "-", "*", "/", "/^", "%"]
 RelationOp = Literal["=", "<>", ">", ">=", "<", "<="]
@@ -41,7 +42,9 @@ class Compare:
             return face >= v
         if op == "<":
             return face < v
-        return face <= v
+        if op == "<=":
+            return face <= v
+        return face % 2 == (0 if op == "even" else 1)
 
     def faces_matching(self, faces: int) -> list[int]:
         return [f for f in range(1, faces + 1) if self.matches(f)]
@@ -62,15 +65,68 @@ class Compare:
             return min(max(faces - v + 1, 0), faces)
         if op == "<":
             return min(max(v - 1, 0), faces)
-        return min(max(v, 0), faces)
+        if op == "<=":
+            return min(max(v, 0), faces)
+        return faces // 2 if op == "even" else (faces + 1) // 2
 
     def __str__(self) -> str:
-        return f"{self.op}{self.value}"
+        return self.op if self.op in ("even", "odd") else f"{self.op}{self.value}"
 
     def short(self) -> str:
         """Spelling after ``r``/``ro``/``!``/``f``/``cs``/``cf``, where a bare number means
         equality (a negative one keeps its ``=``: ``!-1`` would read as minus one)."""
         return str(self.value) if self.op == "=" and self.value >= 0 else str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Several reroll points on one die (Roll20's ``1d10r1r3``): a face matches when it
+    matches any of them."""
+
+    points: tuple[Compare, ...]
+
+    def matches(self, face: int) -> bool:
+        return any(p.matches(face) for p in self.points)
+
+    def faces_matching(self, faces: int) -> list[int]:
+        return [f for f in range(1, faces + 1) if self.matches(f)]
+
+    def matches_every_face(self, faces: int) -> bool:
+        return self.count_matching(faces) == faces
+
+    def count_matching(self, faces: int) -> int:
+        """How many faces of a d``faces`` match: each point matches a run of faces, so the
+        union of the runs is counted without listing the faces."""
+        runs = sorted(_run(p, faces) for p in self.points)
+        count, end = 0, 0
+        for lo, hi in runs:
+            lo = max(lo, end + 1)
+            if hi >= lo:
+                count += hi - lo + 1
+                end = hi
+        return count
+
+    def short(self) -> str:
+        return " or ".join(p.short() for p in self.points)
+
+    def __str__(self) -> str:
+        return " or ".join(map(str, self.points))
+
+
+def _run(point: Compare, faces: int) -> tuple[int, int]:
+    """The faces ``lo..hi`` of a d``faces`` that ``point`` matches (``hi < lo``: none)."""
+    op, v = point.op, point.value
+    if op == "=":
+        return (v, v) if 1 <= v <= faces else (1, 0)
+    if op in (">", ">="):
+        return max(v + (op == ">"), 1), faces
+    if op in ("<", "<="):
+        return 1, min(v - (op == "<"), faces)
+    raise ValueError(f"{point} is no reroll point")
+
+
+Point = Compare | Points
+"""A reroll point: one comparison, or several (any of them matches)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +178,11 @@ class Dice:
     in: reroll, explode, minimum/maximum, keep/drop (or select), count successes and
     failures; critical marks and sorting change no total.
 
+    A failure point (``failure``) after a success count makes each failure count -1
+    (``>=5f1``); with no success count each die counts its value and each failure -1
+    instead (``df1``); with ``subtract`` a failure counts minus its value in either case
+    (``sf1``, ``>=5sf1``). A die both a success and a failure counts as a success.
+
     ``compound`` (``!!``) adds an explosion's rolls to the die that exploded; ``penetrate``
     (``!p``) adds them as dice one lower than they show; ``explode_once`` (``!o``) lets a
     die explode once; plain ``!`` adds them to the pool as separate dice.
@@ -130,7 +191,7 @@ class Dice:
     count: int
     faces: int
     percentile: bool = False
-    reroll: Compare | None = None
+    reroll: Point | None = None
     reroll_once: bool = False
     explode: Compare | None = None
     compound: bool = False
@@ -146,6 +207,8 @@ class Dice:
     crit_success: Compare | None = None
     crit_failure: Compare | None = None
     sort: SortOrder = ""
+    subtract: bool = False
+    """A failure counts minus its value (``sf``) rather than -1."""
 
     # -- faces ------------------------------------------------------------------------
     def face_values(self) -> list[int]:
@@ -164,13 +227,13 @@ class Dice:
     def highest(self) -> int:
         return 1 if self.kind == "F" else 90 if self.kind == "T" else self.faces
 
-    def count_matching(self, point: Compare) -> int:
+    def count_matching(self, point: Point) -> int:
         """How many faces match ``point`` (by formula for the usual dice)."""
         if self.kind:
             return sum(1 for v in self.face_values() if point.matches(v))
         return point.count_matching(self.faces)
 
-    def matches_every_face(self, point: Compare) -> bool:
+    def matches_every_face(self, point: Point) -> bool:
         return point.matches(self.lowest) and point.matches(self.highest)
 
     @property
@@ -215,7 +278,10 @@ class Dice:
         size = "%" if self.percentile else self.kind or str(self.faces)
         parts = [f"{self.count}d{size}"]
         if self.reroll is not None:
-            parts.append(("ro" if self.reroll_once else "r") + self.reroll.short())
+            mark = "ro" if self.reroll_once else "r"
+            reroll = self.reroll
+            points = reroll.points if isinstance(reroll, Points) else (reroll,)
+            parts.extend(mark + p.short() for p in points)
         if self.explode is not None:
             mark = self.explode_mark
             is_max = self.explode.op == "=" and self.explode.value == self.highest
@@ -239,7 +305,8 @@ class Dice:
         if self.success is not None:
             parts.append(str(self.success))
         if self.failure is not None:
-            parts.append("f" + self.failure.short())
+            how = "sf" if self.subtract else "f" if self.success is not None else "df"
+            parts.append(how + self.failure.short())
         if self.crit_success is not None:
             parts.append("cs" + self.crit_success.short())
         if self.crit_failure is not None:
@@ -453,7 +520,7 @@ def new_dice(
     count: int,
     faces: int,
     percentile: bool = False,
-    reroll: Compare | None = None,
+    reroll: Point | None = None,
     reroll_once: bool = False,
     explode: Compare | None = None,
     compound: bool = False,
@@ -469,6 +536,7 @@ def new_dice(
     crit_success: Compare | None = None,
     crit_failure: Compare | None = None,
     sort: SortOrder = "",
+    subtract: bool = False,
 ) -> Dice:
     """``Dice(...)`` with the same arguments, made faster."""
     draft = _DiceDraft()
@@ -491,6 +559,7 @@ def new_dice(
     draft.crit_success = crit_success
     draft.crit_failure = crit_failure
     draft.sort = sort
+    draft.subtract = subtract
     draft.__class__ = Dice
     node: Dice = draft
     return node

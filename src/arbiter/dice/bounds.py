@@ -28,7 +28,7 @@ import math
 from functools import lru_cache
 
 from . import limits
-from .ast import Compare, Dice, DieKind, Node, children
+from .ast import Compare, Dice, DieKind, Node, Point, Points, children
 from .errors import DiceLimitError
 
 
@@ -45,10 +45,11 @@ def _interval(point: Compare) -> tuple[float, float]:
     return -math.inf, v
 
 
-def _count_both(faces: int, kind: DieKind, a: Compare, b: Compare) -> int:
+def _count_both(faces: int, kind: DieKind, a: Point, b: Point) -> int:
     """How many faces match both points."""
-    if kind:
-        values = [-1, 0, 1] if kind == "F" else range(0, 100, 10)
+    if kind or isinstance(a, Points) or isinstance(b, Points):
+        values = [-1, 0, 1] if kind == "F" else range(0, 100, 10) if kind else \
+            range(1, faces + 1)
         return sum(1 for v in values if a.matches(v) and b.matches(v))
     lo_a, hi_a = _interval(a)
     lo_b, hi_b = _interval(b)
@@ -76,6 +77,9 @@ def explosions_allowed(node: Dice) -> int:
         if 4 * booms <= node.faces:
             return limits.EXPLOSIONS  # p <= 1/4: (1/4) ** 21 < 1e-12 already
     reroll = node.reroll
+    if isinstance(reroll, Points):
+        return _explosions(node.faces, node.kind, "", 0, rerolls_allowed(node), explode.op,
+                           explode.value, node.explode_once, reroll)
     return _explosions(  # (by plain values: they hash faster than the nodes)
         node.faces, node.kind, reroll.op if reroll is not None else "",
         reroll.value if reroll is not None else 0, rerolls_allowed(node), explode.op,
@@ -93,7 +97,7 @@ def explosion_chance(node: Dice) -> float:
 
 @lru_cache(maxsize=4096)
 def _weights(
-    faces: int, kind: DieKind, reroll: Compare | None, rerolls: int, explode: Compare
+    faces: int, kind: DieKind, reroll: Point | None, rerolls: int, explode: Compare
 ) -> tuple[int, int]:
     """The weight of the faces that explode, and of all faces, of one roll out of
     ``size ** (rerolls + 1)`` sequences: a face that the reroll matches stands only after
@@ -113,9 +117,11 @@ def _weights(
 @lru_cache(maxsize=4096)
 def _explosions(
     faces: int, kind: DieKind, reroll_op: str, reroll_value: int, rerolls: int,
-    explode_op: str, explode_value: int, once: bool,
+    explode_op: str, explode_value: int, once: bool, several: Points | None = None,
 ) -> int:
-    reroll = Compare(reroll_op, reroll_value) if reroll_op else None  # type: ignore[arg-type]
+    reroll: Point | None = several
+    if reroll_op:
+        reroll = Compare(reroll_op, reroll_value)  # type: ignore[arg-type]
     explode = Compare(explode_op, explode_value)  # type: ignore[arg-type]
     size = 3 if kind == "F" else 10 if kind == "T" else faces
     if not rerolls and not once and size >= 4 * _count_both(faces, kind, explode, explode) > 0:
@@ -147,7 +153,7 @@ def _explosions(
     return max(t - 1, limits.EXPLOSIONS)
 
 
-def _too_many(faces: int, kind: DieKind, reroll: Compare | None, explode: Compare,
+def _too_many(faces: int, kind: DieKind, reroll: Point | None, explode: Compare,
               ceiling: int) -> DiceLimitError:
     die = f"d{kind or faces}" + (f" rerolled on {reroll.short()}" if reroll is not None else "")
     return DiceLimitError(

@@ -32,7 +32,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from . import limits
+from . import limits, pools
 from .ast import (
     BinOp,
     Comment,
@@ -41,6 +41,7 @@ from .ast import (
     Dice,
     Func,
     Group,
+    Keep,
     Label,
     Neg,
     Node,
@@ -392,19 +393,25 @@ def _mapped(lo: int, counts: Counts, fn: Callable[[int], int]) -> tuple[int, Cou
 
 def _counting(node: Dice | RollGroup) -> Callable[[Any], int] | None:
     """What one standing die of value ``v`` adds to the total once it is settled: 0 when a
-    select drops it, 1 for a success, -1 for a failure, 0 for neither, else ``v``; None
-    when that is ``v`` itself."""
+    select drops it, 1 for a success, -1 for a failure (``-v`` when failures are
+    subtracted), 0 for neither when successes are counted, else ``v``; None when that is
+    ``v`` itself."""
     select = node.select if isinstance(node, Dice) else None
+    subtract = node.subtract if isinstance(node, Dice) else False
     success, failure = node.success, node.failure
-    if success is not None:
-        hit, miss = success.matches, failure.matches if failure is not None else None
+    if success is not None or failure is not None:
+        hit = success.matches if success is not None else None
+        miss = failure.matches if failure is not None else None
+        other = 0 if hit is not None else None  # neither: 0, or (None) the die's value
 
         def count(v: int) -> int:
             if select is not None and not select.kept(v):
                 return 0
-            if hit(v):
+            if hit is not None and hit(v):
                 return 1
-            return -1 if miss is not None and miss(v) else 0
+            if miss is not None and miss(v):
+                return -v if subtract else -1
+            return v if other is None else other
 
         return count
     if select is not None:
@@ -604,7 +611,7 @@ def _dice(node: Dice) -> Distribution:
     clamps = node.minimum is not None or node.maximum is not None
     if explosions and node.separate:
         if node.keep is not None:
-            raise _unsupported(node)
+            return _pool_keep(node, node.keep, [node])
         assert node.explode is not None
         if count is not None and node.success is not None:
             c_lo, per = _separate_chain_successes(node, lo, base, explosions)
@@ -863,11 +870,47 @@ def _kinds(terms: list[Dice]) -> list[tuple[Dice, int]]:
     return kinds
 
 
+def _chains(term: Dice) -> pools.Chains:
+    """The dice of one term as :mod:`~arbiter.dice.pools` takes them: chains of rolls
+    when they explode into separate dice, else one kind of die (compounded, clamped)."""
+    explosions = explosions_allowed(term)
+    if explosions and term.separate:
+        assert term.explode is not None
+        lo, base = _single_die(term)
+        pen = 1 if term.penetrate else 0
+        clamp = term.clamp
+        return pools.exploding(term.count, lo, base, term.explode.matches, clamp,
+                               lambda v: clamp(v - pen), explosions, term.penetrate)
+    lo, base = _one_die(term)
+    return pools.plain(term.count, lo, base)
+
+
+def _pool_keep(node: Dice | RollGroup, keep: Keep, terms: list[Dice]) -> Distribution:
+    """Keeping or dropping from a pool of dice some of which explode into separate dice,
+    so that its size is random (:func:`arbiter.dice.pools.keep`)."""
+    terms = [t for t in terms if t.count]
+    most = sum(t.count * (1 + explosions_allowed(t) if t.separate else 1) for t in terms)
+    keeping = keep.kind in ("kh", "kl")
+    c = keep.count
+    if (c == 0 and keeping) or (c >= most and not keeping) or not terms:
+        return Distribution.point(0)  # nothing kept
+    count = _counting(node)
+    if c == 0 or c >= most:  # everything kept
+        total = Distribution.point(0)
+        for t in terms:
+            total = total + _dice(replace(t, keep=None, success=node.success,
+                                          failure=node.failure))
+        return total
+    weights = pools.keep([_chains(t) for t in terms], keep.kind in ("kh", "dh"), keeping, c,
+                         count or _same)
+    return _from_weights(weights)
+
+
 def _mixed_keep(node: RollGroup, terms: list[Dice]) -> Distribution:
     """``{4d6+3d8}kh4``: keep from dice of several kinds (:func:`_keep_mixed`)."""
     assert node.keep is not None
     if any(explosions_allowed(t) and t.separate for t in terms):
-        raise _unsupported(node)
+        return _pool_keep(node, node.keep, terms)
     kinds = [(*_one_die(k), n) for k, n in _kinds(terms) if n]
     total = sum(n for _, _, n in kinds)
     if not kinds:
@@ -1249,7 +1292,7 @@ class _Estimate:
         dice can show, of slots as wide as a weight of all the dice."""
         assert node.keep is not None
         if any(explosions_allowed(t) and t.separate for t in terms):
-            raise _unsupported(node)
+            return self.pool_keep(node, node.keep, terms)
         kinds = [(k, n) for k, n in _kinds(terms) if n]
         if not kinds:
             return self.made(_Shape(0, 0, 1, 0.0), node)
@@ -1306,23 +1349,17 @@ class _Estimate:
         self.work += _PER_WEIGHT * values  # _single_die
         clamp = node.clamp
         clamps = node.minimum is not None or node.maximum is not None
-        counted = node.success is not None
-        c_min = -1 if node.failure is not None else 0
         if explosions and node.separate:
             if node.keep is not None:
-                raise _unsupported(node)
+                return self.pool_keep(node, node.keep, [node])
             assert node.explode is not None
             pen = 1 if node.penetrate else 0
             e_lo, e_hi = _face_range(node, node.explode)
 
             def adds(low: int, high: int, shift: int) -> tuple[int, int]:
                 """What a roll showing ``low..high`` can add (a bound)."""
-                if counted:
-                    return c_min, 1
                 a, b = clamp(low - shift), clamp(high - shift)
-                if node.select is not None:
-                    a, b = min(a, 0), max(b, 0)
-                return a, b
+                return _count_range(node, min(a, b), max(a, b))
 
             # _chain: as many steps as explosions, each convolving what an exploding roll
             # adds with the chain so far, which grows by that much a step
@@ -1362,18 +1399,79 @@ class _Estimate:
             lo, hi = min(clamp(lo), clamp(hi)), max(clamp(lo), clamp(hi))
             one = _Shape(lo, hi, hi - lo + 1, log)
         weight_bits = one.bits if explosions or rerolls_allowed(node) else 0
-        if counted:
-            c_lo, c_hi = c_min, 1
-        elif node.select is not None:
-            c_lo, c_hi = min(one.lo, 0), max(one.hi, 0)
-        else:
-            c_lo, c_hi = one.lo, one.hi
+        c_lo, c_hi = _count_range(node, one.lo, one.hi)
         if node.keep is not None:
             return self.keep(one, node, weight_bits, c_lo, c_hi)
-        if counted or node.select is not None:
+        if node.success is not None or node.failure is not None or node.select is not None:
             self.work += _PER_WEIGHT * one.width
             return self.pool(_Shape(c_lo, c_hi, c_hi - c_lo + 1, log), n, node)
         return self.pool(one, n, node)
+
+    def pool_keep(self, node: Dice | RollGroup, keep: Keep, terms: list[Dice]) -> _Shape:
+        """Keeping from a pool whose dice explode into separate dice (``_pool_keep``)."""
+        terms = [t for t in terms if t.count]
+        most = sum(t.count * (1 + explosions_allowed(t) if t.separate else 1) for t in terms)
+        keeping = keep.kind in ("kh", "kl")
+        c = keep.count
+        if (c == 0 and keeping) or (c >= most and not keeping) or not terms:
+            return self.made(_Shape(0, 0, 1, 0.0), node)
+        if c == 0 or c >= most:  # everything kept: the sum of the terms
+            return self.sum([self.dice(replace(t, keep=None, success=node.success,
+                                               failure=node.failure)) for t in terms], node)
+        spec: list[tuple[int, int, int, int, int]] = []
+        lo: int | None = None
+        hi: int | None = None
+        log = 0.0
+        for t in terms:
+            size = 3 if t.kind == "F" else 10 if t.kind == "T" else t.faces
+            roll_log = (rerolls_allowed(t) + 1) * math.log2(size)
+            explosions = explosions_allowed(t)
+            self.work += _PER_WEIGHT * (t.highest - t.lowest + 1) * 4
+            if explosions and t.separate:
+                degree = explosions + 1
+                kinds = 4 if t.penetrate else 2
+                low = t.lowest - (1 if t.penetrate else 0)
+                a, b = t.clamp(low), t.clamp(t.highest)
+                t_lo, t_hi = min(a, b), max(a, b)
+                # the kinds that can show one face: exploding faces and others are apart
+                # unless a minimum, maximum or penetration brings them together
+                apart = t.minimum is None and t.maximum is None and not t.penetrate
+                spec.append((t.count, kinds, degree, int(roll_log) + 1, 1 if apart else kinds))
+                log += t.count * degree * roll_log
+            else:  # one kind: the die as one value (compounded, clamped)
+                one = self.die_shape(t)
+                t_lo, t_hi = one.lo, one.hi
+                spec.append((t.count, 1, 1, one.bits, 1))
+                log += t.count * one.log
+            lo = t_lo if lo is None else min(lo, t_lo)
+            hi = t_hi if hi is None else max(hi, t_hi)
+        assert lo is not None and hi is not None
+        if isinstance(node, Dice):
+            c_lo, c_hi = _count_range(node, lo, hi)
+        elif node.success is not None:
+            c_lo, c_hi = (-1 if node.failure is not None else 0), 1
+        else:
+            c_lo, c_hi = lo, hi
+        # exponents: value - lowest for kh/kl; value, or value + |lowest| when it is
+        # negative, for dh/dl
+        spread = c_hi - c_lo if keeping else c_hi - min(c_lo, 0)
+        if keeping:
+            out = _Shape(min(c * c_lo, 0), max(c * c_hi, 0), c * (c_hi - c_lo) + 1, log)
+        else:
+            out = _Shape(min(most * c_lo, 0), max(most * c_hi, 0),
+                         most * (c_hi - c_lo) + 1, log)
+        out = self.made(out, node)
+        states = math.comb(c - 1 + sum(k for _, k, _, _, _ in spec),
+                           sum(k for _, k, _, _, _ in spec))
+        if states > limits.MAX_EXACT_OUTCOMES:
+            raise DistributionTooLarge(
+                f"the exact distribution of {_short(node)} would keep track of {states:,} "
+                f"ways to have placed the {c} dice {'kept' if keeping else 'dropped'}; the "
+                f"limit is {limits.MAX_EXACT_OUTCOMES:,}"
+            )
+        self.work += int(pools.cost(spec, c, keeping, hi - lo + 1, spread,
+                                    sum(kv for _, _, _, _, kv in spec)))
+        return out
 
     def pool(self, one: _Shape, n: int, node: Dice) -> _Shape:
         """The sum of ``n`` dice like ``one`` (``_power``)."""
@@ -1417,6 +1515,20 @@ class _Estimate:
             self.work += moved * n * weight_bits // _KEEP_MULTIPLIER
             self.work += _PER_WEIGHT * (top + 1) + _PER_BIT * (top + 1) * slot
         return self.made(out, node)
+
+
+def _count_range(node: Dice, lo: int, hi: int) -> tuple[int, int]:
+    """What one die showing ``lo..hi`` adds once it is settled (``_counting``): a bound."""
+    if node.success is None and node.failure is None:
+        c_lo, c_hi = lo, hi
+    else:
+        c_lo, c_hi = (0, 1) if node.success is not None else (lo, hi)
+        if node.failure is not None:
+            neg_lo, neg_hi = (-hi, -lo) if node.subtract else (-1, -1)
+            c_lo, c_hi = min(c_lo, neg_lo), max(c_hi, neg_hi)
+    if node.select is not None:
+        c_lo, c_hi = min(c_lo, 0), max(c_hi, 0)
+    return c_lo, c_hi
 
 
 def _face_range(node: Dice, point: Compare) -> tuple[int, int]:

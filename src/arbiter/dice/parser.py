@@ -39,6 +39,7 @@ from .ast import (
     Neg,
     Node,
     Num,
+    Points,
     RelationOp,
     RollGroup,
     Select,
@@ -92,6 +93,7 @@ _LETTER_TOKENS = frozenset(
      "t", "e", "p", "x", "xo"]
 )
 _ONLY = {
+    "arbiter": frozenset(["sf", "even", "odd"]),
     "foundry": frozenset(["x", "xo", "sf", "ms", "even", "odd"]),
     "d20": frozenset(["e", "ra", "p", "ph", "pl", "!=", "//"]),
 }
@@ -119,7 +121,7 @@ _TOO_LONG = 10  # digits: anything longer is certainly above limits.MAX_NUMBER
 # Where each modifier comes in Arbiter's fixed order (0: anywhere, it changes no total).
 _RANK = {"reroll": 1, "explode": 2, "minimum": 3, "maximum": 3, "keep or drop": 4,
          "success count": 5, "failure count": 5, "critical success": 0,
-         "critical failure": 0, "sort": 0}
+         "critical failure": 0, "sort": 0, "margin of success": 0}
 _RANK_WORDS = {1: "rerolls", 2: "explosions", 3: "minimums and maximums",
                4: "keeping and dropping", 5: "counting successes and failures"}
 
@@ -149,8 +151,10 @@ class _Mods:
         "crit_success",
         "explode",
         "failure",
+        "failure_how",
         "keep",
         "last",
+        "margin",
         "maximum",
         "minimum",
         "mode",
@@ -160,11 +164,12 @@ class _Mods:
         "seen",
         "select",
         "sort",
+        "subtract",
         "success",
     )
 
     def __init__(self) -> None:
-        self.reroll: Compare | None = None
+        self.reroll: Compare | Points | None = None
         self.reroll_once = False
         self.explode: Compare | None = None
         self.mode = "!"
@@ -174,6 +179,9 @@ class _Mods:
         self.select: Select | None = None
         self.success: Compare | None = None
         self.failure: Compare | None = None
+        self.failure_how = ""  # "f" (needs a success count), "df" or "sf"
+        self.subtract = False
+        self.margin: tuple[bool, int] | None = None  # (total minus the target?, target)
         self.crit_success: Compare | None = None
         self.crit_failure: Compare | None = None
         self.sort: SortOrder = ""
@@ -613,7 +621,7 @@ class _Parser:
             return self._number("how many dice after {!r}", after)
         return 1
 
-    def dice(self, count: int) -> Dice:
+    def dice(self, count: int) -> Node:
         if count > limits.MAX_DICE_PER_TERM:
             raise DiceLimitError(
                 f"{count:,} dice in one term is more than the limit of {limits.MAX_DICE_PER_TERM:,}"
@@ -648,10 +656,15 @@ class _Parser:
             count, faces, percentile, mods.reroll, mods.reroll_once, mods.explode,
             mods.mode == "!!", mods.keep, mods.success, kind, mods.mode == "!p",
             mods.mode == "!o", mods.minimum, mods.maximum, mods.select, mods.failure,
-            mods.crit_success, mods.crit_failure, mods.sort,
+            mods.crit_success, mods.crit_failure, mods.sort, mods.subtract,
         )
         if mods.explode is not None:
             explosions_allowed(node)  # a die that would explode too often is refused now
+        if mods.margin is not None:  # Foundry's ms: the term's total against a target
+            minus, target = mods.margin
+            target_node = new_num(target)
+            return new_group(new_binop("-", node, target_node) if minus
+                             else new_binop("-", target_node, node))
         return node
 
     def modifiers(self, mods: _Mods, faces: int, kind: DieKind, percentile: bool,
@@ -667,9 +680,15 @@ class _Parser:
         while True:
             tok = peeks[self.pos]
             if tok in ("r", "ro", "rr"):
-                self._once(mods, "reroll", str(tok))
-                self.pos += 1
                 once = tok == "ro" or (tok == "r" and dialect.reroll_once)
+                more = "reroll" in mods.seen and not dialect.written_order
+                if more and once != mods.reroll_once:
+                    raise self._fail(
+                        "several reroll points on one die must all be r or all be ro"
+                    )
+                if not more:
+                    self._once(mods, "reroll", str(tok))
+                self.pos += 1
                 nxt = peeks[self.pos]
                 if dialect.reroll_once and nxt != _NUM and nxt not in _COMPARE:
                     point = new_compare("=", lowest)  # Foundry: the lowest face
@@ -680,6 +699,17 @@ class _Parser:
                             "Foundry's capped form (a number of times, then a comparison, "
                             "as in r1=1) is not supported; write r or rr with one point"
                         )
+                if more:  # Roll20's 1d10r1r3: a roll is rerolled on any of the points
+                    old = mods.reroll
+                    assert old is not None
+                    points = (*(old.points if isinstance(old, Points) else (old,)), point)
+                    union = Points(points)
+                    if not once and _every_face(union, faces, kind):
+                        raise self._fail(
+                            f"rerolls {union.short()} match every face of {_die(faces, kind)}"
+                        )
+                    mods.reroll = union
+                    continue
                 if not once and every(point):
                     raise self._fail(
                         f"reroll {point.short()} matches every face of {_die(faces, kind)}"
@@ -727,12 +757,13 @@ class _Parser:
                     mods.keep = new_keep("kh", self._count("k"))
             elif tok == "d":
                 nxt = peeks[self.pos + 1]
-                if nxt == "f" and dialect.drop_without_count:  # Foundry: deduct failures
+                if nxt == "f" and (dialect.drop_without_count or dialect is ARBITER):
+                    # deduct failures: each counts -1 (after a success count, or instead of
+                    # its value)
                     self._once(mods, "failure count", "df")
                     self.pos += 2
-                    if mods.success is None:
-                        raise self._fail("Foundry's df needs cs before it, as in 10d6cs>4df<2")
-                    mods.failure = self._point(default_eq=True)
+                    mods.failure = self._failure_point("df")
+                    mods.failure_how = "df"
                     continue
                 if nxt != _NUM and nxt not in _COMPARE and not dialect.drop_without_count:
                     break  # not a modifier: the grammar says what is wrong
@@ -749,6 +780,26 @@ class _Parser:
                 self._once(mods, "failure count", "f")
                 self.pos += 1
                 mods.failure = self._point(default_eq=True)
+                mods.failure_how = "f"
+            elif tok == "sf":  # subtract failures: each counts minus its value
+                self._once(mods, "failure count", "sf")
+                self.pos += 1
+                mods.failure = self._failure_point("sf")
+                mods.failure_how = "sf"
+                mods.subtract = True
+            elif tok in ("even", "odd"):
+                self._once(mods, "success count", str(tok))
+                self.pos += 1
+                mods.success = new_compare("even" if tok == "even" else "odd", 0)
+            elif tok == "ms":  # Foundry: margin of success
+                self._once(mods, "margin of success", "ms")
+                self.pos += 1
+                op = _COMPARE.get(peeks[self.pos])
+                if op is not None:
+                    self.pos += 1
+                if peeks[self.pos] != _NUM:
+                    raise self._unexpected("a target number after 'ms', as in 6d6ms>12")
+                mods.margin = (op not in ("<", "<="), self._number("a target number"))
             elif tok in ("cs", "cf"):
                 self.pos += 1
                 if dialect.counting_cs:
@@ -769,17 +820,21 @@ class _Parser:
                 self._once(mods, "sort", str(tok))
                 self.pos += 1
                 mods.sort = "d" if tok == "sd" else "a"
-            elif tok in ("sf", "ms", "even", "odd"):
-                raise self._fail(
-                    f"Foundry's {tok!r} has no Arbiter spelling; count successes with cs and "
-                    "deduct failures with df"
-                )
             else:
                 break
-        if mods.failure is not None and mods.success is None:
-            raise self._fail("a failure count needs a success count before it, e.g. >=4f1")
+        if mods.failure_how == "f" and mods.success is None:
+            raise self._fail(
+                "a failure count needs a success count before it, e.g. >=4f1 (df1 counts "
+                "each failure -1 and every other die its value)"
+            )
         if mods.keep is not None and mods.select is not None:
             raise self._fail("keep or drop given twice on one die")
+
+    def _failure_point(self, tok: str) -> Compare:
+        tok_ = self.peeks[self.pos]
+        if tok_ != _NUM and tok_ not in _COMPARE:
+            raise self._unexpected(f"a failure point after {tok!r}, as in 6d6{tok}<3")
+        return self._point(default_eq=True)
 
     def _once(self, mods: _Mods, what: str, tok: str) -> None:
         if what in mods.seen:
@@ -794,6 +849,13 @@ class _Parser:
             )
         if rank > mods.rank:
             mods.rank, mods.last = rank, tok
+
+
+def _every_face(point: Points, faces: int, kind: DieKind) -> bool:
+    if kind:
+        values = [-1, 0, 1] if kind == "F" else range(0, 100, 10)
+        return all(point.matches(v) for v in values)
+    return point.matches_every_face(faces)
 
 
 def _die(faces: int, kind: DieKind) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import repeat
 from typing import Any
 
 from .ast import (
@@ -20,6 +19,8 @@ from .ast import (
     Neg,
     Node,
     Num,
+    Point,
+    Points,
     RollGroup,
 )
 from .bounds import check_rolls, explosions_allowed, rerolls_allowed
@@ -112,6 +113,7 @@ class Die:
 
 
 def _new_die(value: int, faces: int) -> Die:
+    """``Die(value, faces)`` without its constructor's call: slot stores alone."""
     die: Die = _new(Die)
     die.value = value
     die.faces = faces
@@ -124,6 +126,12 @@ def _new_die(value: int, faces: int) -> Die:
     die.rolled = None
     die.kind = ""
     return die
+
+
+def _plain_dice(values: list[int], faces: int) -> list[Die]:
+    """A kept die for each of ``values``."""
+    new_die = _new_die
+    return [new_die(value, faces) for value in values]
 
 
 class Part:
@@ -162,6 +170,15 @@ class DicePart(Part):
 
     def dice(self) -> list[Die]:
         return self.rolled
+
+
+def _dice_part(node: Dice, rolled: list[Die], total: int) -> DicePart:
+    """``DicePart(node, rolled, total)`` without its constructor's call."""
+    part: DicePart = _new(DicePart)
+    part.node = node
+    part.rolled = rolled
+    part.total = total
+    return part
 
 
 class NegPart(Part):
@@ -427,8 +444,11 @@ _BY_DIALECT: dict[tuple[str, str], _Plan] = {}
 _BY_NODE: dict[int, _Plan] = {}  # id(node) -> plan; plan.node keeps the id in use
 
 
-def _predicate(point: Compare) -> Callable[[int], bool]:
-    """``point.matches`` as a bound method of an int: no Python frame per die."""
+def _predicate(point: Point) -> Callable[[int], bool]:
+    """``point.matches`` as a bound method of an int where it can be: no Python frame
+    per die."""
+    if isinstance(point, Points) or point.op in ("even", "odd"):
+        return point.matches
     v, op = point.value, point.op
     if op == "=":
         return v.__eq__
@@ -441,59 +461,28 @@ def _predicate(point: Compare) -> Callable[[int], bool]:
     return v.__ge__
 
 
+def _values(roll: _Roll, many: _Many | None, n: int, faces: int) -> list[int]:
+    """``n`` rolls of a d``faces``: a pool of at least ``_BATCH`` dice is one ``roll_many``
+    call; fewer are rolled one by one."""
+    if many is not None and n >= _BATCH:
+        return many(n, faces)
+    return [roll(faces) for _ in range(n)]
+
+
 def _plain_step(node: Dice) -> _Step:
     """``NdX`` without modifiers."""
     n, faces = node.count, node.faces
-    new = _new
     if n == 1:
 
         def one(roll: _Roll, many: _Many | None) -> Part:
             value = roll(faces)
-            die = new(Die)
-            die.value = value
-            die.faces = faces
-            die.fate = KEPT
-            die.exploded = False
-            die.success = None
-            die.parts = None
-            die.failure = None
-            die.critical = None
-            die.rolled = None
-            die.kind = ""
-            part = new(DicePart)
-            part.node = node
-            part.rolled = [die]
-            part.total = value
-            return part
+            return _dice_part(node, [_new_die(value, faces)], value)
 
         return one
 
     def pool(roll: _Roll, many: _Many | None) -> Part:
-        rolled: list[Die] = []
-        append = rolled.append
-        total = 0
-        # a pool of at least _BATCH dice is one roll_many call; fewer are rolled one by one
-        for value in many(n, faces) if many is not None and n >= _BATCH else repeat(None, n):
-            if value is None:
-                value = roll(faces)
-            total += value
-            die = new(Die)
-            die.value = value
-            die.faces = faces
-            die.fate = KEPT
-            die.exploded = False
-            die.success = None
-            die.parts = None
-            die.failure = None
-            die.critical = None
-            die.rolled = None
-            die.kind = ""
-            append(die)
-        part = new(DicePart)
-        part.node = node
-        part.rolled = rolled
-        part.total = total
-        return part
+        values = _values(roll, many, n, faces)
+        return _dice_part(node, _plain_dice(values, faces), sum(values))
 
     return pool
 
@@ -503,28 +492,10 @@ def _keep_step(node: Dice) -> _Step:
     n, faces = node.count, node.faces
     highest, keep = node.keep.kept_highest(n) if node.keep is not None else (True, n)
     hit = _predicate(node.success) if node.success is not None else None
-    new = _new
 
     def step(roll: _Roll, many: _Many | None) -> Part:
-        if many is not None and n >= _BATCH:
-            values = many(n, faces)
-        else:
-            values = [roll(faces) for _ in range(n)]
-        rolled: list[Die] = []
-        append = rolled.append
-        for value in values:
-            die = new(Die)
-            die.value = value
-            die.faces = faces
-            die.fate = KEPT
-            die.exploded = False
-            die.success = None
-            die.parts = None
-            die.failure = None
-            die.critical = None
-            die.rolled = None
-            die.kind = ""
-            append(die)
+        values = _values(roll, many, n, faces)
+        rolled = _plain_dice(values, faces)
         total = sum(values)
         if keep < n:
             # a stable sort of positions by value drops the same dice as sorting the dice
@@ -537,11 +508,7 @@ def _keep_step(node: Dice) -> _Step:
                 if die.fate == KEPT:
                     die.success = success = hit(die.value)
                     total += success
-        part = new(DicePart)
-        part.node = node
-        part.rolled = rolled
-        part.total = total
-        return part
+        return _dice_part(node, rolled, total)
 
     return step
 
@@ -553,10 +520,7 @@ def _plain_total(node: Dice) -> _Total:
     hit = _predicate(node.success) if node.success is not None else None
 
     def total(roll: _Roll, many: _Many | None) -> Value:
-        if many is not None and n >= _BATCH:
-            values = many(n, faces)
-        else:
-            values = [roll(faces) for _ in range(n)]
+        values = _values(roll, many, n, faces)
         if keep < n:
             values = [values[i] for i in sorted(sorted(range(n), key=values.__getitem__,
                                                        reverse=highest)[:keep])]
@@ -671,14 +635,15 @@ class _Settle:
     """Select, keep and count the dice standing: the rules that come after the rolling,
     for one term or, in a group that keeps or counts dice, across its terms."""
 
-    __slots__ = ("failure", "highest_keep", "keep", "select", "success")
+    __slots__ = ("failure", "highest_keep", "keep", "select", "subtract", "success")
 
     def __init__(self, keep: Any, select: Any, success: Compare | None,
-                 failure: Compare | None) -> None:
+                 failure: Compare | None, subtract: bool = False) -> None:
         self.keep = keep
         self.select = select
         self.success = _predicate(success) if success is not None else None
         self.failure = _predicate(failure) if failure is not None else None
+        self.subtract = subtract
 
     def __call__(self, vals: list[int], flags: list[int]) -> int:
         live = [i for i, f in enumerate(flags) if not f & _REROLLED]
@@ -695,25 +660,27 @@ class _Settle:
                 flags[i] |= _DROPPED
             if dropped:
                 live = [i for i in live if not flags[i] & _DROPPED]
-        if self.success is None:
+        hit, miss, subtract = self.success, self.failure, self.subtract
+        if hit is None and miss is None:
             return sum([vals[i] for i in live])
-        hit, miss = self.success, self.failure
         total = 0
         for i in live:
             value = vals[i]
-            if hit(value):
+            if hit is not None and hit(value):
                 flags[i] |= _SUCCESS | _COUNTED
                 total += 1
             elif miss is not None and miss(value):
                 flags[i] |= _FAILURE | _COUNTED
-                total -= 1
-            else:
+                total -= value if subtract else 1
+            elif hit is not None:
                 flags[i] |= _COUNTED
+            else:  # failures without a success count: every other die counts its value
+                total += value
         return total
 
 
 def _settler(node: Dice) -> _Settle:
-    return _Settle(node.keep, node.select, node.success, node.failure)
+    return _Settle(node.keep, node.select, node.success, node.failure, node.subtract)
 
 
 def _make_dice(node: Dice, records: _Records) -> list[Die]:
@@ -809,11 +776,7 @@ def _classic_step(node: Dice) -> _Step:
             for die in live:
                 if die.fate == KEPT:
                     total += die.value
-        part = _new(DicePart)
-        part.node = node
-        part.rolled = out
-        part.total = total
-        return part
+        return _dice_part(node, out, total)
 
     return step
 
@@ -904,7 +867,8 @@ def _standing(node: Dice) -> Callable[[_Roll], list[int]]:
 
 
 def _values_total(keep: Any, select: Any, success: Compare | None,
-                  failure: Compare | None) -> Callable[[list[int]], int]:
+                  failure: Compare | None, subtract: bool = False
+                  ) -> Callable[[list[int]], int]:
     """:class:`_Settle` for the values alone: the total they settle to."""
     kept_by = select.kept if select is not None else None
     hit = _predicate(success) if success is not None else None
@@ -916,14 +880,16 @@ def _values_total(keep: Any, select: Any, success: Compare | None,
         if keep is not None:
             highest, kept = keep.kept_highest(len(vals))
             vals = sorted(vals, reverse=highest)[:kept]
-        if hit is None:
+        if hit is None and miss is None:
             return sum(vals)
         count = 0
         for v in vals:
-            if hit(v):
+            if hit is not None and hit(v):
                 count += 1
             elif miss is not None and miss(v):
-                count -= 1
+                count -= v if subtract else 1
+            elif hit is None:
+                count += v
         return count
 
     return total
@@ -932,7 +898,7 @@ def _values_total(keep: Any, select: Any, success: Compare | None,
 def _dynamic_total(node: Dice) -> _Total:
     """What :func:`_dynamic_step` gives as a total: the same dice in the same order."""
     standing = _standing(node)
-    settle = _values_total(node.keep, node.select, node.success, node.failure)
+    settle = _values_total(node.keep, node.select, node.success, node.failure, node.subtract)
     return lambda roll, many: settle(standing(roll))
 
 
