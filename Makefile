@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench fuzz clean postgresql chromium
+.PHONY: run test lint bench fuzz mutate clean postgresql chromium
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -60,6 +60,13 @@ bench: $(VENV)/.dev
 # The long Schemathesis run against a live server (the short one is part of `make test`).
 fuzz: $(VENV)/.dev
 	$(BIN)/python bench/fuzz.py --examples 100
+
+# Mutation testing of the rules (docs/mutation.md): not part of `make test`. An hour or
+# more for the tenth sample on one core; SAMPLE=all|half|fifth|tenth, WORKERS=N.
+SAMPLE ?= tenth
+WORKERS ?= 1
+mutate: $(VENV)/.dev
+	$(BIN)/python bench/mutate.py --sample $(SAMPLE) --workers $(WORKERS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
