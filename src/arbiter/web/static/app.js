@@ -5,6 +5,7 @@ import {
   logEntry, logList, moreArgs, oddsView, readArg, replace, takesActor, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
+import { RosterPanels } from "./roster.js";
 
 const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
@@ -143,14 +144,15 @@ async function openCampaign(id, token, encounterId) {
   renderCampaignRulings().catch((err) => toast(err.message, "error"));
   const templates = api.get(`/api/campaigns/${id}/templates`).then((out) => {
     S.templates = out.templates;
-    replace($("#add [name=template]"), h("option", { value: "" }, "(stat block below)"),
-      Object.keys(S.templates).map((t) => h("option", { value: t }, t)));
+    fillAddTemplates();
   });
   const ruleset = S.rulesets.find((r) => r.name === info.campaign.ruleset);
   S.commands = ruleset ? ruleset.commands : {};
   S.map.setCommands(S.commands);
   S.conditions = ruleset ? ruleset.conditions || [] : [];
   fillActions();
+  S.bestiaryIds = [];
+  S.roster.open(info, ruleset).catch((err) => toast(err.message, "error"));
   $("#setup").hidden = true;
   $("#console").hidden = false;
   const pick = encounterId || (S.encounters.length ? S.encounters[S.encounters.length - 1].id : null);
@@ -225,6 +227,7 @@ function render() {
   const has = Boolean(st);
   for (const id of ["#start", "#next", "#undo", "#redo", "#end"]) $(id).disabled = !has;
   S.map.update(st);
+  S.roster.update();
   if (!st) {
     replace($("#cards"), h("p", { class: "muted empty" }, "Create an encounter (Campaign, on the left) to begin."));
     return;
@@ -714,13 +717,14 @@ async function diceRoller() {
     if (!expression) throw new InputError("expression: give dice, e.g. 2d6+3", "expr");
     let out;
     try {
-      out = await S.api.post("/api/dice", { expression, roll: true });
+      out = await S.api.post("/api/dice", { expression, roll: true, dialect: S.roster.dialect() });
     } catch (err) {
       if (err.status === 404 || err.status === 405) throw new InputError("this server has no dice endpoint (POST /api/dice)");
       throw err;
     }
     replace($("#roll-out"),
       h("p", { class: "rolled" }, h("code", {}, out.roll.text)),
+      readAs(expression, out),
       h("p", { class: "muted" }, `${out.expression}: ${out.min}–${out.max}, mean ${out.mean.toFixed(2)}`),
       chart(out.outcomes));
   }, { expression: "expr" });
@@ -730,6 +734,7 @@ async function diceRoller() {
 function wire() {
   // The battle map: a drag is the creature's own move on its turn, else the GM's placing
   // command; its refusals show under the map and as a toast, like every other refusal.
+  S.roster = new RosterPanels(rosterHooks());
   S.map = new BattleMap($("#map-panel"), {
     role: "gm",
     odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
@@ -856,6 +861,38 @@ function wire() {
     else return;
     e.preventDefault();
   });
+}
+
+// -- the roster, the bestiary and campaign time (roster.js) ----------------------------------
+function rosterHooks() {
+  return {
+    api: () => S.api,
+    state: () => S.state,
+    encounter: () => S.encounters.find((e) => e.id === S.encounter) || null,
+    records: () => S.records,
+    applied: (out) => { addRecord(out.record); setState(out.state); },
+    opened: async (encounter) => {
+      S.encounters.push(encounter);
+      fillEncounterSelect(encounter.id);
+      await openEncounter(encounter.id);
+    },
+    templates: (ids) => { S.bestiaryIds = ids; fillAddTemplates(); },
+  };
+}
+
+// Add combatant's templates: the ruleset's, then the campaign's bestiary.
+function fillAddTemplates() {
+  const mine = S.bestiaryIds || [];
+  replace($("#add [name=template]"), h("option", { value: "" }, "(stat block below)"),
+    Object.keys(S.templates).map((t) => h("option", { value: t }, t)),
+    mine.length ? h("optgroup", { label: "bestiary" }, mine.map((t) => h("option", { value: t }, t))) : null);
+}
+
+// How the dice box read what was typed, in the campaign's notation (docs/dice.md, "Dialects").
+function readAs(typed, out) {
+  const dialect = out.dialect || "arbiter";
+  if (dialect === "arbiter" && out.read_as === typed.replace(/\s+/g, "")) return null;
+  return h("p", { class: "readas" }, "read as ", h("code", {}, out.read_as), dialect === "arbiter" ? null : h("small", { class: "muted" }, ` (${dialect} notation)`));
 }
 
 wire();
