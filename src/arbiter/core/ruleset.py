@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from ..dice import DiceError, DiceSource, SeededDice, roll
 from . import catalogue as args
@@ -32,6 +32,9 @@ from .events import Command, Event
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint
 from .paths import get_path, set_path
 from .rulings import RulingSet
+
+if TYPE_CHECKING:
+    from ..coverage import Inventory
 
 T = TypeVar("T")
 _MISSING: Any = object()
@@ -79,6 +82,20 @@ class Ruleset:
                 loaded = read_content(file)
                 cached = {str(k): dict(v) for k, v in loaded.items()}
             self.__dict__["_templates"] = cached
+        return cached
+
+    @property
+    def inventory(self) -> Inventory:
+        """The package's rule inventory (``inventory.toml``): each rule id with its kind
+        (MECH, HOOK, NARR), the ambiguity ids settled by rulings, and each id's one-line
+        statement; empty without one. ``arbiter rulings RULESET --coverage`` reads it."""
+        from ..coverage import PACKAGE_INVENTORY, Inventory, read_package_inventory
+
+        cached: Inventory | None = self.__dict__.get("_inventory")
+        if cached is None:
+            file = self.package_dir / PACKAGE_INVENTORY if self.package_dir else None
+            cached = read_package_inventory(file) if file and file.exists() else Inventory()
+            self.__dict__["_inventory"] = cached
         return cached
 
     @property

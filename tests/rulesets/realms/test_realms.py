@@ -24,7 +24,6 @@ from arbiter.core import (
     load_ruleset,
 )
 from arbiter.dice import ForcedDice, SeededDice
-from arbiter.rulesets.realms.inventory import AMBIGUITIES, RULES
 from arbiter.rulesets.realms.model import RealmsCreature, conditions_catalogue
 from arbiter.scenario import run_file
 
@@ -32,6 +31,9 @@ REALMS = load_ruleset("realms")
 ROOT = Path(__file__).resolve().parents[3]
 ENCOUNTERS = sorted((ROOT / "scenarios" / "encounters").glob("realms-*.yaml"))
 PACKAGE = ROOT / "src" / "arbiter" / "rulesets" / "realms"
+
+RULES = load_ruleset("realms").inventory.rules
+AMBIGUITIES = tuple(load_ruleset("realms").inventory.ambiguities)
 
 
 def encounter(*actors: tuple[str, dict[str, Any]], rulings: dict[str, str] | None = None,

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.core import Encounter, Entry, RulesError
+from arbiter.core import Encounter, Entry, RulesError, load_ruleset
 from arbiter.coverage import (
     Inventory,
     measure,
@@ -17,7 +17,6 @@ from arbiter.coverage import (
     named_by_tests,
 )
 from arbiter.dice import SeededDice
-from arbiter.rulesets.zones.coverage import inventory
 from arbiter.rulesets.zones.model import Creature, condition_catalogue
 from arbiter.rulesets.zones.model import catalogue as weapons
 from arbiter.scenario import run_file, scenario_files
@@ -99,7 +98,7 @@ def test_every_mech_and_hook_rule_is_covered() -> None:
     """The coverage report: every MECH and HOOK id of the inventory is checked by a scenario's
     ``rules:``, a ruling's ``rules`` or a test's ``Rule ids:`` line (arbiter.coverage), and
     every id those name is in the inventory."""
-    rules = inventory()
+    rules = load_ruleset("zones").inventory.rules
     kinds = list(rules.values())
     assert (kinds.count("MECH"), kinds.count("HOOK"), kinds.count("NARR")) == (83, 8, 4)
     cov = measure("zones", Inventory(rules=rules), ROOT)
