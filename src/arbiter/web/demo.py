@@ -60,7 +60,7 @@ def create_demo_tables(service: GameService,
 def console_link(base: str, tables: list[DemoTable]) -> str:
     """The GM console opened on every table: ``BASE/#campaigns=ID:TOKEN,ID:TOKEN``.
 
-    >>> t = DemoTable("zones", "c-1", "e-1", "gm", "pl", "rook")
+    >>> t = DemoTable("demo", "c-1", "e-1", "gm", "pl", "nia")
     >>> console_link("http://127.0.0.1:8000", [t])
     'http://127.0.0.1:8000/#campaigns=c-1:gm'
     """

@@ -838,7 +838,7 @@ export class BattleMap {
   }
 
   // The GM command that paints squares: one taking a required list of squares and, at most,
-  // a choice of what (Polemos' wall, window, smoke, clear) or a flag (realms' clear).
+  // a choice of what (wall, window, smoke, clear) or a flag (clear).
   paintSpec() {
     if (this.role !== "gm") return null;
     for (const [name, spec] of Object.entries(this.commands)) {

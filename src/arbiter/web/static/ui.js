@@ -161,8 +161,8 @@ const FIRST = ["ap", "movement", "armor", "shield", "evasion", "defenses", "atta
   "dying_turns", "stabilized", "dead", "down", "overheal", "location", "altitude"];
 // Shown only when not zero.
 const QUIET_ZERO = new Set(["dying_turns", "altitude", "movement", "critical_points"]);
-// Health in words that never clash with a ruleset's own condition names (realms has a
-// Terminal and a Dying condition: those show as condition chips, not as this label).
+// Health in words that never clash with a ruleset's own condition names (a ruleset may have
+// a Terminal or a Dying condition: those show as condition chips, not as this label).
 const PLAYER_LABELS = { unhurt: "unhurt", wounded: "wounded", bloodied: "badly hurt", down: "down" };
 const LABEL_CLASS = { unhurt: "ok", wounded: "low", "badly hurt": "bad", down: "out", dead: "out" };
 
