@@ -11,11 +11,15 @@ from typing import Any
 from ..core import Command, Encounter, RulesError, Ruleset, load_ruleset
 from ..core.paths import get_path
 from ..dice import DiceSource, ForcedDice, SeededDice
+from . import campaign as campaigns
+from .campaign import STEP_KINDS, Campaign
 from .errors import ScenarioError
 from .loader import LineDict, LineList, load_yaml, plain
 
 TOP_KEYS = {"ruleset", "rules", "rulings", "actors", "steps", "expect", "seed", "description",
-            "title", "sim"}  # `sim` holds simulator settings (docs/sim.md); `run` ignores it
+            "title", "sim", "campaign"}
+"""``sim`` holds simulator settings (docs/sim.md; ``run`` ignores it), ``campaign`` a roster
+(docs/scenarios.md, "Campaign scenarios")."""
 STEP_KEYS = {"dice", "expect", "error"}
 
 
@@ -43,6 +47,9 @@ class ScenarioResult:
     steps: int = 0
     failures: list[Failure] = field(default_factory=list)
     encounter: Encounter | None = None
+    """The encounter in play at the end (a campaign's latest)."""
+    campaign: Campaign | None = None
+    """A campaign scenario's roster and its log."""
 
     @property
     def passed(self) -> bool:
@@ -78,23 +85,22 @@ def last_result(encounter: Encounter) -> dict[str, Any]:
     if not encounter.log:
         return {}
     entry = encounter.log[-1]
-    merged: dict[str, Any] = {}
-    for event in entry.events:
-        merged.update(event.data)
-    merged["events"] = [e.type for e in entry.events]
-    merged["dice"] = [value for _, value in entry.dice]
-    by_type: dict[str, Any] = {}
-    for event in entry.events:
-        by_type.setdefault(event.type, event.data)
-    merged["event"] = by_type
-    return merged
+    return campaigns.merged_result(entry.events, entry.dice)
 
 
 def check(encounter: Encounter, expectations: LineDict, step: int, source: str,
-          result: ScenarioResult, odds: Mapping[str, Any] | None = None) -> None:
+          result: ScenarioResult, odds: Mapping[str, Any] | None = None,
+          campaign: Campaign | None = None) -> None:
+    """Check ``expectations`` (paths to values); with a ``campaign``, ``roster.ID.PATH``
+    reads its characters and ``last.*`` the latest campaign command when nothing was played
+    in the encounter since."""
     roots: dict[str, Any] = {"last": last_result(encounter)}
     if odds is not None:
         roots["odds"] = odds
+    if campaign is not None:
+        roots["roster"] = campaign.view()
+        if campaign.last is not None:
+            roots["last"] = campaign.last
     for path, expected in expectations.items():
         line = expectations.lines[path]
         head = path.split(".")[0]
@@ -107,7 +113,8 @@ def check(encounter: Encounter, expectations: LineDict, step: int, source: str,
                     elif isinstance(actual, list) and key.isdigit() and int(key) < len(actual):
                         actual = actual[int(key)]
                     else:
-                        raise KeyError(f"{path!r}: the {head} result has no {key!r}")
+                        what = "the roster" if head == "roster" else f"the {head} result"
+                        raise KeyError(f"{path!r}: {what} has no {key!r}")
             else:
                 actual = get_path(encounter.state, path)
         except KeyError as err:
@@ -163,6 +170,11 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
         raise ScenarioError(source, data.lines.get("rulings", 1), "rulings", str(err)) from None
     result.encounter = encounter
     seeded = SeededDice(int(data.get("seed", 0)))
+    campaign: Campaign | None = None
+    if "campaign" in data:
+        campaign = campaigns.setup(ruleset, data["campaign"], data.lines["campaign"],
+                                   plain(data.get("rulings") or {}), source)
+        result.campaign = campaign
     actors = data.get("actors") if "actors" in data else _empty_dict()
     if not isinstance(actors, LineDict):
         raise ScenarioError(source, data.lines.get("actors", 1), "actors", "must be a mapping")
@@ -184,23 +196,85 @@ def run_scenario(data: Any, source: str) -> ScenarioResult:
         if not isinstance(step, LineDict):
             raise ScenarioError(source, line, f"steps[{index}]", "a step is a mapping")
         result.steps += 1
+        kinds = [k for k in step if k in STEP_KINDS]
         if "do" in step:
             _run_command(encounter, step, index, source, seeded, result)
+            if campaign is not None:
+                campaign.last = None
         elif "odds" in step:
             odds = _odds(encounter, step, index, source, result)
+        elif kinds:
+            encounter = _campaign_step(campaign, encounter, step, kinds, index, source,
+                                       seeded, result)
+            result.encounter = encounter
         elif "expect" not in step:
+            also = ", or a campaign step: 'encounter', 'write_back' or 'time'" \
+                if campaign is not None else ""
             raise ScenarioError(source, line, f"steps[{index}]",
-                                "a step needs 'do' (a command), 'odds' or 'expect'")
+                                f"a step needs 'do' (a command), 'odds' or 'expect'{also}")
         if "expect" in step:
             expectations = step["expect"]
             if not isinstance(expectations, LineDict):
                 raise ScenarioError(source, step.lines["expect"], "expect", "must be a mapping")
-            check(encounter, expectations, index, source, result, odds)
+            check(encounter, expectations, index, source, result, odds, campaign)
     if "expect" in data:
         if not isinstance(data["expect"], LineDict):
             raise ScenarioError(source, data.lines["expect"], "expect", "must be a mapping")
-        check(encounter, data["expect"], 0, source, result)
+        check(encounter, data["expect"], 0, source, result, None, campaign)
     return result
+
+
+def _campaign_step(campaign: Campaign | None, encounter: Encounter, step: LineDict,
+                   kinds: list[str], index: int, source: str, seeded: SeededDice,
+                   result: ScenarioResult) -> Encounter:
+    """Play an ``encounter``, ``write_back`` or ``time`` step; the encounter in play after
+    it. A malformed step is a ScenarioError at its line; a refusal by the rules fails the
+    step unless its ``error`` expects it."""
+    kind = kinds[0]
+    line = step.lines[kind]
+    if campaign is None:
+        raise ScenarioError(source, line, kind,
+                            "a campaign step: the file needs 'campaign: {characters: ...}'")
+    if len(kinds) > 1:
+        raise ScenarioError(source, step.lines[kinds[1]], kinds[1],
+                            f"one campaign step at a time (this one is '{kind}')")
+    allowed = {kind, "expect"} | ({"error"} if kind != "encounter" else set())
+    for key in step:
+        if key not in allowed:
+            raise ScenarioError(source, step.lines[key], key,
+                                f"unknown key beside '{kind}' (known: "
+                                f"{', '.join(sorted(allowed))})")
+    spec = step[kind]
+    if kind == "encounter":
+        return campaigns.start_encounter(campaign, spec, line, source, seeded)
+    expected_error = step.get("error")
+    unused: list[int] = []
+    try:
+        if kind == "write_back":
+            campaigns.write_back(campaign, encounter, spec, line, source)
+        else:
+            command, forced = campaigns.time_command(spec, line, source)
+            unused = campaigns.pass_time(campaign, command, forced, seeded)
+    except RulesError as err:
+        if expected_error is None and campaigns.malformed(err):
+            where, key = campaigns.argument_line(err, spec, line)
+            raise ScenarioError(source, where, key or kind, str(err)) from None
+        if expected_error is None:
+            result.failures.append(Failure(index, line, "", None, None,
+                                           f"{kind} was refused: {err}"))
+        elif str(expected_error) not in str(err):
+            result.failures.append(Failure(index, step.lines["error"], "error",
+                                           expected_error, str(err)))
+        return encounter
+    if expected_error is not None:
+        result.failures.append(Failure(index, step.lines["error"], "error", expected_error,
+                                       None, f"expected refusal containing "
+                                       f"{expected_error!r}, but the {kind} step succeeded"))
+    if unused:
+        where = spec.lines["dice"] if isinstance(spec, LineDict) else line
+        result.failures.append(Failure(index, where, "dice", None, None,
+                                       f"forced dice not used: {unused}"))
+    return encounter
 
 
 def _odds(encounter: Encounter, step: LineDict, index: int, source: str,
