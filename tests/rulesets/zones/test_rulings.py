@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from arbiter.core import RulingError
-from arbiter.rulesets.zones import rules as zones_rules
+from arbiter.rulesets.zones import movement as zones_rules
 from arbiter.rulesets.zones.model import RULINGS
 
 from .helpers import ZONES

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand, Ruleset
+from ...core import Command, EncounterState, Entity, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .base import ZonesBase
 from .model import Creature
 
 UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
@@ -29,10 +30,19 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
-class ZonesTime(Ruleset):
-    """The ``rest`` command and the roster's time hook of zones."""
+class Lasting(ZonesBase):
+    """What outlasts an encounter, the ``rest`` command and the roster's time hook."""
 
     time_activities = ("rest", "none")
+
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What outlasts the encounter (docs/rulesets/zones.md): Health and ammunition."""
+        if not isinstance(entity, Creature):
+            return {}
+        out: dict[str, Any] = {"ammo": dict(entity.ammo)}
+        if entity.health != entity.health_max:  # unhurt: the stat block's maximum
+            out["health_now"] = entity.health
+        return out
 
     def time_commands(self, state: EncounterState, who: str, amount: int, unit: str,
                       activity: str) -> list[Command]:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand, RulingSet
 from ...core.content import read_content
@@ -362,6 +362,13 @@ def outnumbering(state: EncounterState, group: str) -> int:
     return sum(1 for c in creatures(state) if c.group == group and counts_for_group_defense(c))
 
 
+def outnumbering_counts(state: EncounterState, actor: Creature, target: Creature) -> dict[str, int]:
+    """The creatures of the attacker's and the defender's groups counted for outnumbering
+    dice, not those in cover (Z-COV-9); the dice themselves are outside the excerpt (ZR-8)."""
+    return {"attackers": outnumbering(state, actor.group),
+            "defenders": outnumbering(state, target.group)}
+
+
 SHARED_IN_SCRATCH = frozenset({
     "tags", "stats", "weapons", "competent", "skills", "ammo", "touching", "flanking",
     "interference"})
@@ -376,3 +383,49 @@ share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)
 share_extra_in_scratch("zones", {"zones", "lights", "winner"})
 """The zone map, the lights and the winner in ``state.extra`` are replaced whole by the
 apply methods (``apply_zone_set`` builds a new map), never changed in place."""
+
+
+@dataclass
+class Shot:
+    """A ranged attack, planned and checked before any die is rolled
+    (:func:`.shots.plan_shot`)."""
+
+    actor: Creature
+    weapon: Weapon
+    targets: list[Creature]
+    band: str
+    competent: bool
+    unaimed: bool
+    blind: bool
+    thrown: bool
+    one_handed: bool
+    full_auto: bool
+    expr: str
+    on: str
+    stat: int
+    hindrance: dict[str, int]
+    ammo_cost: int
+    normal: Effect
+    action: str
+    aoe: str | None = None
+    aoe_source: str | None = None
+    impact: Effect | None = None
+    area: Effect | None = None
+    engagement: str | None = None
+    zone: str = ""
+    spread: list[str] = field(default_factory=list)
+    caution: bool = False
+    blinded: bool = False
+    grapple_partner: bool = False
+    engagements: tuple[str, ...] = ()
+
+
+class MeleePlan(NamedTuple):
+    """A melee attack, checked before any die is rolled (``Attacks._plan_melee``)."""
+
+    actor: Creature
+    target: Creature
+    weapon: Weapon
+    data: dict[str, Any]
+    hindrance: dict[str, int]
+    no_offense_roll: bool

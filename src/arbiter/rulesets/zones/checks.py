@@ -1,0 +1,55 @@
+"""Plain roll-under rolls on a stat in zones (Z-MI-3, AZ-1..3): the ``roll`` command; the roll
+model itself is :mod:`.rolls`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, EncounterState, Event
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import ZonesBase, flag
+from .rolls import roll_check
+
+
+class Checks(ZonesBase):
+    """The ``roll`` command."""
+
+    @command("A roll-under roll on a stat (DEX, STR, SPD...); a roll on SPD not "
+             "voluntarily failed ends cover.", who="player", when="any", actor="required",
+             rules=("Z-MI-3", "Z-COV-10", "AZ-1", "AZ-2", "AZ-3"),
+             stat=args.text("the stat rolled on: DEX, STR, SPD, WGT...", required=True,
+                            max_len=64),
+             expr=args.dice("the dice rolled", default="1d20"),
+             hindrance=args.integer("Hindrance added to the roll", default=0),
+             melee_interference=args.flag("the roll is subject to melee interference "
+                                          "(Z-MI-3)"),
+             voluntary_fail=args.flag("the roller chooses to fail (a roll on SPD then keeps "
+                                      "cover)"))
+    def do_roll(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A roll on a stat: actor, stat (DEX, STR, SPD...), [expr] (default 1d20).
+
+        Also [hindrance], [melee_interference] (the roll is subject to it, Z-MI-3),
+        [voluntary_fail]. A roll on SPD not voluntarily failed ends cover (Z-COV-10).
+        """
+        actor = self.creature(state, self.actor(state, command).id)
+        on = self.arg(command, "stat", str)
+        expr = self.arg(command, "expr", str, "1d20")
+        hindrance = {"hindrance": self.arg(command, "hindrance", int, 0)}
+        if flag(command, "melee_interference"):
+            hindrance.update(self.interference(state, actor))
+        fail = flag(command, "voluntary_fail")
+        check = roll_check(expr, on, actor.stat(on), hindrance, dice, state.rulings, fail)
+        events = [Event("rolled", {"actor": actor.id, "roll": check,
+                                   "success": check["success"]})]
+        if on == "SPD" and not fail and actor.has("cover"):
+            events.append(Event("cover_left", {"target": actor.id, "why": "rolled on SPD"}))
+        return events
+
+    @event("{actor} rolls on {roll.on}: {roll.text}.",
+           actor=args.creature("who rolls"),
+           roll=args.mapping("the roll: dice, rolled, natural, Hindrance, total, stat, text"),
+           success=args.flag("the roll succeeds"))
+    def apply_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None

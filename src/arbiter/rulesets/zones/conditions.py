@@ -1,0 +1,95 @@
+"""Conditions in zones: the GM's conditions (a name conditions.toml lists, or ``custom``),
+grapples (two-sided, ending cover: Z-COV-2, Z-RA-8) and ``down`` (ruling ZR-2)."""
+
+from __future__ import annotations
+
+from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, extends
+from ...dice import DiceSource
+from .base import ZonesBase
+from .model import Creature, condition_catalogue, unlisted_condition
+from .turns import aftermath
+
+
+class Conditions(ZonesBase):
+    """The GM's conditions and grapples."""
+
+    @command("Two creatures are in a grapple (grappling itself is outside the excerpt); "
+             "neither can use cover.", actor="required", rules=("Z-COV-2", "Z-RA-8", "Z-MI-1"),
+             target=args.creature("the other creature in the grapple", required=True))
+    def do_grapple(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Two creatures are in a grapple (the GM): actor, target.
+
+        Grappling rules themselves are outside the excerpt.
+        """
+        actor = self.creature(state, self.actor(state, command).id)
+        return _grapple_events(actor, self.creature(state, self.arg(command, "target", str)))
+
+    @command("End the actor's grapple (both creatures stop grappling).", actor="required",
+             rules=("Z-RA-8",))
+    def do_release(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End a grapple: actor."""
+        actor = self.creature(state, self.actor(state, command).id)
+        partner = actor.grappling()
+        if partner is None:
+            raise IllegalCommand(f"{actor.id} is not grappling")
+        return [Event("condition_removed", {"target": w, "name": "grappling", "why": "released"})
+                for w in (actor.id, partner)]
+
+    @extends("Give a creature a condition of conditions.toml (another name only with "
+             "custom: true).",
+             name=args.text("the condition's name (conditions.toml, or any with custom)",
+                            required=True, max_len=64),
+             custom=args.flag("a condition conditions.toml does not list, given on purpose "
+                              "(without it such a name is refused as a typo)"))
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Give a condition (the GM), as in every ruleset, but: a name ``conditions.toml``
+        does not list is refused (with the names it does list, nearest first) unless the GM
+        gives it on purpose with ``custom: true``; cover is taken with the ``cover`` command
+        or a stat block's ``cover``, which give its armor bonus (Z-COV-5); a grapple has two
+        sides and ends cover (Z-COV-2), as ``grapple``; a creature marked ``down`` is out of
+        the fight (ruling ZR-2), which may end the encounter."""
+        name = self.arg(command, "name", str)
+        listed = condition_catalogue()
+        if name not in listed and not self.arg(command, "custom", bool, False):
+            raise InvalidCommand(unlisted_condition(name, listed, "zones"))
+        if name == "cover":
+            raise InvalidCommand("condition: cover is taken with the cover command (actor, "
+                                 "environment or bonus) or a stat block's cover, which give "
+                                 "its armor bonus (Z-COV-5)")
+        if name == "grappling":
+            target = self.creature(state, self.arg(command, "target", str))
+            if "source" not in command.args:
+                raise InvalidCommand("condition: grappling names its 'source', the creature "
+                                     "grappled (or use the grapple command)")
+            partner = self.creature(state, self.arg(command, "source", str))
+            if partner.id == target.id:
+                raise InvalidCommand("condition: a creature cannot grapple itself")
+            return _grapple_events(target, partner)
+        events = super().do_condition(state, command, dice)
+        return events + aftermath(self, state, events) if name == "down" else events
+
+    def do_uncondition(self, state: EncounterState, command: Command,
+                       dice: DiceSource) -> list[Event]:
+        """Remove a condition (the GM); a grapple ends for both creatures, as ``release``."""
+        events = super().do_uncondition(state, command, dice)
+        if self.arg(command, "name", str) == "grappling":
+            target = self.creature(state, self.arg(command, "target", str))
+            partner = state.entities.get(target.grappling() or "")
+            if isinstance(partner, Creature) and partner.grappling() == target.id:
+                events.append(Event("condition_removed", {"target": partner.id,
+                                                          "name": "grappling",
+                                                          "why": "released"}))
+        return events
+
+
+def _grapple_events(actor: Creature, target: Creature) -> list[Event]:
+    """Two creatures in a grapple, each the other's source; neither keeps cover (Z-COV-2)."""
+    events = [Event("condition_added", {"target": a.id, "condition": Condition(
+        "grappling", source=b.id).to_json()}) for a, b in ((actor, target), (target, actor))]
+    for who in (actor, target):
+        if who.has("cover"):  # no cover while grappling (Z-COV-2)
+            events.append(Event("cover_left", {"target": who.id, "why": "grappling"}))
+    return events

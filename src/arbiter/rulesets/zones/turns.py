@@ -1,0 +1,93 @@
+"""Initiative, turns and the end of the fight in zones: d20 + SPD (ruling ZR-3), no turn for a
+creature out of the fight (ZR-2), what ends at the end of a turn (melee interference, AZ-9;
+a ZAoE's bright light, Z-ZAO-10) and the encounter won when one side alone stands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import EncounterState, Entity, Event
+from ...core import catalogue as args
+from ...core.catalogue import event
+from ...dice import DiceSource, roll
+from .base import ZonesBase
+from .model import Creature, creatures
+
+_HIT_EVENTS = frozenset({"damaged", "condition_added", "interfered"})
+"""Events of a hit that change no creature's side and no health but a ``damaged`` event's
+(``down`` is health at 0 or less): the encounter's end is read from them directly."""
+
+
+class Turns(ZonesBase):
+    """Initiative (ruling ZR-3), turn ends and the encounter won."""
+
+    # -- initiative (ruling ZR-3) ---------------------------------------------------------
+    def takes_turn(self, state: EncounterState, who: str) -> bool:
+        """A creature out of the fight (0 Health, or marked down: ZR-2) gets no turn."""
+        found = state.entities.get(who)
+        return not (isinstance(found, Creature) and found.down)
+
+    def roll_initiative(
+        self, state: EncounterState, entity: Entity, dice: DiceSource
+    ) -> tuple[int, dict[str, Any]]:
+        """d20 + SPD, highest first (ruling ZR-3; not a roll *on* SPD, so cover stays)."""
+        result = roll(f"{self.initiative_dice}+{entity.stat('SPD')}", dice)
+        return result.total, result.to_json()
+
+    # -- turns ----------------------------------------------------------------------------
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """Melee interference lasts until the end of the creature's turn (AZ-9); bright light
+        from an energy ZAoE ends at the end of its attacker's next turn (Z-ZAO-10)."""
+        events = []
+        entity = state.entities.get(who)
+        if isinstance(entity, Creature) and entity.interference:
+            events.append(Event("interference_cleared", {"target": who}))
+        lights = state.extra.get("lights")
+        if lights:
+            for zone, light in sorted(lights.items()):
+                if light["by"] == who and light["round"] < state.round:
+                    events.append(Event("light_faded", {"zone": zone, "by": who}))
+        return events
+
+    @event("{target}'s melee interference ends.",
+           target=args.creature("who no longer suffers melee interference"))
+    def apply_interference_cleared(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).interference = []
+
+    @event("The bright light that {by}'s ZAoE left in zone {zone} fades.",
+           zone=args.text("the zone no longer lit"),
+           by=args.creature("the attacker whose energy ZAoE lit it"))
+    def apply_light_faded(self, state: EncounterState, data: dict[str, Any]) -> None:
+        lights = state.extra.get("lights")
+        if lights is not None and data["zone"] in lights:  # replaced, not changed in place
+            state.extra["lights"] = {k: v for k, v in lights.items() if k != data["zone"]}
+
+    @event("The encounter is over[: {winner} wins].",
+           winner=args.text("the side still standing (none: nobody)"))
+    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["winner"]
+
+
+def aftermath(rules: ZonesBase, state: EncounterState, events: list[Event]) -> list[Event]:
+    """The encounter is won when only one side has creatures standing."""
+    if not events or "winner" in state.extra:
+        return []
+    if all(e.type in _HIT_EVENTS for e in events):
+        # only health and the down condition change, and they are in the events: no
+        # lookahead needed
+        health = {e.data["target"]: e.data["health"] for e in events
+                  if e.type == "damaged"}
+        downed = {e.data["target"] for e in events if e.type == "condition_added"
+                  and e.data["condition"].get("name") == "down"}
+        sides = {c.side for c in creatures(state) if c.side is not None
+                 and health.get(c.id, c.health) > 0 and c.id not in downed
+                 and not c.has("down")}
+        all_sides = {c.side for c in creatures(state) if c.side is not None}
+    else:
+        after = rules.lookahead(state, events)
+        sides = {c.side for c in creatures(after) if not c.down and c.side is not None}
+        all_sides = {c.side for c in creatures(after) if c.side is not None}
+    if len(all_sides) > 1 and len(sides) <= 1:
+        winner = next(iter(sides)) if sides else None
+        return [Event("encounter_won", {"winner": winner})]
+    return []
