@@ -9,7 +9,8 @@ import pytest
 
 from arbiter.core import Command, Encounter, InvalidCommand, load_ruleset
 from arbiter.dice import ForcedDice, distribution
-from arbiter.rulesets.polemos.commands import concealment_level, skill_pool
+from arbiter.rulesets.polemos.checks import skill_pool
+from arbiter.rulesets.polemos.cover import concealment_level
 
 POLEMOS = load_ruleset("polemos")
 

@@ -1,15 +1,19 @@
 """Polemos: 8th Age (seed 000).
 
-The rooms: ``model.py`` (stat blocks and state), ``commands.py`` (skill-roll pools, argument
-helpers), ``economy.py`` (the action economy), ``damage.py`` (the damage pipeline), and the rules
-as a chain of layers, each on the one before: ``base.py`` (stat blocks, rulings, spending
-actions, dealing damage and its consequences), ``injuries.py`` (wounds, bleeding, afflictions,
-time, rest, stress), ``networks.py`` (systems, devices, networks, processes), ``targets.py``
-(the grid, target kinds and requirements, detection, attitude; geometry in ``grid.py``),
-``spheres.py`` (vehicles and combat spheres; ranges in ``spheres_math.py``) and ``rules.py``
-(turns, actions, attacks, conditions, cover, odds). Data: ``conditions.toml``,
-``rulings.toml``, ``templates.yaml``, ``body_plans.yaml``, ``weapons.toml``, ``armor.toml``,
-``wounds.toml``, ``vehicles.toml``, ``networks.toml``.
+One shape, as every ruleset package: ``model.py`` (stat blocks, state, the data files and
+the numbers derived from them), ``base.py`` (``PolemosBase``: building a creature, rulings,
+the clock, spending actions, where things are and whether they can be reached, wounds and
+afflictions given, the consequences of any change), one mixin on it per topic and
+``rules.py`` (``PolemosRuleset``, composing them). The common topics: ``turns.py``,
+``actions.py`` (the action economy), ``attacks.py``, ``damage.py`` (the damage pipeline),
+``conditions.py``, ``movement.py``, ``checks.py`` (skill rolls), ``odds.py``, ``lasting.py``
+(what outlasts an encounter, time passing); Polemos's own: ``injuries.py`` (wounds, bleeding,
+afflictions, stress), ``cover.py``, ``targets.py`` (target kinds and requirements),
+``stealth.py``, ``social.py``, ``networks.py``, ``devices.py`` (processes, devices),
+``spheres.py`` (vehicles and combat spheres), with the pure geometry of ``grid.py`` and
+``spheres_math.py``. Data: ``conditions.toml``, ``rulings.toml``, ``templates.yaml``,
+``body_plans.yaml``, ``weapons.toml``, ``armor.toml``, ``wounds.toml``, ``vehicles.toml``,
+``networks.toml``.
 """
 
 from .rules import PolemosRuleset

@@ -1,14 +1,16 @@
-"""The shared machinery of the Polemos rules: stat blocks, rulings, the clock, spending
-actions, dealing damage and what follows from it (thresholds, defeat).
+"""The helpers every part of the Polemos rules uses: building a creature from its stat block,
+reading rulings, the clock, spending actions, where things are and whether they can be
+reached (P-RNG-1, P-REQ-1, P-REQ-5), giving wounds and afflictions, and what follows from
+the state after any change (thresholds, defeat, the end of the fight).
 
-``injuries.py`` (wounds, bleeding, afflictions, time, rest, stress) builds on it, and
-``rules.py`` (turns, actions, attacks, conditions, cover, odds) on both.
+Every topic module (``turns.py``, ``attacks.py``, ``injuries.py``...) holds one mixin on
+``PolemosBase``; ``rules.py`` composes them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Any, TypeVar
@@ -25,19 +27,17 @@ from ...core import (
     Ruleset,
 )
 from ...core import catalogue as args
-from ...core.catalogue import event
-from ...core.rounding import round_down
+from ...core.catalogue import Arg, CommandSpec, EventSpec
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
-from .damage import resolve_damage
-from .economy import PolemosEconomy
+from .grid import Square, crossed, distance
 from .model import (
+    QUADRANTS,
     ROUNDS_PER,
     WORLD_KEYS,
     Affliction,
     Bleed,
     Creature,
-    DamageType,
     Wound,
     condition_catalogue,
     make_areas,
@@ -46,32 +46,37 @@ from .model import (
     set_world_stats,
     wound_catalogue,
 )
+from .spheres_math import sphere_range
 
-T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
+
 
 POLEMOS_KEYS = {"skills", "body", "vitality", "sp", "fp", "stress", "weapons", "armor",
                 "wounds", "afflictions", "critical_threshold", "location", "vitality_now",
                 "sp_now", "fp_now", *WORLD_KEYS}
 
+
 DAY = ROUNDS_PER["day"]
 WEEK = ROUNDS_PER["week"]
 HOUR = ROUNDS_PER["hour"]
 
-CRITICAL_EFFECTS = {"unknown-wound": 1, "fatigue-wounds": 1, "daze": 2}
-"""The default critical damage point menu and costs (P-CDP-7)."""
 
 FATIGUE_THRESHOLDS = {"4-8": (4, 8), "every-4": (4, 8, 12)}  # AP-13
 STRESS_THRESHOLDS = {"5-10-15": (5, 10, 15), "10-20-30": (10, 20, 30)}  # AP-16
-ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
 
 
 PROCESS_CAUSE = "processes"
 """The cause of a condition a network process gives its members (P-NET-17): it lasts while
 a process on one of its networks gives it; its level is how many do (their effects stack)."""
 
+
 STATUS_CONDITIONS = frozenset({"physical fatigue", "mental fatigue", "fatigue 4", "fatigue 8",
                                "fatigue 12", "stress 1", "stress 2"})
 """The conditions ``_consequences`` gives and takes as a creature's values change."""
+
+
+SIGHT_BLOCKERS = ("wall", "smoke")
+PATH_BLOCKERS = ("wall", "window")
 
 
 @cache
@@ -97,11 +102,38 @@ def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
     return tuple(steps), lowest
 
 
+def reach_args() -> dict[str, args.Arg]:
+    """The arguments that checking whether something is within reach reads (P-REQ-5..8,
+    and the ranges across the combat spheres, AP-25)."""
+    return {
+        "carrier_allows": args.flag("the creature carrying the target lets it be reached "
+                                    "(P-REQ-8)"),
+        "path_blocked": args.flag("the GM rules the path blocked (P-REQ-6)"),
+        "sphere_range": args.integer("the GM's range between combat spheres the text leaves "
+                                     "open (AP-25)", lo=0, hi=200_000),
+        "edge": args.choice("the contact-sphere edge a support unit's range crosses "
+                            "(default: the nearest)", *QUADRANTS),
+    }
+
+
+def also(**more: Arg) -> Callable[[F], F]:
+    """Add arguments to the ``@command`` declaration below it (or fields to the ``@event``
+    one): a set of arguments several commands share, or a name the decorators take as a
+    keyword of their own (``cost``) or that Python reserves (``from``, ``as``)."""
+    def mark(fn: F) -> F:
+        spec: CommandSpec | None = getattr(fn, "__command__", None)
+        if spec is not None:
+            fn.__command__ = replace(  # type: ignore[attr-defined]
+                spec, args={**spec.args, **more})
+            return fn
+        found: EventSpec = fn.__event__  # type: ignore[attr-defined]
+        fn.__event__ = replace(found, fields={**found.fields, **more})  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
 class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
-
-    entity_type = Creature
-    economy = PolemosEconomy()
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """A creature from a stat block (keys: docs/rulesets/polemos.md)."""
@@ -235,94 +267,143 @@ class PolemosBase(Ruleset):
                 creature.used = [*creature.used, data["ability"]]
         return state
 
-    def _damage_events(self, state: EncounterState, target_id: str, area: str,
-                       dtype: DamageType, amount: int, rating: int, source: str | None,
-                       targeted: bool, extra: dict[str, Any], dice: DiceSource,
-                       armor: bool = True) -> list[Event]:
-        target = self.creature(state, target_id)
-        covered = bool(extra.get("covered")) and self.rule(state, "AP-18") == "nullify"
-        result = resolve_damage(target, area, dtype, amount, rating, covered=covered,
-                                armor_rule=self.rule(state, "AP-8"),
-                                measures=self.rule(state, "AP-19"),
-                                clamp=self.rule(state, "AP-9") == "clamp", armor=armor)
-        threshold = target.critical_threshold
-        if source is not None and isinstance(state.entities.get(source), Creature):
-            threshold = self.creature(state, source).critical_threshold
-        # P-CDP-1, P-CDP-2: one point per full threshold of the damage dealt before armor
-        points = round_down(amount, threshold)
-        if self.rule(state, "AP-7") == "extra":
-            points += round_down(result["armor_damage"], threshold)
-        data = {"target": target_id, "source": source, "actor": source, "amount": amount,
-                "taken": sum(result["taken"].values()),
-                "targeted": targeted, "result": result, "critical_points": points,
-                "text": " | ".join(i["text"] for i in result["instances"]), **extra}
-        return [Event("damaged", data)]
+    def metric(self, state: EncounterState) -> str:
+        return self.rule(state, "POL-3")
 
-    @event("{target} takes {taken} {result.type} damage[ on the {result.area}] ({amount} "
-           "before armor)[: {text}][; {critical_points} critical damage points][ for "
-           "{source}].",
-           target=args.creature("who is damaged"),
-           source=args.creature("who earns the critical damage points (none: the GM spends "
-                                "them, P-CDP-8)"),
-           actor=args.creature("the same as source"),
-           amount=args.integer("the damage dealt, before armor (P-CDP-2)"),
-           taken=args.integer("the damage that got through the armor"),
-           targeted=args.flag("the body area was chosen, not rolled"),
-           result=args.mapping("the damage resolved: area, type, rating, instances, armor "
-                               "damage, armor values, vitality, SP, FP, overflow"),
-           critical_points=args.integer("critical damage points earned (P-CDP-1)"),
-           text=args.text("each damage instance in words"),
-           covered=args.flag("the body area hit was in cover (P-COV-3)"),
-           damage_roll=args.mapping("the weapon damage roll, 1D6 + modifier"),
-           per_round=args.text("the condition that deals it each round (P-CON-9)"),
-           bleeding=args.text("the bleeding that deals it (P-BLD-1)"))
-    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
-        target = self.creature(state, data["target"])
-        result = data["result"]
-        if result["armor"]:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
-            armor = list(target.armor)
-            for index, value in result["armor"].items():
-                armor[int(index)] = replace(armor[int(index)], value=value)
-            target.armor = armor
-        if result["vitality"]:
-            areas = dict(target.areas)
-            for area, value in result["vitality"].items():
-                areas[area] = replace(areas[area], vitality=value)
-            target.areas = areas
-        target.sp, target.fp = result["sp"], result["fp"]
-        source = data.get("source")
-        owner = state.entities.get(source) if source else None
-        if isinstance(owner, Creature):  # P-CDP-3, P-CDP-5: the (original) attacker spends
-            owner.critical_points = data["critical_points"]
-            owner.critical_target = data["target"]
-            owner.critical_area = result["area"] if data.get("targeted") else None
-            state.extra.setdefault("critical_area_hit", {})[owner.id] = result["area"]
-        else:  # P-CDP-8: no attacker: the GM decides how to spend them
-            state.extra["gm_critical"] = {
-                "points": data["critical_points"], "target": data["target"],
-                "area": result["area"] if data.get("targeted") else None}
+    @staticmethod
+    def blocking(state: EncounterState, kinds: tuple[str, ...]) -> set[Square]:
+        out: set[Square] = set()
+        for key, what in state.extra.get("terrain", {}).items():
+            if what in kinds:
+                x, _, y = key.partition(",")
+                out.add((int(x), int(y)))
+        return out
 
-    def _cause_present(self, state: EncounterState, target: Entity, cause: str | None,
-                       name: str | None = None) -> bool:
-        """Whether what keeps a caused wound, affliction or condition (``name``) is still
-        there: a wound, an affliction, a condition, an aspect (tag), or the network processes
-        that give the condition (P-CON-6, P-WND-8, P-AFF-3, P-NET-17)."""
-        if cause is None or not isinstance(target, Creature):
-            return False
-        if cause == PROCESS_CAUSE:
-            return name is not None and self._given_by_processes(state, target.id, name)
-        return any(w.id == cause for w in target.wounds) or \
-            any(a.id == cause for a in target.afflictions) or target.has(cause) or \
-            cause in target.tags
+    def square_of(self, state: EncounterState, who: str) -> tuple[int, int] | None:
+        """Where an entity is: its own square, or its carrier's (P-TGT-1: gear is its own
+        object but travels with whoever carries it)."""
+        entity = state.entities.get(who)
+        if isinstance(entity, Creature) and entity.position is not None:  # the usual case
+            return entity.position[0], entity.position[1]
+        seen: set[str] = set()
+        while isinstance(entity, Creature) and entity.id not in seen:
+            seen.add(entity.id)
+            if entity.position is not None:
+                return entity.position[0], entity.position[1]
+            holder = entity.carried_by or entity.installed_in
+            entity = state.entities.get(holder) if holder else None
+        return None
 
-    def _given_by_processes(self, state: EncounterState, who: str, name: str) -> bool:
-        """Whether a network process gives ``who`` the condition ``name`` (networks.py)."""
-        return False
+    def range_between(self, state: EncounterState, actor: Creature, target: Creature,
+                      command: Command | None = None, module: str | None = None,
+                      strict: bool = True) -> int | None:
+        """Squares from the actor to the target (P-RNG-1), or to one square of the target
+        vehicle's module layout (``module``, "dx,dy": P-VEH-1; in the contact sphere or on
+        the grid each square has its own range, in the battle and support spheres all are
+        at the vehicle's, P-SPH-7): on the grid, or across the combat spheres (P-SPH-6,
+        P-SPH-12, P-SPH-13, AP-25).
 
-    def _process_events(self, state: EncounterState) -> list[Event]:
-        """The conditions network processes give and take as membership and processes
-        change (networks.py)."""
-        return []
+        None only when neither of them is anywhere, no square and no sphere: play without a
+        grid, where the game master judges ranges. When one is somewhere and the other is not
+        the range cannot be measured: refused with the reason (``strict``), else None."""
+        here = self.square_of(state, actor.id)
+        there = self.square_of(state, target.id)
+        if module is not None and there is not None and target.vehicle \
+                and target.sphere in (None, "contact"):
+            dx, _, dy = module.partition(",")
+            there = (there[0] + int(dx), there[1] + int(dy))
+            size = int(state.extra.get("spheres", {}).get("contact_size", 25))
+            if target.sphere == "contact" and not all(0 <= v < size for v in there):
+                raise IllegalCommand(f"{target.id}'s module square {module} lies at "
+                                     f"{list(there)}, outside the {size}×{size} contact "
+                                     "sphere: no range to it", rule="P-SPH-2")
+        if actor.sphere or target.sphere:
+            spheres = state.extra.get("spheres", {})
+            given = self.opt(command, "sphere_range", int) if command is not None else None
+            try:
+                gap = sphere_range(
+                    (actor.sphere or "contact", actor.quadrant, here),
+                    (target.sphere or "contact", target.quadrant, there),
+                    int(spheres.get("contact_size", 25)), self.rule(state, "AP-24"),
+                    self.rule(state, "AP-25"), given, self.metric(state),
+                    self.opt(command, "edge", str) if command is not None else None)
+            except IllegalCommand:
+                if strict:
+                    raise
+                return None
+            if gap is None and strict:
+                missing = actor.id if here is None else target.id
+                raise IllegalCommand(f"{missing} has no square in the contact sphere: the range "
+                                     f"from {actor.id} to {target.id} cannot be measured",
+                                     rule="P-RNG-1")
+            return gap
+        if here is None and there is None:
+            return None
+        if here is None or there is None:
+            if not strict:
+                return None
+            missing = actor.id if here is None else target.id
+            raise IllegalCommand(f"{missing} has no square on the grid: the range from "
+                                 f"{actor.id} to {target.id} cannot be measured (give it a "
+                                 "position)", rule="P-RNG-1")
+        return distance(here, there, self.metric(state))
+
+    @staticmethod
+    def detected(state: EncounterState, actor: str, target: str) -> bool:
+        """P-REQ-1, P-STL-1: a hidden object counts only once the actor has detected it."""
+        entity = state.entities.get(target)
+        if entity is None or actor == target or not (entity.hidden or entity.has("hidden")):
+            return True
+        return target in state.extra.get("detected", {}).get(actor, [])
+
+    def check_detected(self, state: EncounterState, actor: Creature, target: Creature) -> None:
+        if not self.detected(state, actor.id, target.id):
+            raise IllegalCommand(f"{target.id} is not detected by {actor.id} and cannot be "
+                                 "targeted (search for it first)", rule="P-REQ-1")
+
+    def first_blocked(self, state: EncounterState, here: Square, there: Square,
+                      blockers: tuple[str, ...]) -> Square | None:
+        """The first square between ``here`` and ``there`` that terrain of a ``blockers``
+        kind fills, or None when the line is clear."""
+        walls = self.blocking(state, blockers)
+        if walls:
+            for square in crossed(here, there):
+                if square in walls:
+                    return square
+        return None
+
+    def check_reachable(self, state: EncounterState, actor: Creature, target: Creature,
+                        reach: int | None, command: Command | None = None) -> None:
+        """P-REQ-5: detected, within reach (one square by default, or the weapon's range) and
+        a path free of obstacles; P-REQ-7 packed items; P-REQ-8 items another creature holds;
+        P-REQ-6 the GM may rule the path blocked (``path_blocked``)."""
+        self.check_detected(state, actor, target)
+        if target.packed:
+            raise IllegalCommand(f"{target.id} is packed away in a container: take it out "
+                                 "first to make it reachable", rule="P-REQ-7")
+        holder = target.carried_by
+        if holder and holder != actor.id:
+            allows = command is not None and self.arg(command, "carrier_allows", bool, False)
+            if not allows:
+                raise IllegalCommand(f"{target.id} is carried by {holder}, who decides whether "
+                                     "it is reachable (give carrier_allows: true)",
+                                     rule="P-REQ-8")
+        if command is not None and self.arg(command, "path_blocked", bool, False):
+            raise IllegalCommand(f"the GM rules the path to {target.id} blocked",
+                                 rule="P-REQ-6")
+        if holder == actor.id or target.installed_in == actor.id:
+            return
+        gap = self.range_between(state, actor, target, command)
+        limit = actor.reach if reach is None else reach
+        if gap is not None and gap > limit:
+            raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: {gap} squares "
+                                 f"away, reach {limit}", rule="P-REQ-5")
+        here, there = self.square_of(state, actor.id), self.square_of(state, target.id)
+        if here is not None and there is not None and not (actor.sphere or target.sphere):
+            hit = self.first_blocked(state, here, there, PATH_BLOCKERS)
+            if hit is not None:
+                raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: the path is "
+                                     f"obstructed at square {list(hit)}", rule="P-REQ-5")
 
     def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
                     received: int) -> dict[str, Any]:
@@ -458,15 +539,6 @@ class PolemosBase(Ruleset):
                                                            "duration": timed.to_json()}))
         return out
 
-    @event("{target}'s {name} now ends by the clock, at round {duration.round}.",
-           target=args.creature("whose condition"), name=args.text("the condition"),
-           duration=args.mapping("its new duration (timed by the clock)"))
-    def apply_condition_retimed(self, state: EncounterState, data: dict[str, Any]) -> None:
-        entity = state.entity(data["target"])
-        duration = Duration(**data["duration"])
-        entity.conditions = [replace(c, duration=duration) if c.name == data["name"] else c
-                             for c in entity.conditions]
-
     @staticmethod
     def _status_events(creature: Creature, steps: tuple[tuple[str, str, int | None], ...],
                        fatigue: int) -> list[Event]:
@@ -489,19 +561,6 @@ class PolemosBase(Ruleset):
                 out.append(Event("condition_removed", {"target": creature.id, "name": name,
                                                        "why": "no longer applies"}))
         return out
-
-    @event("{target} is down (a vital body area at 0 vitality) and unconscious.",
-           target=args.creature("who goes down (ruling POL-1)"))
-    def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:
-        creature = self.creature(state, data["target"])
-        creature.down = True
-        if not creature.has("unconscious"):
-            creature.conditions.append(Condition("unconscious", 1, ("mental",)))
-
-    @event("The fight is over[: side {side} wins].",
-           side=args.text("the side still standing (none: nobody)"))
-    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra["winner"] = data["side"]
 
     def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
         """Levels add for conditions whose catalogue entry says ``stack = "add"`` (daze);

@@ -17,15 +17,30 @@ P-ARM-9), which armor may absorb again (P-ARM-10) but which causes no armor dama
 
 Calculation is pure (:func:`resolve_damage`); the event carries the result and ``apply``
 writes it.
+
+The ``damage`` command, the ``damaged`` event, putting armor on and off, and
+choosing a weapon and its damage type (P-DTY-2) live here too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...core import DamageCalc, Pipeline
-from ...core.rounding import half_round_down
+from ...core import (
+    Command,
+    DamageCalc,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Pipeline,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...core.rounding import half_round_down, round_down
+from ...dice import DiceSource, roll
+from .base import PolemosBase
 from .model import Creature, DamageType
 
 
@@ -180,3 +195,159 @@ def _without_armor(creature: Creature) -> Creature:
     bare = copy(creature)
     bare.armor = []
     return bare
+
+
+def damage_events(rules: PolemosBase, state: EncounterState, target_id: str, area: str,
+                  dtype: DamageType, amount: int, rating: int, source: str | None, targeted: bool,
+                  extra: dict[str, Any], dice: DiceSource, armor: bool = True) -> list[Event]:
+    target = rules.creature(state, target_id)
+    covered = bool(extra.get("covered")) and rules.rule(state, "AP-18") == "nullify"
+    result = resolve_damage(target, area, dtype, amount, rating, covered=covered,
+                            armor_rule=rules.rule(state, "AP-8"),
+                            measures=rules.rule(state, "AP-19"),
+                            clamp=rules.rule(state, "AP-9") == "clamp", armor=armor)
+    threshold = target.critical_threshold
+    if source is not None and isinstance(state.entities.get(source), Creature):
+        threshold = rules.creature(state, source).critical_threshold
+    # P-CDP-1, P-CDP-2: one point per full threshold of the damage dealt before armor
+    points = round_down(amount, threshold)
+    if rules.rule(state, "AP-7") == "extra":
+        points += round_down(result["armor_damage"], threshold)
+    data = {"target": target_id, "source": source, "actor": source, "amount": amount,
+            "taken": sum(result["taken"].values()),
+            "targeted": targeted, "result": result, "critical_points": points,
+            "text": " | ".join(i["text"] for i in result["instances"]), **extra}
+    return [Event("damaged", data)]
+
+
+def choose_weapon(rules: PolemosBase, actor: Creature, command: Command) -> tuple[str, Any, str]:
+    if not actor.weapons:
+        raise IllegalCommand(f"{actor.id} has no weapon")
+    name = rules.arg(command, "weapon", str, next(iter(actor.weapons)))
+    if name not in actor.weapons:
+        raise InvalidCommand(f"{actor.id} has no weapon {name!r} "
+                             f"(weapons: {', '.join(actor.weapons)})")
+    weapon = actor.weapons[name]
+    types = weapon.types()
+    if "type" in command.args:
+        kind = str(DamageType.parse(rules.arg(command, "type", str)))
+        if kind not in types:
+            raise IllegalCommand(f"{name} cannot deal {kind} damage (types: "
+                                 f"{', '.join(types)})", rule="P-DTY-2")
+    elif len(types) == 1:
+        kind = types[0]
+    else:
+        raise InvalidCommand(f"{name} deals several damage types: choose one with 'type' "
+                             f"before the attack resolves ({', '.join(types)}) [P-DTY-2]")
+    return name, weapon, kind
+
+
+class DamageRules(PolemosBase):
+    """Dealing damage, and armor worn or not."""
+
+    @command("Deal damage (an ability's or the GM's) through armor to a body area.",
+             rules=("P-DTY-1", "P-DTY-3", "P-DTY-4", "P-DMG-1", "P-DMG-3", "P-DMG-4",
+                    "P-ARM-1", "P-ARM-2", "P-ARM-3", "P-ARM-5", "P-ARM-6", "P-ARM-8",
+                    "P-ARM-10", "P-ARM-11", "P-CDP-1", "P-CDP-2", "P-CDP-5", "P-CDP-8",
+                    "P-COV-3", "AP-7", "AP-8", "AP-9", "AP-18", "AP-19"),
+             target=args.creature("who is damaged", required=True),
+             amount=args.integer("damage before armor", lo=0, hi=9999, required=True),
+             type=args.text("the damage type, e.g. kinetic or bashing (stamina)",
+                            default="kinetic", max_len=64),
+             area=args.text("the body area (default: a random one)", max_len=64),
+             rating=args.integer("the damage rating", lo=0, hi=9999, default=0),
+             source=args.creature("who earns the critical damage points"),
+             covered=args.flag("the area is in cover (P-COV-3, ruling AP-18)"),
+             armor=args.flag("armor applies (false: bypass it)", default=True))
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage (an ability's or the GM's): target, amount, [type], [area], [rating],
+        [source] (who earns the critical damage points), [armor] (false: bypass armor)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("damage: amount must not be negative")
+        dtype = DamageType.parse(self.arg(command, "type", str, "kinetic"))
+        area = self.opt(command, "area", str)
+        targeted = area is not None
+        if area is None:
+            areas = list(target.areas)
+            area = areas[roll(f"1d{len(areas)}", dice).total - 1]
+        target.area(area)
+        source = self.opt(command, "source", str)
+        if source is not None:
+            state.entity(source)
+        events = damage_events(self, state, target.id, area, dtype, amount,
+                                     self.arg(command, "rating", int, 0), source, targeted,
+                                     {"covered": self.arg(command, "covered", bool, False)},
+                                     dice, armor=self.arg(command, "armor", bool, True))
+        return events + self._consequences(state, events)
+
+    @event("{target} takes {taken} {result.type} damage[ on the {result.area}] ({amount} "
+           "before armor)[: {text}][; {critical_points} critical damage points][ for "
+           "{source}].",
+           target=args.creature("who is damaged"),
+           source=args.creature("who earns the critical damage points (none: the GM spends "
+                                "them, P-CDP-8)"),
+           actor=args.creature("the same as source"),
+           amount=args.integer("the damage dealt, before armor (P-CDP-2)"),
+           taken=args.integer("the damage that got through the armor"),
+           targeted=args.flag("the body area was chosen, not rolled"),
+           result=args.mapping("the damage resolved: area, type, rating, instances, armor "
+                               "damage, armor values, vitality, SP, FP, overflow"),
+           critical_points=args.integer("critical damage points earned (P-CDP-1)"),
+           text=args.text("each damage instance in words"),
+           covered=args.flag("the body area hit was in cover (P-COV-3)"),
+           damage_roll=args.mapping("the weapon damage roll, 1D6 + modifier"),
+           per_round=args.text("the condition that deals it each round (P-CON-9)"),
+           bleeding=args.text("the bleeding that deals it (P-BLD-1)"))
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        target = self.creature(state, data["target"])
+        result = data["result"]
+        if result["armor"]:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
+            armor = list(target.armor)
+            for index, value in result["armor"].items():
+                armor[int(index)] = replace(armor[int(index)], value=value)
+            target.armor = armor
+        if result["vitality"]:
+            areas = dict(target.areas)
+            for area, value in result["vitality"].items():
+                areas[area] = replace(areas[area], vitality=value)
+            target.areas = areas
+        target.sp, target.fp = result["sp"], result["fp"]
+        source = data.get("source")
+        owner = state.entities.get(source) if source else None
+        if isinstance(owner, Creature):  # P-CDP-3, P-CDP-5: the (original) attacker spends
+            owner.critical_points = data["critical_points"]
+            owner.critical_target = data["target"]
+            owner.critical_area = result["area"] if data.get("targeted") else None
+            state.extra.setdefault("critical_area_hit", {})[owner.id] = result["area"]
+        else:  # P-CDP-8: no attacker: the GM decides how to spend them
+            state.extra["gm_critical"] = {
+                "points": data["critical_points"], "target": data["target"],
+                "area": result["area"] if data.get("targeted") else None}
+
+    @command("Put on or take off a piece of armor (only worn armor protects).",
+             rules=("P-ARM-1",),
+             target=args.creature("the wearer", required=True),
+             armor=args.text("the armor piece's name", required=True, max_len=64),
+             worn=args.flag("worn (false: taken off)", default=True))
+    def do_wear(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Put on or take off a piece of armor (P-ARM-1): target, armor (its name), [worn]
+        (default true)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        name = self.arg(command, "armor", str)
+        names = [p.name for p in target.armor]
+        if name not in names:
+            raise InvalidCommand(f"{target.id} has no armor {name!r} (armor: "
+                                 f"{', '.join(names) or 'none'})")
+        return [Event("armor_worn", {"target": target.id, "index": names.index(name),
+                                     "worn": self.arg(command, "worn", bool, True)})]
+
+    @event("{target} {worn?puts on|takes off} armor piece {index}.",
+           target=args.creature("the wearer"),
+           index=args.integer("the piece's place in the armor list"),
+           worn=args.flag("worn"))
+    def apply_armor_worn(self, state: EncounterState, data: dict[str, Any]) -> None:
+        target = self.creature(state, data["target"])
+        target.armor = [replace(piece, worn=data["worn"]) if index == data["index"] else piece
+                        for index, piece in enumerate(target.armor)]

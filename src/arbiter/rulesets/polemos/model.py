@@ -375,6 +375,13 @@ WORLD_KEYS = {"position", "reach", "speed", "mp", "languages", "groups", "attitu
               "carried_by", "packed", "locked", "design", "installed_in", "pulling", "system",
               "device", "vehicle", "sphere", "quadrant"}
 
+def speed_of(creature: Creature) -> int:
+    """Squares a turn: a vehicle's combined speed, else the stat block's ``speed``."""
+    if creature.vehicle and "speed" in creature.vehicle.get("characteristics", {}):
+        return int(creature.vehicle["characteristics"]["speed"])
+    return creature.speed
+
+
 SPHERES = ("contact", "battle", "support")
 QUADRANTS = ("north", "east", "south", "west")
 """The combat spheres and the battle sphere's quadrants (P-SPH-5), clockwise."""

@@ -3,30 +3,128 @@ moving between spheres over several turns, and the tags that gate each sphere.
 
 ``extra.spheres`` holds the sizes (``spheres`` command, P-SPH-1); ``extra.transit.ID`` a move
 between spheres in progress (``to``, ``quadrant``, ``square``, ``cost``, ``spent``).
+
+Ranges and move costs across the spheres are ``spheres_math.py``'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import (
+    Command,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .base import PolemosBase
 from .grid import as_square
-from .model import QUADRANTS, SPHERES, Creature
+from .model import QUADRANTS, SPHERES, Creature, speed_of
 from .spheres_math import move_cost, on_edge
-from .targets import TargetRules
 
 SIZES = {"square-counts": (10_000, 100_000), "area-prose": (2_236, 10_000)}
 """Battle and support sphere sides in squares, by ruling AP-23 (the prose areas, five and a
 hundred square kilometres, give sides of about 2,236 and 10,000 one-metre squares)."""
 
 
-class SphereRules(TargetRules):
+def contact_size(state: EncounterState) -> int:
+    return int(state.extra.get("spheres", {}).get("contact_size", 25))
+
+
+def check_entry(unit: Creature, sphere: str) -> bool:
+    """Whether a vehicle may enter ``sphere`` (P-SPH-3, P-SPH-8); returns True for a
+    [visit battle sphere] vehicle that must leave again. Units that are not vehicles go
+    anywhere."""
+    if unit.vehicle is None:
+        return False
+    tags = set(unit.vehicle["tags"]) | unit.tags
+    if sphere == "contact" and "contact sphere" not in tags:
+        raise IllegalCommand(f"{unit.id} lacks the [contact sphere] tag and cannot enter "
+                             "the contact sphere", rule="P-SPH-3")
+    if sphere == "battle" and "battle sphere" not in tags:
+        if "visit battle sphere" not in tags:
+            raise IllegalCommand(f"{unit.id} has neither [battle sphere] nor [visit battle "
+                                 "sphere] and cannot enter the battle sphere",
+                                 rule="P-SPH-8")
+        return True
+    return False
+
+
+def sphere_move(rules: PolemosBase, state: EncounterState, actor: Creature,
+                command: Command) -> list[Event]:
+    if actor.sphere is None:
+        raise IllegalCommand(f"{actor.id} is in no combat sphere (deploy it first)",
+                             rule="P-SPH-1")
+    to = rules.arg(command, "to", str)
+    if to not in SPHERES:
+        raise InvalidCommand(f"sphere_move: to must be one of {', '.join(SPHERES)}")
+    size = contact_size(state)
+    if actor.id in state.extra.get("visiting", []) and to != "support":
+        raise IllegalCommand(f"{actor.id} is only visiting the battle sphere and must try "
+                             "to leave for the support sphere", rule="P-SPH-8")
+    transit = state.extra.get("transit", {}).get(actor.id)
+    if transit is not None and transit["to"] == to:
+        plan = dict(transit)
+    else:
+        quadrant = rules.opt(command, "quadrant", str)
+        if to == "contact":
+            quadrant = actor.quadrant
+        if to == "battle" and quadrant is None:
+            raise InvalidCommand("sphere_move: which quadrant?")
+        cost = move_cost((actor.sphere, actor.quadrant,
+                          rules.square_of(state, actor.id)), (to, quadrant), size,
+                         rules.rule(state, "AP-26"))
+        square = None
+        if to == "contact":
+            assert quadrant is not None
+            square = list(as_square(command.args.get("square"), "square"))
+            if not all(0 <= v < size for v in square) or \
+                    not on_edge((square[0], square[1]), quadrant, size):
+                raise IllegalCommand(f"a unit coming from the {quadrant} quadrant starts "
+                                     f"on a square of the {quadrant} edge of the contact "
+                                     "sphere", rule="P-SPH-9")
+        check_entry(actor, to)
+        plan = {"to": to, "quadrant": quadrant, "square": square, "cost": cost,
+                "spent": 0}
+    data: dict[str, Any] = {"actor": actor.id}
+    speed = speed_of(actor)
+    if state.in_combat:
+        economy = dict(state.economy.get(actor.id, rules.economy.fresh(state, actor.id)))
+        left = speed - int(economy.get("moved", 0))
+        if economy.get("full") or left < 1:
+            raise IllegalCommand(f"{actor.id} has no movement left this turn",
+                                 rule="POL-5")
+        economy["moved"] = int(economy.get("moved", 0)) + left
+        data["economy"] = economy
+    else:
+        left = speed  # outside turn-by-turn play, one command is one turn's movement
+    plan["spent"] = int(plan["spent"]) + left
+    data["transit"] = plan
+    if plan["spent"] >= plan["cost"]:
+        data["arrived"] = {"target": actor.id, "sphere": plan["to"],
+                           "quadrant": plan["quadrant"], "square": plan["square"],
+                           "visiting": check_entry(actor, plan["to"])}
+    return [Event("sphere_moved", data)]
+
+
+def sphere_turn_start(rules: PolemosBase, state: EncounterState, who: str) -> list[Event]:
+    """A [visit battle sphere] vehicle spends all its movement leaving for the support
+    sphere, turn after turn, until it gets there (P-SPH-8, AP-26)."""
+    if who not in state.extra.get("visiting", []):
+        return []
+    unit = rules.creature(state, who)
+    if unit.sphere != "battle" or unit.down:
+        return []
+    return sphere_move(rules, state, unit, Command("sphere_move", who, {"to": "support"}))
+
+
+class SphereRules(PolemosBase):
     """Vehicles and the contact, battle and support spheres."""
 
-    # -- vehicles --------------------------------------------------------------------------
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         events = super().do_add(state, command, dice)
         spec = events[0].data["spec"]
@@ -58,7 +156,6 @@ class SphereRules(TargetRules):
         assert unit.vehicle is not None
         unit.vehicle = {**unit.vehicle, "characteristics": dict(data["characteristics"])}
 
-    # -- the spheres --------------------------------------------------------------------------
     @command("Track large-scale warfare with the contact, battle and support spheres.",
              rules=("P-SPH-1", "P-SPH-2", "P-SPH-5", "P-SPH-11", "AP-23"),
              contact_size=args.integer("the contact sphere's side in squares", lo=1,
@@ -82,28 +179,6 @@ class SphereRules(TargetRules):
     def apply_spheres_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["spheres"] = {k: v for k, v in data.items()}
 
-    def contact_size(self, state: EncounterState) -> int:
-        return int(state.extra.get("spheres", {}).get("contact_size", 25))
-
-    @staticmethod
-    def check_entry(unit: Creature, sphere: str) -> bool:
-        """Whether a vehicle may enter ``sphere`` (P-SPH-3, P-SPH-8); returns True for a
-        [visit battle sphere] vehicle that must leave again. Units that are not vehicles go
-        anywhere."""
-        if unit.vehicle is None:
-            return False
-        tags = set(unit.vehicle["tags"]) | unit.tags
-        if sphere == "contact" and "contact sphere" not in tags:
-            raise IllegalCommand(f"{unit.id} lacks the [contact sphere] tag and cannot enter "
-                                 "the contact sphere", rule="P-SPH-3")
-        if sphere == "battle" and "battle sphere" not in tags:
-            if "visit battle sphere" not in tags:
-                raise IllegalCommand(f"{unit.id} has neither [battle sphere] nor [visit battle "
-                                     "sphere] and cannot enter the battle sphere",
-                                     rule="P-SPH-8")
-            return True
-        return False
-
     @command("Place a unit in a combat sphere: a quadrant in the battle sphere, a square in "
              "the contact sphere.",
              rules=("P-SPH-2", "P-SPH-3", "P-SPH-5", "P-SPH-8", "P-SPH-11"),
@@ -119,7 +194,7 @@ class SphereRules(TargetRules):
         unit = self.creature(state, self.arg(command, "target", str))
         sphere = self.arg(command, "sphere", str)
         data = self._place(state, unit, sphere, command)
-        data["visiting"] = self.check_entry(unit, sphere)
+        data["visiting"] = check_entry(unit, sphere)
         return [Event("deployed", data)]
 
     def _place(self, state: EncounterState, unit: Creature, sphere: str,
@@ -133,7 +208,7 @@ class SphereRules(TargetRules):
                 raise InvalidCommand(f"quadrant must be one of {', '.join(QUADRANTS)}")
         elif sphere == "contact":
             square = list(as_square(command.args.get("square"), "square"))
-            size = self.contact_size(state)
+            size = contact_size(state)
             if not all(0 <= v < size for v in square):
                 raise IllegalCommand(f"the contact sphere is {size}×{size} squares; "
                                      f"{square} is outside it", rule="P-SPH-2")
@@ -170,63 +245,7 @@ class SphereRules(TargetRules):
         movement (``speed``); a move longer than one turn continues with the next
         ``sphere_move`` (AP-26). See ``extra.transit``."""
         actor = self.acting(state, command)
-        return self._sphere_move(state, actor, command)
-
-    def _sphere_move(self, state: EncounterState, actor: Creature,
-                     command: Command) -> list[Event]:
-        if actor.sphere is None:
-            raise IllegalCommand(f"{actor.id} is in no combat sphere (deploy it first)",
-                                 rule="P-SPH-1")
-        to = self.arg(command, "to", str)
-        if to not in SPHERES:
-            raise InvalidCommand(f"sphere_move: to must be one of {', '.join(SPHERES)}")
-        size = self.contact_size(state)
-        if actor.id in state.extra.get("visiting", []) and to != "support":
-            raise IllegalCommand(f"{actor.id} is only visiting the battle sphere and must try "
-                                 "to leave for the support sphere", rule="P-SPH-8")
-        transit = state.extra.get("transit", {}).get(actor.id)
-        if transit is not None and transit["to"] == to:
-            plan = dict(transit)
-        else:
-            quadrant = self.opt(command, "quadrant", str)
-            if to == "contact":
-                quadrant = actor.quadrant
-            if to == "battle" and quadrant is None:
-                raise InvalidCommand("sphere_move: which quadrant?")
-            cost = move_cost((actor.sphere, actor.quadrant,
-                              self.square_of(state, actor.id)), (to, quadrant), size,
-                             self.rule(state, "AP-26"))
-            square = None
-            if to == "contact":
-                assert quadrant is not None
-                square = list(as_square(command.args.get("square"), "square"))
-                if not all(0 <= v < size for v in square) or \
-                        not on_edge((square[0], square[1]), quadrant, size):
-                    raise IllegalCommand(f"a unit coming from the {quadrant} quadrant starts "
-                                         f"on a square of the {quadrant} edge of the contact "
-                                         "sphere", rule="P-SPH-9")
-            self.check_entry(actor, to)
-            plan = {"to": to, "quadrant": quadrant, "square": square, "cost": cost,
-                    "spent": 0}
-        data: dict[str, Any] = {"actor": actor.id}
-        speed = self.speed_of(actor)
-        if state.in_combat:
-            economy = dict(state.economy.get(actor.id, self.economy.fresh(state, actor.id)))
-            left = speed - int(economy.get("moved", 0))
-            if economy.get("full") or left < 1:
-                raise IllegalCommand(f"{actor.id} has no movement left this turn",
-                                     rule="POL-5")
-            economy["moved"] = int(economy.get("moved", 0)) + left
-            data["economy"] = economy
-        else:
-            left = speed  # outside turn-by-turn play, one command is one turn's movement
-        plan["spent"] = int(plan["spent"]) + left
-        data["transit"] = plan
-        if plan["spent"] >= plan["cost"]:
-            data["arrived"] = {"target": actor.id, "sphere": plan["to"],
-                               "quadrant": plan["quadrant"], "square": plan["square"],
-                               "visiting": self.check_entry(actor, plan["to"])}
-        return [Event("sphere_moved", data)]
+        return sphere_move(self, state, actor, command)
 
     @event("{actor} moves toward the {transit.to} sphere ({transit.spent} of "
            "{transit.cost} squares)[{arrived?, and gets there|}].",
@@ -238,13 +257,3 @@ class SphereRules(TargetRules):
             self.apply_deployed(state, data["arrived"])
         else:
             state.extra.setdefault("transit", {})[data["actor"]] = dict(data["transit"])
-
-    def sphere_turn_start(self, state: EncounterState, who: str) -> list[Event]:
-        """A [visit battle sphere] vehicle spends all its movement leaving for the support
-        sphere, turn after turn, until it gets there (P-SPH-8, AP-26)."""
-        if who not in state.extra.get("visiting", []):
-            return []
-        unit = self.creature(state, who)
-        if unit.sphere != "battle" or unit.down:
-            return []
-        return self._sphere_move(state, unit, Command("sphere_move", who, {"to": "support"}))

@@ -1,0 +1,289 @@
+"""Attacks in Polemos (P-ATK-*): attacking with a weapon, the attack and defense rolls, the
+body area hit, the weapon damage, and spending critical damage points (P-CDP-*); the
+checks an attack, a move or spending points run before any die is rolled (``check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...core.rounding import round_down
+from ...dice import DiceSource, roll
+from .actions import KINDS, kind_of
+from .base import PolemosBase, also, reach_args
+from .checks import (
+    DICE_ARGS,
+    chance,
+    dice_modifier,
+    roll_skill,
+    skill_distribution,
+    skill_pool,
+    success,
+)
+from .cover import concealment, defense_concealment
+from .damage import choose_weapon, damage_events
+from .model import Creature, DamageType
+from .movement import move_checks
+
+CRITICAL_EFFECTS = {"unknown-wound": 1, "fatigue-wounds": 1, "daze": 2}
+"""The default critical damage point menu and costs (P-CDP-7)."""
+
+
+@lru_cache(maxsize=4096)
+def attack_odds(attack_value: int, bonus: int, penalty: int, defense_value: int,
+                 defense_dice: int, defense_penalty: int, rule2: str, ties: str, modifier: int,
+                 threshold: int,
+                 ) -> tuple[Fraction, Fraction, tuple[tuple[int, Fraction], ...], Fraction]:
+    """The exact odds of an attack from the numbers that decide them (pure, so cached): the
+    chance to hit and to miss, the chance of each number of critical damage points (P-CDP-1,
+    P-CDP-2, by damage roll 1D6 + modifier) and the mean damage roll."""
+    attack = skill_distribution(attack_value, bonus, penalty, rule2)
+    defense = skill_distribution(defense_value, defense_dice, defense_penalty, rule2)
+    hit = chance(attack - defense, 0, ties)
+    critical: dict[int, Fraction] = {}
+    for face in range(1, 7):
+        points = round_down(max(face + modifier, 0), threshold)
+        critical[points] = critical.get(points, Fraction(0)) + hit / 6
+    critical[0] = critical.get(0, Fraction(0)) + (1 - hit)
+    return hit, 1 - hit, tuple(sorted(critical.items())), Fraction(7, 2) + modifier
+
+
+def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
+    actor = rules.acting(state, command)
+    target = rules.creature(state, rules.arg(command, "target", str))
+    if target.id == actor.id:
+        raise IllegalCommand("a creature cannot attack itself", rule="P-ATK-1")
+    rules.check_detected(state, actor, target)  # P-REQ-1, P-STL-1
+    weapon_name, weapon, dtype = choose_weapon(rules, actor, command)
+    gap = rules.range_between(state, actor, target, command)
+    if gap is not None and gap > weapon.range:  # P-RNG-1
+        raise IllegalCommand(f"{target.id} is {gap} squares away, beyond the "
+                             f"{weapon.range}-square range of the {weapon_name}",
+                             rule="P-RNG-1")
+    # P-REQ-5: a weapon's target is reachable when its blow or shot can get there
+    rules.check_reachable(state, actor, target, weapon.range, command)
+    area = rules.opt(command, "area", str)
+    if area is not None:
+        target.area(area)  # P-TGT-4: must be one of the target's body areas
+    elif rules.rule(state, "AP-12") == "gm-chooses":
+        raise InvalidCommand("attack: name the body area hit (ruling AP-12 gm-chooses)")
+    bonus, penalty = dice_modifier(command)
+    defense_skill = f"{weapon.skill}_defense"
+    level, covered = concealment(state, target, command)
+    # P-COV-2: concealment helps [firearm defense] only
+    _, defense_bonus, defense_dice = defense_concealment(rules, state, target, defense_skill,
+                                                               command)
+    return {"actor": actor, "target": target, "weapon_name": weapon_name, "weapon": weapon,
+            "type": dtype, "area": area, "bonus": bonus, "penalty": penalty,
+            "defense_skill": defense_skill, "defense_bonus": defense_bonus,
+            "defense_dice": defense_dice,
+            "defense_penalty": rules.arg(command, "defense_penalty", int, 0),
+            "concealment": level, "covered": covered}
+
+
+def attack_checks(rules: PolemosBase, state: EncounterState,
+                  command: Command) -> tuple[dict[str, Any], dict[str, Any], bool]:
+    """Everything that may refuse an attack, before a die is rolled: the set-up, the
+    action spent (its event data) and whether the target is willing."""
+    s = attack_setup(rules, state, command)
+    ability = rules.arg(command, "ability", str, "attack")
+    data = rules.use(state, s["actor"], kind_of(command), ability)
+    willing = rules.arg(command, "willing", bool, False)
+    skill_pool(s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
+               rules.rule(state, "AP-2"))  # refuses negative bonus or penalty dice
+    skill_pool(0, s["defense_dice"], s["defense_penalty"], rules.rule(state, "AP-2"))
+    return s, data, willing
+
+
+def critical_checks(rules: PolemosBase, state: EncounterState,
+                    command: Command) -> tuple[str, int, int, str | None, str | None, Creature]:
+    """Everything that may refuse spending critical damage points, but the body area of
+    an unknown wound: the effect, its cost, the points, the creature and area they were
+    earned on, and the target."""
+    effect = rules.arg(command, "effect", str)
+    if effect not in CRITICAL_EFFECTS:
+        raise InvalidCommand(f"critical: effect must be one of {', '.join(CRITICAL_EFFECTS)}")
+    cost = CRITICAL_EFFECTS[effect]
+    if command.actor is None:  # P-CDP-8
+        pool = dict(state.extra.get("gm_critical", {}))
+        owner, points = "the GM", int(pool.get("points", 0))
+        earned_on, hit_area = pool.get("target"), pool.get("area")
+    else:
+        actor = rules.creature(state, command.actor)
+        owner, points = actor.id, actor.critical_points
+        earned_on, hit_area = actor.critical_target, actor.critical_area
+    if points < cost:
+        raise IllegalCommand(f"{owner} has {points} critical damage point(s); {effect} "
+                             f"costs {cost}", rule="P-CDP-7")
+    target = rules.creature(state, rules.arg(command, "target", str, earned_on or ""))
+    relevant = rules.arg(command, "relevant", bool, False)
+    if target.id != earned_on and not relevant:  # P-CDP-3: relevant to the attack made
+        raise IllegalCommand(f"the critical damage points were earned against "
+                             f"{earned_on}, not {target.id} (the GM may rule it relevant "
+                             "with 'relevant: true')", rule="P-CDP-3")
+    return effect, cost, points, earned_on, hit_area, target
+
+
+class AttackRules(PolemosBase):
+    """Attacks, hits and critical damage points."""
+
+    def check(self, state: EncounterState, command: Command) -> None:
+        """Raise the RulesError ``decide`` would raise for ``command`` (nothing when the rules
+        accept it), for a policy or a person asking before acting. An attack, a move and
+        spending critical damage points (but on an unknown wound, whose area is checked with
+        the wound) run only their checks, which ``decide`` runs first, before any die is
+        rolled; any other command is decided with throw-away dice. The command is first
+        checked against its declaration, as ``decide`` does."""
+        if state.ruleset and (command.name in ("attack", "move") or (
+                command.name == "critical" and command.args.get("effect") != "unknown-wound")):
+            self.validate(command)
+            checks: dict[str, Callable[[PolemosBase, EncounterState, Command], object]] = {
+                "attack": attack_checks, "move": move_checks, "critical": critical_checks}
+            checks[command.name](self, state, command)
+            return
+        super().check(state, command)
+
+    @also(**DICE_ARGS, **reach_args())
+    @command("Attack with a weapon: 2D6 + skill against the target's defense roll; weapon "
+             "damage 1D6 + modifier on a hit.", who="player", actor="required",
+             cost="primary",
+             rules=("P-ATK-1", "P-ATK-2", "P-ATK-5", "P-ACT-1", "P-DTY-2", "P-DMG-2",
+                    "P-DMG-4", "P-RNG-1", "P-REQ-1", "P-REQ-5", "P-STL-1", "P-TGT-4",
+                    "P-COV-2", "P-COV-4", "P-CDP-1", "P-CDP-2", "P-SKL-2", "AP-1", "AP-2",
+                    "AP-12", "AP-17"),
+             target=args.creature("the creature attacked", refers="enemy", required=True),
+             weapon=args.text("the weapon (default: the first)", max_len=64),
+             type=args.text("the damage type, e.g. slashing or bashing (stamina) (needed "
+                            "when the weapon has several)", max_len=64),
+             area=args.text("the body area aimed at (default: a random one)", max_len=64),
+             angle=args.value("the concealment level the angle of attack leaves: none, "
+                              "quarter, half, total or a percentage (P-COV-4)"),
+             kind=args.choice("the action it takes", *KINDS, default="primary"),
+             ability=args.text("the ability used (once a round each)", default="attack",
+                               max_len=64),
+             willing=args.flag("the target is willing: not attacked, no defense roll"),
+             defense_penalty=args.integer("penalty dice on the defender's defense roll, "
+                                          "-ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20,
+                                          default=0))
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
+        [bonus], [penalty], [defense_penalty] (the defender's penalty dice), [angle], [kind],
+        [ability], [willing]. Dice: the attack roll, the
+        defense roll, the body area (1D<areas>, when no area is named), the damage 1D6."""
+        s, data, willing = attack_checks(self, state, command)
+        actor, target, weapon = s["actor"], s["target"], s["weapon"]
+        rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
+        attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
+        data.update(target=target.id, weapon=s["weapon_name"], type=s["type"],
+                    attack=not willing, attack_roll=attack.to_json(),
+                    attack_total=attack.total, concealment=s["concealment"])
+        if willing:  # P-ATK-2: a willing target is not attacked and does not defend
+            hit = True
+        else:
+            defense = roll_skill(target.skill(s["defense_skill"]) + s["defense_bonus"],
+                                 s["defense_dice"], s["defense_penalty"], rule2, dice)
+            hit = success(attack.total, defense.total, ties)
+            data.update(defense_roll=defense.to_json(), defense_total=defense.total)
+            if s["defense_penalty"]:
+                data["defense_penalty"] = s["defense_penalty"]
+        data["hit"] = hit
+        events = [Event("attacked", data)]
+        if hit:
+            area = s["area"]
+            targeted = area is not None
+            if area is None:  # P-DMG-4: a random body area, 1D<number of areas> (AP-12)
+                areas = list(target.areas)
+                area = areas[roll(f"1d{len(areas)}", dice).total - 1]
+            damage = roll(f"1d6+{weapon.damage[s['type']]}".replace("+-", "-"), dice)  # P-DMG-2
+            after = self.lookahead(state, events)
+            hurt = damage_events(
+                self, after, target.id, area, DamageType.parse(s["type"]), max(damage.total, 0),
+                weapon.rating, actor.id, targeted,
+                {"damage_roll": damage.to_json(), "covered": area in s["covered"]}, dice)
+            return events + hurt + self._consequences(after, hurt)
+        return events + self._consequences(state, events)
+
+    @event("{actor} uses the {weapon} ({type}) on {target}: {attack_total}[ against "
+           "defense {defense_total}], {hit?a hit|a miss}.",
+           actor=args.creature("the attacker"), target=args.creature("the target"),
+           ability=args.text("the ability used"), kind=args.text("the kind of action"),
+           round=args.integer("the round"),
+           counts=args.flag("the use counts for once a round (P-ACT-1)"),
+           weapon=args.text("the weapon"), type=args.text("the damage type"),
+           attack=args.flag("it is an attack (false: a willing target)"),
+           attack_roll=args.mapping("the attack roll"),
+           attack_total=args.integer("the attack total"),
+           concealment=args.text("the target's concealment level"),
+           defense_roll=args.mapping("the defense roll"),
+           defense_total=args.integer("the defense total"),
+           defense_penalty=args.integer("penalty dice on the defense roll"),
+           hit=args.flag("it hits"))
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data.get("attack"):
+            self.creature(state, data["target"]).attacks_received += 1
+
+    @command("Spend critical damage points: an unknown wound (1), two fatigue wounds (1) or "
+             "daze (2).", who="player", when="any", actor="optional",
+             rules=("P-CDP-3", "P-CDP-4", "P-CDP-5", "P-CDP-7", "P-CDP-8", "P-WND-7",
+                    "AP-14"),
+             effect=args.choice("what the points buy", *CRITICAL_EFFECTS, required=True),
+             target=args.creature("whom it affects (default: the creature damaged)",
+                                  refers="enemy"),
+             area=args.text("the unknown wound's body area (default: the area aimed at)",
+                            max_len=64),
+             relevant=args.flag("the GM rules another target relevant (P-CDP-4)"))
+    def do_critical(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Spend critical damage points (P-CDP-7): actor (none: the GM spends points nobody
+        earned, P-CDP-8), effect (unknown-wound, fatigue-wounds, daze), [target] (default:
+        the creature damaged), [area], [relevant] (the GM rules another target relevant,
+        P-CDP-4)."""
+        effect, cost, points, earned_on, hit_area, target = critical_checks(self, state,
+                                                                                 command)
+        events = [Event("critical_spent", {"actor": command.actor, "effect": effect,
+                                           "cost": cost, "left": points - cost,
+                                           "target": target.id})]
+        if effect == "daze":
+            daze = Condition("daze", 1, tags=("mental",), source=command.actor)
+            events.append(Event("condition_added", {"target": target.id,
+                                                    "condition": daze.to_json()}))
+            return events + self._consequences(state, events)
+        # each wound is numbered after what comes before it: lookaheads taken one step further
+        after = self.lookahead(state, events)
+        if effect == "unknown-wound":  # P-WND-7: the targeted area, else random when revealed
+            area = self.opt(command, "area", str) or (hit_area if target.id == earned_on
+                                                       else None)
+            wound = self._new_wound(after, target, {"name": "unknown", "known": False,
+                                                    "area": area}, why="critical")
+        else:  # fatigue-wounds: two of them
+            points_each = 2 if self.rule(state, "AP-14") == "two-point" else 1
+            first = self._new_wound(after, target, {"name": "fatigue", "fatigue": points_each},
+                                    why="critical")
+            events.append(first)
+            after = self.lookahead(after, [first])
+            wound = self._new_wound(after, target, {"name": "fatigue", "fatigue": points_each},
+                                    why="critical")
+        return [*events, wound, *self._consequences(after, [wound])]
+
+    @event("{cost} critical damage points[ of {actor}] buy {effect} on {target}[ ({left} "
+           "left)].",
+           actor=args.creature("who spends them (none: the GM, P-CDP-8)"),
+           effect=args.text("what they buy"), cost=args.integer("points spent"),
+           left=args.integer("points left"), target=args.creature("whom it affects"))
+    def apply_critical_spent(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["actor"] is None:
+            state.extra.setdefault("gm_critical", {})["points"] = data["left"]
+        else:
+            self.creature(state, data["actor"]).critical_points = data["left"]

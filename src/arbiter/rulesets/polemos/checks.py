@@ -1,0 +1,168 @@
+"""Skill rolls in Polemos (P-SKL-*, P-DICE-*): the dice pool of a skill roll with bonus and
+penalty dice, success against a target number or an opposed roll (AP-1, AP-2), and the
+``skill`` command.
+
+>>> skill_pool(5, 1, 0)
+'3d6+5'
+>>> skill_pool(5, 0, 2)
+'5'
+>>> skill_pool(5, 0, 3)
+'5-1d6'
+>>> skill_pool(5, 1, 4, rule="remove-then-add")
+'1d6+5-2d6'
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ...core import (
+    Command,
+    EncounterState,
+    Event,
+    InvalidCommand,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource, Distribution, RollResult, distribution, roll
+from .base import PolemosBase, also
+from .cover import defense_concealment
+
+BASE_DICE = 2
+"""A skill roll rolls 2D6 and adds the skill value (P-SKL-2)."""
+
+
+def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") -> str:
+    """The dice expression of a skill roll with ``bonus`` and ``penalty`` dice.
+
+    P-DICE-1: a bonus adds dice; P-DICE-2: a penalty first removes dice; P-DICE-3: penalty
+    dice beyond the pool are rolled and subtracted. How both combine (AP-2): ``net`` nets them
+    first (2 + bonus − penalty); ``remove-then-add`` removes base dice, subtracts the excess
+    and adds the bonus dice.
+    """
+    if bonus < 0 or penalty < 0:
+        raise InvalidCommand("bonus and penalty dice are counted as positive numbers")
+    if rule == "remove-then-add":
+        removed = min(penalty, BASE_DICE)
+        added, subtracted = BASE_DICE - removed + bonus, penalty - removed
+    else:
+        net = BASE_DICE + bonus - penalty
+        added, subtracted = max(net, 0), max(-net, 0)
+    parts = []
+    if added:
+        parts.append(f"{added}d6")
+    if value or not (added or subtracted):
+        parts.append(str(value))
+    if subtracted:
+        parts.append(f"-{subtracted}d6")
+    text = "+".join(parts).replace("+-", "-")
+    return text
+
+
+def dice_modifier(command: Command) -> tuple[int, int]:
+    """The ``bonus`` and ``penalty`` dice of a command; ``dice_mod: -3`` is a shorthand."""
+    bonus = command.args.get("bonus", 0)
+    penalty = command.args.get("penalty", 0)
+    mod = command.args.get("dice_mod", 0)
+    for key, value in (("bonus", bonus), ("penalty", penalty), ("dice_mod", mod)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidCommand(f"{command.name}: {key!r} must be a whole number of dice")
+    if mod > 0:
+        bonus += mod
+    else:
+        penalty -= mod
+    return bonus, penalty
+
+
+def roll_skill(value: int, bonus: int, penalty: int, rule: str, dice: DiceSource) -> RollResult:
+    return roll(skill_pool(value, bonus, penalty, rule), dice)
+
+
+def skill_distribution(value: int, bonus: int, penalty: int, rule: str) -> Distribution:
+    return distribution(skill_pool(value, bonus, penalty, rule))
+
+
+def success(total: int, target: int, ties: str) -> bool:
+    """AP-1: a total equal to the target succeeds (``ties-succeed``) unless ruled otherwise."""
+    return total >= target if ties == "ties-succeed" else total > target
+
+
+def chance(dist: Distribution, target: int, ties: str) -> Fraction:
+    return dist.at_least(target) if ties == "ties-succeed" else dist.at_least(target + 1)
+
+
+DICE_ARGS = {
+    "bonus": args.integer("bonus dice, +ND6 (P-DICE-1)", lo=0, hi=20, default=0),
+    "penalty": args.integer("penalty dice, -ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20, default=0),
+    "dice_mod": args.integer("shorthand: bonus (+) or penalty (-) dice", lo=-20, hi=20),
+}
+"""The dice modifiers of a skill roll (``dice_modifier``)."""
+
+
+class CheckRules(PolemosBase):
+    """Skill rolls."""
+
+    @also(**DICE_ARGS)
+    @command("Roll a skill: 2D6 + the skill value, with bonus or penalty dice; against a "
+             "target number or opposed.", who="player", when="any", actor="optional",
+             rules=("P-SKL-1", "P-SKL-2", "P-DICE-1", "P-DICE-2", "P-DICE-3", "P-DICE-4",
+                    "P-COV-2", "AP-1", "AP-2", "AP-17"),
+             skill=args.text("the actor's skill", max_len=64),
+             value=args.integer("a skill value instead of the actor's skill"),
+             target=args.integer("the target number"),
+             against=args.creature("an opposed roll against this creature", refers="enemy"),
+             against_skill=args.text("the opposing creature's skill (default: the same)",
+                                     max_len=64))
+    def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Roll a skill: actor and skill (or value), [bonus], [penalty], [target] or [against]
+        (a creature, opposed with [against_skill])."""
+        actor = self.creature(state, self.actor(state, command).id) if command.actor else None
+        skill = self.arg(command, "skill", str, "")
+        if "value" in command.args:
+            value = self.arg(command, "value", int)
+        elif actor is not None and skill:
+            value = actor.skill(skill)
+        else:
+            raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
+        bonus, penalty = dice_modifier(command)
+        ties = self.rule(state, "AP-1")
+        level, flat, more = defense_concealment(self, state, actor, skill)
+        result = roll_skill(value + flat, bonus + more, penalty, self.rule(state, "AP-2"), dice)
+        data: dict[str, Any] = {"actor": command.actor, "skill": skill, "value": value,
+                                "bonus": bonus, "penalty": penalty, "total": result.total,
+                                "roll": result.to_json()}
+        if level != "none":
+            data["concealment"] = level
+        if "against" in command.args:
+            other = self.creature(state, self.arg(command, "against", str))
+            other_skill = self.arg(command, "against_skill", str, skill)
+            other_level, other_flat, other_more = defense_concealment(self, state, other,
+                                                                            other_skill)
+            opposed = roll_skill(other.skill(other_skill) + other_flat, other_more, 0,
+                                 self.rule(state, "AP-2"), dice)
+            data.update(against=other.id, opposed=opposed.total, opposed_roll=opposed.to_json(),
+                        success=success(result.total, opposed.total, ties))
+            if other_level != "none":
+                data["against_concealment"] = other_level
+        elif "target" in command.args:
+            target = self.arg(command, "target", int)
+            data.update(target=target, success=success(result.total, target, ties))
+        return [Event("skill_rolled", data)]
+
+    @event("[{actor} rolls ]{skill?|a roll}{skill}[ (value {value})]: {total}[ against "
+           "{target}][ against {against}'s {opposed}][, {success?a success|a failure}].",
+           actor=args.creature("who rolls"), skill=args.text("the skill"),
+           value=args.integer("the skill value"), bonus=args.integer("bonus dice"),
+           penalty=args.integer("penalty dice"), total=args.integer("the total"),
+           roll=args.mapping("the roll"), target=args.integer("the target number"),
+           against=args.creature("the opposing creature"),
+           opposed=args.integer("the opposing roll's total"),
+           opposed_roll=args.mapping("the opposing roll"),
+           success=args.flag("it succeeds (ruling AP-1)"),
+           concealment=args.text("the roller's concealment on a [firearm defense] roll "
+                                 "(P-COV-2)"),
+           against_concealment=args.text("the opposing creature's concealment on its "
+                                         "[firearm defense] roll (P-COV-2)"))
+    def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None

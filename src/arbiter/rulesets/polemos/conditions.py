@@ -1,0 +1,210 @@
+"""Conditions in Polemos (P-CON-*): giving and removing them, what keeps a caused one
+(P-CON-6), mutually exclusive ones (P-CON-11), their ends by the clock (P-CON-4) and a
+location's field conditions (P-CON-12).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import PROCESS_CAUSE, PolemosBase
+from .model import Creature, condition_catalogue, unlisted_condition
+from .networks import given_by_processes
+
+
+def cause_present(state: EncounterState, target: Entity, cause: str | None,
+                  name: str | None = None) -> bool:
+    """Whether what keeps a caused wound, affliction or condition (``name``) is still
+    there: a wound, an affliction, a condition, an aspect (tag), or the network processes
+    that give the condition (P-CON-6, P-WND-8, P-AFF-3, P-NET-17)."""
+    if cause is None or not isinstance(target, Creature):
+        return False
+    if cause == PROCESS_CAUSE:
+        return name is not None and given_by_processes(state, target.id, name)
+    return any(w.id == cause for w in target.wounds) or \
+        any(a.id == cause for a in target.afflictions) or target.has(cause) or \
+        cause in target.tags
+
+
+def expire_clock(state: EncounterState, now: int) -> list[Event]:
+    """Conditions timed by the clock (given outside turn-by-turn play) that have ended."""
+    out = []
+    for entity in state.entities.values():
+        for cond in entity.conditions:
+            d = cond.duration
+            if d.kind == "timed" and d.turn_of is None and d.round is not None \
+                    and d.round <= now:
+                out.append(Event("condition_removed", {"target": entity.id,
+                                                       "name": cond.name,
+                                                       "why": "expired"}))
+    return out
+
+
+class ConditionRules(PolemosBase):
+    """Giving, removing and re-timing conditions; field conditions."""
+
+    @command("Give a creature a condition of conditions.toml (another name only with "
+             "custom: true): timed, until removed, sustained, caused, or dealing damage each "
+             "round.",
+             rules=("P-CON-1", "P-CON-4", "P-CON-5", "P-CON-6", "P-CON-7", "P-CON-8",
+                    "P-CON-9", "P-CON-10", "P-CON-11"),
+             target=args.creature("who gets the condition", required=True),
+             name=args.text("the condition's name (conditions.toml, or any with custom)",
+                            required=True, max_len=64),
+             custom=args.flag("a condition conditions.toml does not list, given on purpose "
+                              "(without it such a name is refused as a typo)"),
+             level=args.integer("its level", lo=0, hi=99, default=1),
+             rounds=args.value("how many rounds it lasts (0: until removed; \"level\": as "
+                               "many as its level)"),
+             tags=args.items("tags (added to the catalogue's)"),
+             source=args.text("who or what causes it (earns its damage's critical damage "
+                              "points)", max_len=64),
+             sustained_by=args.creature("who sustains it"),
+             cause=args.text("what causes it: it lasts while that does", max_len=64),
+             area=args.text("the body area its per-round damage hits (default: a random "
+                            "one), or that it bandages", max_len=64),
+             damage=args.integer("damage per round (times its level; default: the "
+                                 "catalogue's)", lo=0, hi=9999),
+             type=args.text("the per-round damage type (default: heat)", max_len=64),
+             excludes=args.items("conditions, or tags, it removes (P-CON-11)"))
+    def do_condition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Give a condition: target, name, [custom], [level], [rounds] (a number or "level"),
+        [tags], [source], [sustained_by], [cause], [area], [damage], [type]. A name
+        ``conditions.toml`` does not list is refused (with the names it does list, nearest
+        first) unless the GM gives it on purpose with ``custom: true``."""
+        target = state.entity(self.arg(command, "target", str))
+        name = self.arg(command, "name", str)
+        listed = condition_catalogue()
+        if name not in listed and not self.arg(command, "custom", bool, False):
+            raise InvalidCommand(unlisted_condition(name, listed, "polemos"))
+        spec = listed.get(name, {})
+        level = self.arg(command, "level", int, 1)
+        rounds_arg = command.args.get("rounds", 0)
+        rounds = level if rounds_arg == "level" else self.arg(command, "rounds", int, 0)
+        sustainer = self.opt(command, "sustained_by", str)
+        cause = self.opt(command, "cause", str)
+        if sustainer is not None:
+            state.entity(sustainer)
+            duration = Duration("sustained", by=sustainer)
+        elif cause is not None:
+            duration = Duration("caused", cause=cause)
+        else:
+            duration = self.duration(state, rounds)  # P-CON-10: e.g. level 3, 3 turns
+        tags = tuple(dict.fromkeys([*spec.get("tags", []), *self.arg(command, "tags", list,
+                                                                       [])]))
+        data: dict[str, Any] = {}
+        for key in ("area", "type"):
+            if key in command.args:
+                data[key] = self.arg(command, key, str)
+        if "area" in data and isinstance(target, Creature):
+            target.area(data["area"])
+        if "damage" in command.args:
+            data["damage"] = self.arg(command, "damage", int)
+        elif "damage" in spec:  # the catalogue's per-round damage (burning, P-CON-9)
+            data["damage"] = int(spec["damage"])
+            data.setdefault("type", str(spec.get("type", "heat")))
+        bandage = "bandage" in tags
+        if bandage and "area" not in data:
+            raise InvalidCommand(f"{name}: name the body area it bandages ('area')")
+        cond = Condition(name, level, tags, self.opt(command, "source", str), duration,
+                         data)
+        events = []
+        excludes = set(spec.get("excludes", [])) | set(self.arg(command, "excludes", list, []))
+        for other in target.conditions:  # P-CON-11: mutually exclusive conditions
+            if other.name != name and (other.name in excludes or excludes & set(other.tags)):
+                events.append(Event("condition_removed", {"target": target.id,
+                                                          "name": other.name,
+                                                          "why": f"excluded by {name}"}))
+        events.append(Event("condition_added", {"target": target.id,
+                                                "condition": cond.to_json()}))
+        if bandage:  # P-BLD-3: a bandaged area resets the bleeding that began there
+            events.append(Event("bleeding_reset", {"target": target.id,
+                                                   "origin": data["area"]}))
+        return events + self._consequences(state, events)
+
+    @command("Remove one condition, by name or tag; a caused one comes back while its "
+             "cause remains.", rules=("P-CON-2", "P-CON-3", "P-CON-6", "AP-20"),
+             target=args.creature("who loses the condition", required=True),
+             name=args.text("the condition's name", max_len=64),
+             tag=args.text("remove a condition with this tag", max_len=64),
+             rounds=args.integer("rounds the removing effect lasts (0: instantaneous)", lo=0,
+                                 hi=99999, default=0))
+    def do_uncondition(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Remove one condition (P-CON-2): target, and name or tag (P-CON-3)."""
+        target = state.entity(self.arg(command, "target", str))
+        name = self.opt(command, "name", str)
+        tag = self.opt(command, "tag", str)
+        if name is None and tag is None:
+            raise InvalidCommand("uncondition: give the condition's 'name' or a 'tag'")
+        matching = [c for c in target.conditions
+                    if (name is None or c.name == name) and (tag is None or tag in c.tags)]
+        if not matching:
+            what = f"condition {name!r}" if name else f"condition tagged {tag!r}"
+            raise IllegalCommand(f"{target.id} has no {what}", rule="P-CON-3")
+        cond = matching[0]  # P-CON-2: one at a time
+        events = [Event("condition_removed", {"target": target.id, "name": cond.name,
+                                              "why": "removed"})]
+        if cond.duration.kind == "caused" and cause_present(state, target,
+                                                                  cond.duration.cause,
+                                                                  cond.name):
+            if self.rule(state, "AP-20") == "refuse":
+                raise IllegalCommand(f"{cond.name} is caused by {cond.duration.cause} and "
+                                     "cannot be removed while it remains", rule="P-CON-6")
+            rounds = self.arg(command, "rounds", int, 0)
+            if rounds > 0:  # removed by a lasting effect: back when that effect ends
+                events.append(Event("readd_scheduled", {
+                    "due": self.clock(state) + rounds, "target": target.id, "kind": "condition",
+                    "payload": cond.to_json(), "cause": cond.duration.cause}))
+            else:  # AP-20: an instantaneous removal is undone at once
+                events.append(Event("condition_added", {"target": target.id,
+                                                        "condition": cond.to_json(),
+                                                        "why": "its cause remains"}))
+        return events + self._consequences(state, events)
+
+    @event("{target} is {condition.name}[ ({condition.level})][ again: {why}].",
+           target=args.creature("who"), condition=args.mapping("the condition"),
+           why=args.text("why it is given back"))
+    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_condition_added(state, data)
+
+    @event("{target}'s {name} now ends by the clock, at round {duration.round}.",
+           target=args.creature("whose condition"), name=args.text("the condition"),
+           duration=args.mapping("its new duration (timed by the clock)"))
+    def apply_condition_retimed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        entity = state.entity(data["target"])
+        duration = Duration(**data["duration"])
+        entity.conditions = [replace(c, duration=duration) if c.name == data["name"] else c
+                             for c in entity.conditions]
+
+    @command("Set a location's field conditions: those in it have them.",
+             rules=("P-CON-12",),
+             location=args.text("the location", required=True, max_len=64),
+             conditions=args.items("the conditions' names", required=True))
+    def do_field(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The GM sets a location's field conditions (P-CON-12): location, conditions."""
+        location = self.arg(command, "location", str)
+        names = [str(n) for n in self.arg(command, "conditions", list)]
+        return [Event("field_set", {"location": location, "conditions": names})]
+
+    @event("Field conditions at {location}: {conditions}.",
+           location=args.text("the location"), conditions=args.items("the conditions"))
+    def apply_field_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.setdefault("fields", {})[data["location"]] = list(data["conditions"])

@@ -1,0 +1,200 @@
+"""Moving in Polemos: on the grid (POL-5), placing creatures, terrain (P-REQ-4..6), what the
+battle map draws, and entering a location (its field conditions, P-CON-12; its restricted
+items, P-SOC-5). Where things are and whether they are in reach is ``base.py``'s.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    Duration,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import PATH_BLOCKERS, SIGHT_BLOCKERS, PolemosBase, also
+from .grid import Square, as_square, crossed, distance
+from .model import Creature, condition_catalogue, speed_of
+from .networks import auto_pair_events, has_paired_devices, with_processes
+from .social import restricted_items
+
+
+def move_checks(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
+    """Everything that may refuse a move on the grid; the ``moved`` event's data."""
+    actor = rules.acting(state, command)
+    if actor.position is None:
+        raise IllegalCommand(f"{actor.id} has no square on the grid (give it a position)",
+                             rule="P-RNG-1")
+    to = as_square(command.args.get("to"), "move: to")
+    here = (actor.position[0], actor.position[1])
+    steps = distance(here, to, rules.metric(state))
+    walls = rules.blocking(state, PATH_BLOCKERS)
+    if walls and (to in walls or any(s in walls for s in crossed(here, to))):
+        raise IllegalCommand(f"the way from {list(here)} to {list(to)} is obstructed",
+                             rule="P-REQ-5")
+    data: dict[str, Any] = {"actor": actor.id, "from": list(here), "to": list(to),
+                            "squares": steps}
+    if state.in_combat:
+        if state.current != actor.id:
+            raise IllegalCommand(f"it is {state.current}'s turn, not {actor.id}'s")
+        economy = dict(state.economy.get(actor.id, rules.economy.fresh(state, actor.id)))
+        moved = int(economy.get("moved", 0)) + steps
+        if economy.get("full") or moved > speed_of(actor):
+            raise IllegalCommand(f"{actor.id} can move {speed_of(actor)} squares a "
+                                 f"turn and has moved {economy.get('moved', 0)}",
+                                 rule="POL-5")
+        economy["moved"] = moved
+        data["economy"] = economy
+    return data
+
+
+def move_odds(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
+    """What a ``move`` would cost and trigger, from the checks ``do_move`` makes (it
+    rolls nothing), or its refusal: the ``squares`` it covers, and in turn-by-turn play
+    the creature's ``speed``, the squares moved this turn with it (``moved``) and those
+    left (``squares_left``, POL-5); ``pairs``: each personal-network device it brings
+    into range of its owner's network (true) or out of it (false, P-NET-23)."""
+    data = move_checks(rules, state, command)
+    out: dict[str, Any] = {"to": data["to"], "squares": data["squares"]}
+    if "economy" in data:
+        speed = speed_of(rules.creature(state, data["actor"]))
+        moved = int(data["economy"]["moved"])
+        out.update(speed=speed, moved=moved, squares_left=speed - moved)
+    if has_paired_devices(state):
+        after = rules.lookahead(state, [Event("moved", data)])
+        out["pairs"] = {str(e.data["system"]): e.type == "network_connected"
+                        for e in auto_pair_events(rules, after)}
+    return out
+
+
+class MovementRules(PolemosBase):
+    """Moving, placing, terrain, the map view, entering locations."""
+
+    @command("Mark obstructions on the grid: a wall breaks sight and paths, a window paths, "
+             "smoke sight.", rules=("P-REQ-4", "P-REQ-5", "P-REQ-6"),
+             squares=args.squares("the squares [[x, y], ...]", required=True),
+             what=args.choice("wall, window, smoke, or clear", "wall", "window", "smoke",
+                              "clear", default="wall"))
+    def do_terrain(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """The GM marks obstructions: squares, what (wall, window, smoke, or clear)."""
+        what = self.arg(command, "what", str, "wall")
+        if what not in ("wall", "window", "smoke", "clear"):
+            raise InvalidCommand("terrain: what must be wall, window, smoke or clear")
+        squares = [list(as_square(s, "terrain: squares"))
+                   for s in self.arg(command, "squares", list)]
+        return [Event("terrain_set", {"squares": squares, "what": what})]
+
+    @event("The squares {squares} are now {what}.",
+           squares=args.items("the squares [[x, y], ...]"),
+           what=args.text("wall, window, smoke or clear"))
+    def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        terrain = state.extra.setdefault("terrain", {})
+        for x, y in data["squares"]:
+            if data["what"] == "clear":
+                terrain.pop(f"{x},{y}", None)
+            else:
+                terrain[f"{x},{y}"] = data["what"]
+
+    @command("Move on the grid in a straight line, up to the speed a turn.", who="player",
+             actor="required", cost="move", rules=("POL-5", "P-RNG-1", "P-REQ-5", "P-NET-23"),
+             to=args.square("the square to go to", required=True))
+    def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Move on the grid: actor, to [x, y]. A turn allows up to ``speed`` squares in all
+        (ruling POL-5); the straight path must not cross a wall or window."""
+        events = [Event("moved", move_checks(self, state, command))]
+        if not has_paired_devices(state):  # a move changes no device: none to pair
+            return events
+        return with_processes(
+            self, state, events + auto_pair_events(self, self.lookahead(state, events)))
+
+    @also(actor=args.creature("who moves"), **{"from": args.items("the square left [x, y]")},
+          to=args.items("the square reached [x, y]"), squares=args.integer("squares moved"))
+    @event("{actor} moves from {from} to {to} ({squares} squares).")
+    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).position = list(data["to"])
+
+    @command("Put a creature on a square of the grid (or off it).",
+             rules=("P-RNG-1",),
+             target=args.creature("who is placed", required=True),
+             at=args.square("the square [x, y] (none: off the grid)"))
+    def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The game master puts a creature on a square: target, [at] (none: off the grid).
+        Walls and windows do not refuse it: the game master places as they see fit."""
+        target = self.creature(state, self.arg(command, "target", str))
+        raw = command.args.get("at")
+        at = None if raw is None else list(as_square(raw, "place: at"))
+        return [Event("placed", {"target": target.id, "at": at})]
+
+    @event("{target} is placed[ at ({at})].",
+           target=args.creature("who"), at=args.square("the square"))
+    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).position = (
+            None if data["at"] is None else list(data["at"]))
+
+    public_extra = frozenset({"terrain"})
+    """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
+
+    def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
+        """What the battle map draws beyond positions, for the creatures ``ids`` (those the
+        reader may see): each creature's reach in squares (P-REQ-5), the terrain kinds that
+        break line of sight (P-REQ-4), and between each two of them on the grid the first
+        square that breaks the line (``sight``: absent when the line is clear)."""
+        reach: dict[str, int] = {}
+        squares: dict[str, Square] = {}
+        for who in ids:
+            me = state.entities.get(who)
+            if isinstance(me, Creature) and me.position is not None:
+                reach[who] = me.reach
+                squares[who] = (me.position[0], me.position[1])
+        sight: dict[str, dict[str, list[int]]] = {}
+        if self.blocking(state, SIGHT_BLOCKERS):
+            placed = list(squares.items())
+            for i, (a, here) in enumerate(placed):
+                for b, there in placed[i + 1:]:
+                    hit = self.first_blocked(state, here, there, SIGHT_BLOCKERS)
+                    if hit is not None:
+                        sight.setdefault(a, {})[b] = list(hit)
+                        sight.setdefault(b, {})[a] = list(hit)
+        return {"reach": reach, "blocks_sight": list(SIGHT_BLOCKERS), "sight": sight}
+
+    @command("Move into a location (or out of one): its field conditions come and go; "
+             "restricted items are refused.", who="player", actor="required",
+             rules=("P-CON-12", "P-SOC-5"),
+             location=args.text("the location (none: out of any)", max_len=64),
+             allowed=args.flag("the GM lets restricted items in"))
+    def do_enter(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Move into a location (or out, with no location): actor, [location]. Field conditions
+        of the old location go, those of the new one come (P-CON-12)."""
+        actor = self.creature(state, self.actor(state, command).id)
+        location = self.opt(command, "location", str)
+        banned = restricted_items(state, actor, location)
+        if banned and not self.arg(command, "allowed", bool, False):  # P-SOC-5
+            raise IllegalCommand(f"{actor.id} carries items restricted at {location}: "
+                                 f"{', '.join(banned)} (the GM may allow it: allowed: true)",
+                                 rule="P-SOC-5")
+        fields = state.extra.get("fields", {})
+        events = [Event("entered", {"actor": actor.id, "location": location})]
+        for cond in actor.conditions:
+            if cond.duration.kind == "field":
+                events.append(Event("condition_removed", {"target": actor.id, "name": cond.name,
+                                                          "why": "left the location"}))
+        for name in fields.get(location, []) if location else []:
+            spec = condition_catalogue().get(name, {})
+            cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+                             Duration("field", cause=location))
+            events.append(Event("condition_added", {"target": actor.id,
+                                                    "condition": cond.to_json()}))
+        return events
+
+    @event("{actor} changes location[: now {location}].",
+           actor=args.creature("who moves"), location=args.text("the location (none: out)"))
+    def apply_entered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).location = data["location"]

@@ -1,0 +1,205 @@
+"""Turns in Polemos: initiative (P-ORD-*), turn order, what happens as a turn starts and ends
+(per-round effects, P-CON-9; multi-turn full actions, P-ACT-7), rounds and the clock
+(P-TIM-1), creatures going down and the end of the fight (POL-1).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+)
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import PolemosBase
+from .checks import roll_skill
+from .conditions import expire_clock
+from .injuries import due_readds, round_effects
+from .model import Creature
+from .spheres import sphere_turn_start
+
+
+class TurnRules(PolemosBase):
+    """Initiative, turn order, turn start and end, rounds, the end of the fight."""
+
+    def roll_initiative(
+        self, state: EncounterState, entity: Entity, dice: DiceSource
+    ) -> tuple[int, dict[str, Any]]:
+        """P-ORD-3: one [initiative] skill roll when turn-by-turn play starts."""
+        value = entity.skills.get("initiative", 0) if isinstance(entity, Creature) else 0
+        result = roll_skill(value, 0, 0, self.rule(state, "AP-2"), dice)
+        return result.total, result.to_json()
+
+    def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
+        """P-ORD-4 highest first; ties (AP-3): higher [initiative] skill, then listed order."""
+        added = list(state.entities)
+        by_skill = self.rule(state, "AP-3") == "skill-then-listed"
+
+        def skill(who: str) -> int:
+            entity = state.entities.get(who)
+            return entity.skill("initiative") if by_skill and isinstance(entity, Creature) else 0
+
+        return sorted(initiative, key=lambda e: (-initiative[e], -skill(e),
+                                                  added.index(e) if e in added else 0))
+
+    @command("Order creatures that try to act at the same moment by [initiative].",
+             rules=("P-ORD-6", "AP-3", "AP-33"),
+             actors=args.creatures("the creatures acting at once", required=True))
+    def do_simultaneous(
+        self, state: EncounterState, command: Command, dice: DiceSource
+    ) -> list[Event]:
+        """Order creatures acting at the same moment (P-ORD-6, AP-33): actors (a list)."""
+        names = self.arg(command, "actors", list)
+        creatures = [self.creature(state, str(n)) for n in names]
+        fresh = self.rule(state, "AP-33") == "fresh-roll"
+        values: dict[str, int] = {}
+        rolls: dict[str, Any] = {}
+        for creature in creatures:
+            if not fresh and creature.id in state.initiative:
+                values[creature.id] = state.initiative[creature.id]
+            else:
+                values[creature.id], rolls[creature.id] = self.roll_initiative(
+                    state, creature, dice)
+        order = self.initiative_order(state, values)
+        return [Event("simultaneous_ordered", {"order": order, "initiative": values,
+                                               "rolls": rolls})]
+
+    @event("Acting at the same moment, in order: {order}.",
+           order=args.creatures("the order"),
+           initiative=args.mapping("the initiative values used"),
+           rolls=args.mapping("the fresh [initiative] rolls"))
+    def apply_simultaneous_ordered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    def check_turn_end(self, state: EncounterState, who: str) -> None:
+        if state.extra.get("pending"):
+            raise IllegalCommand("declared actions are waiting: 'resolve' or 'withdraw' them "
+                                 "before the turn ends", rule="P-ACT-5")
+
+    def next_turn(
+        self, state: EncounterState, who: str, round_: int
+    ) -> tuple[str, int] | None:
+        """The highest initiative who has not acted this round (P-ORD-4), or a new round
+        when all have acted; creatures that are down are passed over."""
+        if not state.in_combat or not state.order:
+            return None
+        acted = set(state.extra.get("acted", []))
+        standing = [c for c in state.order if not self._is_down(state, c)]
+        waiting = [c for c in standing if c not in acted]
+        if waiting:
+            return waiting[0], round_
+        return (standing[0], round_ + 1) if standing else None
+
+    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["round"] != state.round:
+            if state.round >= 1:  # each new round is three more seconds (P-TIM-1)
+                state.extra["clock"] = self.clock(state) + max(data["round"] - state.round, 0)
+            state.extra["acted"] = []
+        state.extra.setdefault("acted", []).append(data["actor"])
+        # the round whose per-round effects have taken effect for the actor (P-CON-9)
+        state.extra.setdefault("round_effects", {})[data["actor"]] = data["round"]
+        super().apply_turn_started(state, data)
+
+    def _passed_over(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """The per-round effects of creatures that are down, as ``who``'s turn starts (P-CON-9:
+        no turn, so every three seconds; ruling POL-9): ``in-place``, those whose place in the
+        order the turns just passed over (the round before for those after the last
+        creature standing); ``round-start``, every one at the first turn of a round. Once a
+        round each (``extra.round_effects``)."""
+        order = state.order
+        if who not in order:
+            return []
+        down = [c for c in order if c != who and self._is_down(state, c)]
+        if not down:
+            return []
+        places: list[tuple[str, int]] = []
+        if self.ruling_is(state, "POL-9", "round-start"):
+            if state.extra.get("acted") == [who]:  # the first turn of the round
+                places = [(c, state.round) for c in down]
+        else:  # in-place: walk back from who's place to the last creature standing
+            index, round_ = order.index(who), state.round
+            for _ in range(len(order) - 1):
+                index -= 1
+                if index < 0:
+                    index, round_ = len(order) - 1, round_ - 1
+                if order[index] not in down:
+                    break
+                places.append((order[index], round_))
+            places.reverse()
+        done = state.extra.get("round_effects", {})
+        events: list[Event] = []
+        for name, round_ in places:
+            if round_ < 1 or int(done.get(name, 0)) >= round_:
+                continue
+            events.append(Event("per_round_passed", {"target": name, "round": round_}))
+            events += round_effects(self, self.lookahead(state, events), name, dice)
+        return events
+
+    @event("{target} is down: its per-round effects of round {round} take effect.",
+           target=args.creature("the creature that is down (no turn, P-CON-9)"),
+           round=args.integer("the round"))
+    def apply_per_round_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra.setdefault("round_effects", {})[data["target"]] = data["round"]
+
+    def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_initiative_set(state, data)
+        acted = state.extra.get("acted", [])
+        if self.rule(state, "AP-4") == "acts-again" and data["target"] != state.current \
+                and data["target"] in acted:
+            acted.remove(data["target"])
+
+    def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_combat_ended(state, data)
+        state.extra["acted"] = []
+        state.extra.pop("pending", None)
+        state.extra.pop("round_effects", None)
+
+    def do_end(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """End turn-by-turn play; conditions timed in turns go on by the clock (P-CON-4)."""
+        events = super().do_end(state, command, dice)
+        return events + self._leave_turns(self.lookahead(state, events))
+
+    def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """At the start of a turn: what falls due by the clock, then the bearer's per-round
+        effects (P-CON-9)."""
+        events = due_readds(self, state, self.clock(state))
+        events += expire_clock(self.lookahead(state, events), self.clock(state))
+        events += self._passed_over(self.lookahead(state, events), who, dice)
+        events += round_effects(self, self.lookahead(state, events), who, dice)
+        events += sphere_turn_start(self, self.lookahead(state, events), who)
+        return events + self._consequences(state, events)
+
+    def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        """P-ACT-7: a multi-turn full action advances at the end of each of its turns."""
+        creature = state.entities.get(who)
+        if not isinstance(creature, Creature) or not creature.channel:
+            return []
+        channel = creature.channel
+        done = int(channel["done"]) + 1
+        if done >= int(channel["turns"]):
+            cost = dict(channel.get("cost", {}))
+            return [Event("full_action_completed", {
+                "actor": who, "ability": channel["ability"], "cost": cost,
+                "sp": max(creature.sp - int(cost.get("sp", 0)), 0),
+                "fp": max(creature.fp - int(cost.get("fp", 0)), 0)})]
+        return [Event("full_action_progressed", {"actor": who, "done": done})]
+
+    @event("{target} is down (a vital body area at 0 vitality) and unconscious.",
+           target=args.creature("who goes down (ruling POL-1)"))
+    def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        creature = self.creature(state, data["target"])
+        creature.down = True
+        if not creature.has("unconscious"):
+            creature.conditions.append(Condition("unconscious", 1, ("mental",)))
+
+    @event("The fight is over[: side {side} wins].",
+           side=args.text("the side still standing (none: nobody)"))
+    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["side"]
