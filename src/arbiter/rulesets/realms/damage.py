@@ -1,253 +1,201 @@
-"""The realms damage pipeline (seed 003, "Armor & Damage"); every step is recorded.
-
-Order (ruling AR-11, default ``reductions-first``): Immunity (stop) → shield Defend →
-armor damage reduction (minimum 1, halving per reduction in a turn) → other damage-reduction
-effects, Resilient included (each halving per reduction, minimum 1) → Resistance /
-Vulnerability (net count, AR-12) → Susceptible. ``multipliers-first`` moves Resistance /
-Vulnerability right after Immunity.
-
-One attack may carry several damage components (a flaming sword: slashing and fire). The
-armor's current DR applies to each reducible component, and the whole attack is one
-reduction (AR-10, ``one-instance``).
-"""
+"""Damage and healing in realms: the ``damage`` command through the pipeline
+(``pipeline.py``: armor, reductions, Resistance...; ``RealmsBase.hurt``), death, healing
+(R-HEAL-*, R-OVH-*, R-C-BLE), stabilizing (R-STB-1) and a full recovery (R-C-EXH, R-OVH-2)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from ...core import DamageCalc, Pipeline
-from ...core.rounding import half_round_down, half_round_up
-from .model import UNREDUCED_BY_ARMOR, RealmsCreature, conditions_catalogue, rulings
-
-RULINGS = rulings()
-
-
-def halved(value: int, times: int, up: bool = True) -> int:
-    """``value`` halved ``times`` times (R-ARM-3: rounded up, so 5 → 3 → 2 → 1 → 1).
-
-    >>> [halved(5, n) for n in range(5)]
-    [5, 3, 2, 1, 1]
-    """
-    for _ in range(times):
-        value = half_round_up(value) if up else half_round_down(value)
-    return value
+from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import RealmsBase
+from .conditions import set_level
+from .model import RealmsCreature, succeeds
 
 
-@dataclass
-class DamageContext:
-    """What the steps need to know about one instance of damage and its target."""
+class DamageRules(RealmsBase):
+    """Damage, death and healing (a mixin of ``RealmsRuleset``)."""
 
-    target: RealmsCreature
-    rulings: dict[str, str]
-    irreducible: bool = False
-    fall: bool = False
-    over_time_later: bool = False
-    shield_left: int = 0
-    armor_uses: int = 0
-    dr_uses: dict[str, int] = field(default_factory=dict)
-    raw: int = 0
-    armor_reduced: bool = False
-    dr_reduced: set[str] = field(default_factory=set)
-    stopped: bool = False
+    @event("{target} {unsummoned?is unsummoned|dies}[ ({why})].",
+           player="{target} {unsummoned?is unsummoned|dies}.",
+           target=args.creature("who"), unsummoned=args.flag("a summoned companion"),
+           why=args.text("why"))
+    def apply_died(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.dead = True
+        me.unsummoned = bool(data["unsummoned"])
 
-    def ruling_is(self, rid: str, choice: str) -> bool:
-        """Whether ruling ``rid`` is ``choice`` here (the one accessor, ``model.rulings``)."""
-        return RULINGS.chosen(self.rulings, rid, choice)
+    @event("{target} takes {taken} damage[ ({pipeline.text})][, down to {health} Health]"
+           "{destabilize?, and is no longer stabilized|}.",
+           target=args.creature("who"), cause=args.text("damage, fall or energy below 0"),
+           taken=args.integer("damage taken"), health=args.integer("Health after"),
+           pipeline=args.mapping("the pipeline's steps"),
+           armor_uses=args.integer("the armor's reductions this turn"),
+           dr_uses=args.mapping("each reduction effect's uses this turn"),
+           over_time=args.text("the damage over time it belongs to"),
+           destabilize=args.flag("a stabilized creature's dying damage starts again"))
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        me.armor_uses = data["armor_uses"]
+        me.dr_uses = dict(data["dr_uses"])
+        if data.get("over_time") and data["over_time"] not in me.over_time_seen:
+            me.over_time_seen = [*me.over_time_seen, data["over_time"]]
+        if data.get("destabilize"):
+            me.stabilized, me.dying_turns = False, 0
 
+    @command("Deal damage through the damage pipeline (armor, reductions, Resistance...).",
+             rules=("R-ARM-1", "R-ARM-2", "R-ARM-3", "R-ARM-4", "R-ARM-5", "R-DR-1", "R-RES-1",
+                    "R-RES-2", "R-VUL-1", "R-RV-1", "R-IMM-1", "R-C-RSL", "R-C-SUS", "R-DY-1",
+                    "R-DY-2", "R-STB-2", "R-DTH-1", "R-CMP-10", "R-OVH-2"),
+             target=args.creature("who takes the damage", required=True),
+             amount=args.integer("the damage (unless components are given)", lo=0, hi=9999),
+             type=args.text("its damage type (none: typeless)", max_len=64),
+             components=args.items("several components: [[amount, type], ...]"),
+             over_time=args.text("the name of a damage over time (armor reduces only its first "
+                                 "hit)", max_len=64),
+             irreducible=args.flag("nothing reduces it"))
+    def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Deal damage through the pipeline: target, amount and type, or components
+        [[amount, type], ...]; [over_time: a name for damage over time (R-ARM-5)],
+        [irreducible: true]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        if "components" in command.args:
+            raw = self.arg(command, "components", list)
+            try:
+                components = [(int(a), str(t)) for a, t in raw]
+            except (TypeError, ValueError):
+                raise InvalidCommand("damage: components are [[amount, type], ...]") from None
+        else:
+            components = [(self.arg(command, "amount", int), self.arg(command, "type", str, ""))]
+        if any(a < 0 for a, _ in components):
+            raise InvalidCommand("damage: amounts must not be negative")
+        if target.dead:
+            raise IllegalCommand(f"{target.id} is already dead")
+        return self.hurt(state, target.id, components, dice,
+                         over_time=self.arg(command, "over_time", str, None),
+                         irreducible=self.arg(command, "irreducible", bool, False))
 
-def _reduces_with_dr(calc: DamageCalc, ctx: DamageContext) -> bool:
-    return not (ctx.irreducible or ctx.fall or ctx.stopped or calc.amount <= 0)
+    @command("Heal a creature (Bleed first; any healing stabilizes the Dying).",
+             rules=("R-HEAL-1", "R-HEAL-2", "R-OVH-1", "R-OVH-3", "R-STB-1", "R-DY-5", "R-C-BLE"),
+             target=args.creature("who is healed", required=True),
+             amount=args.integer("Health restored", lo=0, hi=9999, required=True),
+             healer=args.creature("who heals (with power: their Power Bonus is added)"),
+             power=args.flag("healing from a Power: adds the healer's Power Bonus"),
+             overheal=args.flag("Overheal: above the maximum, stacking"))
+    def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Heal: target, amount, [healer, power: true (adds the healer's Power Bonus)],
+        [overheal: true (above the maximum, stacking)]."""
+        target = self.creature(state, self.arg(command, "target", str))
+        amount = self.arg(command, "amount", int)
+        if amount < 0:
+            raise InvalidCommand("heal: amount must not be negative")
+        if target.dead:
+            raise IllegalCommand(f"{target.id} is dead; healing cannot help", rule="R-DTH-1")
+        overheal = self.arg(command, "overheal", bool, False)
+        total = amount
+        if self.arg(command, "power", bool, False):
+            healer = self.creature(state, self.arg(command, "healer", str))
+            if not overheal or self.ruling_is(state, "AR-33", "applies"):
+                total += healer.power_bonus  # R-HEAL-2, AR-33
+        bleed = target.level("bleed")
+        cut = min(bleed, total)  # AR-25
+        restored = total - cut
+        if bleed and self.ruling_is(state, "AR-25", "literal"):
+            restored = 0
+        start = target.health
+        if start < 0 and self.ruling_is(state, "AR-7", "from-zero"):
+            start = 0
+        if overheal:
+            health = start + restored  # R-OVH-1, R-OVH-3
+        else:
+            health = max(target.health, min(start + restored, target.health_max))  # R-HEAL-1
+        stabilizes = target.dying and total > 0  # R-STB-1: any healing
+        data = {"target": target.id, "amount": total, "healed": health - target.health,
+                "health": health, "bleed": bleed - cut, "stabilized": stabilizes}
+        events = [Event("healed", data)]
+        if target.dying and health > 0:  # R-DY-5
+            events.append(Event("condition_removed", {"target": target.id, "name": "dying",
+                                                      "why": "healed above 0"}))
+        return events
 
+    @event("{target} is healed for {amount} and regains {healed} Health[, now {health}]; "
+           "Bleed {bleed}{stabilized?; stabilized|}.",
+           target=args.creature("who"), amount=args.integer("the healing, Power Bonus included"),
+           healed=args.integer("Health regained"), health=args.integer("Health after"),
+           bleed=args.integer("the Bleed level left"),
+           stabilized=args.flag("a Dying creature is stabilized"))
+    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        set_level(me, "bleed", data["bleed"])
+        if data["stabilized"]:
+            me.stabilized, me.dying_turns = True, 0
 
-def immunity(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-IMM-1: no damage of a type the target is immune to."""
-    if ctx.irreducible:
-        return
-    if calc.type and calc.type in ctx.target.immune:
-        calc.step(f"immune ({calc.type})", 0)
-        ctx.stopped = True
+    def stabilize_setup(self, state: EncounterState,
+                        command: Command) -> tuple[RealmsCreature, RealmsCreature, str]:
+        """The actor, the target (refused unless Dying, R-STB-1) and the method."""
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        if not target.dying:
+            raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
+        self.check_arms(state, actor, "stabilize", command)  # R-C-RES: by hand
+        return actor, target, self.arg(command, "method", str, "medicine")
 
+    @command("Stabilize a Dying creature below 0 Health: a Medicine roll, or a bandage, potion, "
+             "feat or power (2 AP).",
+             who="player", actor="required", cost="stabilize", rules=("R-STB-1", "R-C-RES"),
+             target=args.creature("the Dying creature", refers="ally", required=True),
+             method=args.text("medicine (a roll), bandage, potion, feat or power",
+                              default="medicine", max_len=64),
+             ds=args.integer("the Medicine roll's Difficulty Score", lo=0, hi=999, default=10),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+    def do_stabilize(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
+        (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power],
+        [rm_allows] (a Restrained healer, R-C-RES)."""
+        actor, target, method = self.stabilize_setup(state, command)
+        economy = self.pay(state, actor, "stabilize")
+        data: dict[str, Any] = {"actor": actor.id, "target": target.id, "method": method,
+                                "economy": economy}
+        if method == "medicine":
+            ds = self.arg(command, "ds", int, 10)
+            d20 = dice.roll(20)
+            total = d20 + self.roll_bonus(actor, "medicine")
+            data.update(d20=d20, total=total, ds=ds, stabilized=succeeds(state, total, ds))
+        else:
+            data["stabilized"] = True
+        return [Event("stabilized", data)]
 
-def shield(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-SHD-1: the Defend reaction reduces the damage by the shield's roll."""
-    if ctx.shield_left <= 0 or not _reduces_with_dr(calc, ctx):
-        return
-    used = min(ctx.shield_left, calc.amount)
-    ctx.shield_left -= used
-    calc.step(f"shield {used}", calc.amount - used)
+    @event("{actor} {stabilized?stabilizes|fails to stabilize} {target} ({method})"
+           "[: Medicine {total} (d20 {d20}) against DS {ds}].",
+           actor=args.creature("who"), target=args.creature("the Dying creature"),
+           method=args.text("medicine, bandage, potion, feat or power"),
+           d20=args.integer("the d20"), total=args.integer("the roll's total"),
+           ds=args.integer("the Difficulty Score"), stabilized=args.flag("it worked"))
+    def apply_stabilized(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["stabilized"]:
+            me = self.creature(state, data["target"])
+            me.stabilized, me.dying_turns = True, 0
 
+    @command("A full recovery: Exhaustion drops 1, overheal ends.",
+             rules=("R-C-EXH", "R-OVH-2"),
+             target=args.creature("who recovers", required=True))
+    def do_recover(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """A full recovery: target. Exhaustion drops 1 (R-C-EXH), overheal ends (R-OVH-2)."""
+        target = self.creature(state, self.arg(command, "target", str))
+        return [Event("recovered", {"target": target.id,
+                                    "health": min(target.health, target.health_max),
+                                    "exhausted": max(target.level("exhausted") - 1, 0)})]
 
-def armor_dr(target: RealmsCreature, damage_type: str, uses: int,
-             rulings: dict[str, str]) -> int:
-    """The armor's damage reduction against ``damage_type`` after ``uses`` reductions."""
-    armor = target.armor
-    base = int(armor.get("dr", 0))
-    if not base or not damage_type:
-        return 0
-    if damage_type in armor.get("vulnerable", ()):  # R-ARM-7
-        return 0
-    if damage_type in UNREDUCED_BY_ARMOR and not armor.get("reduces_all"):  # R-ARM-1
-        return 0
-    if damage_type in armor.get("resist", ()):  # R-ARM-6, AR-9
-        if RULINGS.chosen(rulings, "AR-9", "double-current"):
-            return 2 * halved(base, uses)
-        if RULINGS.chosen(rulings, "AR-9", "double-base-fixed"):
-            return 2 * base
-        return halved(2 * base, uses)
-    return halved(base, uses)  # R-ARM-3
-
-
-def armor(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-ARM-2: armor lowers the damage by its current DR, to a minimum of 1."""
-    if not _reduces_with_dr(calc, ctx) or ctx.over_time_later:  # R-ARM-5
-        return
-    damage_type = calc.type
-    if not damage_type and ctx.ruling_is("AR-27", "armor-reduces"):
-        damage_type = "bludgeoning"  # reduced like any typed damage
-    dr = armor_dr(ctx.target, damage_type, ctx.armor_uses, ctx.rulings)
-    if dr <= 0:
-        return  # R-ARM-4: a type the armor does not reduce uses no halving step
-    before = calc.amount
-    new = max(before - dr, 1)
-    calc.step(f"armor DR {dr}", new)
-    if new < before or ctx.ruling_is("AR-14", "always"):
-        ctx.armor_reduced = True
-    if ctx.armor_reduced and ctx.ruling_is("AR-10", "per-component"):
-        ctx.armor_uses += 1
-        ctx.armor_reduced = False
-        calc.notes["armor_used"] = calc.notes.get("armor_used", 0) + 1
-
-
-def other_reductions(target: RealmsCreature) -> list[dict[str, Any]]:
-    """Damage-reduction effects: the stat block's and Resilient (AR-11: a DR effect)."""
-    out = [dict(r) for r in target.reductions]
-    level = target.level("resilient")
-    if level:
-        out.append({"name": "resilient", "amount": level})
-    return out
-
-
-def reductions(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-DR-1: other damage reductions, each halving per reduction (AR-40 rounding)."""
-    if not _reduces_with_dr(calc, ctx):
-        return
-    up = ctx.ruling_is("AR-40", "round-up")
-    floor = 1 if ctx.raw >= 1 else 0
-    for effect in other_reductions(ctx.target):
-        name = str(effect["name"])
-        types = effect.get("types")
-        if types and calc.type not in types:
-            continue
-        amount = halved(int(effect["amount"]), ctx.dr_uses.get(name, 0), up)
-        if amount <= 0 or calc.amount <= floor:
-            continue
-        before = calc.amount
-        new = max(before - amount, floor)
-        calc.step(f"{name} {amount}", new)
-        if new < before or ctx.ruling_is("AR-14", "always"):
-            ctx.dr_reduced.add(name)
-
-
-def resistance_count(target: RealmsCreature, damage_type: str,
-                     rulings: dict[str, str]) -> tuple[int, int]:
-    """Sources of Resistance and of Vulnerability to a type (R-RES-2, R-RV-1, AR-39, AR-13)."""
-    if not damage_type:
-        return 0, 0
-    resist = target.resist.count(damage_type)
-    if RULINGS.chosen(rulings, "AR-39", "resistance-source"):
-        catalogue = conditions_catalogue()
-        for cond in target.conditions:
-            if damage_type in catalogue.get(cond.name, {}).get("resist", ()):
-                resist += 1
-    if (RULINGS.chosen(rulings, "AR-13", "a-source")
-            and damage_type in target.armor.get("resist", ())):
-        resist += 1
-    return resist, target.vulnerable.count(damage_type)
-
-
-def resistance(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-RES-1 (half, rounded up), R-RES-2 (two sources: immune), R-VUL-1 (double),
-    R-RV-1 (they cancel one for one)."""
-    if ctx.irreducible or ctx.stopped or calc.amount <= 0:
-        return
-    resist, vulnerable = resistance_count(ctx.target, calc.type, ctx.rulings)
-    immune_first = ctx.ruling_is("AR-12", "immunity-first") and resist >= 2
-    net = 2 if immune_first else resist - vulnerable
-    if net >= 2:
-        calc.step(f"immune ({resist} resistances to {calc.type})", 0)
-        ctx.stopped = True
-    elif net == 1:
-        calc.step(f"resistance ({calc.type})", half_round_up(calc.amount))
-    elif net <= -1:
-        calc.step(f"vulnerability ({calc.type})", 2 * calc.amount)
-    if (ctx.ruling_is("AR-39", "separate-halving") and calc.type == "sonic"
-            and ctx.target.has("deafened") and not ctx.stopped):
-        calc.step("deafened (sonic)", half_round_up(calc.amount))
-
-
-def susceptible(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-C-SUS: Susceptible N increases damage taken by N (AR-4: not irreducible damage)."""
-    level = ctx.target.level("susceptible")
-    if not level or calc.amount <= 0 or ctx.stopped:
-        return
-    if ctx.irreducible and ctx.ruling_is("AR-4", "nothing-applies"):
-        return
-    calc.step(f"susceptible {level}", calc.amount + level)
-
-
-REDUCTIONS_FIRST = Pipeline[DamageContext]([immunity, shield, armor, reductions, resistance,
-                                            susceptible])
-MULTIPLIERS_FIRST = Pipeline[DamageContext]([immunity, resistance, shield, armor, reductions,
-                                             susceptible])
-
-
-@dataclass
-class DamageResult:
-    """The outcome of one instance of damage: each component's steps and the totals."""
-
-    components: list[DamageCalc]
-    taken: int
-    armor_uses: int
-    dr_uses: dict[str, int]
-    shield_used: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"components": [c.to_json() for c in self.components], "taken": self.taken,
-                "armor_uses": self.armor_uses, "dr_uses": dict(self.dr_uses),
-                "shield_used": self.shield_used,
-                "text": "; ".join(c.explain() for c in self.components)}
-
-
-def resolve(target: RealmsCreature, components: list[tuple[int, str]], rulings: dict[str, str],
-            *, irreducible: bool = False, fall: bool = False, over_time_later: bool = False,
-            shield_roll: int = 0) -> DamageResult:
-    """Run every component of one instance of damage through the pipeline (pure)."""
-    ctx = DamageContext(target, rulings, irreducible=irreducible, fall=fall,
-                        over_time_later=over_time_later, shield_left=shield_roll,
-                        armor_uses=target.armor_uses, dr_uses=dict(target.dr_uses),
-                        raw=sum(a for a, _ in components))
-    pipeline = (MULTIPLIERS_FIRST if RULINGS.chosen(rulings, "AR-11", "multipliers-first")
-                else REDUCTIONS_FIRST)
-    calcs = []
-    for amount, damage_type in components:
-        ctx.stopped = False
-        calc = DamageCalc(max(amount, 0), damage_type)
-        if irreducible:
-            calc.step("irreducible", calc.amount)
-        elif fall:
-            calc.step("fall: no damage reduction", calc.amount)  # R-FALL-4
-        calcs.append(pipeline.run(calc, ctx))
-        if ctx.ruling_is("AR-10", "per-component"):
-            for name in ctx.dr_reduced:
-                ctx.dr_uses[name] = ctx.dr_uses.get(name, 0) + 1
-            ctx.dr_reduced = set()
-    if ctx.armor_reduced:
-        ctx.armor_uses += 1
-    for name in ctx.dr_reduced:
-        ctx.dr_uses[name] = ctx.dr_uses.get(name, 0) + 1
-    return DamageResult(calcs, sum(c.amount for c in calcs), ctx.armor_uses, ctx.dr_uses,
-                        shield_roll - ctx.shield_left)
-
-
-__all__ = ["DamageContext", "DamageResult", "armor_dr", "halved", "resistance_count", "resolve"]
+    @event("{target} completes a full recovery[: Health {health}], Exhausted {exhausted}.",
+           target=args.creature("who"), health=args.integer("Health after (no overheal)"),
+           exhausted=args.integer("the Exhausted level left"))
+    def apply_recovered(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.health = data["health"]
+        set_level(me, "exhausted", data["exhausted"])

@@ -1,10 +1,13 @@
-"""Time outside encounters in realms (docs/rulesets/realms.md, "Time between encounters").
+"""What outlasts an encounter in realms, and time outside encounters
+(docs/rulesets/realms.md, "What lasts" and "Time between encounters").
 
-A round is 10 seconds (seed 003, Speed). While time passes outside turn-by-turn play, timed
-conditions run out; resting, each 8 complete hours are a full recovery (overheal ends,
-Exhaustion drops 1: R-OVH-2, R-C-EXH; what else a recovery gives is ruling RLM-10); Bleed and
-Dying, whose damage comes each turn, are settled first (ruling RLM-9). A campaign's roster
-lets its time pass through the ``wait`` command (``time_commands``).
+What outlasts the encounter is Health, Energy and the conditions whose durations go on (not
+those of where a creature stands: ``FIGHT_ONLY``). A round is 10 seconds (seed 003, Speed).
+While time passes outside turn-by-turn play, timed conditions run out; resting, each 8
+complete hours are a full recovery (overheal ends, Exhaustion drops 1: R-OVH-2, R-C-EXH; what
+else a recovery gives is ruling RLM-10); Bleed and Dying, whose damage comes each turn, are
+settled first (ruling RLM-9). A campaign's roster lets its time pass through the ``wait``
+command (``time_commands``).
 """
 
 from __future__ import annotations
@@ -12,10 +15,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand, Ruleset
+from ...core import Command, EncounterState, Entity, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.roster import lasting_conditions
 from ...dice import DiceSource
+from .base import RealmsBase
 from .model import RealmsCreature
 
 ROUND_SECONDS = 10
@@ -23,6 +28,10 @@ ROUND_SECONDS = 10
 UNIT_SECONDS = {"round": ROUND_SECONDS, "minute": 60, "hour": 3600, "day": 86400}
 RECOVERY_HOURS = 8
 """Hours of rest that make a full recovery (ruling RLM-10)."""
+FIGHT_ONLY = frozenset({"prone", "grappled", "restrained", "hidden", "dodging", "terminal",
+                        "suffocating"})
+"""Conditions of where a creature stands and whom it holds, left behind when a roster
+character's lasting state is written back (``lasting``)."""
 
 
 def seconds_in(amount: int, unit: str) -> int:
@@ -33,10 +42,23 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
-class RealmsTime(Ruleset):
-    """The ``wait`` command and the roster's time hook of realms."""
+class LastingRules(RealmsBase):
+    """What outlasts an encounter, the ``wait`` command and the roster's time hook of realms
+    (a mixin of ``RealmsRuleset``)."""
 
     time_activities = ("rest", "none")
+
+    def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
+        """What outlasts the encounter (docs/rulesets/realms.md): Health and Energy, and the
+        conditions whose durations go on (not those of where it stands: FIGHT_ONLY)."""
+        if not isinstance(entity, RealmsCreature):
+            return {}
+        out: dict[str, Any] = {"conditions": lasting_conditions(state, entity, FIGHT_ONLY)}
+        if entity.health != entity.health_max:  # unhurt: the stat block's maximum
+            out["health_now"] = entity.health
+        if entity.energy != entity.energy_max:
+            out["energy_now"] = entity.energy
+        return out
 
     def time_commands(self, state: EncounterState, who: str, amount: int, unit: str,
                       activity: str) -> list[Command]:

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Event, Ruleset
-from ...rulesets.realms import commands as rc
-from ...rulesets.realms.model import RealmsCreature
+from ...rulesets.realms.model import RealmsCreature, ap_costs
+from ...rulesets.realms.movement import distance
 from ..hooks import STANDING, DamageRecord, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
@@ -119,7 +119,7 @@ def _path(state: EncounterState, me: RealmsCreature,
     here = list(me.position)
     path: list[list[int]] = []
     for _ in range(64):
-        if rc.distance(me.squares(here), goal) <= 1:
+        if distance(me.squares(here), goal) <= 1:
             break
         tx = sum(x for x, _ in goal) / len(goal)
         ty = sum(y for _, y in goal) / len(goal)
@@ -149,7 +149,7 @@ class Skirmish:
             return
         if me.companion_of is not None and not me.commanded:
             return
-        costs = rc.ap_costs(state)
+        costs = ap_costs(state)
         if "medicine" in me.skills and _ap(state, me) >= costs["stabilize"]:
             ally = _dying_ally(state, me)
             if ally is not None:
@@ -164,7 +164,7 @@ class Skirmish:
                 return
             if (not moved and me.position is not None and target.position is not None
                     and me.weapon_range == "melee"
-                    and rc.distance(me.squares(), target.squares()) > 1):
+                    and distance(me.squares(), target.squares()) > 1):
                 moved = True
                 path = _path(state, me, target)
                 while path:

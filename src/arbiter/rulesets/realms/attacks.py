@@ -1,0 +1,289 @@
+"""Attacks in realms (RLM-1, RLM-2, RLM-6, R-ARM-8): the roll, the Critical Level, the
+damage dice, the Defend reaction (R-SHD-1) and the flanking reaction (R-FLK-2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource, roll
+from .base import RealmsBase
+from .conditions import set_level
+from .model import (
+    RealmsCreature,
+    defense_bonus,
+    evasion,
+    flag,
+    half,
+    load_gear,
+    load_toml,
+    modifier,
+    parse_dice,
+    succeeds,
+)
+from .pipeline import halved
+
+WEAPONS = tuple(sorted(load_toml("weapons.toml")))
+"""The weapon names an attack may name (``weapons.toml``)."""
+
+
+class AttackRules(RealmsBase):
+    """The ``attack`` command (a mixin of ``RealmsRuleset``)."""
+
+    def attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """Everything about an attack but the dice: modifiers, the score, the crit range."""
+        args = command.args
+        actor = self.creature(state, self.actor(state, command).id)
+        target = self.creature(state, self.arg(command, "target", str))
+        if target.id == actor.id:
+            raise IllegalCommand("a creature cannot attack itself")
+        if target.dead or target.unsummoned:
+            raise IllegalCommand(f"{target.id} is already dead")
+        # most creatures have no condition: what reads conditions is skipped for them
+        mine, theirs = actor.conditions, target.conditions
+        if mine:
+            self.check_harm(actor, target, "attack")  # R-C-CHA
+        weapon = actor.damage
+        melee = actor.weapon_range == "melee"
+        arms = actor.weapon_arms
+        if "weapon" in args:
+            gear = load_gear("weapons", self.arg(command, "weapon", str), actor.id)
+            weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
+                      for p in gear["damage"]]
+            melee = gear.get("range", "melee") == "melee"
+            arms = bool(gear.get("arms", True))
+        if mine:  # R-C-RES: an attack with a weapon the arms wield (RLM-7)
+            reaction = bool(args.get("reaction"))
+            self.check_arms(state, actor, "reaction_attack" if reaction else "attack",
+                            command, weapon_arms=arms, reaction=reaction)
+        if not weapon:
+            weapon = [{"dice": "1d2", "bonus": 0, "type": "bludgeoning"}]
+        mods: list[tuple[str, int]] = [("attack bonus", actor.attack)]
+
+        def add(label: str, value: int) -> None:
+            if value:
+                mods.append((label, value))
+
+        if mine:
+            add("conditions (attack)", modifier(actor, "attack"))
+            add("Weakened (d20)", modifier(actor, "d20"))  # R-C-WEA
+            add("Exhausted (bonuses)", modifier(actor, "bonuses"))  # R-C-EXH
+        if theirs:
+            add("target Grappled", modifier(target, "to_be_hit"))  # R-C-GRA
+            if melee:
+                add("target Prone, in melee", modifier(target, "to_be_hit_melee"))  # R-C-PRO
+        hiding = actor.condition("hidden") if mine else None
+        hidden = hiding is not None
+        # R-C-HID: a target that found the attacker by a search knows where it is
+        aware = hiding is not None and target.id in hiding.data.get("detected_by", ())
+        unaware = (self.arg(command, "unaware", bool, hidden) if "unaware" in args
+                   else hidden and not aware)
+        if hidden and unaware:
+            add("Hidden, target unaware", 2)  # R-C-HID
+        fear = actor.condition("frightened") if mine else None
+        if fear is not None:  # R-C-FRI, AR-24
+            sees = self.arg(command, "sees_fear_source", bool, True)
+            penalty = 0
+            if fear.source == target.id:
+                penalty = fear.level
+                if sees and self.ruling_is(state, "AR-24", "stack"):
+                    penalty += half(state, fear.level)
+            elif sees:
+                penalty = half(state, fear.level)
+            add("Frightened", -penalty)
+        obscurity = 0
+        if (mine and actor.has("blinded")) or (theirs and target.has("invisible")):
+            obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
+        elif not melee and theirs:
+            obscurity = modifier(target, "obscurity_ranged")  # R-C-PRO
+        if obscurity and self.ruling_is(state, "RLM-4", "minus-1-per-level"):
+            add(f"Obscurity {obscurity}", -obscurity)
+        if "bonus" in args:
+            add("situational", self.arg(command, "bonus", int, 0))
+        against = self.arg(command, "against", str, "evasion") if "against" in args \
+            else "evasion"
+        dodge = target.level("dodging") if theirs else 0
+        # Evasion includes dodging's +1 (R-CMP-8); a Defense score is 10 + the defense
+        score = (evasion(target) if against == "evasion"
+                 else 10 + defense_bonus(target, against))
+        scared = target.condition("frightened") if theirs else None
+        if scared is not None:  # R-C-FRI: the target's Scores (its Evasion, its Defenses)
+            if scared.source == actor.id:
+                score -= scared.level
+            elif self.arg(command, "target_sees_fear_source", bool, True):
+                score -= half(state, scared.level)
+        primary = weapon[0]["type"]
+        crit_range = int(self.ruling(state, "RLM-6"))
+        increase = int(target.armor.get("crit_range", 0))
+        if primary in target.armor.get("vulnerable", ()):
+            increase = 0  # R-ARM-7
+        elif primary in target.armor.get("resist", ()):
+            increase *= 2  # R-ARM-6
+        return {"actor": actor, "target": target, "weapon": weapon, "melee": melee,
+                "modifiers": mods, "bonus": sum(v for _, v in mods), "against": against,
+                "score": score, "crit_range": crit_range + increase, "dodge": dodge}
+
+    def attack_outcome(self, state: EncounterState, setup: dict[str, Any],
+                       natural: int) -> tuple[bool, int]:
+        total = natural + setup["bonus"]
+        hit = succeeds(state, total, setup["score"])
+        if self.ruling_is(state, "RLM-1", "natural-20-1"):
+            hit = natural == 20 or (natural != 1 and hit)
+        level = max(total - setup["score"], 0) // setup["crit_range"] if hit else 0
+        return hit, level
+
+    @command("Attack a creature: d20 + attack bonus against its Evasion or a Defense score "
+             "(2 AP; a flanking reaction 1 AP, out of turn).",
+             who="player", when="turn", off_turn=("reaction",), actor="required",
+             cost="attack",
+             rules=("R-AP-1", "R-ARM-6", "R-ARM-7", "R-ARM-8", "R-SHD-1", "R-FLK-2", "R-CMP-8",
+                    "R-C-BLI", "R-C-CHA", "R-C-RES", "R-C-DAZ", "R-C-EXH", "R-C-FRI", "R-C-GRA",
+                    "R-C-HID", "R-C-INV", "R-C-PRO", "R-C-WEA", "R-DY-1", "R-DTH-1", "R-CMP-10"),
+             target=args.creature("the creature attacked", refers="enemy", required=True),
+             weapon=args.choice("another weapon than the actor's own (weapons.toml)", *WEAPONS),
+             against=args.text("evasion, or a defense (might, reflex...) whose score is 10 + it",
+                               default="evasion", max_len=64),
+             defend=args.flag("the target takes the Defend reaction with its shield"),
+             reaction=args.choice("a reaction attack: flank (a flanker when the target leaves)",
+                                  "flank"),
+             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
+             unaware=args.flag("a Hidden attacker's target does not know where it is (default: "
+                               "unless it found the attacker by a search)"),
+             sees_fear_source=args.flag("a Frightened attacker sees the source of its fear",
+                                        default=True),
+             target_sees_fear_source=args.flag("a Frightened target sees the source of its fear",
+                                               default=True),
+             rm_allows=args.flag("the RM allows a Restrained attacker this use of its hands"))
+    def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Attack: actor, target, [weapon], [against: evasion|might|reflex...], [defend:
+        true (the target's shield reaction)], [reaction: flank], [bonus], [unaware],
+        [sees_fear_source], [target_sees_fear_source], [rm_allows]."""
+        setup = self.attack_setup(state, command)
+        actor: RealmsCreature = setup["actor"]
+        target: RealmsCreature = setup["target"]
+        reaction = self.arg(command, "reaction", str, "")
+        if reaction:
+            self.check_flank_reaction(state, actor, target, reaction)
+        defend = self.arg(command, "defend", bool, False)
+        if defend:  # refused before any die is rolled
+            if not target.shield:
+                raise IllegalCommand(f"{target.id} has no shield to Defend with",
+                                     rule="R-SHD-1")
+            self.check_reaction(state, target, "defend")
+        economy = self.pay(state, actor, "reaction_attack" if reaction else "attack",
+                           reaction=bool(reaction))
+        d20 = dice.roll(20)
+        hit, level = self.attack_outcome(state, setup, d20)
+        data: dict[str, Any] = {
+            "actor": actor.id, "target": target.id, "d20": d20,
+            "total": d20 + setup["bonus"], "against": setup["against"], "score": setup["score"],
+            "modifiers": [[label, value] for label, value in setup["modifiers"]],
+            "hit": hit, "critical_level": level, "crit_range": setup["crit_range"],
+            "economy": economy, "reaction": reaction or None,
+            "dodge_left": max(setup["dodge"] - 1, 0) if setup["dodge"] else None,
+        }
+        if not hit:
+            return [Event("attacked", data)]
+        components, rolls = self.roll_damage(state, actor, setup["weapon"], level, dice)
+        events = [Event("attacked", {**data, "damage": rolls})]  # the payload whole, then the event
+        shield_roll = 0
+        if defend:
+            shield_roll, defended = self.defend(state, target, dice)
+            events.append(defended)
+        events += self.hurt(self.lookahead(state, events), target.id, components, dice,
+                            shield_roll=shield_roll)
+        return events
+
+    def roll_damage(self, state: EncounterState, actor: RealmsCreature,
+                    weapon: list[dict[str, Any]], level: int,
+                    dice: DiceSource) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+        """Each damage component's dice; each Critical Level adds the dice again (RLM-2)."""
+        components = []
+        rolls = []
+        for expr, added, bonus, kind in self.damage_dice(state, actor, weapon, level):
+            result = roll(expr, dice)
+            amount = max(result.total + added, 0)
+            components.append((amount, kind))
+            rolls.append({**result.to_json(), "bonus": bonus, "type": kind, "amount": amount})
+        return components, rolls
+
+    def damage_dice(self, state: EncounterState, actor: RealmsCreature,
+                    weapon: list[dict[str, Any]], level: int) -> list[tuple[str, int, int, str]]:
+        """Each damage component as (its dice, what is added to their total, the bonus among
+        that, its type): each Critical Level adds the dice again, or their maximum (RLM-2)."""
+        added_max = self.ruling_is(state, "RLM-2", "added-maximum")
+        out = []
+        for i, part in enumerate(weapon):
+            count, faces = parse_dice(str(part["dice"]), actor.id)
+            bonus = int(part.get("bonus", 0)) + (actor.damage_bonus if i == 0 else 0)
+            if added_max:
+                out.append((f"{count}d{faces}", level * count * faces + bonus, bonus,
+                            str(part["type"])))
+            else:
+                out.append((f"{count * (1 + level)}d{faces}", bonus, bonus, str(part["type"])))
+        return out
+
+    def defend(self, state: EncounterState, target: RealmsCreature,
+               dice: DiceSource) -> tuple[int, Event]:
+        """R-SHD-1: the Defend reaction rolls the shield's die (AR-15: not a halving DR)."""
+        if not target.shield:
+            raise IllegalCommand(f"{target.id} has no shield to Defend with", rule="R-SHD-1")
+        self.check_reaction(state, target, "defend")
+        economy = self.pay(state, target, "defend", reaction=True)
+        result = roll(str(target.shield["die"]), dice)
+        amount = self.shield_amount(state, target, result.total)
+        return amount, Event("defended", {"actor": target.id, "shield_roll": amount,
+                                          "shield": result.to_json(), "economy": economy})
+
+    def shield_amount(self, state: EncounterState, target: RealmsCreature, rolled: int) -> int:
+        """What a Defend's shield roll stops (AR-15: halving per use, when ruled a DR)."""
+        if self.ruling_is(state, "AR-15", "halving-dr"):
+            return halved(rolled, target.shield_uses)
+        return rolled
+
+    def check_flank_reaction(self, state: EncounterState, actor: RealmsCreature,
+                             target: RealmsCreature, reaction: str) -> None:
+        """R-FLK-2: a flanker's Basic Reaction when the target leaves; once per the
+        triggering creature's turn (AR-35: one in total)."""
+        if reaction != "flank":
+            raise InvalidCommand("attack: the only reaction attack is 'flank'")
+        if actor.conditions and flag(actor, "no_reactions"):  # the arms: attack_setup
+            raise IllegalCommand(f"{actor.id} is Dazed and cannot take Reactions",
+                                 rule="R-C-DAZ")
+        provoked = state.extra.get("provoked")
+        if not provoked or provoked["mover"] != target.id or actor.id not in provoked["flankers"]:
+            raise IllegalCommand(f"{target.id} has not left {actor.id}'s flank this turn",
+                                 rule="R-FLK-2")
+        used = provoked.get("used", [])
+        if used and (self.ruling_is(state, "AR-35", "one-total") or actor.id in used):
+            raise IllegalCommand(f"the flanking reaction against {target.id} was already taken "
+                                 "this turn", rule="R-FLK-2")
+
+    @event("{actor} {hit?hits|misses} {target}[ (a {reaction} reaction)]: {total} (d20 {d20}) "
+           "against {against} {score}, Critical Level {critical_level}[; damage {damage}]"
+           "[; {target} has {dodge_left} dodges left].",
+           actor=args.creature("the attacker"), target=args.creature("the target"),
+           d20=args.integer("the d20"), total=args.integer("the attack's total"),
+           against=args.text("evasion or a defense"), score=args.integer("the score to reach"),
+           modifiers=args.items("each modifier: [label, value]"), hit=args.flag("a hit"),
+           critical_level=args.integer("the Critical Level"),
+           crit_range=args.integer("the margin per Critical Level"),
+           reaction=args.text("flank, for a reaction attack"),
+           dodge_left=args.integer("the target's dodging left"),
+           damage=args.items("each damage component's roll"))
+    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+        target = self.creature(state, data["target"])
+        if data.get("dodge_left") is not None:
+            set_level(target, "dodging", data["dodge_left"])
+        if data.get("reaction"):
+            provoked = state.extra.get("provoked")
+            if provoked is not None:
+                provoked["used"] = [*provoked.get("used", []), data["actor"]]
+
+    @event("{actor} takes the Defend reaction: the shield stops {shield_roll}.",
+           actor=args.creature("the defender"), shield_roll=args.integer("damage it stops"),
+           shield=args.mapping("the shield die's roll"))
+    def apply_defended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["actor"]).shield_uses += 1

@@ -1,0 +1,435 @@
+"""What every topic of the realms ruleset uses (seed 003, "Encounters").
+
+``RealmsBase`` builds a creature from its stat block, finds creatures, spends Action Points
+(``pay``, ``buy_movement``), rolls against a Difficulty Score (``check_roll``), refuses what a
+condition forbids (``check_arms``, ``check_reaction``, ``check_harm``...), gives a condition by
+its one path (``gain``, with a mount's riders unseated) and deals damage by its one path
+(``hurt``, then Dying, death and a side winning: ``consequences``). ``do_*`` methods decide
+(pure, dice only from the argument); ``apply_*`` methods evolve and take every number from
+the event. Rule ids (R-...) are those of the rules inventory; the ambiguities (AR-n) and the
+missing rules (RLM-n) are rulings in ``rulings.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, replace
+from fractions import Fraction
+from typing import Any
+
+from ...core import (
+    Command,
+    Condition,
+    EncounterState,
+    Entity,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Ruleset,
+)
+from ...core import catalogue as args
+from ...core.copying import peek
+from ...core.ruleset import ENTITY_KEYS
+from ...dice import DiceSource, roll
+from .model import (
+    ROUND_HALVES,
+    STAT_KEYS,
+    RealmsCreature,
+    ap_costs,
+    conditions_catalogue,
+    creature,
+    defense_bonus,
+    flag,
+    load_gear,
+    modifier,
+    needs_arms,
+    parse_dice,
+    reduce_with_floor,
+    rulings,
+    size_for,
+    sizes,
+    skill_bonus,
+    speed,
+    succeeds,
+)
+from .pipeline import resolve
+
+ROLL_FIELDS = {
+    "skill": args.text("the skill or defense rolled"), "roller": args.creature("who rolled"),
+    "d20": args.integer("the d20"), "bonus": args.integer("what the roll adds"),
+    "total": args.integer("the roll's total"), "ds": args.integer("the Difficulty Score"),
+    "success": args.flag("it meets the Difficulty Score")}
+"""The payload fields of a skill or defense roll against a DS (``check_roll``), which every
+event that carries one declares."""
+BALANCE_SKILLS = frozenset({"acrobatics", "dancing"})
+"""Skills whose rolls need balance or poise (R-C-FAI: "such as climbing, dancing, and
+acrobatics"; a climb is one too)."""
+ARM_ACTIONS = {"reaction_attack": "reaction attack", "defend": "Defend reaction",
+               "skill": "skill roll", "maneuver": "grapple, trip or shove"}
+"""How a refusal names an action that needs the arms (R-C-RES), when not by its name."""
+
+
+def dies(me: RealmsCreature, health: int) -> bool:
+    """Whether ``me`` dies at ``health``: a companion at 0 or less (R-CMP-10), anyone at
+    minus their maximum (R-DTH-1, AR-5)."""
+    return (me.companion and health <= 0) or health <= -me.health_max
+
+
+class RealmsBase(Ruleset):
+    """The helpers of every realms topic (the topics are mixins of it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings = rulings()  # the one RulingSet that model.py and pipeline.py read too
+
+    creature = staticmethod(creature)  # the realms creature of an id (``model.creature``)
+
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        """Build a creature from a stat block (keys: docs/rulesets/realms.md)."""
+        unknown = set(spec) - ENTITY_KEYS - STAT_KEYS
+        if unknown:
+            raise InvalidCommand(
+                f"{entity_id}: unknown stat-block key(s) {', '.join(sorted(unknown))} "
+                f"(known: {', '.join(sorted(ENTITY_KEYS | STAT_KEYS))})")
+        base = super().make_entity(entity_id, {k: v for k, v in spec.items() if k in ENTITY_KEYS})
+        made = RealmsCreature(**{f.name: getattr(base, f.name) for f in fields(Entity)})
+        try:
+            self._fill(made, spec)
+        except (TypeError, ValueError, KeyError, AttributeError) as err:
+            raise InvalidCommand(f"{entity_id}: malformed stat block: {err}") from None
+        return made
+
+    def _fill(self, m: RealmsCreature, spec: Mapping[str, Any]) -> None:
+        m.creature_level = int(spec.get("level", 1))
+        ints = ("strength", "agility", "vitality", "evasion", "attack", "damage_bonus",
+                "power_bonus", "weight", "load", "altitude")
+        for key in ints:
+            if key in spec:
+                setattr(m, key, int(spec[key]))
+        m.health_max = m.health = int(spec.get("health", 10))
+        m.energy_max = m.energy = int(spec.get("energy", 0))
+        m.health = int(spec.get("health_now", m.health))  # a roster character's lasting state
+        m.energy = int(spec.get("energy_now", m.energy))
+        m.initiative_bonus = int(spec.get("initiative", m.agility))
+        m.defenses = {str(k): int(v) for k, v in dict(spec.get("defenses", {})).items()}
+        m.skills = {str(k): int(v) for k, v in dict(spec.get("skills", {})).items()}
+        m.proficient = [str(s) for s in spec.get("proficient", list(m.skills))]
+        for key in ("resist", "vulnerable", "immune"):
+            setattr(m, key, [str(t) for t in spec.get(key, [])])
+        m.reductions = [{"name": str(r["name"]), "amount": int(r["amount"]),
+                         **({"types": list(r["types"])} if "types" in r else {})}
+                        for r in spec.get("reductions", [])]
+        size = str(spec.get("size", "")) or None
+        if size is None and "height_cm" in spec:
+            size = size_for(int(spec["height_cm"]), int(spec.get("length_cm", 0)))  # R-SIZ-2
+        m.size = size or "medium"
+        if m.size not in sizes():
+            raise ValueError(f"size {m.size!r} is not one of {', '.join(sizes())}")
+        for key in ("climb_speed", "swim_speed", "fly_speed"):
+            if spec.get(key) is not None:
+                setattr(m, key, int(spec[key]))
+        m.flying = bool(spec.get("flying", False))
+        if "position" in spec:
+            m.position = [int(v) for v in spec["position"]]
+        m.companion_of = spec.get("companion_of")
+        for key in ("summoned", "mountable", "saddled"):
+            setattr(m, key, bool(spec.get(key, False)))
+        m.willing = bool(spec.get("willing", True))
+        weapon = load_gear("weapons", spec.get("weapon", "unarmed"), m.id)
+        given = spec.get("weapon", "unarmed")
+        # an inline weapon (a mapping) is named by its own "name", else "natural weapon"
+        m.weapon = str(weapon.get("name", "natural weapon" if isinstance(given, Mapping)
+                                  else given))
+        m.weapon_range = str(weapon.get("range", "melee"))
+        m.weapon_arms = bool(weapon.get("arms", True))
+        m.damage = []
+        for part in weapon.get("damage", []):
+            parse_dice(str(part["dice"]), m.id)
+            m.damage.append({"dice": str(part["dice"]), "bonus": int(part.get("bonus", 0)),
+                             "type": str(part["type"])})
+        m.armor = load_gear("armor", spec.get("armor"), m.id)
+        if m.armor and m.strength < int(m.armor.get("strength", -99)):  # R-ARM-9
+            raise ValueError(f"{m.armor.get('name', 'this armor')} needs Strength "
+                             f"{m.armor['strength']}, and {m.id} has {m.strength}")
+        m.shield = load_gear("shields", spec.get("shield"), m.id)
+
+    def pay(self, state: EncounterState, who: RealmsCreature, action: str, *,
+            reaction: bool = False, ap: int | None = None) -> dict[str, Any] | None:
+        """The economy after paying an action's AP (RLM-3), or IllegalCommand saying why.
+        Outside turn-by-turn play nothing is counted (None)."""
+        if who.dead or who.unsummoned:
+            raise IllegalCommand(f"{who.id} is dead and cannot act", rule="R-DTH-1")
+        if not state.in_combat:
+            return None
+        if not reaction and state.current != who.id:
+            raise IllegalCommand(f"it is {state.current}'s turn, not {who.id}'s", rule="R-AP-1")
+        cost = ap_costs(state)[action] if ap is None else ap
+        economy = dict(state.economy.get(who.id) or self.economy.fresh(state, who.id))
+        if economy["ap"] < cost:
+            why = " (Dying: 1 AP per turn)" if who.dying else ""
+            raise IllegalCommand(
+                f"{who.id} has {economy['ap']} AP left{why}, and {action.replace('_', ' ')} "
+                f"costs {cost}", rule="R-DY-2" if who.dying else "R-AP-1")
+        economy["ap"] -= cost
+        return economy
+
+    def buy_movement(self, state: EncounterState, who: RealmsCreature, halves: int,
+                     economy: dict[str, Any] | None) -> tuple[dict[str, Any] | None, int]:
+        """Spend ``halves`` half spaces of movement, buying move actions (1 Speed each) as
+        needed (R-PRN-2); returns the economy and the move actions bought."""
+        if economy is None:
+            return None, 0
+        if flag(who, "no_movement_actions") and halves > economy["movement"]:
+            cond = flag(who, "no_movement_actions")
+            raise IllegalCommand(f"{who.id} is {cond} and cannot take movement actions",
+                                 rule="R-C-GRA" if cond == "grappled" else "R-C-IMM")
+        per_action = speed(state, who) * ROUND_HALVES
+        bought = 0
+        economy = dict(economy)
+        while economy["movement"] < halves:
+            if per_action <= 0:
+                raise IllegalCommand(f"{who.id} has Speed 0 and cannot move", rule="R-C-IMM")
+            cost = ap_costs(state)["move"]
+            if economy["ap"] < cost:
+                raise IllegalCommand(
+                    f"{who.id} needs {Fraction(halves - economy['movement'], 2)} more spaces "
+                    f"of movement and has {economy['ap']} AP left", rule="R-AP-1")
+            economy["ap"] -= cost
+            economy["movement"] += per_action
+            bought += 1
+        economy["movement"] -= halves
+        return economy, bought
+
+    def _set_ap(self, state: EncounterState, who: str, ap: int) -> None:
+        """The creature's ``ap``, copied (in a lookahead) only when it changes."""
+        entity = peek(state.entities, who)
+        if isinstance(entity, RealmsCreature) and entity.ap != ap:
+            self.creature(state, who).ap = ap
+
+    def _store_ap(self, state: EncounterState, who: str, ap: int) -> None:
+        """An event's AP left, on the creature and in its economy."""
+        self._set_ap(state, who, ap)
+        if who in state.economy:
+            state.economy[who] = {**state.economy[who], "ap": ap}
+
+    def consequences(self, state: EncounterState, who: str, health: int,
+                     dice: DiceSource) -> list[Event]:
+        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
+        when ``who``'s Health becomes ``health``. ``state`` is the state before that change
+        (only Health is read as new, so no lookahead is needed: this follows every hit)."""
+        if health > 0:  # nothing follows Health above 0: this runs after every hit
+            return []
+        me = self.creature(state, who)
+        events: list[Event] = []
+        if me.dead or me.unsummoned:
+            return events
+        if dies(me, health):
+            events.append(Event("died", {
+                "target": who, "unsummoned": me.summoned if me.companion else False,
+                "why": "a companion dies at 0 Health or less" if me.companion
+                else f"Health {health} reached -{me.health_max}"}))
+        elif health <= 0 and not me.dying:  # Dying, 1 AP and prone, through the one path
+            events += self.gain(state, me, Condition("dying", source=who), dice)
+        if events:  # each of them leaves ``who`` down (dead or Dying)
+            events += self.winner(state, down=who)
+        return events
+
+    def winner(self, state: EncounterState, down: str) -> list[Event]:
+        """``side_won`` when one side alone has a creature standing, counting ``down`` as
+        out of the fight whatever ``state`` says (it is about to be)."""
+        if "winner" in state.extra:
+            return []
+        sides: dict[str, bool] = {}
+        for e in state.entities.values():
+            if isinstance(e, RealmsCreature) and e.side is not None:
+                sides[e.side] = sides.get(e.side, False) or not (e.down or e.id == down)
+        standing = [s for s, up in sides.items() if up]
+        if len(sides) >= 2 and len(standing) == 1:
+            return [Event("side_won", {"winner": standing[0]})]
+        return []
+
+    def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
+        """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
+        if self.ruling_is(state, "AR-36", "newest"):
+            return True
+
+        def ends(cond: Condition) -> int:
+            if cond.duration.kind == "timed" and cond.duration.round is not None:
+                return cond.duration.round
+            return 10**9
+
+        def key(cond: Condition) -> tuple[int, int, int]:
+            return cond.level, int(cond.data.get("potency", 0)), ends(cond)
+
+        return key(new) >= key(old)
+
+    def gain(self, state: EncounterState, target: RealmsCreature, new: Condition,
+             dice: DiceSource, keep: str = "", *, dying: bool = False) -> list[Event]:
+        """The one path by which a condition comes to a creature, whoever gives it (the
+        GM's ``condition``, Dying and prone at 0 Health, a fall, an unseating, a failed swim,
+        a dodge), so that a condition given again, or returning after it was removed, plays
+        as when it was first given: a flyer falls instead of lying prone (R-FLY-2); the same
+        condition never stacks, the stronger replaces (R-CON-4..7, AR-36; Exhaustion adds,
+        AR-22); Stunned takes the AP it adds (R-C-STU); Exhausted above 10 dies (R-DTH-2);
+        entering Dying drops to 1 AP and prone (R-DY-1, R-DY-2); a mount knocked prone
+        unseats its riders (R-MNT-3). ``dying``: the prone of entering Dying, which a flyer
+        gets as it begins to fall ("While dying, you are prone", R-C-DYI)."""
+        name = new.name
+        entry = conditions_catalogue()[name]
+        events: list[Event] = []
+        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
+            events.append(Event("began_falling", {"target": target.id,
+                                                  "altitude": target.altitude}))
+            if not dying:
+                return events
+        old = target.condition(name)
+        if old is not None:
+            if entry.get("stacks") and self.ruling_is(state, "AR-22", "adds"):
+                new = replace(new, level=old.level + new.level,  # AR-22: Exhaustion adds
+                              duration=old.duration)  # R-CON-5: durations do not stack
+            elif keep == "old" or (not keep and not self.stronger(state, old, new)):
+                return [Event("condition_kept", {"target": target.id, "name": name,
+                                                 "kept": old.to_json(),
+                                                 "refused": new.to_json()})]
+        if name == "dying" and old is None:  # R-DY-1, R-DY-2: 1 AP, and prone at once
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            current = int(economy["ap"])
+            ap = 1 if self.ruling_is(state, "AR-6", "set-to-one") else min(current, 1)
+            events.append(Event("fell_dying", {"target": target.id, "ap": ap}))
+            if not target.has("prone"):
+                events += self.gain(state, target, Condition("prone", source=target.id), dice,
+                                    dying=True)
+        events.append(Event("condition_added", {"target": target.id, "condition": new.to_json(),
+                                                "replaced": old.to_json() if old else None}))
+        if name == "stunned":  # R-C-STU: Stun N removes N AP at once (R-CON-3 floor)
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            # R-CON-4: a stun given again takes only the AP its level adds
+            adds = max(new.level - target.stun_taken, 0)
+            ap = reduce_with_floor(state, int(economy["ap"]), adds)
+            events.append(Event("ap_lost", {"target": target.id, "ap": ap,
+                                            "lost": int(economy["ap"]) - ap,
+                                            "stun_taken": max(new.level, target.stun_taken)}))
+        if name == "exhausted" and new.level > 10:  # R-DTH-2
+            events.append(Event("died", {"target": target.id, "unsummoned": False,
+                                         "why": f"Exhausted {new.level} is above 10"}))
+        if name == "prone" and old is None:  # R-MNT-3: knocked prone (not already lying)
+            events += self.unseat(state, target, dice)
+        return events
+
+    def check_reaction(self, state: EncounterState, who: RealmsCreature,
+                       action: str) -> None:
+        """A Reaction ``who`` may not take: none while Dazed (R-C-DAZ), none that needs the
+        arms while Restrained (R-C-RES: the RM's leave is for Actions, not Reactions)."""
+        if not who.conditions:
+            return
+        if flag(who, "no_reactions"):
+            raise IllegalCommand(f"{who.id} is Dazed and cannot take Reactions", rule="R-C-DAZ")
+        self.check_arms(state, who, action, reaction=True)
+
+    def check_arms(self, state: EncounterState, who: RealmsCreature, action: str,
+                   command: Command | None = None, *, weapon_arms: bool = True,
+                   reaction: bool = False) -> None:
+        """R-C-RES: a Restrained creature takes no Action or Reaction that needs the arms
+        (which do: RLM-7, ``c.needs_arms``); the RM may allow an Action using the hands
+        (``rm_allows`` on the command), never a Reaction."""
+        if not who.conditions or not flag(who, "no_arm_actions"):
+            return
+        if not needs_arms(state, action, weapon_arms):
+            return
+        if not reaction and command is not None and self.arg(command, "rm_allows", bool, False):
+            return
+        what = ARM_ACTIONS.get(action, action)
+        leave = "" if reaction else " (the RM may allow it: rm_allows: true)"
+        raise IllegalCommand(f"{who.id} is Restrained: no {what}, it needs the arms{leave}",
+                             rule="R-C-RES")
+
+    def check_movement(self, state: EncounterState, who: RealmsCreature, action: str,
+                       command: Command) -> None:
+        """Climbing and swimming are movement (seed 003, "Movement"): Grappled and Immobile
+        refuse them (R-C-GRA, R-C-IMM), and they need the arms (R-C-RES, RLM-7)."""
+        if not who.conditions:
+            return
+        cond = flag(who, "no_movement_actions")
+        if cond:
+            raise IllegalCommand(f"{who.id} is {cond} and cannot take movement actions",
+                                 rule="R-C-GRA" if cond == "grappled" else "R-C-IMM")
+        self.check_arms(state, who, action, command)
+
+    def hurt(self, state: EncounterState, who: str, components: list[tuple[int, str]],
+             dice: DiceSource, *,
+             shield_roll: int = 0, fall: bool = False, over_time: str | None = None,
+             irreducible: bool = False, cause: str = "damage") -> list[Event]:
+        """A ``damaged`` event through the pipeline, and what follows from it."""
+        target = self.creature(state, who)
+        later = over_time is not None and over_time in target.over_time_seen
+        result = resolve(target, components, state.rulings, fall=fall, shield_roll=shield_roll,
+                         over_time_later=later, irreducible=irreducible)
+        health = target.health - result.taken
+        data = {"target": who, "cause": cause, "taken": result.taken, "health": health,
+                "pipeline": result.to_json(), "armor_uses": result.armor_uses,
+                "dr_uses": result.dr_uses, "over_time": over_time,
+                # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
+                "destabilize": target.stabilized and result.taken > 0 and health < 0}
+        return [Event("damaged", data), *self.consequences(state, who, health, dice)]
+
+    def unseat(self, state: EncounterState, mount: RealmsCreature,
+               dice: DiceSource) -> list[Event]:
+        """R-MNT-3: a mount knocked prone unseats its riders, who fall prone unless they
+        pass DS 15 Reflex or Might (the better of the two)."""
+        events: list[Event] = []
+        for rider in state.entities.values():
+            if not isinstance(rider, RealmsCreature) or rider.mounted_on != mount.id:
+                continue
+            bonus = max(defense_bonus(rider, "reflex"), defense_bonus(rider, "might"))
+            d20 = dice.roll(20)
+            total = d20 + bonus + modifier(rider, "d20")
+            kept = succeeds(state, total, 15)
+            events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
+                                                "ds": 15, "stays_mounted": kept}))
+            if not kept:  # unmounted by the roll's event, then knocked prone
+                events += self.gain(state, rider, Condition("prone", source=mount.id), dice)
+        return events
+
+    def roll_bonus(self, roller: RealmsCreature, skill: str, extra: int = 0) -> int:
+        """What a d20 roll of ``skill`` (or a defense) adds: its bonus, the conditions' d20
+        modifiers and ``extra``."""
+        return skill_bonus(roller, skill) + modifier(roller, "d20") + extra
+
+    def check_roll(self, state: EncounterState, roller: RealmsCreature, skill: str, ds: int,
+                   dice: DiceSource, extra: int = 0, twice: bool = False) -> dict[str, Any]:
+        result = roll("2d20kh1" if twice else "1d20", dice)
+        bonus = self.roll_bonus(roller, skill, extra)
+        total = result.total + bonus
+        return {"skill": skill, "roller": roller.id, "d20": result.total, "bonus": bonus,
+                "total": total, "ds": ds, "success": succeeds(state, total, ds)}
+
+    @staticmethod
+    def check_harm(who: RealmsCreature, target: RealmsCreature, what: str) -> None:
+        """R-C-CHA: a Charmed creature neither attacks nor harms the creature that charmed
+        it (a condition with ``no_harm_source`` whose source is ``target``)."""
+        if not who.conditions:
+            return
+        catalogue = conditions_catalogue()
+        for cond in who.conditions:
+            if cond.source == target.id and catalogue[cond.name].get("no_harm_source"):
+                raise IllegalCommand(f"{who.id} is {cond.name.capitalize()} by {target.id} "
+                                     f"and cannot {what} it", rule="R-C-CHA")
+
+    @staticmethod
+    def from_source(target: RealmsCreature, source: str | None, key: str) -> int:
+        """What ``target``'s conditions give their own source on ``key`` against it: a
+        charmer's Charisma rolls and potencies +2 (R-C-CHA, ``source_charisma``,
+        ``source_potency`` in conditions.toml)."""
+        if not target.conditions or source is None:
+            return 0
+        catalogue = conditions_catalogue()
+        return sum(int(catalogue[x.name].get(key, 0)) for x in target.conditions
+                   if x.source == source)
+
+    @staticmethod
+    def balance(roller: RealmsCreature, skill: str, needed: bool) -> int:
+        """R-C-FAI: what a roll needing balance or poise ("such as climbing, dancing, and
+        acrobatics": every Acrobatics roll, a climb, or a roll said to) loses."""
+        if not roller.conditions or not (needed or skill in BALANCE_SKILLS):
+            return 0
+        return modifier(roller, "balance")

@@ -1,0 +1,73 @@
+"""Companions in realms (R-CMP-1, R-CMP-7..9): at most two per character, the dodge
+with every AP left, and the command reaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import RealmsBase
+from .model import AP_PER_TURN, RealmsCreature, ap_costs
+
+
+class CompanionRules(RealmsBase):
+    """Companions and dodging (a mixin of ``RealmsRuleset``)."""
+
+    def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Add a creature: id, and its stat block (or `template`); at most two companions
+        per character (R-CMP-1)."""
+        events = super().do_add(state, command, dice)
+        owner = events[0].data["spec"].get("companion_of")
+        if owner is not None:
+            if owner not in state.entities:
+                raise InvalidCommand(f"companion_of: no character {owner!r} here")
+            count = sum(1 for e in state.entities.values()
+                        if isinstance(e, RealmsCreature) and e.companion_of == owner)
+            if count >= 2:
+                raise IllegalCommand(f"{owner} already has two companions", rule="R-CMP-1")
+        return events
+
+    @command("Ready a dodge with every AP left: +1 Evasion against that many attacks.",
+             who="player", actor="required", cost="dodge", rules=("R-CMP-8",))
+    def do_dodge(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Ready a dodge with every AP left: +1 Evasion against that many attacks (R-CMP-8)."""
+        me = self.creature(state, self.actor(state, command).id)
+        economy = self.pay(state, me, "dodge")
+        spent = int(economy["ap"]) + ap_costs(state)["dodge"] if economy else AP_PER_TURN
+        if economy is not None:
+            economy["ap"] = 0
+        cond = Condition("dodging", level=spent, source=me.id)
+        return [Event("dodged", {"actor": me.id, "target": me.id, "ap": 0, "economy": economy,
+                                 "automatic": False}),
+                *self.gain(state, me, cond, dice, keep="new")]  # its own new dodge
+
+    @event("{target} {automatic?dodges with its AP left (an uncommanded companion)|readies "
+           "a dodge with every AP left}.",
+           actor=args.creature("who dodges"), target=args.creature("who dodges"),
+           ap=args.integer("AP left"), automatic=args.flag("the end-of-turn dodge of an "
+                                                          "uncommanded companion"))
+    def apply_dodged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self._store_ap(state, data["target"], data["ap"])
+
+    @command("Command a companion (a reaction): it acts as commanded instead of dodging.",
+             who="player", when="any", actor="required", cost="command", rules=("R-CMP-9",),
+             target=args.creature("the actor's companion", refers="own", required=True))
+    def do_command(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """Command a companion (the command reaction, R-CMP-9): actor (its character), target
+        (the companion). It then acts as commanded instead of dodging."""
+        me = self.creature(state, self.actor(state, command).id)
+        pet = self.creature(state, self.arg(command, "target", str))
+        if pet.companion_of != me.id:
+            raise IllegalCommand(f"{pet.id} is not {me.id}'s companion", rule="R-CMP-9")
+        self.check_reaction(state, me, "command")  # a word: no arms needed (R-C-RES)
+        economy = self.pay(state, me, "command", reaction=True)
+        return [Event("commanded", {"actor": me.id, "target": pet.id, "economy": economy})]
+
+    @event("{actor} commands {target}, which acts as commanded instead of dodging.",
+           actor=args.creature("the character"), target=args.creature("its companion"))
+    def apply_commanded(self, state: EncounterState, data: dict[str, Any]) -> None:
+        self.creature(state, data["target"]).commanded = True

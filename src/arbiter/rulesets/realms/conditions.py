@@ -1,0 +1,134 @@
+"""Conditions in realms: giving one, keeping the stronger, and their levels.
+
+A condition comes by one path, ``RealmsBase.gain`` (R-CON-2..7, AR-36, AR-22); what each
+changes is data (``conditions.toml``) folded into the derived numbers of ``model``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ...core import Command, Condition, Duration, EncounterState, Event, InvalidCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import RealmsBase
+from .model import RealmsCreature, conditions_catalogue, modifier
+
+
+class ConditionRules(RealmsBase):
+    """The ``condition`` command and its events (a mixin of ``RealmsRuleset``)."""
+
+    @event("{target} falls Dying and prone ({ap} AP).",
+           target=args.creature("who"), ap=args.integer("AP left"))
+    def apply_fell_dying(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.dying_turns, me.stabilized = 0, False
+        self._store_ap(state, me.id, data["ap"])
+
+    @command("Give a creature a condition (one instance per name; the stronger replaces the "
+             "weaker unless the RM says which to keep).",
+             rules=("R-CON-2", "R-CON-3", "R-CON-4", "R-CON-5", "R-CON-6", "R-CON-7", "R-C-STU",
+                    "R-C-HID", "R-C-CHA", "R-C-FAI", "R-C-DYI", "R-DY-1", "R-DY-2", "R-DTH-2",
+                    "R-FLY-2", "R-MNT-3"),
+             target=args.creature("who gets the condition", required=True),
+             name=args.text("the condition's name (conditions.toml)", required=True, max_len=64),
+             level=args.integer("its level (leveled conditions only)", lo=1, hi=99, default=1),
+             rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000,
+                                 default=0),
+             source=args.text("who or what causes it", max_len=64),
+             potency=args.integer("its potency (R-CON-7)", lo=0, hi=999, default=0),
+             keep=args.choice("the RM's choice between two versions (R-CON-6)", "new", "old"),
+             score=args.integer("Hidden only: the Stealth or Hide Score a search must reach",
+                                lo=0, hi=999))
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        """Give a condition: target, name, [level], [rounds], [source], [potency],
+        [keep: new|old] (the RM's choice between two versions, R-CON-6), [score] (Hidden:
+        the Stealth or Hide Score a search must reach, R-C-HID)."""
+        catalogue = conditions_catalogue()
+        name = self.arg(command, "name", str)
+        if name not in catalogue:
+            raise InvalidCommand(f"condition: no condition {name!r} in realms "
+                                 f"(known: {', '.join(sorted(catalogue))})")
+        target = self.creature(state, self.arg(command, "target", str))
+        level = self.arg(command, "level", int, 1)
+        entry = catalogue[name]
+        if level < 1 or (level != 1 and not entry.get("leveled")):
+            raise InvalidCommand(f"condition: {name} takes no level other than 1"
+                                 if not entry.get("leveled") else "condition: level must be >= 1")
+        rounds = self.arg(command, "rounds", int, 0)
+        potency = self.arg(command, "potency", int, 0)
+        data: dict[str, Any] = {"potency": potency} if potency else {}
+        if "score" in command.args:
+            if not entry.get("score"):  # conditions.toml: Hidden's Stealth or Hide Score
+                raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
+                                     "Hide Score)")
+            data["score"] = self.arg(command, "score", int)
+        source = self.arg(command, "source", str, None)
+        if potency:  # a potency from whoever gives the condition (R-CON-7)
+            bonus = self.potency_bonus(target, name, source)
+            if bonus:
+                data.update(potency=potency + sum(v for _, v in bonus),
+                            potency_modifiers=[list(x) for x in bonus])
+        new = Condition(name=name, level=level, source=source,
+                        duration=Duration.for_rounds(state, rounds) if rounds > 0 else Duration(),
+                        data=data)
+        keep = self.arg(command, "keep", str, "")
+        if keep not in ("", "new", "old"):
+            raise InvalidCommand("condition: keep is 'new' or 'old'")
+        return self.gain(state, target, new, dice, keep)
+
+    def potency_bonus(self, target: RealmsCreature, name: str,
+                      source: str | None) -> list[tuple[str, int]]:
+        """What adds to the potency of a condition ``source`` gives ``target``: its charmer's
+        +2 (R-C-CHA), an outside force's +1 to make a Faint creature prone or grapple it
+        (R-C-FAI)."""
+        out = []
+        charmer = self.from_source(target, source, "source_potency")
+        if charmer:
+            out.append((f"{target.id} Charmed by {source}", charmer))
+        if name in ("prone", "grappled") and source != target.id:
+            outside = modifier(target, "outside_potency")
+            if outside:
+                out.append((f"{target.id} Faint", outside))
+        return out
+
+    @event("{target} is {condition.name} ({condition.level})"
+           "[, replacing the earlier {replaced.name} ({replaced.level})].",
+           target=args.creature("who"), condition=args.mapping("the condition"),
+           replaced=args.mapping("the version it replaces"))
+    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+        """The same condition never stacks: the version in the event replaces the old one,
+        and the old duration does not continue (R-CON-4, R-CON-5)."""
+        entity = state.entity(data["target"])
+        new = Condition.from_json(data["condition"])
+        entity.conditions = [x for x in entity.conditions if x.name != new.name] + [new]
+
+    @event("{target} keeps its {name} ({kept.level}); the new one ({refused.level}) does not "
+           "apply.",
+           target=args.creature("who"), name=args.text("the condition"),
+           kept=args.mapping("the version that stays"),
+           refused=args.mapping("the version that does not apply"))
+    def apply_condition_kept(self, state: EncounterState, data: dict[str, Any]) -> None:
+        return None
+
+    @event("{target} is knocked prone while flying and falls from {altitude} spaces.",
+           target=args.creature("who"), altitude=args.integer("its altitude in spaces"))
+    def apply_began_falling(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["target"])
+        me.flying = False
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        return new
+
+
+def set_level(me: RealmsCreature, name: str, level: int) -> None:
+    """Give a condition a new level (removed at 0), as a new Condition: apply methods never
+    change a Condition in place, so lookahead copies share them (model.COPIED_IN_SCRATCH)."""
+    if level > 0:
+        me.conditions = [replace(x, level=level) if x.name == name else x
+                         for x in me.conditions]
+    else:
+        me.conditions = [x for x in me.conditions if x.name != name]

@@ -1,0 +1,143 @@
+"""Mounts in realms (R-MNT-*): mounting, dismounting and controlling an unwilling mount.
+
+A mount knocked prone unseats its riders through ``RealmsBase.unseat`` (R-MNT-3); the roll
+to remain on an unwilling mount each turn (RLM-8) is made at the turn's start (``turns``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import Command, EncounterState, Event, IllegalCommand
+from ...core import catalogue as args
+from ...core.catalogue import command, event
+from ...dice import DiceSource
+from .base import ROLL_FIELDS, RealmsBase
+from .model import RealmsCreature, size_order, succeeds
+from .movement import position
+
+
+def unruly(state: EncounterState, rider: RealmsCreature) -> RealmsCreature | None:
+    """The mount ``rider`` rides when it is unwilling and unsaddled (R-MNT-6), else None."""
+    mount = state.entities.get(rider.mounted_on or "")
+    if isinstance(mount, RealmsCreature) and not mount.willing and not mount.saddled:
+        return mount
+    return None
+
+
+class MountRules(RealmsBase):
+    """Mounting, dismounting and control (a mixin of ``RealmsRuleset``)."""
+
+    def mount_setup(self, state: EncounterState,
+                    command: Command) -> tuple[RealmsCreature, RealmsCreature]:
+        """The rider and the mount, refused unless it may be mounted (R-MNT-5)."""
+        me = self.creature(state, self.actor(state, command).id)
+        mount = self.creature(state, self.arg(command, "target", str))
+        if me.mounted_on:
+            raise IllegalCommand(f"{me.id} is already mounted on {me.mounted_on}")
+        if not mount.mountable:
+            raise IllegalCommand(f"{mount.id} cannot be mounted", rule="R-MNT-5")
+        if size_order(mount) <= size_order(me):
+            raise IllegalCommand(f"{mount.id} ({mount.size}) must be at least one size larger "
+                                 f"than {me.id} ({me.size}) to be mounted", rule="R-MNT-5")
+        self.check_arms(state, me, "mount", command)  # R-C-RES: climbing on needs the hands
+        return me, mount
+
+    @command("Mount a creature: 3 spaces of movement; an unwilling, unsaddled mount needs "
+             "Animal Handling.",
+             who="player", actor="required", cost="move",
+             rules=("R-MNT-1", "R-MNT-5", "R-MNT-6", "R-C-RES"),
+             target=args.creature("the mount", required=True),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+    def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
+        mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
+        needs Animal Handling against DS 10 + its level (R-MNT-6)."""
+        me, mount = self.mount_setup(state, command)
+        economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
+        data: dict[str, Any] = {"actor": me.id, "mount": mount.id, "economy": economy,
+                                "move_actions": bought, "mounted": True}
+        if not mount.willing and not mount.saddled:
+            ds = 10 + mount.creature_level
+            d20 = dice.roll(20)
+            total = d20 + self.roll_bonus(me, "animal_handling")
+            data.update(d20=d20, total=total, ds=ds, mounted=succeeds(state, total, ds))
+        return [Event("mounted", data)]
+
+    @event("{actor} {mounted?mounts|fails to mount} {mount}"
+           "[: Animal Handling {total} (d20 {d20}) against DS {ds}].",
+           actor=args.creature("the rider"), mount=args.creature("the mount"),
+           move_actions=args.integer("move actions bought"), mounted=args.flag("mounted"),
+           d20=args.integer("the d20"), total=args.integer("the roll's total"),
+           ds=args.integer("the Difficulty Score"))
+    def apply_mounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if data["mounted"]:
+            me = self.creature(state, data["actor"])
+            me.mounted_on = data["mount"]
+            me.position = self.creature(state, data["mount"]).position
+            me.controls_mount = "ds" in data
+
+    @command("Dismount: 3 spaces of movement.",
+             who="player", actor="required", cost="move", rules=("R-MNT-1",),
+             at=args.square("the square [x, y] it steps down to"))
+    def do_dismount(self, state: EncounterState, command: Command,
+                    dice: DiceSource) -> list[Event]:
+        """Dismount: actor, [at [x, y]]; 3 spaces of movement (R-MNT-1)."""
+        me = self.creature(state, self.actor(state, command).id)
+        if not me.mounted_on:
+            raise IllegalCommand(f"{me.id} is not mounted")
+        economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
+        return [Event("dismounted", {"actor": me.id, "economy": economy, "move_actions": bought,
+                                     "at": position(command, "at")})]
+
+    @event("{actor} dismounts[ at ({at})].",
+           actor=args.creature("the rider"), move_actions=args.integer("move actions bought"),
+           at=args.square("where it steps down"))
+    def apply_dismounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["actor"])
+        me.mounted_on = None
+        me.controls_mount = False
+        if data["at"] is not None:
+            me.position = data["at"]
+
+    @event("{target} {stays_mounted?stays mounted|is unseated}: {total} (d20 {d20}) against "
+           "DS {ds}.",
+           target=args.creature("the rider"), d20=args.integer("the d20"),
+           total=args.integer("the better of Reflex and Might"),
+           ds=args.integer("the Difficulty Score"), stays_mounted=args.flag("it stays on"))
+    def apply_unseat_roll(self, state: EncounterState, data: dict[str, Any]) -> None:
+        if not data["stays_mounted"]:
+            self.creature(state, data["target"]).mounted_on = None
+
+    def ridden(self, state: EncounterState, me: RealmsCreature) -> RealmsCreature:
+        """The mount ``me`` rides (refused when it rides none, R-MNT-6)."""
+        if not me.mounted_on:
+            raise IllegalCommand(f"{me.id} is not mounted", rule="R-MNT-6")
+        return self.creature(state, me.mounted_on)
+
+    @command("Control an unwilling, unsaddled mount this turn: Animal Handling against DS 10 "
+             "+ its level (free).",
+             who="player", actor="required", cost="free", rules=("R-MNT-6",))
+    def do_control(self, state: EncounterState, command: Command,
+                   dice: DiceSource) -> list[Event]:
+        """Control an unwilling, unsaddled mount this turn (R-MNT-6): actor (the rider);
+        Animal Handling against DS 10 + the mount's level. Free, once a turn."""
+        me = self.creature(state, self.actor(state, command).id)
+        mount = self.ridden(state, me)
+        economy = self.pay(state, me, "move", ap=0)
+        data = self.check_roll(state, me, "animal_handling", 10 + mount.creature_level, dice)
+        # RLM-8: the roll to control is the roll to remain mounted: a failure throws it off
+        data.update(actor=me.id, mount=mount.id, economy=economy,
+                    thrown=not data["success"] and unruly(state, me) is not None)
+        return [Event("control_rolled", data)]
+
+    @event("{actor} {success?controls|fails to control} {mount} this turn: Animal Handling "
+           "{total} (d20 {d20}) against DS {ds}{thrown?, and is thrown off|}.",
+           actor=args.creature("the rider"), mount=args.creature("the mount"),
+           thrown=args.flag("the rider fails to remain on an unwilling mount (R-MNT-6)"),
+           shared=ROLL_FIELDS)
+    def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+        me = self.creature(state, data["actor"])
+        me.controls_mount = bool(data["success"])
+        if data.get("thrown"):
+            me.mounted_on = None

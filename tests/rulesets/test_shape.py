@@ -1,0 +1,52 @@
+"""One shape for the three seed rulesets (issue 19): the same core modules with the same
+meaning in each package, no module over 700 lines, no ``commands.py`` (it meant three
+different things), no code generated with ``exec``, and no ruleset name outside
+``rulesets/`` in the web front end or coverage."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "arbiter"
+SEEDS = ("polemos", "zones", "realms")
+CORE_MODULES = {"__init__", "model", "base", "rules", "turns", "actions", "attacks",
+                "damage", "conditions", "movement", "checks", "odds", "lasting"}
+"""Each seed ruleset's package has these modules, with the same meaning (docs/extending.md)."""
+MOST_LINES = 700
+
+
+def modules(ruleset: str) -> set[str]:
+    return {p.stem for p in (SRC / "rulesets" / ruleset).glob("*.py")}
+
+
+@pytest.mark.parametrize("ruleset", SEEDS)
+def test_each_seed_ruleset_has_the_core_modules(ruleset: str) -> None:
+    missing = CORE_MODULES - modules(ruleset)
+    assert not missing, f"{ruleset} lacks {sorted(missing)}"
+    assert "commands" not in modules(ruleset)
+
+
+def test_no_ruleset_module_is_over_the_limit() -> None:
+    long = {str(p.relative_to(SRC)): n for p in (SRC / "rulesets").rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MOST_LINES}
+    assert not long, f"modules over {MOST_LINES} lines: {long}"
+
+
+def test_nothing_is_generated_with_exec() -> None:
+    found = [str(p.relative_to(SRC)) for p in SRC.rglob("*.py")
+             if re.search(r"\bexec\(", p.read_text(encoding="utf-8"))]
+    assert not found, found
+
+
+def test_no_ruleset_is_named_in_the_web_front_end_or_coverage() -> None:
+    # "zones" is also the word for a zoned map (map.js) and a state field: it counts only
+    # where a ruleset is compared with it
+    names = re.compile(r"\b(polemos|realms)\b|ruleset\W{1,8}['\"]zones['\"]")
+    files = [*(SRC / "web").rglob("*.py"), *(SRC / "web").rglob("*.js"),
+             *(SRC / "web").rglob("*.html"), SRC / "coverage.py"]
+    found = {str(p.relative_to(SRC)): m.group(0) for p in files
+             if (m := names.search(p.read_text(encoding="utf-8")))}
+    assert not found, found
