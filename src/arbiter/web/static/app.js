@@ -256,6 +256,14 @@ function render() {
     quick: { damage: S.commands.damage, heal: S.commands.heal, condition: S.commands.condition, conditions: S.conditions, onCommand: (command) => send(command).catch(() => {}) },
   })) : h("p", { class: "muted empty" }, "No combatants yet: add them on the left."));
   replace($("#sides"), [...new Set(Object.values(st.entities).map((e) => e.side).filter(Boolean))].map((s) => h("option", { value: s })));
+  // A new creature joins the foes by default: the side of the last one added that is not the
+  // first one's side (the party is added first), until the GM types a side of their own.
+  const sideInput = F($("#add"), "side");
+  if (!sideInput.dataset.touched) {
+    const all = Object.values(st.entities).filter((e) => e.side);
+    const foe = [...all].reverse().find((e) => all.length && e.side !== all[0].side);
+    sideInput.value = foe ? foe.side : "monsters";
+  }
   replace($("#paths"), ids.flatMap((id) => Object.keys(st.entities[id]).filter((k) => typeof st.entities[id][k] !== "object").map((k) => h("option", { value: `${id}.${k}` }))));
   renderMany();
   fillActors();
@@ -828,6 +836,7 @@ function wire() {
   $("#target").addEventListener("change", () => { S.targetTouched = true; refreshOdds(); });
   $("#opts").addEventListener("change", scheduleProbe);
   $("#more").addEventListener("change", scheduleProbe);
+  F($("#add"), "side").addEventListener("input", (e) => { e.target.dataset.touched = "1"; });
   $("#many").addEventListener("submit", (e) => { e.preventDefault(); applyMany(); });
   $("#many [name=what]").addEventListener("change", renderMany);
   $("#many-clear").addEventListener("click", () => { S.selected.clear(); render(); });
