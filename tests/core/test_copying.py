@@ -3,10 +3,31 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
+import os
+import pickle
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from arbiter.core import Condition, Encounter, EncounterState, Event, load_ruleset
-from arbiter.core.copying import CowEntities, clone
+import pytest
+
+from arbiter.core import Condition, Encounter, EncounterState, Entity, Event, load_ruleset
+from arbiter.core.copying import (
+    COPIED,
+    SCRATCH,
+    SHARED,
+    BrokenPromise,
+    CowEntities,
+    clone,
+    read_only,
+    scratch_guard,
+    scratch_promises,
+)
 from arbiter.dice import SeededDice
+from arbiter.rulesets.demo.rules import DemoCreature
 
 DEMO = load_ruleset("demo")
 
@@ -59,3 +80,174 @@ def test_lookahead_copies_everything_before_an_override() -> None:
         "path": path, "value": [], "old": None, "reason": "test"})])
     assert scratch.entities["orc"].conditions == []
     assert state == before
+
+
+# -- copy-on-write promises, declared on the fields -----------------------------------------
+def test_promises_are_read_from_the_fields_metadata() -> None:
+    from arbiter.rulesets.polemos.model import Creature as PolemosCreature
+    from arbiter.rulesets.realms.model import RealmsCreature
+    from arbiter.rulesets.zones.model import Creature as ZonesCreature
+
+    assert scratch_promises(EncounterState) == (frozenset({"rulings"}), frozenset({"economy"}))
+    for kind in (RealmsCreature, ZonesCreature, PolemosCreature):
+        shared, copied = scratch_promises(kind)
+        assert {"tags", "stats"} <= shared and copied == {"conditions"}, kind
+    assert {"position", "dr_uses", "over_time_seen"} <= scratch_promises(RealmsCreature)[0]
+    assert "health" not in scratch_promises(RealmsCreature)[0]
+    assert scratch_promises(DemoCreature) == (frozenset(), frozenset())  # copied whole
+
+
+def test_a_field_metadata_other_than_shared_or_copied_is_refused() -> None:
+    @dataclass
+    class Odd(Entity):
+        trail: list[str] = field(default_factory=list, metadata={SCRATCH: "sharde"})
+
+    with pytest.raises(ValueError, match=r"^Odd\.trail: metadata 'arbiter\.scratch' must be "
+                                         r"'shared' or 'copied', not 'sharde'$"):
+        scratch_promises(Odd)
+
+
+@dataclass
+class Marked(DemoCreature):
+    conditions: list[Condition] = field(default_factory=list, metadata=COPIED)
+    marks: list[str] = field(default_factory=list, metadata=SHARED)
+
+
+class MarkingDemo(type(DEMO)):  # type: ignore[misc]
+    """The demo with a shared ``marks`` field that ``apply_damaged`` replaces (keeping the
+    promise), or, with ``broken``, appends to in place (breaking it)."""
+
+    broken = False
+
+    def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
+        return Marked(**vars(super().make_entity(entity_id, spec)))
+
+    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        super().apply_damaged(state, data)
+        target = state.entities[data["target"]]
+        assert isinstance(target, Marked)
+        if self.broken:
+            target.marks.append("hit")
+        else:
+            target.marks = [*target.marks, "hit"]
+
+
+def _marked(ruleset: MarkingDemo) -> EncounterState:
+    enc = Encounter.create(ruleset)
+    enc.execute({"do": "add", "id": "nia", "health": 20}, SeededDice(1))
+    enc.execute({"do": "condition", "target": "nia", "name": "slowed"}, SeededDice(1))
+    return enc.state
+
+
+HIT = [Event("damaged", {"target": "nia", "taken": 2, "pipeline": [], "health": 18})]
+
+
+def test_a_scratch_copy_shares_the_shared_fields_and_copies_the_copied_ones() -> None:
+    ruleset = MarkingDemo()
+    state = _marked(ruleset)
+    original = state.entities["nia"]
+    assert isinstance(original, Marked)
+    original.marks = ["old"]
+    scratch = ruleset.lookahead(state, [Event("healed", {
+        "target": "nia", "healed": 0, "health": 19})])
+    mine = scratch.entities["nia"]
+    assert isinstance(mine, Marked) and mine is not original and mine.health == 19
+    assert mine.marks is original.marks  # shared
+    assert mine.tags == original.tags and mine.tags is not original.tags  # no promise: copied
+    assert mine.conditions == original.conditions and mine.conditions is not original.conditions
+    assert mine.conditions[0] is original.conditions[0]  # copied: the list, not its items
+    assert scratch.rulings is state.rulings and scratch.economy is not state.economy
+    assert original.health == 20 and original.marks == ["old"]
+
+
+def test_without_the_guard_a_broken_promise_silently_changes_the_original() -> None:
+    ruleset = MarkingDemo()
+    ruleset.broken = True
+    state = _marked(ruleset)
+    ruleset.lookahead(state, HIT)
+    assert state.entities["nia"].marks == ["hit"]  # type: ignore[attr-defined]
+
+
+def test_the_guard_makes_a_broken_promise_raise_where_it_happens() -> None:
+    ruleset = MarkingDemo()
+    ruleset.broken = True
+    state = _marked(ruleset)
+    before = copy.deepcopy(state)
+    with scratch_guard(), pytest.raises(BrokenPromise, match=(
+            r"^Marked nia\.marks is shared by a lookahead's scratch copy with the state it "
+            r"was copied from, but was changed in place \(list\.append\): an apply_\* method "
+            r"must assign a new value instead")):
+        ruleset.lookahead(state, HIT)
+    assert state == before
+    ruleset.broken = False
+    with scratch_guard():  # the promise kept: the same answer as without the guard
+        guarded = ruleset.lookahead(state, HIT)
+    assert guarded == ruleset.lookahead(state, HIT)
+    assert guarded.entities["nia"].marks == ["hit"]
+
+
+def test_the_guard_hands_out_read_only_copies_that_behave_as_the_values() -> None:
+    from arbiter.rulesets.polemos.model import BodyArea
+
+    area = BodyArea(3, 5, True, ["torso"])
+    value = {"head": area, "list": [1, {"x": 2}], "tags": {"a"}, "pair": ([1],)}
+    guarded = read_only(value, "it")
+    assert guarded == value and value == guarded
+    assert guarded["head"] == area and area == guarded["head"]
+    changes: list[tuple[Callable[[], object], str]] = [
+        (lambda: guarded.update(y=1), r"^it is shared .*\(dict\.update\)"),
+        (lambda: guarded["list"][1].pop("x"), r"^it\['list'\]\[1\] is shared .*\(dict\.pop\)"),
+        (lambda: guarded["tags"].add("b"), r"^it\['tags'\] is shared .*\(set\.add\)"),
+        (lambda: guarded["pair"][0].append(2), r"^it\['pair'\]\[0\] is shared .*list\.append"),
+        (lambda: setattr(guarded["head"], "vitality", 1),
+         r"^it\['head'\] is shared .*\(vitality = 1\)"),
+    ]
+    for change, what in changes:
+        with pytest.raises(BrokenPromise, match=what):
+            change()
+    assert value == {"head": BodyArea(3, 5, True, ["torso"]), "list": [1, {"x": 2}],
+                     "tags": {"a"}, "pair": ([1],)}
+    # what is built from a read-only value is the plain, changeable kind
+    replaced = dataclasses.replace(guarded["head"], vitality=1)
+    assert type(replaced) is BodyArea and replaced.vitality == 1
+    for copied in (copy.deepcopy(guarded), pickle.loads(pickle.dumps(guarded)),
+                   clone(guarded)):
+        assert copied == value and type(copied) is dict
+        assert type(copied["head"]) is BodyArea and type(copied["list"][1]) is dict
+        copied["list"][1]["x"] = 3
+        copied["head"].vitality = 0
+    assert type(guarded["list"].copy()) is list and type(dict(guarded)) is dict
+    assert read_only(guarded, "again") is guarded and read_only((1, "a"), "t") == (1, "a")
+
+
+def test_the_guard_covers_the_states_shared_fields_and_extra_keys() -> None:
+    zones = load_ruleset("zones")
+    enc = Encounter.create(zones)
+    enc.execute({"do": "add", "id": "kim", "health": 6}, SeededDice(1))
+    state = enc.state
+    state.extra["zones"] = {"here": {"lights": "dim"}}
+    with scratch_guard():
+        scratch = zones.lookahead(state, [Event("noted", {"text": "x"})])
+    with pytest.raises(BrokenPromise, match=r"^state\.extra\['zones'\]\['here'\] is shared"):
+        scratch.extra["zones"]["here"]["lights"] = "dark"
+    with pytest.raises(BrokenPromise, match=r"^state\.rulings is shared"):
+        scratch.rulings["ZR-1"] = "x"
+    assert state.extra["zones"] == {"here": {"lights": "dim"}}
+
+
+def test_the_environment_variable_turns_the_guard_on() -> None:
+    script = ("from arbiter.core import Encounter, Event, load_ruleset\n"
+              "from arbiter.dice import SeededDice\n"
+              "realms = load_ruleset('realms')\n"
+              "enc = Encounter.create(realms)\n"
+              "enc.execute({'do': 'add', 'id': 'nia'}, SeededDice(1))\n"
+              "scratch = realms.lookahead(enc.state, [Event('condition_added', {\n"
+              "    'target': 'nia', 'condition': {'name': 'prone'}})])\n"
+              "scratch.entities['nia'].tags.add('x')\n")
+    for value, code in (("1", 1), ("0", 0)):
+        env = {**os.environ, "ARBITER_SCRATCH_GUARD": value}
+        run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                             text=True, check=False)
+        assert run.returncode == code, run.stderr
+        if code:
+            assert "BrokenPromise: RealmsCreature nia.tags is shared" in run.stderr

@@ -6,6 +6,11 @@ Each scenario is played by ``run_scenario`` with its ruleset wrapped: a shallow 
 ``decide``, ``odds`` and ``lookahead`` (instance attributes) check every call, nested calls
 included. ``type(ruleset).lookahead`` stays ``Ruleset.lookahead``, so the kernel still takes
 its scratch states further in place (``Ruleset._then``, ``_begin_turn``) as in play.
+
+Every scenario, and a few seeded runs of every shipped encounter, are also played with the
+scratch guard on (``arbiter.core.copying.scratch_guard``): a value a lookahead's scratch
+copy shares with its original (a field declared ``SHARED`` or ``COPIED``) that an apply
+method changes in place raises there, naming the field.
 """
 
 from __future__ import annotations
@@ -21,9 +26,11 @@ from typing import Any, TypeVar
 import pytest
 
 from arbiter.core import Command, EncounterState, Event, RulesError, Ruleset, load_ruleset
+from arbiter.core.copying import scratch_guard
 from arbiter.dice import DiceSource
 from arbiter.scenario import runner
 from arbiter.scenario.loader import LineDict, load_yaml
+from arbiter.sim import Simulator, load_encounter, prepare
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = runner.scenario_files([ROOT])
@@ -185,6 +192,29 @@ def test_decide_is_pure_and_lookahead_matches_a_deep_copy(
     where, failures = play_checked(path, monkeypatch, str(path.relative_to(ROOT.parent)))
     assert where.decides > 0, "the checked ruleset was not used"
     assert not failures, "\n".join(failures)  # checking changed no outcome
+
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+def test_every_scenario_keeps_the_promises_of_its_scratch_copies(path: Path) -> None:
+    data = load_yaml(path.read_text(encoding="utf-8"), str(path))
+    with scratch_guard():  # a broken promise raises BrokenPromise where it is broken
+        result = runner.run_scenario(data, str(path))
+    assert not result.failures, "\n".join(str(f) for f in result.failures)
+
+
+ENCOUNTERS = sorted((ROOT / "encounters").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=[p.name for p in ENCOUNTERS])
+def test_shipped_encounters_keep_the_promises_in_play(path: Path) -> None:
+    """The simulator's tactics look ahead far more than scenarios do: a few seeded runs of
+    each shipped encounter with the guard on, which must change no outcome."""
+    job = prepare(load_encounter(path))
+    with scratch_guard():
+        guarded = Simulator(job).play_batch(0, 4)
+    assert guarded.runs == 4
+    assert guarded == Simulator(job).play_batch(0, 4)
 
 
 # -- the checks catch what they look for ----------------------------------------------------

@@ -174,6 +174,7 @@ def test_a_player_never_receives_the_hidden_creature(table: Table) -> None:
         ws.send_json({"token": table.player_token})
         seen.append(json.dumps(ws.receive_json()))
         gm_moves: list[dict[str, Any]] = [
+            {"do": "reveal_on_turn", "enabled": False},  # it stays hidden while it acts
             {"do": "start", "initiative": {"nia": 20, HIDDEN_ID: 18, "bram": 15, "wolf": 10}},
             {"do": "note", "text": f"{HIDDEN_NAME} circles behind the reeds"},
             {"do": "condition", "target": HIDDEN_ID, "name": "stalking"},

@@ -32,8 +32,9 @@ MATRIX: Counter[str] = Counter()
 
 
 class Game:
-    """A campaign of one ruleset: nia (Ann's), bram (Bo's), a foe and a hidden lurker, in
-    turn-by-turn play with nia first, then bram, the lurker and the foe."""
+    """A campaign of one ruleset: nia (Ann's), bram (Bo's), a foe and a hidden lurker that
+    stays hidden on its turn, in turn-by-turn play with nia first, then bram, the lurker
+    and the foe."""
 
     def __init__(self, client: TestClient, ruleset: str) -> None:
         self.client = client
@@ -53,6 +54,8 @@ class Game:
             assert r.status_code == 201, r.text
         self.ann = self._player(cid, "Ann", ["nia"])
         self.bo = self._player(cid, "Bo", ["bram"])
+        # the GM keeps the lurker hidden while it acts (the server's encounters reveal it)
+        self.gm_command({"do": "reveal_on_turn", "enabled": False})
         self.gm_command({"do": "start", "initiative": {"nia": 40, "bram": 30, HIDDEN: 20,
                                                        "foe": 10}})
 

@@ -236,8 +236,9 @@ def test_import_refuses_a_broken_file_naming_the_field(
 
 @functools.cache
 def long_fight() -> Encounter:
-    """Three creatures passing turns until the log holds 10,000 events (built once)."""
-    encounter = Encounter.create(DEMO)
+    """Three creatures passing turns until the log holds 10,000 events (built once), created
+    as the service creates an encounter (with ``reveal_on_turn``)."""
+    encounter = Encounter.create(DEMO, reveal_on_turn=True)
     dice = SeededDice(3)
     for who in ("nia", "bram", "orc"):
         encounter.execute({"do": "add", "id": who, **HERO}, dice)

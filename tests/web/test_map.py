@@ -26,20 +26,26 @@ REALMS_SQUARES = {"nia": [1, 1], "hound": [1, 4], "bandit": [7, 2], "ogre": [8, 
                   "imp": [4, 6]}
 
 
-def table(server: ServerThread, ruleset: str, setup: list[dict[str, Any]]) -> DemoTable:
-    """A fresh demo table of ``ruleset``, started, with ``setup`` (GM commands) applied."""
+def table(server: ServerThread, ruleset: str, setup: list[dict[str, Any]],
+          reveal_on_turn: bool = True) -> DemoTable:
+    """A fresh demo table of ``ruleset``, started, with ``setup`` (GM commands) applied;
+    without ``reveal_on_turn``, its hidden foe stays hidden on its turns (the server's
+    encounters reveal it as its turn starts)."""
     (made,) = create_demo_tables(server.service, (ruleset,))
-    for step in [{"do": "start"}, *setup]:
+    before: list[dict[str, Any]] = (
+        [] if reveal_on_turn else [{"do": "reveal_on_turn", "enabled": False}])
+    for step in [*before, {"do": "start"}, *setup]:
         server.service.submit(made.encounter, Command.from_json(step))
     return made
 
 
-def realms_table(server: ServerThread, squares: dict[str, list[int]] | None = None
-                 ) -> DemoTable:
+def realms_table(server: ServerThread, squares: dict[str, list[int]] | None = None,
+                 reveal_on_turn: bool = True) -> DemoTable:
     places = [{"do": "place", "target": who, "at": at}
               for who, at in (squares or REALMS_SQUARES).items()]
     return table(server, "realms", [*places, {"do": "terrain",
-                                              "squares": [[4, 2], [4, 3], [5, 3]]}])
+                                              "squares": [[4, 2], [4, 3], [5, 3]]}],
+                 reveal_on_turn)
 
 
 def state(api: httpx.Client, made: DemoTable) -> dict[str, Any]:
@@ -188,12 +194,23 @@ def test_an_illegal_drag_shows_the_reason_and_changes_nothing(
 
 def test_the_players_map_has_no_hidden_creature_and_moves_their_own(
         server: ServerThread, api: httpx.Client, desk: BrowserContext) -> None:
-    made = realms_table(server)
+    made = realms_table(server, reveal_on_turn=False)  # the imp stays hidden on its turns
     gm = open_console(desk, server, made)
     open_map(gm)
     expect(token(gm, "imp")).to_have_count(1)  # the GM sees the hidden imp
     expect(token(gm, "imp")).to_have_class(_has("hid"))
-    gm.close()  # an open console would reveal the imp on its first turn (auto-reveal)
+    # "Reveal a hidden creature on its first turn" shows the encounter's setting, and sets
+    # it with a logged command (the server reveals a hidden creature as its turn starts).
+    if gm.locator("#campaign-panel").get_attribute("open") is None:
+        gm.locator("#campaign-panel summary").click()
+    reveal = gm.locator("#auto-reveal")
+    expect(reveal).not_to_be_checked()
+    for tick, said in ((True, "now revealed"), (False, "no longer revealed")):
+        reveal.set_checked(tick)
+        expect(gm.locator("#log ol.log > li").first).to_contain_text(said)
+        assert state(api, made)["reveal_on_turn"] is tick
+        expect(reveal).to_be_checked(checked=tick)
+    gm.close()
     # Next turns until it is the player's character's.
     for _ in range(6):
         if state(api, made)["current"] == made.player_character:

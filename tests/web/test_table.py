@@ -140,7 +140,7 @@ def test_damage_from_a_card_is_the_gms_damage_command(browser: Browser, link: st
             " return el && parseInt(el.textContent) !== h; }", arg=[entity, before])
         after = int(card.locator(".meter[data-field=health] .num").inner_text().split("/")[0])
         assert after < before
-        # (another record, such as a hidden creature revealed on its turn, may come after it)
+        # (another record may come after it)
         expect(page.locator("#log .said", has_text="damage").first).to_be_visible()
     finally:
         context.close()

@@ -11,16 +11,23 @@ each other by id). ``EncounterState.copy`` uses it.
 ``scratch_copy`` is the copy ``lookahead`` makes: the state's small containers are copied
 and its entities are shared until ``evolve`` (through :func:`apply_to_scratch`) touches one,
 which then gets a copy of its own. This relies on the kernel's contract: only ``evolve``
-changes state; ``decide`` (and whatever reads a lookahead's result) only reads.
+changes state; ``decide`` (and whatever reads a lookahead's result) only reads. The copy an
+entity gets may share some of its fields with the original: those declared, on the field
+itself, with :data:`SHARED` or :data:`COPIED` metadata (promises that the ``apply_*`` methods keep).
+With ``ARBITER_SCRATCH_GUARD=1`` in the environment (or inside :func:`scratch_guard`) a
+scratch copy holds read-only copies of what it would share, so that breaking a promise
+raises :class:`BrokenPromise` where it happens.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
+import os
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -291,29 +298,52 @@ class CowEntities(dict[str, Any]):
         return (dict, (dict(dict.items(self)),))
 
 
+SCRATCH = "arbiter.scratch"
+"""The key of a dataclass field's metadata that says how a lookahead's scratch copy treats
+the field: ``"shared"`` or ``"copied"`` (use :data:`SHARED` and :data:`COPIED`)."""
+
+SHARED: Mapping[str, str] = types.MappingProxyType({SCRATCH: "shared"})
+"""Field metadata (``field(default_factory=dict, metadata=SHARED)``): the ruleset's
+``apply_*`` methods only ever *replace* this field (assign a new value to it), never change
+it, nor anything inside it, in place; a lookahead's scratch copy of the entity shares it
+with the original instead of copying it.
+
+>>> from dataclasses import dataclass, field
+>>> from arbiter.core import Entity
+>>> @dataclass
+... class Scout(Entity):
+...     route: list[str] = field(default_factory=list, metadata=SHARED)
+>>> scratch_promises(Scout)
+(frozenset({'route'}), frozenset())
+
+Declare it only for what the ``apply_*`` methods guarantee: ``tests/core/test_purity.py``
+plays every scenario with :func:`scratch_guard` on, under which a change in place raises."""
+
+COPIED: Mapping[str, str] = types.MappingProxyType({SCRATCH: "copied"})
+"""Field metadata for a list or dict whose items the ``apply_*`` methods only ever add,
+remove or replace, never change in place (a list of Conditions that ``evolve`` adds to and
+removes from, but whose Conditions it never alters): a lookahead's scratch copy copies the
+container and shares the items."""
+
+
 _SCRATCH_SHARED: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
 _SCRATCH_CLONERS: dict[type, Cloner] = {}
 
 
-def share_in_scratch(kind: type, fields: set[str] | frozenset[str],
-                     copied: set[str] | frozenset[str] = frozenset()) -> None:
-    """Declare fields of an entity class that its ruleset's ``evolve`` only ever *replaces*
-    (assigns a new value to), never changes in place: a lookahead scratch copy of such an
-    entity shares them with the original instead of copying them. ``copied`` fields are
-    lists or dicts whose items are only ever replaced, never changed in place (a list of
-    Conditions that ``evolve`` adds to and removes from, but whose Conditions it never
-    alters): the scratch copy copies the container and shares the items.
-    A ruleset declares this for its own creatures, and only for what its ``apply_*``
-    methods guarantee (``tests/sim`` compare every shipped encounter with a deepcopy
-    lookahead). The kernel's ``overridden`` event may change anything in place, so a
-    scratch state copies its entities fully before applying one."""
-    names = {f.name for f in dataclasses.fields(kind)}
-    unknown = (set(fields) | set(copied)) - names
-    if unknown:
-        raise ValueError(f"{kind.__name__} has no field(s) {', '.join(sorted(unknown))}")
-    _SCRATCH_SHARED[kind] = (frozenset(fields), frozenset(copied))
-    _SCRATCH_CLONERS.pop(kind, None)
-    _SCRATCH_PLANS.pop(kind, None)
+def scratch_promises(kind: type) -> tuple[frozenset[str], frozenset[str]]:
+    """The fields of dataclass ``kind`` declared :data:`SHARED` and :data:`COPIED`."""
+    found = _SCRATCH_SHARED.get(kind)
+    if found is None:
+        fields = dataclasses.fields(kind) if dataclasses.is_dataclass(kind) else ()
+        for f in fields:
+            how = f.metadata.get(SCRATCH)
+            if how is not None and how not in ("shared", "copied"):
+                raise ValueError(f"{kind.__name__}.{f.name}: metadata {SCRATCH!r} must be "
+                                 f"'shared' or 'copied', not {how!r}")
+        found = (frozenset(f.name for f in fields if f.metadata.get(SCRATCH) == "shared"),
+                 frozenset(f.name for f in fields if f.metadata.get(SCRATCH) == "copied"))
+        _SCRATCH_SHARED[kind] = found
+    return found
 
 
 _SHARED_EXTRA: dict[str, frozenset[str]] = {}
@@ -327,24 +357,27 @@ def share_extra_in_scratch(ruleset: str, keys: set[str] | frozenset[str]) -> Non
 
 
 def _scratch_kinds(kind: type, kinds: dict[str, str]) -> dict[str, str]:
-    """``kinds`` for a scratch copy: the fields declared with :func:`share_in_scratch`
-    shared (as if atomic) or copied one level (as if a list of atomic values)."""
-    shared, copied = _SCRATCH_SHARED.get(kind, (frozenset(), frozenset()))
-    return {n: "atomic" if n in shared else "list" if n in copied else k
+    """``kinds`` for a scratch copy: the :data:`SHARED` fields shared (as if atomic), the
+    :data:`COPIED` ones copied one level (as if a list of atomic values)."""
+    shared_, copied_ = scratch_promises(kind)
+    return {n: "atomic" if n in shared_ else "list" if n in copied_ else k
             for n, k in kinds.items()}
 
 
 def scratch_clone(value: Any) -> Any:
     """A copy of an entity for a scratch state: :func:`clone`, except the fields declared
-    with :func:`share_in_scratch`, which are shared (or copied one level deep)."""
+    :data:`SHARED` (shared) and :data:`COPIED` (copied one level deep)."""
     kind = type(value)
     fn = _SCRATCH_CLONERS.get(kind)
     if fn is None:
-        declared = _SCRATCH_SHARED.get(kind)
+        shared_, copied_ = scratch_promises(kind)
+        declared = shared_ or copied_
         kinds = _field_kinds(kind) if declared else None
         if (declared and kinds is not None and _plain_dataclass(kind)
                 and getattr(kind, "__dictoffset__", 0) != 0):
             fn = _fields_cloner(kind, _scratch_kinds(kind, kinds))
+            if _GUARD:
+                fn = _guarding(fn, kind.__name__, shared_, copied_)
         else:
             fn = cloner(kind)
         _SCRATCH_CLONERS[kind] = fn
@@ -493,6 +526,8 @@ def scratch_copy(state: EncounterState) -> EncounterState:
         for name, item in source.items():
             if name not in plan.fields and type(item) not in ATOMIC:
                 fields[name] = clone(item)
+    if _GUARD:
+        _guard_state(kind, fields, shared_extra)
     out.__dict__ = fields
     result: EncounterState = out
     return result
@@ -524,3 +559,212 @@ def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
     finally:
         entities.__class__ = CowEntities
     return scratch
+
+
+# -- the test-mode guard of the promises -----------------------------------------------------
+_GUARD = os.environ.get("ARBITER_SCRATCH_GUARD", "") not in ("", "0")
+
+
+class BrokenPromise(RuntimeError):
+    """A value a lookahead's scratch copy shares with the state it was copied from (a field
+    declared :data:`SHARED` or :data:`COPIED`, a ``share_extra_in_scratch`` key) was changed
+    in place: the original state would have changed too. Raised only under
+    :func:`scratch_guard`."""
+
+
+@contextlib.contextmanager
+def scratch_guard(on: bool = True) -> Iterator[None]:
+    """Within this block (or with ``ARBITER_SCRATCH_GUARD=1`` in the environment) a scratch
+    copy holds read-only copies of the values it would share with its original: a change in
+    place raises :class:`BrokenPromise` naming the field and the change. For tests: the
+    copies cost time."""
+    global _GUARD
+    before = _GUARD
+    _GUARD = on
+    _SCRATCH_CLONERS.clear()
+    try:
+        yield
+    finally:
+        _GUARD = before
+        _SCRATCH_CLONERS.clear()
+
+
+def _broken(where: str, change: str) -> BrokenPromise:
+    return BrokenPromise(
+        f"{where} is shared by a lookahead's scratch copy with the state it was copied from, "
+        f"but was changed in place ({change}): an apply_* method must assign a new value "
+        "instead, or the field must not be declared shared (core/copying.py)")
+
+
+def _refuse(name: str) -> Callable[..., Any]:
+    def refuse(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise _broken(self.where, f"{type(self).__bases__[0].__name__}.{name}")
+
+    refuse.__name__ = name
+    return refuse
+
+
+def _read_only(base: type, mutators: tuple[str, ...]) -> type:
+    """A subclass of ``base`` (dict, list or set) that refuses every change in place; built
+    from it (``type(x)(...)``), copied or pickled it gives a plain ``base``."""
+
+    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
+        return base(*args, **kwargs)
+
+    def reduce(self: Any) -> Any:
+        return (base, (list(self) if base is set else base(self),))
+
+    namespace: dict[str, Any] = {name: _refuse(name) for name in mutators}
+    namespace.update(__slots__=("where",), __new__=new, __reduce__=reduce,
+                     __init__=lambda self, *args, **kwargs: None)
+    return type(f"ReadOnly{base.__name__.capitalize()}", (base,), namespace)
+
+
+_ReadOnlyDict = _read_only(dict, ("__setitem__", "__delitem__", "__ior__", "clear", "pop",
+                                  "popitem", "setdefault", "update"))
+_ReadOnlyList = _read_only(list, ("__setitem__", "__delitem__", "__iadd__", "__imul__",
+                                  "append", "extend", "insert", "pop", "remove", "clear",
+                                  "sort", "reverse"))
+_ReadOnlySet = _read_only(set, ("__ior__", "__iand__", "__isub__", "__ixor__", "add",
+                                "discard", "remove", "pop", "clear", "update",
+                                "intersection_update", "difference_update",
+                                "symmetric_difference_update"))
+_READ_ONLY: dict[type, type] = {}
+_GUARDS = {_ReadOnlyDict, _ReadOnlyList, _ReadOnlySet}
+
+
+def _rebuild(kind: type, values: dict[str, Any]) -> Any:
+    out: Any = object.__new__(kind)
+    for name, value in values.items():
+        object.__setattr__(out, name, value)
+    return out
+
+
+def _read_only_dataclass(kind: type) -> type:
+    """A subclass of dataclass ``kind`` whose instances refuse ``x.field = ...``; equal to
+    a ``kind`` with equal fields; built (``dataclasses.replace``), copied or pickled it gives
+    a plain ``kind``."""
+    guarded = _READ_ONLY.get(kind)
+    if guarded is not None:
+        return guarded
+    names = tuple(f.name for f in dataclasses.fields(kind))
+
+    def new(cls: type, *args: Any, **kwargs: Any) -> Any:
+        return kind(*args, **kwargs)
+
+    def setattr_(self: Any, name: str, value: Any) -> None:
+        raise _broken(self.where, f"{name} = {value!r}")
+
+    def delattr_(self: Any, name: str) -> None:
+        raise _broken(self.where, f"del {name}")
+
+    def eq(self: Any, other: Any) -> Any:
+        if not isinstance(other, kind):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in names)
+
+    def reduce(self: Any) -> Any:
+        values = dict(self.__dict__) if hasattr(self, "__dict__") else {}
+        values.update((n, getattr(self, n)) for n in names)
+        return (_rebuild, (kind, values))
+
+    guarded = type(f"ReadOnly{kind.__name__}", (kind,), {
+        "__slots__": ("where",), "__new__": new, "__setattr__": setattr_,
+        "__delattr__": delattr_, "__eq__": eq, "__hash__": None, "__reduce__": reduce,
+        "__init__": lambda self, *args, **kwargs: None})
+    _READ_ONLY[kind] = guarded
+    _GUARDS.add(guarded)
+    return guarded
+
+
+def read_only(value: Any, where: str) -> Any:
+    """A read-only copy of ``value`` (dicts, lists, sets and dataclass instances in it
+    too, down to numbers and text), equal to it, whose changes in place raise
+    :class:`BrokenPromise` naming ``where``. Values already immutable come back as they
+    are, as do objects of other classes (which it cannot guard).
+
+    >>> guarded = read_only({"hp": [3, 4]}, "nia.stats")
+    >>> guarded == {"hp": [3, 4]}
+    True
+    >>> guarded["hp"].append(5)
+    Traceback (most recent call last):
+    ...
+    arbiter.core.copying.BrokenPromise: nia.stats['hp'] is shared by a lookahead's \
+scratch copy with the state it was copied from, but was changed in place (list.append): \
+an apply_* method must assign a new value instead, or the field must not be declared \
+shared (core/copying.py)
+    """
+    kind = type(value)
+    if kind in ATOMIC or kind in _GUARDS or kind is frozenset:
+        return value
+    out: Any
+    if kind is dict:
+        out = dict.__new__(_ReadOnlyDict)
+        dict.update(out, {key: item if type(item) in ATOMIC
+                          else read_only(item, f"{where}[{key!r}]")
+                          for key, item in value.items()})
+    elif kind is list:
+        out = list.__new__(_ReadOnlyList)
+        list.extend(out, [item if type(item) in ATOMIC else read_only(item, f"{where}[{i}]")
+                          for i, item in enumerate(value)])
+    elif kind is set:
+        out = set.__new__(_ReadOnlySet)
+        set.update(out, value)
+    elif kind is tuple:
+        if all(type(item) in ATOMIC for item in value):
+            return value
+        return tuple(read_only(item, f"{where}[{i}]") for i, item in enumerate(value))
+    elif _plain_dataclass(kind) and not immutable(value):
+        params = getattr(kind, "__dataclass_params__", None)
+        if params is not None and params.frozen:
+            return value
+        out = object.__new__(_read_only_dataclass(kind))
+        own = getattr(value, "__dict__", None)
+        items = own.items() if own is not None else (
+            (f.name, getattr(value, f.name)) for f in dataclasses.fields(kind))
+        for name, item in items:
+            object.__setattr__(out, name, item if type(item) in ATOMIC
+                               else read_only(item, f"{where}.{name}"))
+    else:
+        return value
+    object.__setattr__(out, "where", where)
+    return out
+
+
+def _guarding(fn: Cloner, label: str, shared_: frozenset[str],
+              copied_: frozenset[str]) -> Cloner:
+    """``fn`` (a scratch cloner), then the shared fields made read-only, and the items of
+    the copied ones."""
+
+    def clone_guarded(value: Any) -> Any:
+        out = fn(value)
+        target = out.__dict__
+        name_of = f"{label} {target.get('id', '?')!s}"
+        for name in shared_:
+            target[name] = read_only(target[name], f"{name_of}.{name}")
+        for name in copied_:
+            items = target[name]
+            where = f"{name_of}.{name}"
+            if type(items) is dict:
+                target[name] = {k: read_only(v, f"{where}[{k!r}]") for k, v in items.items()}
+            elif type(items) is list:
+                target[name] = [read_only(v, f"{where}[{i}]") for i, v in enumerate(items)]
+        return out
+
+    return clone_guarded
+
+
+def _guard_state(kind: type, fields: dict[str, Any], shared_extra: frozenset[str] | None
+                 ) -> None:
+    """A scratch state's own shared values made read-only (see :func:`_guarding`)."""
+    shared_, copied_ = scratch_promises(kind)
+    for name in shared_:
+        fields[name] = read_only(fields[name], f"state.{name}")
+    for name in copied_:
+        items = fields[name]
+        if type(items) is dict:
+            fields[name] = {k: read_only(v, f"state.{name}[{k!r}]") for k, v in items.items()}
+    extra = fields.get("extra")
+    if shared_extra and type(extra) is dict:
+        for key in shared_extra & extra.keys():
+            extra[key] = read_only(extra[key], f"state.extra[{key!r}]")

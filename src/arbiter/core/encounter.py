@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dice import DiceSource, RecordingDice
+from ..dice.sources import NoDice
 from .events import Command, Entry, Event
 from .model import EncounterState
 from .ruleset import Ruleset
@@ -28,9 +29,19 @@ class Encounter:
         self.log: list[Entry] = []
 
     @classmethod
-    def create(cls, ruleset: Ruleset, rulings: Mapping[str, str] | None = None) -> Encounter:
+    def create(
+        cls,
+        ruleset: Ruleset,
+        rulings: Mapping[str, str] | None = None,
+        reveal_on_turn: bool = False,
+    ) -> Encounter:
+        """A new encounter under ``rulings``; with ``reveal_on_turn``, a creature the GM hid
+        is revealed when its turn starts (``Ruleset.do_reveal_on_turn``)."""
+        args: dict[str, Any] = {"rulings": dict(rulings or {})}
+        if reveal_on_turn:
+            args["reveal_on_turn"] = True
         encounter = cls(ruleset)
-        encounter.execute(Command("create", args={"rulings": dict(rulings or {})}), _NoDice())
+        encounter.execute(Command("create", args=args), NoDice("create"))
         return encounter
 
     def decide(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:
@@ -68,8 +79,3 @@ class Encounter:
 
     def events(self) -> list[Event]:
         return [e for entry in self.log for e in entry.events]
-
-
-class _NoDice:
-    def roll(self, faces: int) -> int:
-        raise RuntimeError("this command rolls no dice")

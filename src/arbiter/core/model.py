@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
-from .copying import clone, share_in_scratch
+from .copying import COPIED, SHARED, clone
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
@@ -137,16 +137,24 @@ class EncounterState:
     """Everything the rules know about one encounter. Only ``evolve`` changes it."""
 
     ruleset: str
-    rulings: dict[str, str] = field(default_factory=dict)
+    rulings: dict[str, str] = field(default_factory=dict, metadata=SHARED)
+    """Shared by a lookahead's scratch state: ``apply_ruling_set`` replaces the dict, never
+    changes it."""
     entities: dict[str, Entity] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0
     turn_index: int = -1
     in_combat: bool = False
-    economy: dict[str, Any] = field(default_factory=dict)
+    economy: dict[str, Any] = field(default_factory=dict, metadata=COPIED)
+    """Copied one level by a lookahead's scratch state: every ``apply_*`` stores a new dict
+    for a creature, never changes one in place."""
     version: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    reveal_on_turn: bool = False
+    """Whether a creature the GM marked ``hidden`` is revealed (a ``revealed`` event) when
+    its turn starts: off unless the encounter's ``create`` or a ``reveal_on_turn`` command
+    turns it on (the server does for the encounters it creates)."""
 
     @property
     def current(self) -> str | None:
@@ -172,9 +180,3 @@ class EncounterState:
         """An independent copy (structural, see :mod:`arbiter.core.copying`)."""
         out: EncounterState = clone(self)
         return out
-
-
-share_in_scratch(EncounterState, {"rulings"}, {"economy"})
-"""A lookahead's scratch state shares the rulings (``apply_ruling_set`` replaces the dict,
-never changes it) and copies the economy one level (every ``apply_*`` stores a new dict for
-a creature, never changes one in place); ``tests/core/test_purity.py`` checks it."""

@@ -13,7 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
-from ..dice import DiceError, DiceSource, SeededDice, roll
+from ..dice import DiceError, DiceSource, roll
+from ..dice.sources import ProbeDice
 from . import catalogue as args
 from .catalogue import (
     CommandSpec,
@@ -44,8 +45,12 @@ Applier = Callable[[EncounterState, dict[str, Any]], None]
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
 BATCH_LIMIT = 100
 """Commands in one ``batch``."""
-CONCEALING = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
-"""Conditions that hide where a creature is from whoever has not detected it."""
+RENAMED_EVENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
+    "encounter_won": ("side_won", lambda data: {"winner": data.get("winner", data.get("side"))}),
+}
+"""Event types that logs written before hold, read as today's type with today's payload
+(zones' ``encounter_won {"winner"}`` and Polemos' ``encounter_won {"side"}`` are the
+kernel's ``side_won``): never emitted, kept so a stored log replays to the same state."""
 
 
 class Ruleset:
@@ -60,9 +65,10 @@ class Ruleset:
     private_events: ClassVar[frozenset[str]] = frozenset()
     """Event types that read out a creature's own numbers (realms' ``checked``): a player
     sees their data only for their own side (the player view keeps the ``target``)."""
-    concealing: ClassVar[frozenset[str]] = CONCEALING
+    concealing: ClassVar[frozenset[str]] = frozenset()
     """Condition names that hide a creature from the players of its enemies until one of
-    their characters detects it (see :meth:`detected`)."""
+    their characters detects it (see :meth:`detected`). The kernel names none: it hides
+    only what the GM marks ``hidden``; each ruleset lists its own conditions."""
 
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))
@@ -167,6 +173,9 @@ class Ruleset:
         """An event as a sentence for the game master, or for a player (``gm`` false, with
         ``data`` as the player view shows it)."""
         spec = self.events.get(event_type)
+        if spec is None and event_type in RENAMED_EVENTS:  # an old log's event
+            renamed, convert = RENAMED_EVENTS[event_type]
+            spec, data = self.events.get(renamed), convert(data)
         if spec is None:
             return event_type.replace("_", " ")
         return spec.text(data, names, gm)
@@ -225,6 +234,13 @@ class Ruleset:
         """The ``apply_*`` method of an event type, bound once (evolve runs for every
         event) into ``_apply_table``."""
         fn: Applier | None = getattr(self, f"apply_{event_type}", None)
+        if fn is None and event_type in RENAMED_EVENTS:  # an old log's event
+            renamed, convert = RENAMED_EVENTS[event_type]
+            apply_renamed = self._applier(renamed)
+
+            def fn(state: EncounterState, data: dict[str, Any]) -> None:
+                apply_renamed(state, convert(data))
+
         if fn is None:
             raise SchemaError(f"{self.name} does not know the event type {event_type!r}")
         self._apply_table[event_type] = fn
@@ -347,6 +363,17 @@ class Ruleset:
                     return False
         return True
 
+    def visible_to(self, state: EncounterState, entity: Entity,
+                   characters: frozenset[str]) -> bool | None:
+        """Whether the player of ``characters`` (their creatures in the encounter) sees
+        ``entity`` at all, or None to leave it to the kernel's rule (the default): their own
+        creatures are seen; another is concealed when the GM marked it ``hidden``, or when
+        it has a :attr:`concealing` condition and is not on their side, unless one of
+        ``characters`` has :meth:`detected` it. A ruleset whose sight rules are not those of
+        conditions answers here, True or False, for every creature (``server/views.py``
+        asks it for each one, for every player view)."""
+        return None
+
     def public_event(self, event_type: str, data: dict[str, Any],
                      concealed: frozenset[str]) -> dict[str, Any]:
         """An event's data as a player sees it when ``concealed`` creatures are hidden from
@@ -410,20 +437,52 @@ class Ruleset:
 
     # -- commands every ruleset shares ----------------------------------------------------
     @command("Create the encounter with rulings overrides.",
-             rulings=args.mapping("ruling id to chosen value"))
+             rulings=args.mapping("ruling id to chosen value"),
+             reveal_on_turn=args.flag("reveal a creature the GM hid when its turn starts "
+                                      "(see reveal_on_turn)"))
     def do_create(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Create the encounter with rulings overrides."""
+        """Create the encounter with rulings overrides, and [reveal_on_turn] (false)."""
         if state.ruleset:
             raise IllegalCommand("the encounter already exists")
         overrides = self.arg(command, "rulings", dict, {})
         chosen = self.rulings.resolve(overrides)
-        return [Event("encounter_created", {"ruleset": self.name, "rulings": chosen})]
+        data: dict[str, Any] = {"ruleset": self.name, "rulings": chosen}
+        if self.arg(command, "reveal_on_turn", bool, False):
+            data["reveal_on_turn"] = True  # absent when off: the logs made before it stay
+        return [Event("encounter_created", data)]
 
-    @event("The encounter is created ({ruleset}).",
-           ruleset=args.text("the ruleset"), rulings=args.mapping("the rulings in force"))
+    @event("The encounter is created ({ruleset})[{reveal_on_turn?; a hidden creature is "
+           "revealed when its turn starts|}].", player="The encounter is created ({ruleset}).",
+           ruleset=args.text("the ruleset"), rulings=args.mapping("the rulings in force"),
+           reveal_on_turn=args.flag("a hidden creature is revealed when its turn starts"))
     def apply_encounter_created(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.ruleset = data["ruleset"]
         state.rulings = dict(data["rulings"])
+        state.reveal_on_turn = bool(data.get("reveal_on_turn", False))
+
+    @command("Whether a creature the GM hid is revealed when its turn starts, in this "
+             "encounter.",
+             enabled=args.Arg("flag", "true: reveal it then; false: it stays hidden until the "
+                              "GM reveals it", True))
+    def do_reveal_on_turn(self, state: EncounterState, command: Command,
+                          dice: DiceSource) -> list[Event]:
+        """Turn the reveal at a hidden creature's turn on or off: enabled."""
+        enabled = self.arg(command, "enabled", bool)
+        if enabled == state.reveal_on_turn:
+            raise IllegalCommand("a hidden creature is already revealed when its turn starts"
+                                 if enabled else
+                                 "a hidden creature already stays hidden on its turn")
+        return [Event("reveal_on_turn_set", {"enabled": enabled})]
+
+    @event("A creature the GM hid is {enabled?now revealed when its turn starts|no longer "
+           "revealed when its turn starts}.", player="The game master changes a setting.",
+           enabled=args.flag("whether it is revealed then"))
+    def apply_reveal_on_turn_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.reveal_on_turn = bool(data["enabled"])
+
+    @event("{target} is revealed as its turn starts.", target=args.creature("who"))
+    def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.entity(data["target"]).hidden = False
 
     @command("Change one ruling for this encounter.",
              id=args.text("the ruling's id", required=True, max_len=64),
@@ -559,6 +618,12 @@ class Ruleset:
         events = [Event("turn_started", {"actor": who, "round": round_,
                                          "economy": self.economy.fresh(scratch, who)})]
         after = self._further(scratch, events)
+        if after.reveal_on_turn:
+            entity = after.entities.get(who)
+            if entity is not None and entity.hidden:  # the GM hid it: it acts, it is seen
+                revealed = [Event("revealed", {"target": who})]
+                events += revealed
+                after = self._further(after, revealed)
         expiring = self._expiring(after, who, round_, "start")
         if expiring:
             events += expiring
@@ -655,6 +720,29 @@ class Ruleset:
         state.in_combat = False
         state.turn_index = -1
         state.economy.clear()
+
+    # -- the end of a fight ---------------------------------------------------------------
+    def outcome(self, state: EncounterState) -> tuple[bool, str | None]:
+        """Whether the rules have decided the fight, and the side that won it (None:
+        nobody), as the ``side_won`` event recorded them; the simulator asks it after every
+        command. A ruleset emits ``side_won`` (:meth:`side_won`) where its rules end a
+        fight, once (realms when one side alone stands; zones and Polemos also when no side
+        does); one that never emits it (demo) leaves every fight undecided here, and the
+        simulator reads who can still act from its outcomes hooks (``sim/hooks.py``)."""
+        extra = state.extra
+        if "winner" in extra:
+            return True, extra["winner"]
+        return False, None
+
+    @staticmethod
+    def side_won(winner: str | None) -> Event:
+        """The event that ends a fight: ``winner`` the side left standing, None for none."""
+        return Event("side_won", {"winner": winner})
+
+    @event("The fight is over[: {winner} wins].",
+           winner=args.text("the side left standing (none: nobody)"))
+    def apply_side_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["winner"] = data["winner"]
 
     @command("Set a creature's initiative (an ability or the GM changes it).",
              target=args.creature("whose initiative", required=True),
@@ -781,7 +869,8 @@ class Ruleset:
             raise IllegalCommand(f"{actor.id} knows where it is")
         if not any(c.name in self.concealing for c in target.conditions):
             raise IllegalCommand(
-                f"{target.id} has no concealing condition ({', '.join(sorted(self.concealing))})"
+                f"{target.id} has no concealing condition "
+                f"({', '.join(sorted(self.concealing)) or f'{self.name} has none'})"
                 + ("; the GM's hidden flag hides it from every player: reveal it instead"
                    if target.hidden else ""))
         return [Event("detection_set", {"actor": actor.id, "target": target.id,
@@ -849,32 +938,6 @@ def set_detection(entity: Entity, names: frozenset[str], who: str, detected: boo
                              {**cond.data, "detected_by": found})
         conditions.append(cond)
     entity.conditions = conditions
-
-
-PROBE_SEED = 0
-"""The seed of the throw-away dice of ``Ruleset.check``."""
-
-
-class ProbeDice:
-    """Throw-away dice for ``check``: seeded with :data:`PROBE_SEED` (so the answer is the
-    same every time and a simulated run's own dice are untouched), made on the first roll
-    only (most commands that are only checked roll nothing)."""
-
-    __slots__ = ("_dice",)
-
-    def __init__(self) -> None:
-        self._dice: SeededDice | None = None
-
-    def _source(self) -> SeededDice:
-        if self._dice is None:
-            self._dice = SeededDice(PROBE_SEED)
-        return self._dice
-
-    def roll(self, faces: int) -> int:
-        return self._source().roll(faces)
-
-    def roll_many(self, n: int, faces: int) -> list[int]:
-        return self._source().roll_many(n, faces)
 
 
 def _plain(value: Any) -> Any:

@@ -130,6 +130,10 @@ _RANK_WORDS = {1: "rerolls", 2: "explosions", 3: "minimums and maximums",
 # shows up as junk, a missing or extra sign, or a longer number split in two, and the
 # parser proper takes over. Text without spaces (the usual case) skips the whitespace
 # handling; any other whitespace in it is junk, which is merely slower.
+# Measured for issue 19 (best of 3, old and new alternating): bench/dice.py's first
+# parse+roll of a new expression takes 12.3-13.1 µs with this path and 22.5-24.1 µs
+# without it (a 42% gain); parse_uncached alone is about 3x faster (1.8 against 5.4 µs for
+# "1d20+5", 2.6 against 9.3 µs for "3d6+2d4-1"). Kept. (Cached rolls never parse.)
 _SIMPLE_PART_SPACED = re.compile(
     r"\s*([-+]?)\s*(?:([0-9]{1,9})?\s*[dD]\s*([0-9]{1,9}|%)"
     r"(?:\s*([kK][hHlL]?|[dD][hHlL])\s*([0-9]{1,9}))?|([0-9]{1,9}))|(\S)",

@@ -4,6 +4,10 @@
 - :class:`ForcedDice`: a queue of given results, for tests, scenarios and physical dice
   rolled at the table.
 - :class:`RecordingDice`: wraps another source and keeps what was rolled, for the event log.
+- Two throw-away sources: :class:`NoDice`, for a command that must roll nothing (creating an
+  encounter, adding its first creatures): a roll is refused with a :class:`DiceError` naming
+  the command; and :class:`ProbeDice`, for ``Ruleset.check``: seeded the same every time, so
+  a question asked before acting has one answer and touches no one's dice.
 
 A source needs only ``roll``. It may also offer ``roll_many(n, faces)``, giving exactly what
 ``n`` calls of ``roll(faces)`` would give, in order and with the same effect on its state;
@@ -18,7 +22,7 @@ from collections.abc import Iterable
 from itertools import islice
 from typing import Protocol, runtime_checkable
 
-from .errors import ForcedDiceError
+from .errors import DiceError, ForcedDiceError
 
 
 @runtime_checkable
@@ -127,3 +131,48 @@ class RecordingDice:
 
     def values(self) -> list[int]:
         return [value for _, value in self.rolls]
+
+
+class NoDice:
+    """A source for a command that rolls no dice: any roll raises a :class:`DiceError`
+    naming the command (``Ruleset.decide`` turns it into an ``InvalidCommand``).
+
+    >>> NoDice("create").roll(6)
+    Traceback (most recent call last):
+    ...
+    arbiter.dice.errors.DiceError: 'create' rolls no dice here (it asked for a d6)
+    """
+
+    __slots__ = ("command",)
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def roll(self, faces: int) -> int:
+        raise DiceError(f"{self.command!r} rolls no dice here (it asked for a d{faces})")
+
+
+PROBE_SEED = 0
+"""The seed of :class:`ProbeDice`."""
+
+
+class ProbeDice:
+    """Throw-away dice for ``Ruleset.check``: seeded with :data:`PROBE_SEED` (so the answer
+    is the same every time and a simulated run's own dice are untouched), made on the first
+    roll only (most commands that are only checked roll nothing)."""
+
+    __slots__ = ("_dice",)
+
+    def __init__(self) -> None:
+        self._dice: SeededDice | None = None
+
+    def _source(self) -> SeededDice:
+        if self._dice is None:
+            self._dice = SeededDice(PROBE_SEED)
+        return self._dice
+
+    def roll(self, faces: int) -> int:
+        return self._source().roll(faces)
+
+    def roll_many(self, n: int, faces: int) -> list[int]:
+        return self._source().roll_many(n, faces)

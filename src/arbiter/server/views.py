@@ -4,22 +4,24 @@ know.
 A player's view of an encounter:
 
 - **Concealed creatures are absent.** A creature is concealed from a player when it is not
-  one of their characters and either the game master marked it ``hidden``, or it has a
-  concealing condition (``Ruleset.concealing``: ``hidden``, ``invisible``, ``undetected``,
-  ``unnoticed``, and zones' ``unseen``) and is not on the side of one of the player's
-  characters, unless one of the player's characters has detected it (``Ruleset.detected``:
-  by default, the GM did not mark it hidden and each such condition's data lists that
-  character in ``detected_by``; Polemos counts its searches and the GM's ``detect``). A
-  ruleset may decide instead with a method ``visible_to(state, entity, characters) ->
-  bool``. A concealed creature appears nowhere: not in the state, the turn order, the log,
-  odds, error messages or WebSocket messages. In the log, keys and list items naming it
-  are taken out of events (after ``Ruleset.public_event`` has rewritten what the rules
-  say a player learns, such as zones' blind attacks), an event that names it in any other
-  way is left out, an entry whose command names it as the player sees the command (their
-  own in full, anyone else's as its ``do`` and ``actor``), or all of whose events are left
-  out, is sent as ``{"seq": n, "kind": "entry", "redacted": true}``, and an entry that
-  lost anything about a concealed creature loses its dice too (their count would betray
-  it). Naming it in a command gets the same answer as naming nobody.
+  one of their characters and either the game master marked it ``hidden`` (until the GM
+  reveals it, or the kernel does as its turn starts: ``EncounterState.reveal_on_turn``),
+  or it has a concealing condition (``Ruleset.concealing``, the ruleset's own names:
+  Hidden, zones' ``unseen``...) and is not on the side of one of the player's characters,
+  unless one of the player's characters has detected it (``Ruleset.detected``: by default,
+  the GM did not mark it hidden and each such condition's data lists that character in
+  ``detected_by``; Polemos counts its searches and the GM's ``detect``). A ruleset may
+  decide instead with its hook ``Ruleset.visible_to(state, entity, characters)`` (True or
+  False; None, the default, leaves it to this rule). A concealed creature appears nowhere:
+  not in the state, the turn order, the log, odds, error messages or WebSocket messages.
+  In the log, keys and list items naming it are taken out of events (after
+  ``Ruleset.public_event`` has rewritten what the rules say a player learns, such as
+  zones' blind attacks), an event that names it in any other way is left out, an entry
+  whose command names it as the player sees the command (their own in full, anyone else's
+  as its ``do`` and ``actor``), or all of whose events are left out, is sent as
+  ``{"seq": n, "kind": "entry", "redacted": true}``, and an entry that lost anything
+  about a concealed creature loses its dice too (their count would betray it). Naming it
+  in a command gets the same answer as naming nobody.
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
   level), a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
   their health and stat block, and where they are on the map (:data:`MAP_FIELDS`:
@@ -135,11 +137,10 @@ class View:
         self.sides = {state.entities[c].side for c in self.own} - {None}
         concealed: set[str] = set()
         if not self.gm:
-            hook = getattr(ruleset, "visible_to", None)
+            characters = frozenset(self.own)
             for entity in state.entities.values():
-                visible = (hook(state, entity, frozenset(self.own)) if callable(hook)
-                           else self._visible(entity))
-                if not visible:
+                verdict = ruleset.visible_to(state, entity, characters)
+                if not (self._visible(entity) if verdict is None else verdict):
                     concealed.add(entity.id)
         self.concealed = frozenset(concealed)
         self.friends = {e.id for e in state.entities.values()
@@ -296,6 +297,7 @@ class View:
             out["extra"] = plain(s.extra)
             # the condition names that hide a creature from its enemies' players
             out["concealing"] = sorted(self.ruleset.concealing)
+            out["reveal_on_turn"] = s.reveal_on_turn  # the console's checkbox
         else:
             out["characters"] = sorted(self.own)
             out["economy"] = {k: plain(v) for k, v in s.economy.items() if k in self.own}

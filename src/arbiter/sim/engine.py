@@ -64,6 +64,7 @@ class Simulator:
         decide, evolve = ruleset.decide, ruleset.evolve
         defeated, damage = self.outcomes.defeated, self.outcomes.damage
         side_of, policies = self.side_of, self.policies
+        decided = ruleset.outcome
         dice = SeededDice(run_seed(job.seed, index))
         state = self.base.copy() if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
@@ -82,7 +83,13 @@ class Simulator:
                     dealt[dealer] += amount
 
         def over() -> str | None:
-            """The outcome when fewer than two sides can still act, else None."""
+            """The outcome: the ruleset's when its rules have decided the fight (its
+            ``side_won``), else the simulator's own when fewer than two sides can still act
+            by the outcomes hooks (a ruleset that never decides, or a side out of the fight
+            before the rules say so), else None."""
+            done, winner = decided(state)
+            if done:
+                return DRAW if winner is None else winner
             entities = state.entities
             first: str | None = None
             for side, members in sides_in_order.items():

@@ -1,5 +1,7 @@
 """What the simulator asks a ruleset that the kernel does not: who can still act, how each
-creature ended up, and who dealt how much damage to whom.
+creature ended up, and who dealt how much damage to whom. Who won is the kernel's question
+first (``Ruleset.outcome``, what the ruleset's ``side_won`` recorded); who can still act
+decides only a fight the ruleset has not (the demo's, or one side out before the rules say).
 
 Each ruleset may register its own :class:`Outcomes` (``register_outcomes``) in its tactics
 module (``arbiter.sim.tactics.<ruleset>``); the generic default reads common names:

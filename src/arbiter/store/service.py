@@ -37,6 +37,7 @@ from ..core.catalogue import InvalidArgument
 from ..core.roster import Roster, RosterState
 from ..core.ruleset import BATCH_LIMIT
 from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
+from ..dice.sources import NoDice
 from .errors import Conflict, NotFound, NothingToUndo, SnapshotError, StoreError
 from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, read_campaign_file
 from .replay import (
@@ -114,11 +115,6 @@ class RosterLoaded:
 
 Listener = Callable[[Loaded, LogRecord], None]
 Guard = Callable[[Loaded, Command], None]
-
-
-class _NoDice:
-    def roll(self, faces: int) -> int:
-        raise InvalidCommand("this command rolls no dice")
 
 
 class GameService:
@@ -199,13 +195,15 @@ class GameService:
         """A new encounter; with ``characters`` (roster ids) and ``creatures``
         (``{"template", "id"?, "side"?}``, templates shipped or of the bestiary), its log's
         second record adds them (one entry: one undo). A refusal names what was asked for
-        (``characters.1``, ``creatures.0.template``) and nothing is stored."""
+        (``characters.1``, ``creatures.0.template``) and nothing is stored. A creature the
+        GM hid is revealed when its turn starts (``reveal_on_turn``, on for the encounters
+        the server makes; the GM turns it off with the command of that name)."""
         campaign = self.store.campaign(campaign_id)
         ruleset = load_ruleset(campaign.ruleset)
         chosen = {**campaign.rulings, **(rulings or {})}
-        command = Command("create", args={"rulings": chosen})
+        command = Command("create", args={"rulings": chosen, "reveal_on_turn": True})
         state = EncounterState(ruleset="")
-        events = ruleset.decide(state, command, _NoDice())
+        events = ruleset.decide(state, command, NoDice(command.name))
         entry = Entry(1, command, events, [])
         records = [LogRecord(1, "entry", _payload(entry), author="gm", created_at=now())]
         if characters or creatures:
@@ -705,7 +703,7 @@ def _joining(ruleset: Ruleset, state: EncounterState,
     for here, args in arrivals:
         command = Command.from_json(args)
         try:
-            decided = ruleset.decide(scratch, command, _NoDice())
+            decided = ruleset.decide(scratch, command, NoDice(command.name))
         except RulesError as err:
             raise InvalidArgument(str(err), here) from None
         except Exception as err:  # a ruleset tripping on odd input must not become a 500

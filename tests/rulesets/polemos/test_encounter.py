@@ -47,7 +47,7 @@ def test_turns_skip_fallen_creatures_and_the_fight_ends_with_one_side() -> None:
     enc.execute({"do": "next"}, none)
     assert enc.state.current == "kim"
     entry = enc.execute({"do": "damage", "target": "kim", "amount": 9, "area": "head"}, none)
-    assert [e.type for e in entry.events][-2:] == ["encounter_won", "combat_ended"]
+    assert [e.type for e in entry.events][-2:] == ["side_won", "combat_ended"]
     assert enc.state.extra["winner"] == "a" and not enc.state.in_combat
 
 

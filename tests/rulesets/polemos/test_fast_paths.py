@@ -1,5 +1,5 @@
 """The fast paths of the Polemos rules give the answers of the slow ones: a lookahead copy
-shares what the apply methods only replace (model.SHARED_IN_SCRATCH) and still leaves the
+shares what the apply methods only replace (SHARED in model.py) and still leaves the
 state it came from alone; ``check`` refuses exactly what ``decide`` refuses."""
 
 from __future__ import annotations

@@ -238,7 +238,7 @@ def test_a_down_condition_takes_a_creature_out_of_the_fight() -> None:
     assert creature(enc, "bob").down and creature(enc, "bob").health == 100
     assert "winner" not in enc.state.extra
     data = run(enc, {"do": "condition", "target": "rex", "name": "down"})
-    assert data["events"] == ["condition_added", "encounter_won"]
+    assert data["events"] == ["condition_added", "side_won"]
     assert enc.state.extra["winner"] == "crew"
     with pytest.raises(RulesError, match="already down"):
         run(enc, {"do": "attack", "actor": "nia", **SHOT}, [])

@@ -53,6 +53,9 @@ class DemoRuleset(Ruleset):
     name = "demo"
     title = "Demo (d20 attacks against defense)"
     entity_type = DemoCreature
+    concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+    """Conditions the GM gives that hide a creature from its enemies' players until one of
+    their characters detects it (``detect``; server/views.py)."""
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         stats = dict(spec.get("stats", {}))

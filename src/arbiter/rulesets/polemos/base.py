@@ -511,7 +511,7 @@ class PolemosBase(Ruleset):
                         if isinstance(c, Creature) and c.kind == "creature" and not c.down
                         and c.id not in downed}
             if len(standing) <= 1:
-                out.append(Event("encounter_won", {"side": next(iter(standing), None)}))
+                out.append(self.side_won(next(iter(standing), None)))
                 out.append(Event("combat_ended", {"round": after.round}))
                 out += self._leave_turns(self.lookahead(after, out))
         return out

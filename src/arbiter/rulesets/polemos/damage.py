@@ -303,7 +303,7 @@ class DamageRules(PolemosBase):
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         target = self.creature(state, data["target"])
         result = data["result"]
-        if result["armor"]:  # replaced, never changed in place (model.SHARED_IN_SCRATCH)
+        if result["armor"]:  # replaced, never changed in place (metadata=SHARED in model.py)
             armor = list(target.armor)
             for index, value in result["armor"].items():
                 armor[int(index)] = replace(armor[int(index)], value=value)

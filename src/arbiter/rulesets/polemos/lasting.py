@@ -236,7 +236,7 @@ class LastingRules(PolemosBase):
            vitality=args.mapping("each mended area's vitality after"))
     def apply_mended(self, state: EncounterState, data: dict[str, Any]) -> None:
         creature = self.creature(state, data["target"])
-        areas = dict(creature.areas)  # replaced, never changed in place (SHARED_IN_SCRATCH)
+        areas = dict(creature.areas)  # replaced, never changed in place (SHARED)
         for name, value in data["vitality"].items():
             areas[name] = replace(areas[name], vitality=int(value))
         creature.areas = areas

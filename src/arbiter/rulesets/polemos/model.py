@@ -14,9 +14,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...core import Entity, InvalidCommand
+from ...core import Condition, Entity, InvalidCommand
 from ...core.content import read_content
-from ...core.copying import share_in_scratch
+from ...core.copying import COPIED, SHARED
 
 HERE = Path(__file__).parent
 
@@ -187,39 +187,50 @@ class Bleed:
 class Creature(Entity):
     """A Polemos creature."""
 
-    skills: dict[str, int] = field(default_factory=dict)
+    # metadata=SHARED: a field the apply_* methods only ever replace with a new value (a
+    # body area's vitality, an armor piece's value, a wound's level, a bleed's areas: a new
+    # dict or list holding new items, ``dataclasses.replace``) or never change (the stat
+    # block); a lookahead's scratch copy shares it with the original. metadata=COPIED: the
+    # conditions list changes in place (the kernel's ``apply_condition_added`` removes and
+    # appends), its Conditions never; a scratch copy copies the list and shares them
+    # (core/copying.py; tests/core/test_purity.py plays every scenario with the guard on).
+    tags: set[str] = field(default_factory=set, metadata=SHARED)
+    stats: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    conditions: list[Condition] = field(default_factory=list, metadata=COPIED)
+
+    skills: dict[str, int] = field(default_factory=dict, metadata=SHARED)
     body_plan: str = "human"
-    areas: dict[str, BodyArea] = field(default_factory=dict)
+    areas: dict[str, BodyArea] = field(default_factory=dict, metadata=SHARED)
     sp: int = 10
     sp_max: int = 10
     fp: int = 10
     fp_max: int = 10
     stress: int = 0
-    weapons: dict[str, Weapon] = field(default_factory=dict)
-    armor: list[ArmorPiece] = field(default_factory=list)
-    wounds: list[Wound] = field(default_factory=list)
-    afflictions: list[Affliction] = field(default_factory=list)
-    bleeding: list[Bleed] = field(default_factory=list)
+    weapons: dict[str, Weapon] = field(default_factory=dict, metadata=SHARED)
+    armor: list[ArmorPiece] = field(default_factory=list, metadata=SHARED)
+    wounds: list[Wound] = field(default_factory=list, metadata=SHARED)
+    afflictions: list[Affliction] = field(default_factory=list, metadata=SHARED)
+    bleeding: list[Bleed] = field(default_factory=list, metadata=SHARED)
     critical_threshold: int = 3
     critical_points: int = 0
     critical_target: str | None = None
     critical_area: str | None = None
     attacks_received: int = 0
     down: bool = False
-    used: list[str] = field(default_factory=list)
+    used: list[str] = field(default_factory=list, metadata=SHARED)
     used_round: int = 0
-    channel: dict[str, Any] | None = None
+    channel: dict[str, Any] | None = field(default=None, metadata=SHARED)
     location: str | None = None
     # part 2: the grid, targets, detection, attitude, networks, vehicles, spheres
-    position: list[int] | None = None
+    position: list[int] | None = field(default=None, metadata=SHARED)
     reach: int = 1
     speed: int = 5
     mp: int = 0
     mp_max: int = 0
-    languages: dict[str, int] = field(default_factory=dict)
-    groups: list[str] = field(default_factory=list)
-    attitude: dict[str, int] = field(default_factory=dict)
-    gear: list[dict[str, Any]] = field(default_factory=list)
+    languages: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    groups: list[str] = field(default_factory=list, metadata=SHARED)
+    attitude: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    gear: list[dict[str, Any]] = field(default_factory=list, metadata=SHARED)
     carried_by: str | None = None
     packed: bool = False
     locked: bool = False
@@ -227,8 +238,8 @@ class Creature(Entity):
     installed_in: str | None = None
     pulling: str | None = None
     system: bool = False
-    device: dict[str, Any] | None = None
-    vehicle: dict[str, Any] | None = None
+    device: dict[str, Any] | None = field(default=None, metadata=SHARED)
+    vehicle: dict[str, Any] | None = field(default=None, metadata=SHARED)
     sphere: str | None = None
     quadrant: str | None = None
 
@@ -488,19 +499,3 @@ def set_world_stats(creature: Creature, spec: Mapping[str, Any]) -> None:
     if quadrant is not None and quadrant not in QUADRANTS:
         raise InvalidCommand(f"{owner}: quadrant must be one of {', '.join(QUADRANTS)}")
     creature.quadrant = quadrant
-
-
-# -- lookahead copies ------------------------------------------------------------------------
-SHARED_IN_SCRATCH = frozenset({
-    "skills", "areas", "weapons", "armor", "wounds", "afflictions", "bleeding", "used",
-    "channel", "position", "languages", "groups", "attitude", "gear", "device", "vehicle",
-    "tags", "stats"})
-"""Creature fields that the Polemos ``apply_*`` methods only ever replace with a new value
-(a body area's vitality, an armor piece's value, a wound's level, a bleed's areas: a new
-dict or list holding new items, ``dataclasses.replace``), or never change (the stat block):
-a lookahead scratch copy shares them with the creature it copies."""
-COPIED_IN_SCRATCH = frozenset({"conditions"})
-"""The conditions list changes in place (the kernel's ``apply_condition_added`` removes and
-appends), but its Conditions never do: a scratch copy copies the list and shares them."""
-
-share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)

@@ -42,3 +42,7 @@ class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, Condition
     seed = "000_415f966c2cbdbe2b"
     entity_type = Creature
     economy = PolemosEconomy()
+    concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+    """``hidden`` of ``conditions.toml`` (P-STL-1, P-STL-2), and the GM's own ``invisible``,
+    ``undetected`` and ``unnoticed``: they hide a creature from its enemies' players until
+    one of their characters detects it (its searches, ``detect``; ``detected``)."""

@@ -198,8 +198,3 @@ class TurnRules(PolemosBase):
         creature.down = True
         if not creature.has("unconscious"):
             creature.conditions.append(Condition("unconscious", 1, ("mental",)))
-
-    @event("The fight is over[: side {side} wins].",
-           side=args.text("the side still standing (none: nobody)"))
-    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra["winner"] = data["side"]

@@ -245,7 +245,7 @@ class RealmsBase(Ruleset):
                 sides[e.side] = sides.get(e.side, False) or not (e.down or e.id == down)
         standing = [s for s, up in sides.items() if up]
         if len(sides) >= 2 and len(standing) == 1:
-            return [Event("side_won", {"winner": standing[0]})]
+            return [self.side_won(standing[0])]
         return []
 
     def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:

@@ -126,7 +126,7 @@ class ConditionRules(RealmsBase):
 
 def set_level(me: RealmsCreature, name: str, level: int) -> None:
     """Give a condition a new level (removed at 0), as a new Condition: apply methods never
-    change a Condition in place, so lookahead copies share them (model.COPIED_IN_SCRATCH)."""
+    change a Condition in place, so lookahead copies share them (model.py: COPIED)."""
     if level > 0:
         me.conditions = [replace(x, level=level) if x.name == name else x
                          for x in me.conditions]

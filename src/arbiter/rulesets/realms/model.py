@@ -15,9 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...core import EncounterState, Entity, InvalidCommand
+from ...core import Condition, EncounterState, Entity, InvalidCommand
 from ...core.content import read_content
-from ...core.copying import share_in_scratch
+from ...core.copying import COPIED, SHARED
 from ...core.rounding import half_round_down, half_round_up
 from ...core.rulings import RulingSet
 
@@ -83,6 +83,16 @@ def rulings() -> RulingSet:
 class RealmsCreature(Entity):
     """A realms creature or character: the stat block and its tracked state."""
 
+    # metadata=SHARED: a field the apply_* methods only ever replace (``position``,
+    # ``dr_uses``, ``over_time_seen``) or never change (the stat block); a lookahead's
+    # scratch copy shares it with the original. metadata=COPIED: the conditions list changes
+    # (one is added or removed), its Conditions never (a level changes by a new Condition,
+    # ``conditions.set_level``); a scratch copy copies the list and shares them
+    # (core/copying.py; tests/core/test_purity.py plays every scenario with the guard on).
+    tags: set[str] = field(default_factory=set, metadata=SHARED)
+    stats: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    conditions: list[Condition] = field(default_factory=list, metadata=COPIED)
+
     creature_level: int = 1  # the stat block's `level` (Entity.level() is a condition's)
     health_max: int = 10
     health: int = 10
@@ -92,9 +102,9 @@ class RealmsCreature(Entity):
     agility: int = 0
     vitality: int = 0
     evasion: int = 10
-    defenses: dict[str, int] = field(default_factory=dict)
-    skills: dict[str, int] = field(default_factory=dict)
-    proficient: list[str] = field(default_factory=list)
+    defenses: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    skills: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    proficient: list[str] = field(default_factory=list, metadata=SHARED)
     attack: int = 0
     damage_bonus: int = 0
     power_bonus: int = 0
@@ -102,13 +112,13 @@ class RealmsCreature(Entity):
     weapon: str = "unarmed"
     weapon_range: str = "melee"
     weapon_arms: bool = True  # the arms wield it (weapons.toml `arms`; R-C-RES, RLM-7)
-    damage: list[dict[str, Any]] = field(default_factory=list)
-    armor: dict[str, Any] = field(default_factory=dict)
-    shield: dict[str, Any] = field(default_factory=dict)
-    resist: list[str] = field(default_factory=list)
-    vulnerable: list[str] = field(default_factory=list)
-    immune: list[str] = field(default_factory=list)
-    reductions: list[dict[str, Any]] = field(default_factory=list)
+    damage: list[dict[str, Any]] = field(default_factory=list, metadata=SHARED)
+    armor: dict[str, Any] = field(default_factory=dict, metadata=SHARED)
+    shield: dict[str, Any] = field(default_factory=dict, metadata=SHARED)
+    resist: list[str] = field(default_factory=list, metadata=SHARED)
+    vulnerable: list[str] = field(default_factory=list, metadata=SHARED)
+    immune: list[str] = field(default_factory=list, metadata=SHARED)
+    reductions: list[dict[str, Any]] = field(default_factory=list, metadata=SHARED)
     size: str = "medium"
     weight: int = 70
     load: int = 0
@@ -117,7 +127,7 @@ class RealmsCreature(Entity):
     fly_speed: int | None = None
     flying: bool = False
     altitude: int = 0
-    position: list[int] | None = None
+    position: list[int] | None = field(default=None, metadata=SHARED)
     companion_of: str | None = None
     summoned: bool = False
     mountable: bool = False
@@ -133,13 +143,13 @@ class RealmsCreature(Entity):
     commanded: bool = False
     controls_mount: bool = False
     armor_uses: int = 0
-    dr_uses: dict[str, int] = field(default_factory=dict)
+    dr_uses: dict[str, int] = field(default_factory=dict, metadata=SHARED)
     shield_uses: int = 0
     stun_taken: int = 0
     """The highest Stunned level whose AP are already taken since the creature last gained
     AP: a stun given again, by the same or another source, takes only what it adds
     (R-C-STU, R-CON-4: levels never combine)."""
-    over_time_seen: list[str] = field(default_factory=list)
+    over_time_seen: list[str] = field(default_factory=list, metadata=SHARED)
 
     @property
     def companion(self) -> bool:
@@ -463,17 +473,3 @@ __all__ = [
     "succeeds",
     "swim_speed",
 ]
-
-
-SHARED_IN_SCRATCH = frozenset({
-    "defenses", "skills", "proficient", "damage", "armor", "shield", "resist", "vulnerable",
-    "immune", "reductions", "dr_uses", "position", "tags", "stats", "over_time_seen"})
-"""RealmsCreature fields that realms' ``apply_*`` methods only ever replace (``position``,
-``dr_uses``, ``over_time_seen``) or never change (the stat block): a lookahead scratch copy
-shares them."""
-COPIED_IN_SCRATCH = frozenset({"conditions"})
-"""The conditions list changes (one is added or removed) but its Conditions never do: a
-level changes by a new Condition (``conditions.set_level``), so a scratch copy copies the list
-and shares the Conditions."""
-
-share_in_scratch(RealmsCreature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)

@@ -11,8 +11,8 @@ from ...core import Command, Condition, EncounterState, Event, IllegalCommand, I
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import half_round_down, half_round_up, round_up
-from ...core.ruleset import ProbeDice
 from ...dice import DiceSource, roll
+from ...dice.sources import ProbeDice
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
     ROUND_HALVES,

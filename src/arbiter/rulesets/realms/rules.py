@@ -40,6 +40,10 @@ class RealmsRuleset(OddsRules, TurnRules, ActionRules, AttackRules, DamageRules,
     initiative_dice = "1d20"
     public_extra = frozenset({"difficult"})
     """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
+    concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+    """Hidden (R-C-HID) and Invisible (R-C-INV) of ``conditions.toml``, and the GM's own
+    ``undetected`` and ``unnoticed``: they hide a creature from its enemies' players until
+    one of their characters finds it (``search``, ``detect``; server/views.py)."""
 
 
 __all__ = ["RealmsEconomy", "RealmsRuleset"]

@@ -3,7 +3,8 @@
 Initiative (R-CMP-5, R-CMP-6, AR-38); at a turn's start damage reductions reset (AR-8), dying
 damage (R-DY-3), Bleed (R-C-BLE) and the roll to stay on an unwilling mount (R-MNT-6, RLM-8);
 at its end the shared-space check (R-SIZ-5), an uncommanded companion's dodge (R-CMP-8) and
-the AP regained (R-AP-1, AR-21); ``side_won`` when one side alone stands.
+the AP regained (R-AP-1, AR-21). The kernel's ``side_won`` ends the fight when one side alone
+stands (``RealmsBase.winner``).
 """
 
 from __future__ import annotations
@@ -248,8 +249,3 @@ class TurnRules(RealmsBase):
         me = self.creature(state, data["target"])
         me.health = data["health"]
         me.dying_turns = data["turn"]
-
-    @event("Side {winner} wins: every other side is down.",
-           winner=args.text("the side left standing"))
-    def apply_side_won(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra["winner"] = data["winner"]

@@ -14,9 +14,16 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ...core import EncounterState, Entity, IllegalCommand, InvalidCommand, RulingSet
+from ...core import (
+    Condition,
+    EncounterState,
+    Entity,
+    IllegalCommand,
+    InvalidCommand,
+    RulingSet,
+)
 from ...core.content import read_content
-from ...core.copying import clone, share_extra_in_scratch, share_in_scratch
+from ...core.copying import COPIED, SHARED, clone, share_extra_in_scratch
 
 HERE = Path(__file__).parent
 
@@ -227,23 +234,33 @@ def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[st
 class Creature(Entity):
     """A creature (or vehicle) of the zones ruleset. Stats DEX, STR, SPD, WGT live in ``stats``."""
 
+    # metadata=SHARED: a field the apply_* methods only ever replace (``ammo``, ``touching``,
+    # ``flanking``, ``interference``) or never change (the stat block); a lookahead's
+    # scratch copy shares it with the original. metadata=COPIED: the conditions list
+    # changes (one is added or removed), its Conditions never; a scratch copy copies the
+    # list and shares them (core/copying.py; tests/core/test_purity.py plays every scenario
+    # with the guard on).
+    tags: set[str] = field(default_factory=set, metadata=SHARED)
+    stats: dict[str, int] = field(default_factory=dict, metadata=SHARED)
+    conditions: list[Condition] = field(default_factory=list, metadata=COPIED)
+
     health_max: int = 1
     health: int = 1
     armor: int = 0
     shield: int = 0
     kinetic_shielding: int = 0
-    weapons: dict[str, dict[str, Any]] = field(default_factory=dict)
-    competent: list[str] = field(default_factory=list)
-    skills: list[str] = field(default_factory=list)
-    ammo: dict[str, int] = field(default_factory=dict)
+    weapons: dict[str, dict[str, Any]] = field(default_factory=dict, metadata=SHARED)
+    competent: list[str] = field(default_factory=list, metadata=SHARED)
+    skills: list[str] = field(default_factory=list, metadata=SHARED)
+    ammo: dict[str, int] = field(default_factory=dict, metadata=SHARED)
     zone: str = "here"
     group: str = ""
     engagement: str = ""
     altitude: int = 0
     mount: str | None = None
-    touching: list[str] = field(default_factory=list)
-    flanking: dict[str, Any] = field(default_factory=dict)
-    interference: list[str] = field(default_factory=list)
+    touching: list[str] = field(default_factory=list, metadata=SHARED)
+    flanking: dict[str, Any] = field(default_factory=dict, metadata=SHARED)
+    interference: list[str] = field(default_factory=list, metadata=SHARED)
 
     @property
     def down(self) -> bool:
@@ -369,17 +386,6 @@ def outnumbering_counts(state: EncounterState, actor: Creature, target: Creature
             "defenders": outnumbering(state, target.group)}
 
 
-SHARED_IN_SCRATCH = frozenset({
-    "tags", "stats", "weapons", "competent", "skills", "ammo", "touching", "flanking",
-    "interference"})
-"""Creature fields that the zones ``apply_*`` methods only ever replace (``ammo``,
-``touching``, ``flanking``, ``interference``) or never change (the stat block): a lookahead
-scratch copy shares them."""
-COPIED_IN_SCRATCH = frozenset({"conditions"})
-"""The conditions list changes (one is added or removed) but its Conditions never do: a
-scratch copy copies the list and shares the Conditions."""
-
-share_in_scratch(Creature, SHARED_IN_SCRATCH, COPIED_IN_SCRATCH)
 share_extra_in_scratch("zones", {"zones", "lights", "winner"})
 """The zone map, the lights and the winner in ``state.extra`` are replaced whole by the
 apply methods (``apply_zone_set`` builds a new map), never changed in place."""

@@ -208,7 +208,7 @@ class Movement(ZonesBase):
            target=args.creature("who is touched"))
     def apply_touched(self, state: EncounterState, data: dict[str, Any]) -> None:
         actor = self.creature(state, data["actor"])
-        if data["target"] not in actor.touching:  # replaced, never changed (SHARED_IN_SCRATCH)
+        if data["target"] not in actor.touching:  # replaced, never changed (model.py: SHARED)
             actor.touching = [*actor.touching, data["target"]]
 
     @command("Set how a creature is flanked: the direction of each group, or the type "

@@ -10,7 +10,6 @@ with one mixin class over :class:`.base.ZonesBase`: :mod:`.turns`, :mod:`.action
 
 from __future__ import annotations
 
-from ...core.ruleset import CONCEALING
 from .actions import ZonesEconomy
 from .aoe import Aoe
 from .attacks import Attacks
@@ -34,4 +33,7 @@ class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Che
     entity_type = Creature
     economy = ZonesEconomy()
     initiative_dice = "1d20"
-    concealing = CONCEALING | {"unseen"}  # Z-RA-2: its enemies cannot see it
+    concealing = frozenset({"unseen", "hidden", "invisible", "undetected", "unnoticed"})
+    """``unseen`` of ``conditions.toml`` (Z-RA-2: its enemies cannot see it), and the GM's own
+    (``custom``) ``hidden``, ``invisible``, ``undetected`` and ``unnoticed``: they hide a
+    creature from its enemies' players until one of their characters detects it."""

@@ -62,14 +62,10 @@ class Turns(ZonesBase):
         if lights is not None and data["zone"] in lights:  # replaced, not changed in place
             state.extra["lights"] = {k: v for k, v in lights.items() if k != data["zone"]}
 
-    @event("The encounter is over[: {winner} wins].",
-           winner=args.text("the side still standing (none: nobody)"))
-    def apply_encounter_won(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra["winner"] = data["winner"]
-
 
 def aftermath(rules: ZonesBase, state: EncounterState, events: list[Event]) -> list[Event]:
-    """The encounter is won when only one side has creatures standing."""
+    """The kernel's ``side_won`` when only one side has creatures standing, or none does
+    (``winner`` None)."""
     if not events or "winner" in state.extra:
         return []
     if all(e.type in _HIT_EVENTS for e in events):
@@ -89,5 +85,5 @@ def aftermath(rules: ZonesBase, state: EncounterState, events: list[Event]) -> l
         all_sides = {c.side for c in creatures(after) if c.side is not None}
     if len(all_sides) > 1 and len(sides) <= 1:
         winner = next(iter(sides)) if sides else None
-        return [Event("encounter_won", {"winner": winner})]
+        return [rules.side_won(winner)]
     return []

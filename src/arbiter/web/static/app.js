@@ -11,13 +11,12 @@ const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
 const STORE = "arbiter.campaigns";
 // Commands with their own controls (header buttons, forms), not offered as actions.
-const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds", "batch"]);
+const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds", "batch", "reveal_on_turn"]);
 
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
   actorTouched: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
-  revealed: new Set(),
 };
 
 // -- saved campaigns (this browser only) --------------------------------------------------
@@ -225,7 +224,9 @@ function render() {
   const enc = S.encounters.find((e) => e.id === S.encounter);
   document.title = `Arbiter · ${enc ? enc.name : S.campaign ? S.campaign.name : "game master"}`;
   const has = Boolean(st);
-  for (const id of ["#start", "#next", "#undo", "#redo", "#end"]) $(id).disabled = !has;
+  for (const id of ["#start", "#next", "#undo", "#redo", "#end", "#auto-reveal"]) $(id).disabled = !has;
+  // The encounter's own setting: the server reveals a hidden creature as its turn starts.
+  $("#auto-reveal").checked = Boolean(st && st.reveal_on_turn);
   S.map.update(st);
   S.roster.update();
   if (!st) {
@@ -279,18 +280,10 @@ function turnFeed(record) {
       const d = e.data || {};
       if (e.type === "turn_started") return `${nameOf(d.actor)}'s turn (round ${d.round})`;
       if (e.type === "condition_removed") return `${nameOf(d.target)}: ${d.name} ends${d.why ? ` (${d.why})` : ""}`;
+      if (e.type === "revealed") return `${nameOf(d.target)} is revealed`;
       return `${e.type.replace(/_/g, " ")}${d.target ? `: ${nameOf(d.target)}` : ""}${d.taken !== undefined ? `, ${d.taken} taken` : ""}`;
     });
   replace($("#turn-feed"), lines.map((l) => h("div", {}, l)));
-  const st = S.state;
-  const current = st && st.current ? st.entities[st.current] : null;
-  // Once per creature: the turn's record reaches this page twice (the answer and the live
-  // update), and a second override would log a change that changes nothing.
-  const key = current ? `${S.encounter}:${current.id}` : "";
-  if (current && current.hidden && $("#auto-reveal").checked && !S.revealed.has(key)) {
-    S.revealed.add(key);
-    send({ do: "override", path: `${current.id}.hidden`, value: false, reason: "revealed on its first turn" }).catch(() => S.revealed.delete(key));
-  }
 }
 
 function renderPlayers(players) {
@@ -778,6 +771,13 @@ function wire() {
     if (entry) await openCampaign(entry.id, entry.token).catch((err) => toast(err.message, "error"));
   });
   $("#encounter-select").addEventListener("change", (e) => e.target.value && openEncounter(e.target.value));
+  $("#auto-reveal").addEventListener("change", (e) => {
+    if (!S.encounter) return;
+    const enabled = e.target.checked;
+    // A logged command of the encounter; refused (another console changed it first), the
+    // box shows the encounter's setting again.
+    send({ do: "reveal_on_turn", enabled }).catch(() => { e.target.checked = Boolean(S.state && S.state.reveal_on_turn); });
+  });
   $("#new-encounter").addEventListener("submit", (e) => {
     e.preventDefault();
     const form = e.target;
