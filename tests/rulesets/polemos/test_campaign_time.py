@@ -6,36 +6,25 @@ vitality one a day (POL-10). Dice are forced."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arbiter.core import Command
 from arbiter.rulesets.polemos.model import Creature
-from arbiter.store import EventStore, GameService
+from arbiter.store import GameService
+
+from ..conftest import creature_of, lasting_of
 
 DAY = 28800  # rounds of 3 seconds
 
 
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    store = EventStore.open(tmp_path / "polemos.db")
-    try:
-        yield GameService(store)
-    finally:
-        store.close()
-
-
 def creature(service: GameService, eid: str, who: str) -> Creature:
-    found = service.read(eid, lambda ld: ld.state.entities[who])
-    assert isinstance(found, Creature)
-    return found
+    return creature_of(service, eid, who, Creature)
 
 
 def lasting(service: GameService, cid: str, who: str) -> dict[str, Any]:
-    return dict(service.roster(cid, lambda r: r.state.characters[who]["lasting"]))
+    return lasting_of(service, cid, who)
 
 
 def wounded(service: GameService) -> str:

@@ -5,34 +5,23 @@ recovery (R-OVH-2, R-C-EXH; RLM-10); Bleed and Dying are settled first (RLM-9)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arbiter.core import Command, IllegalCommand
 from arbiter.rulesets.realms.model import RealmsCreature
-from arbiter.store import EventStore, GameService
+from arbiter.store import GameService
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    store = EventStore.open(tmp_path / "realms.db")
-    try:
-        yield GameService(store)
-    finally:
-        store.close()
+from ..conftest import creature_of, lasting_of
 
 
 def creature(service: GameService, eid: str, who: str) -> RealmsCreature:
-    found = service.read(eid, lambda ld: ld.state.entities[who])
-    assert isinstance(found, RealmsCreature)
-    return found
+    return creature_of(service, eid, who, RealmsCreature)
 
 
 def lasting(service: GameService, cid: str, who: str) -> dict[str, Any]:
-    return dict(service.roster(cid, lambda r: r.state.characters[who]["lasting"]))
+    return lasting_of(service, cid, who)
 
 
 def hurt(service: GameService, *extra: Command) -> str:

@@ -5,29 +5,15 @@ rounds it had left."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from arbiter.core import Command
 from arbiter.rulesets.realms.model import RealmsCreature
-from arbiter.store import EventStore, GameService
+from arbiter.store import GameService
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    store = EventStore.open(tmp_path / "realms.db")
-    try:
-        yield GameService(store)
-    finally:
-        store.close()
+from ..conftest import creature_of
 
 
 def creature(service: GameService, eid: str, who: str) -> RealmsCreature:
-    found = service.read(eid, lambda ld: ld.state.entities[who])
-    assert isinstance(found, RealmsCreature)
-    return found
+    return creature_of(service, eid, who, RealmsCreature)
 
 
 def test_a_wounded_character_carries_its_wounds_into_the_next_encounter(

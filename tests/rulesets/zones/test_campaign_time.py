@@ -5,28 +5,17 @@ itself."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from arbiter.core import Command
 from arbiter.rulesets.zones.model import Creature
-from arbiter.store import EventStore, GameService
+from arbiter.store import GameService
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    store = EventStore.open(tmp_path / "zones.db")
-    try:
-        yield GameService(store)
-    finally:
-        store.close()
+from ..conftest import lasting_of
 
 
 def lasting(service: GameService, cid: str, who: str) -> dict[str, Any]:
-    return dict(service.roster(cid, lambda r: r.state.characters[who]["lasting"]))
+    return lasting_of(service, cid, who)
 
 
 def shot(service: GameService, rulings: dict[str, str] | None = None) -> str:

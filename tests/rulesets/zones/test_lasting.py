@@ -3,29 +3,15 @@ encounter carries its Health and the rounds it fired into the next after write-b
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from arbiter.core import Command
 from arbiter.rulesets.zones.model import Creature
-from arbiter.store import EventStore, GameService
+from arbiter.store import GameService
 
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[GameService]:
-    store = EventStore.open(tmp_path / "zones.db")
-    try:
-        yield GameService(store)
-    finally:
-        store.close()
+from ..conftest import creature_of
 
 
 def creature(service: GameService, eid: str, who: str) -> Creature:
-    found = service.read(eid, lambda ld: ld.state.entities[who])
-    assert isinstance(found, Creature)
-    return found
+    return creature_of(service, eid, who, Creature)
 
 
 def test_a_wounded_character_carries_its_wounds_into_the_next_encounter(
