@@ -117,6 +117,23 @@ Listener = Callable[[Loaded, LogRecord], None]
 Guard = Callable[[Loaded, Command], None]
 
 
+def _dice_source(dice: Sequence[int] | None, source: Callable[[], DiceSource] | None,
+                 ) -> tuple[RecordingDice, ForcedDice | None]:
+    """The dice a command rolls, recorded: ``dice`` forced in order when given, else
+    ``source()`` (default: a fresh seed from :mod:`secrets`); and the forced ones, if any."""
+    forced = ForcedDice(dice) if dice is not None else None
+    inner: DiceSource = forced if forced is not None else (
+        source() if source else SeededDice(secrets.randbits(64)))
+    return RecordingDice(inner), forced
+
+
+def _all_used(command: Command, forced: ForcedDice | None) -> None:
+    """Refuse a command that left forced dice unused (they were meant for something)."""
+    if forced is not None and forced.remaining:
+        raise InvalidCommand(f"{command.name}: {len(forced.remaining)} forced dice value(s) "
+                             f"left unused ({forced.used} used)")
+
+
 class GameService:
     """Campaigns, tokens and encounters played through the store."""
 
@@ -373,13 +390,7 @@ class GameService:
         self, loaded: Loaded, command: Command, dice: Sequence[int] | None,
         source: Callable[[], DiceSource] | None,
     ) -> Entry:
-        inner: DiceSource
-        if dice is not None:
-            forced = ForcedDice(dice)
-            inner = forced
-        else:
-            inner = source() if source else SeededDice(secrets.randbits(64))
-        recorder = RecordingDice(inner)
+        recorder, forced = _dice_source(dice, source)
         try:
             events = loaded.ruleset.decide(loaded.state, command, recorder)
         except RulesError:
@@ -390,11 +401,7 @@ class GameService:
                 f"{command.name}: the {loaded.ruleset.name} ruleset could not decide this "
                 f"command ({type(err).__name__}: {err})"
             ) from None
-        if dice is not None and forced.remaining:
-            raise InvalidCommand(
-                f"{command.name}: {len(forced.remaining)} forced dice value(s) left unused "
-                f"({forced.used} used)"
-            )
+        _all_used(command, forced)
         return Entry(loaded.version + 1, command, events, list(recorder.rolls))
 
     def odds(self, encounter_id: str, command: Command, guard: Guard | None = None
@@ -565,13 +572,9 @@ class GameService:
                     raise Conflict(campaign_id, expected_version, loaded.version,
                                    "the log of campaign")
                 loaded.roster.rulings = dict(self.store.campaign(campaign_id).rulings)
-                forced = ForcedDice(dice) if dice is not None else None
-                recorder = RecordingDice(forced or (source() if source else
-                                                    SeededDice(secrets.randbits(64))))
+                recorder, forced = _dice_source(dice, source)
                 events = loaded.roster.decide(loaded.state, command, recorder)
-                if forced is not None and forced.remaining:
-                    raise InvalidCommand(f"{command.name}: {len(forced.remaining)} forced "
-                                         f"dice value(s) left unused ({forced.used} used)")
+                _all_used(command, forced)
                 entry = Entry(loaded.version + 1, command, events, list(recorder.rolls))
                 after = loaded.state.copy()
                 for event in events:
