@@ -109,14 +109,31 @@ def browser() -> Iterator[Browser]:
             launched.close()
 
 
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+def browsing(browser: Browser, width: int, height: int) -> Iterator[BrowserContext]:
+    """A browser context at ``width`` x ``height``, closed after the test."""
+    ctx = browser.new_context(viewport={"width": width, "height": height})
     ctx.set_default_timeout(8000)
     try:
         yield ctx
     finally:
         ctx.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    yield from browsing(browser, 1366, 900)
+
+
+@pytest.fixture
+def desk(browser: Browser) -> Iterator[BrowserContext]:
+    """A game master's desk: 1440x900."""
+    yield from browsing(browser, 1440, 900)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    """A phone at the table: 390x844."""
+    yield from browsing(browser, 390, 844)
 
 
 @pytest.fixture

@@ -10,12 +10,11 @@ then plays through the browser only. Screenshots of each ruleset's map at 1440x9
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from arbiter.core import Command
 from arbiter.web.demo import DemoTable, console_link, create_demo_tables, player_link
@@ -54,26 +53,6 @@ def state(api: httpx.Client, made: DemoTable) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
-
-
-@pytest.fixture
-def desk(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 1440, "height": 900})
-    ctx.set_default_timeout(8000)
-    try:
-        yield ctx
-    finally:
-        ctx.close()
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.set_default_timeout(8000)
-    try:
-        yield ctx
-    finally:
-        ctx.close()
 
 
 def open_console(ctx: BrowserContext, server: ServerThread, made: DemoTable) -> Page:
