@@ -136,6 +136,14 @@ def rules_error(err: RulesError, command: Command | None = None,
     return ApiError(status, message, _argument_field(err, command), **extra)
 
 
+def _with_path_id(body: dict[str, Any], ident: str, whose: str) -> dict[str, Any]:
+    """A sheet put at an item route: its id is the path's (a body naming another is a 422)."""
+    if body.get("id", ident) != ident:
+        raise ApiError(422, f"the id is the path's ({ident!r}); {whose} id does not change",
+                       "id")
+    return {**body, "id": ident}
+
+
 def _strings(value: Any) -> list[str]:
     """Every string in a JSON value, keys included."""
     out: list[str] = []
@@ -754,11 +762,8 @@ class Api:
     async def set_character(self, request: Request) -> Response:
         cid, principal = await self._gm_of(request)
         ident = _path_id(request, "character_id", "character")
-        body = dict(await read_json(request, "CharacterSheet"))
-        if body.get("id", ident) != ident:
-            raise ApiError(422, f"the id is the path's ({ident!r}); a character's id does "
-                           "not change", "id")
-        body["id"] = ident
+        body = _with_path_id(dict(await read_json(request, "CharacterSheet")), ident,
+                             "a character's")
         return await self._roster_command(
             cid, principal, "character_update", body,
             lambda r: {"character": r.state.characters[ident]}, path_id=ident, status=200)
@@ -799,11 +804,8 @@ class Api:
     async def set_creature(self, request: Request) -> Response:
         cid, principal = await self._gm_of(request)
         ident = _path_id(request, "creature_id", "bestiary entry")
-        body = dict(await read_json(request, "BestiarySheet"))
-        if body.get("id", ident) != ident:
-            raise ApiError(422, f"the id is the path's ({ident!r}); an entry's id does not "
-                           "change", "id")
-        body["id"] = ident
+        body = _with_path_id(dict(await read_json(request, "BestiarySheet")), ident,
+                             "an entry's")
         if not await run_in_threadpool(self.games.roster, cid,
                                        lambda r: ident in r.state.bestiary):
             raise ApiError(404, f"no bestiary entry {ident!r}")
