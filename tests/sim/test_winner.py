@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from arbiter.core import EncounterState, Entry, Event, Ruleset, load_ruleset
+from arbiter.core.catalogue import declaration
 from arbiter.core.ruleset import RENAMED_EVENTS
 from arbiter.sim import Simulator, load_encounter, prepare
 from arbiter.sim.stats import DRAW, Tally
@@ -37,7 +38,7 @@ def digest(entry: dict[str, Any]) -> str:
 @pytest.mark.parametrize("name", ["demo", "realms", "zones", "polemos"])
 def test_side_won_is_the_kernels_event_in_every_ruleset(name: str) -> None:
     ruleset = load_ruleset(name)
-    kernel = Ruleset.__dict__["apply_side_won"].__event__
+    kernel = declaration(Ruleset.__dict__["apply_side_won"], "apply_side_won")
     assert ruleset.events["side_won"] is kernel
     assert "encounter_won" not in ruleset.events
     for klass in type(ruleset).__mro__:

@@ -368,12 +368,13 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
             off_turn: tuple[str, ...] = (), **args: Arg) -> Callable[[F], F]:
     """Declare the command a ``do_*`` handler implements (see the module's description)."""
     def mark(fn: F) -> F:
-        name = fn.__name__.removeprefix("do_")
+        name = _name_of(fn, "do_")
         unknown = [k for k in off_turn if k not in args]
         if unknown:
-            raise TypeError(f"{name}: off_turn names undeclared arguments {unknown}")
-        fn.__command__ = CommandSpec(  # type: ignore[attr-defined]
-            name, summary, dict(args), who, when, actor, rules, cost, open, off_turn)
+            raise TypeError(f"{name or summary!r}: off_turn names undeclared arguments "
+                            f"{unknown}")
+        declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
+                                off_turn))
         return fn
     return mark
 
@@ -382,9 +383,46 @@ def extends(summary: str | None = None, **args: Arg) -> Callable[[F], F]:
     """Declare an override of an inherited command that reads more arguments: the nearest
     declaration up the class tree, with ``args`` added (and ``summary`` if given)."""
     def mark(fn: F) -> F:
-        fn.__extends__ = (summary, dict(args))  # type: ignore[attr-defined]
+        declare(fn, Extension(summary, dict(args)))
         return fn
     return mark
+
+
+@dataclass(frozen=True)
+class Extension:
+    """What :func:`extends` adds to the declaration it extends."""
+
+    summary: str | None
+    args: Mapping[str, Arg]
+
+
+_DECLARATIONS: dict[Any, CommandSpec | EventSpec | Extension] = {}
+"""The declarations of handlers, by the function: a registry rather than an attribute of
+the function, because a method mypyc compiles (``make fast``) takes no attribute and has no
+``__name__``. A declaration made without the name learns it from the class attribute the
+first time the catalogue is read (:func:`declaration`)."""
+
+
+def declare(fn: Any, spec: CommandSpec | EventSpec | Extension) -> None:
+    """Record (or replace) the declaration of the handler ``fn``."""
+    _DECLARATIONS[fn] = spec
+
+
+def declaration(fn: Any, attr: str = "") -> CommandSpec | EventSpec | Extension | None:
+    """The declaration of the handler ``fn`` (``None`` without one), named after ``attr``
+    (``do_attack``, ``apply_attacked``) when it was declared without its name."""
+    spec = _DECLARATIONS.get(fn)
+    if attr and isinstance(spec, CommandSpec) and not spec.name:
+        spec = _DECLARATIONS[fn] = replace(spec, name=attr.removeprefix("do_"))
+    elif attr and isinstance(spec, EventSpec) and not spec.type:
+        spec = _DECLARATIONS[fn] = replace(spec, type=attr.removeprefix("apply_"))
+    return spec
+
+
+def _name_of(fn: Any, prefix: str) -> str:
+    """A handler's name without its prefix, or "" for a compiled method (named later)."""
+    name: str = getattr(fn, "__name__", "")
+    return name.removeprefix(prefix)
 
 
 _CATALOGUES: dict[type, dict[str, CommandSpec]] = {}
@@ -411,18 +449,16 @@ def _declared(kind: type, attr: str) -> CommandSpec | None:
         fn = klass.__dict__.get(attr)
         if fn is None:
             continue
-        spec: CommandSpec | None = getattr(fn, "__command__", None)
-        if spec is not None:
+        spec = declaration(fn, attr)
+        if isinstance(spec, CommandSpec):
             return spec
-        extension = getattr(fn, "__extends__", None)
-        if extension is not None:
+        if isinstance(spec, Extension):
             base = _declared(kind.__mro__[index + 1], attr) if index + 1 < len(
                 kind.__mro__) else None
             if base is None:
                 raise TypeError(f"{klass.__name__}.{attr} extends no declaration")
-            summary, more = extension
-            return replace(base, summary=summary or base.summary,
-                           args={**base.args, **more}, _struct=None)
+            return replace(base, summary=spec.summary or base.summary,
+                           args={**base.args, **spec.args}, _struct=None)
     return None
 
 
@@ -596,9 +632,8 @@ def event(gm: str, *, player: str | None = None, shared: Mapping[str, Arg] | Non
     """Declare the event an ``apply_*`` method applies: its payload fields and sentences;
     ``shared`` adds a set of fields several events carry (a roll's, say)."""
     def mark(fn: F) -> F:
-        name = fn.__name__.removeprefix("apply_")
-        fn.__event__ = EventSpec(name, {**(shared or {}), **fields},  # type: ignore[attr-defined]
-                                 gm, gm if player is None else player)
+        declare(fn, EventSpec(_name_of(fn, "apply_"), {**(shared or {}), **fields}, gm,
+                              gm if player is None else player))
         return fn
     return mark
 
@@ -616,8 +651,8 @@ def events_of(kind: type) -> dict[str, EventSpec]:
     for attr in sorted(a for a in dir(kind) if a.startswith("apply_") and a != "apply_economy_of"):
         for klass in kind.__mro__:
             fn = klass.__dict__.get(attr)
-            spec = getattr(fn, "__event__", None) if fn is not None else None
-            if spec is not None:
+            spec = declaration(fn, attr) if fn is not None else None
+            if isinstance(spec, EventSpec):
                 out[spec.type] = spec
                 break
         else:

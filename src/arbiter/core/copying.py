@@ -30,6 +30,8 @@ import typing
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from .events import Event
     from .model import EncounterState
@@ -284,6 +286,7 @@ def clone(value: Any) -> Any:
 
 
 # -- copy-on-write scratch states for lookahead ---------------------------------------------
+@mypyc_attr(native_class=False)
 class CowEntities(dict[str, Any]):
     """The entities of a lookahead scratch state, shared with the state it was copied from.
 
@@ -391,6 +394,7 @@ changes, so a lookahead copies the entity only then. It is ``dict.get`` itself, 
 bypasses the copy-on-write subclass (and costs no Python call)."""
 
 
+@mypyc_attr(native_class=False)
 class WritingEntities(CowEntities):
     """:class:`CowEntities` while ``evolve`` changes the scratch state: copy on access."""
 
@@ -565,6 +569,7 @@ def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
 _GUARD = os.environ.get("ARBITER_SCRATCH_GUARD", "") not in ("", "0")
 
 
+@mypyc_attr(native_class=False)  # mypyc compiles no subclass of RuntimeError
 class BrokenPromise(RuntimeError):
     """A value a lookahead's scratch copy shares with the state it was copied from (a field
     declared :data:`SHARED` or :data:`COPIED`, a ``share_extra_in_scratch`` key) was changed

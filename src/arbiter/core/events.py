@@ -10,6 +10,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .errors import InvalidCommand, SchemaError
 
 EVENT_SCHEMA = 1
@@ -44,6 +46,7 @@ def upcast(event_type: str, version: int, data: dict[str, Any]) -> dict[str, Any
     return data
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Event:
     """Something that happened. ``data`` is plain JSON-compatible values.
@@ -70,6 +73,7 @@ class Event:
         return cls(etype, upcast(etype, version, dict(data)))
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Command:
     """A request: ``name`` (the ``do`` of a scenario step), an acting entity, arguments.
@@ -111,6 +115,7 @@ class Command:
         return " ".join(parts)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Entry:
     """One decided command in the log: the command, its events, and every die it rolled."""

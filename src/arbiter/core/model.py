@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from .copying import COPIED, SHARED, clone
 from .errors import IllegalCommand, UnknownEntity
 
@@ -18,6 +20,7 @@ DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
 TurnPoint = Literal["start", "end"]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Duration:
     """How long a condition lasts.
@@ -69,6 +72,7 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
 
 
+@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Condition:
     """A named condition on an entity: a level, tags, a source and a duration."""
@@ -101,6 +105,7 @@ class Condition:
                    dict(extra) if extra else {})
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Entity:
     """A creature or object in an encounter. Rulesets subclass it with their own stats."""
@@ -132,6 +137,7 @@ class Entity:
         return self.stats.get(name, default)
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class EncounterState:
     """Everything the rules know about one encounter. Only ``evolve`` changes it."""

@@ -34,6 +34,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ..dice import DIALECTS, DiceSource
 from . import catalogue as args
 from .catalogue import CommandSpec, EventSpec, InvalidArgument, catalogue_of, command, event
@@ -78,6 +80,7 @@ SHEET: dict[str, args.Arg] = {
 _SHEET_ARGS: dict[str, Any] = dict(SHEET)
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class RosterState:
     """The characters and the bestiary, by id. Records are replaced, never changed in place."""

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
 from . import catalogue as args
@@ -53,6 +55,18 @@ RENAMED_EVENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]
 kernel's ``side_won``): never emitted, kept so a stored log replays to the same state."""
 
 
+def _converted(apply: Applier, convert: Callable[[dict[str, Any]], dict[str, Any]]) -> Applier:
+    """The applier of an old log's event type: its payload converted, then applied as
+    today's type (a module function: mypyc compiles no closure in a method of a class
+    that is not native)."""
+
+    def fn(state: EncounterState, data: dict[str, Any]) -> None:
+        apply(state, convert(data))
+
+    return fn
+
+
+@mypyc_attr(native_class=False)
 class Ruleset:
     """Base class of every rule system."""
 
@@ -236,11 +250,7 @@ class Ruleset:
         fn: Applier | None = getattr(self, f"apply_{event_type}", None)
         if fn is None and event_type in RENAMED_EVENTS:  # an old log's event
             renamed, convert = RENAMED_EVENTS[event_type]
-            apply_renamed = self._applier(renamed)
-
-            def fn(state: EncounterState, data: dict[str, Any]) -> None:
-                apply_renamed(state, convert(data))
-
+            fn = _converted(self._applier(renamed), convert)
         if fn is None:
             raise SchemaError(f"{self.name} does not know the event type {event_type!r}")
         self._apply_table[event_type] = fn
@@ -581,7 +591,8 @@ class Ruleset:
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """Highest first; ties keep the order creatures were added (a ruleset may refine)."""
         added = list(state.entities)
-        return sorted(initiative, key=lambda e: (-initiative[e], added.index(e)))
+        keys = {e: (-initiative[e], added.index(e)) for e in initiative}
+        return sorted(initiative, key=keys.__getitem__)
 
     @event("Turn-by-turn play begins; the order is {order}.",
            initiative=args.mapping("initiative by creature"),

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     ActionEconomy,
     Command,
@@ -96,6 +98,7 @@ class PolemosEconomy(ActionEconomy):
                 f"minor used {economy['minor']}, free used {economy['free']}")
 
 
+@mypyc_attr(native_class=False)
 class ActionRules(PolemosBase):
     """Using abilities, declaring and resolving actions, full actions."""
 

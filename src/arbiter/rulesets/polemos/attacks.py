@@ -10,6 +10,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -137,6 +139,7 @@ def critical_checks(rules: PolemosBase, state: EncounterState,
     return effect, cost, points, earned_on, hit_area, target
 
 
+@mypyc_attr(native_class=False)
 class AttackRules(PolemosBase):
     """Attacks, hits and critical damage points."""
 

@@ -15,6 +15,8 @@ from dataclasses import replace
 from functools import cache
 from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -27,7 +29,7 @@ from ...core import (
     Ruleset,
 )
 from ...core import catalogue as args
-from ...core.catalogue import Arg, CommandSpec, EventSpec
+from ...core.catalogue import Arg, CommandSpec, EventSpec, declaration, declare
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
 from .grid import Square, crossed, distance
@@ -121,17 +123,18 @@ def also(**more: Arg) -> Callable[[F], F]:
     one): a set of arguments several commands share, or a name the decorators take as a
     keyword of their own (``cost``) or that Python reserves (``from``, ``as``)."""
     def mark(fn: F) -> F:
-        spec: CommandSpec | None = getattr(fn, "__command__", None)
-        if spec is not None:
-            fn.__command__ = replace(  # type: ignore[attr-defined]
-                spec, args={**spec.args, **more})
-            return fn
-        found: EventSpec = fn.__event__  # type: ignore[attr-defined]
-        fn.__event__ = replace(found, fields={**found.fields, **more})  # type: ignore[attr-defined]
+        spec = declaration(fn)
+        if isinstance(spec, CommandSpec):
+            declare(fn, replace(spec, args={**spec.args, **more}))
+        elif isinstance(spec, EventSpec):
+            declare(fn, replace(spec, fields={**spec.fields, **more}))
+        else:
+            raise TypeError("@also goes above a @command or an @event declaration")
         return fn
     return mark
 
 
+@mypyc_attr(native_class=False)
 class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -100,6 +102,7 @@ DICE_ARGS = {
 """The dice modifiers of a skill roll (``dice_modifier``)."""
 
 
+@mypyc_attr(native_class=False)
 class CheckRules(PolemosBase):
     """Skill rolls."""
 

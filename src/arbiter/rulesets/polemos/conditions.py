@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -54,6 +56,7 @@ def expire_clock(state: EncounterState, now: int) -> list[Event]:
     return out
 
 
+@mypyc_attr(native_class=False)
 class ConditionRules(PolemosBase):
     """Giving, removing and re-timing conditions; field conditions."""
 

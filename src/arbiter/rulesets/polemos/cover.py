@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -69,6 +71,7 @@ def defense_concealment(rules: PolemosBase, state: EncounterState, creature: Cre
         (level, bonus, 0)
 
 
+@mypyc_attr(native_class=False)
 class CoverRules(PolemosBase):
     """Taking cover."""
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     DamageCalc,
@@ -242,6 +244,7 @@ def choose_weapon(rules: PolemosBase, actor: Creature, command: Command) -> tupl
     return name, weapon, kind
 
 
+@mypyc_attr(native_class=False)
 class DamageRules(PolemosBase):
     """Dealing damage, and armor worn or not."""
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -31,6 +33,7 @@ from .networks import (
 )
 
 
+@mypyc_attr(native_class=False)
 class DeviceRules(PolemosBase):
     """Processes, paired devices and operating devices."""
 

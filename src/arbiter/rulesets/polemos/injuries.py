@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -172,6 +174,7 @@ def reapplied(rules: PolemosBase, state: EncounterState, who: str, kind: str,
                                       "why": "its cause remains"})]
 
 
+@mypyc_attr(native_class=False)
 class InjuryRules(PolemosBase):
     """Wounds, bleeding, afflictions and stress."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -36,6 +38,7 @@ plays one by one (1,200: an hour, P-TIM-2); a longer stretch is refused (P-CON-9
 ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
 
 
+@mypyc_attr(native_class=False)
 class LastingRules(PolemosBase):
     """What outlasts the encounter, and time passing."""
 

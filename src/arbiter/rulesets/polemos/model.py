@@ -14,6 +14,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Condition, Entity, InvalidCommand
 from ...core.content import read_content
 from ...core.copying import COPIED, SHARED
@@ -51,6 +53,7 @@ def rounds_in(amount: int, unit: str, calendar: str = "literal-336") -> int:
     return amount * ROUNDS_PER[unit]
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class DamageType:
     """A damage type with its measure: ``bashing`` (vitality), ``bashing (stamina)`` (P-DTY-3)."""
@@ -91,6 +94,7 @@ def _parse_damage_type(text: str) -> DamageType:
     return DamageType(text)
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class BodyArea:
     """One body area: vitality, its maximum, vital or not, and its adjacent areas."""
@@ -106,6 +110,7 @@ class BodyArea:
         return 0 if self.vital else 1
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Weapon:
     skill: str
@@ -118,6 +123,7 @@ class Weapon:
         return list(self.damage)
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class ArmorPiece:
     """A piece of high-impact armor: areas covered, armor value, ratings per exact type."""
@@ -130,6 +136,7 @@ class ArmorPiece:
     worn: bool = True
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Wound:
     id: str
@@ -153,6 +160,7 @@ class Wound:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Affliction:
     id: str
@@ -167,6 +175,7 @@ class Affliction:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Bleed:
     """A bleeding condition: its origin, the areas it damages, and the areas it spread to
@@ -183,6 +192,7 @@ class Bleed:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Creature(Entity):
     """A Polemos creature."""

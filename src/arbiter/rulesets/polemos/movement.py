@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -74,6 +76,7 @@ def move_odds(rules: PolemosBase, state: EncounterState, command: Command) -> di
     return out
 
 
+@mypyc_attr(native_class=False)
 class MovementRules(PolemosBase):
     """Moving, placing, terrain, the map view, entering locations."""
 

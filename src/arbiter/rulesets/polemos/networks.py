@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -289,6 +291,7 @@ def auto_pair_events(rules: PolemosBase, state: EncounterState) -> list[Event]:
     return out
 
 
+@mypyc_attr(native_class=False)
 class NetworkRules(PolemosBase):
     """Systems, devices and networks."""
 

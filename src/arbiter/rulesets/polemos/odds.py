@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -21,6 +23,7 @@ from .model import Creature, reveal_table
 from .movement import move_odds
 
 
+@mypyc_attr(native_class=False)
 class OddsRules(PolemosBase):
     """The odds of a command."""
 

@@ -12,6 +12,8 @@ The topics, each one mixin on ``PolemosBase`` (``base.py``): ``turns.py``, ``act
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .actions import ActionRules, PolemosEconomy
 from .attacks import AttackRules
 from .base import PolemosBase
@@ -33,6 +35,7 @@ from .targets import TargetRules
 from .turns import TurnRules
 
 
+@mypyc_attr(native_class=False)
 class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
                      MovementRules, CheckRules, OddsRules, LastingRules, InjuryRules,
                      CoverRules, TargetRules, StealthRules, SocialRules, NetworkRules,

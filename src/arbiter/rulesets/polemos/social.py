@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -28,6 +30,7 @@ def restricted_items(state: EncounterState, actor: Creature, location: str | Non
     return names + [e.id for e in carried if banned & e.tags]
 
 
+@mypyc_attr(native_class=False)
 class SocialRules(PolemosBase):
     """Attitude and restricted items."""
 

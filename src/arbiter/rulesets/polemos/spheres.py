@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -122,6 +124,7 @@ def sphere_turn_start(rules: PolemosBase, state: EncounterState, who: str) -> li
     return sphere_move(rules, state, unit, Command("sphere_move", who, {"to": "support"}))
 
 
+@mypyc_attr(native_class=False)
 class SphereRules(PolemosBase):
     """Vehicles and the contact, battle and support spheres."""
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -22,6 +24,7 @@ from .checks import roll_skill, success
 from .model import Creature
 
 
+@mypyc_attr(native_class=False)
 class StealthRules(PolemosBase):
     """Hiding, searching and detecting."""
 

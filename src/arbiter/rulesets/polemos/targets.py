@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     EncounterState,
@@ -376,6 +378,7 @@ def communicable(rules: PolemosBase, state: EncounterState, actor: Creature, tar
     return max(shared)
 
 
+@mypyc_attr(native_class=False)
 class TargetRules(PolemosBase):
     """Checking an ability's target."""
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -26,6 +28,12 @@ from .model import Creature
 from .spheres import sphere_turn_start
 
 
+def _initiative_skill(state: EncounterState, who: str, by_skill: bool) -> int:
+    """AP-3: the [initiative] skill that breaks a tie, or 0 when the ruling does not."""
+    entity = state.entities.get(who)
+    return entity.skill("initiative") if by_skill and isinstance(entity, Creature) else 0
+
+@mypyc_attr(native_class=False)
 class TurnRules(PolemosBase):
     """Initiative, turn order, turn start and end, rounds, the end of the fight."""
 
@@ -41,13 +49,9 @@ class TurnRules(PolemosBase):
         """P-ORD-4 highest first; ties (AP-3): higher [initiative] skill, then listed order."""
         added = list(state.entities)
         by_skill = self.rule(state, "AP-3") == "skill-then-listed"
-
-        def skill(who: str) -> int:
-            entity = state.entities.get(who)
-            return entity.skill("initiative") if by_skill and isinstance(entity, Creature) else 0
-
-        return sorted(initiative, key=lambda e: (-initiative[e], -skill(e),
-                                                  added.index(e) if e in added else 0))
+        keys = {e: (-initiative[e], -_initiative_skill(state, e, by_skill),
+                    added.index(e) if e in added else 0) for e in initiative}
+        return sorted(initiative, key=keys.__getitem__)
 
     @command("Order creatures that try to act at the same moment by [initiative].",
              rules=("P-ORD-6", "AP-3", "AP-33"),

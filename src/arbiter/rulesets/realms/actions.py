@@ -10,6 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import ActionEconomy, EncounterState
 from ...core import catalogue as args
 from ...core.catalogue import event
@@ -32,6 +34,7 @@ class RealmsEconomy(ActionEconomy):
         return f"{economy.get('ap', 0)} AP, {Fraction(economy.get('movement', 0), 2)} spaces"
 
 
+@mypyc_attr(native_class=False)
 class ActionRules(RealmsBase):
     """The AP each event leaves (a mixin of ``RealmsRuleset``)."""
 

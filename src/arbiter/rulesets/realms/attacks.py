@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -29,6 +31,13 @@ WEAPONS = tuple(sorted(load_toml("weapons.toml")))
 """The weapon names an attack may name (``weapons.toml``)."""
 
 
+
+def _add(mods: list[tuple[str, int]], label: str, value: int) -> None:
+    """An attack modifier, kept when it is not zero."""
+    if value:
+        mods.append((label, value))
+
+@mypyc_attr(native_class=False)
 class AttackRules(RealmsBase):
     """The ``attack`` command (a mixin of ``RealmsRuleset``)."""
 
@@ -61,19 +70,15 @@ class AttackRules(RealmsBase):
         if not weapon:
             weapon = [{"dice": "1d2", "bonus": 0, "type": "bludgeoning"}]
         mods: list[tuple[str, int]] = [("attack bonus", actor.attack)]
-
-        def add(label: str, value: int) -> None:
-            if value:
-                mods.append((label, value))
-
         if mine:
-            add("conditions (attack)", modifier(actor, "attack"))
-            add("Weakened (d20)", modifier(actor, "d20"))  # R-C-WEA
-            add("Exhausted (bonuses)", modifier(actor, "bonuses"))  # R-C-EXH
+            _add(mods, "conditions (attack)", modifier(actor, "attack"))
+            _add(mods, "Weakened (d20)", modifier(actor, "d20"))  # R-C-WEA
+            _add(mods, "Exhausted (bonuses)", modifier(actor, "bonuses"))  # R-C-EXH
         if theirs:
-            add("target Grappled", modifier(target, "to_be_hit"))  # R-C-GRA
+            _add(mods, "target Grappled", modifier(target, "to_be_hit"))  # R-C-GRA
             if melee:
-                add("target Prone, in melee", modifier(target, "to_be_hit_melee"))  # R-C-PRO
+                _add(mods, "target Prone, in melee",
+                     modifier(target, "to_be_hit_melee"))  # R-C-PRO
         hiding = actor.condition("hidden") if mine else None
         hidden = hiding is not None
         # R-C-HID: a target that found the attacker by a search knows where it is
@@ -81,7 +86,7 @@ class AttackRules(RealmsBase):
         unaware = (self.arg(command, "unaware", bool, hidden) if "unaware" in args
                    else hidden and not aware)
         if hidden and unaware:
-            add("Hidden, target unaware", 2)  # R-C-HID
+            _add(mods, "Hidden, target unaware", 2)  # R-C-HID
         fear = actor.condition("frightened") if mine else None
         if fear is not None:  # R-C-FRI, AR-24
             sees = self.arg(command, "sees_fear_source", bool, True)
@@ -92,16 +97,16 @@ class AttackRules(RealmsBase):
                     penalty += half(state, fear.level)
             elif sees:
                 penalty = half(state, fear.level)
-            add("Frightened", -penalty)
+            _add(mods, "Frightened", -penalty)
         obscurity = 0
         if (mine and actor.has("blinded")) or (theirs and target.has("invisible")):
             obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
         elif not melee and theirs:
             obscurity = modifier(target, "obscurity_ranged")  # R-C-PRO
         if obscurity and self.ruling_is(state, "RLM-4", "minus-1-per-level"):
-            add(f"Obscurity {obscurity}", -obscurity)
+            _add(mods, f"Obscurity {obscurity}", -obscurity)
         if "bonus" in args:
-            add("situational", self.arg(command, "bonus", int, 0))
+            _add(mods, "situational", self.arg(command, "bonus", int, 0))
         against = self.arg(command, "against", str, "evasion") if "against" in args \
             else "evasion"
         dodge = target.level("dodging") if theirs else 0

@@ -17,6 +17,8 @@ from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -75,6 +77,16 @@ def dies(me: RealmsCreature, health: int) -> bool:
     return (me.companion and health <= 0) or health <= -me.health_max
 
 
+
+def _strength(cond: Condition) -> tuple[int, int, int]:
+    """AR-36: what makes a condition the stronger version: level, potency, then when it
+    ends (one that does not end by the clock counts as lasting longest)."""
+    ends = 10**9
+    if cond.duration.kind == "timed" and cond.duration.round is not None:
+        ends = cond.duration.round
+    return cond.level, int(cond.data.get("potency", 0)), ends
+
+@mypyc_attr(native_class=False)
 class RealmsBase(Ruleset):
     """The helpers of every realms topic (the topics are mixins of it)."""
 
@@ -252,16 +264,7 @@ class RealmsBase(Ruleset):
         """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
         if self.ruling_is(state, "AR-36", "newest"):
             return True
-
-        def ends(cond: Condition) -> int:
-            if cond.duration.kind == "timed" and cond.duration.round is not None:
-                return cond.duration.round
-            return 10**9
-
-        def key(cond: Condition) -> tuple[int, int, int]:
-            return cond.level, int(cond.data.get("potency", 0)), ends(cond)
-
-        return key(new) >= key(old)
+        return _strength(new) >= _strength(old)
 
     def gain(self, state: EncounterState, target: RealmsCreature, new: Condition,
              dice: DiceSource, keep: str = "", *, dying: bool = False) -> list[Event]:

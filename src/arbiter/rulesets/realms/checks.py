@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -35,6 +37,7 @@ MANEUVERS = frozenset({"prone", "knockback", "grapple"})
 Faint target's outside forces gain +1 (R-C-FAI)."""
 
 
+@mypyc_attr(native_class=False)
 class CheckRules(RealmsBase):
     """Skill rolls, searches and checks (a mixin of ``RealmsRuleset``)."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -13,6 +15,7 @@ from .base import RealmsBase
 from .model import AP_PER_TURN, RealmsCreature, ap_costs
 
 
+@mypyc_attr(native_class=False)
 class CompanionRules(RealmsBase):
     """Companions and dodging (a mixin of ``RealmsRuleset``)."""
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, Duration, EncounterState, Event, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -17,6 +19,7 @@ from .base import RealmsBase
 from .model import RealmsCreature, conditions_catalogue, modifier
 
 
+@mypyc_attr(native_class=False)
 class ConditionRules(RealmsBase):
     """The ``condition`` command and its events (a mixin of ``RealmsRuleset``)."""
 

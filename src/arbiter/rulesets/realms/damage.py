@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -15,6 +17,7 @@ from .conditions import set_level
 from .model import RealmsCreature, succeeds
 
 
+@mypyc_attr(native_class=False)
 class DamageRules(RealmsBase):
     """Damage, death and healing (a mixin of ``RealmsRuleset``)."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -11,6 +13,7 @@ from ...dice import DiceSource
 from .base import RealmsBase
 
 
+@mypyc_attr(native_class=False)
 class EnergyRules(RealmsBase):
     """Spending and draining Energy (a mixin of ``RealmsRuleset``)."""
 

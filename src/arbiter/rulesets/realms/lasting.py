@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Entity, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -42,6 +44,7 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
+@mypyc_attr(native_class=False)
 class LastingRules(RealmsBase):
     """What outlasts an encounter, the ``wait`` command and the roster's time hook of realms
     (a mixin of ``RealmsRuleset``)."""

@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Condition, EncounterState, Entity, InvalidCommand
 from ...core.content import read_content
 from ...core.copying import COPIED, SHARED
@@ -32,6 +34,7 @@ def load_toml(name: str) -> dict[str, Any]:
     return read_content(HERE / name)
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Size:
     """A size category (R-SIZ-1): its order, height, spaces, footprint and carry factor."""
@@ -79,6 +82,7 @@ def rulings() -> RulingSet:
     return RulingSet.load(HERE / "rulings.toml")
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class RealmsCreature(Entity):
     """A realms creature or character: the stat block and its tracked state."""
@@ -298,6 +302,15 @@ def skill_bonus(creature: RealmsCreature, name: str) -> int:
     if name in creature.defenses or name in ("might", "reflex"):
         return defense_bonus(creature, name)
     return creature.skills.get(name, 0) + modifier(creature, "bonuses")
+
+
+def best_skill(creature: RealmsCreature, names: tuple[str, ...]) -> str:
+    """The skill of ``names`` with the highest bonus (the first of equals)."""
+    best = names[0]
+    for name in names[1:]:
+        if skill_bonus(creature, name) > skill_bonus(creature, best):
+            best = name
+    return best
 
 
 def agility(state: EncounterState, creature: RealmsCreature) -> int:

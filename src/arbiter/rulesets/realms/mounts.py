@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -25,6 +27,7 @@ def unruly(state: EncounterState, rider: RealmsCreature) -> RealmsCreature | Non
     return None
 
 
+@mypyc_attr(native_class=False)
 class MountRules(RealmsBase):
     """Mounting, dismounting and control (a mixin of ``RealmsRuleset``)."""
 

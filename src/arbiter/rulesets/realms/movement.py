@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -18,12 +20,12 @@ from .model import (
     ROUND_HALVES,
     RealmsCreature,
     ap_costs,
+    best_skill,
     climb_speed,
     half,
     jump_ds,
     jump_limits,
     size_order,
-    skill_bonus,
     swim_speed,
 )
 
@@ -74,6 +76,7 @@ def flankers(state: EncounterState, target: RealmsCreature,
 
 
 
+@mypyc_attr(native_class=False)
 class MovementRules(RealmsBase):
     """Moving and where creatures stand (a mixin of ``RealmsRuleset``)."""
 
@@ -315,7 +318,7 @@ class MovementRules(RealmsBase):
         if excess:
             skill = self.arg(command, "skill", str, "")
             if not skill:
-                skill = max(("athletics", "acrobatics"), key=lambda s: skill_bonus(me, s))
+                skill = best_skill(me, ("athletics", "acrobatics"))
             data.update(self.check_roll(state, me, skill, jump_ds(state, excess), dice,
                                         self.balance(me, skill, False)))
         return [Event("jumped", data)]
@@ -385,8 +388,8 @@ class MovementRules(RealmsBase):
         data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "swim_speed": limit,
                                 "economy": economy, "success": True}
         if me.swim_speed is None:
-            skill = self.arg(command, "skill", str, "") or max(
-                ("acrobatics", "athletics"), key=lambda s: skill_bonus(me, s))
+            skill = self.arg(command, "skill", str, "") or best_skill(
+                me, ("acrobatics", "athletics"))
             data.update(self.check_roll(state, me, skill, self.arg(command, "ds", int, 10), dice,
                                         self.balance(me, skill, False)))
         events = [Event("swam", data)]

@@ -6,8 +6,11 @@ refuses, through the same setup (the topics' own ``*_setup`` methods, inherited)
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import partial
 from itertools import product
 from typing import Any
+
+from mypy_extensions import mypyc_attr
 
 from ...core import Command, EncounterState
 from ...dice import distribution
@@ -15,7 +18,7 @@ from .attacks import AttackRules
 from .base import dies
 from .checks import CheckRules
 from .damage import DamageRules
-from .model import RealmsCreature, jump_ds, jump_limits, skill_bonus
+from .model import RealmsCreature, best_skill, jump_ds, jump_limits
 from .mounts import MountRules
 from .movement import MovementRules
 from .pipeline import resolve
@@ -33,6 +36,7 @@ def _certain() -> dict[str, Any]:
     return {"success": Fraction(1), "failure": Fraction(0)}
 
 
+@mypyc_attr(native_class=False)
 class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules):
     """The ``odds`` method (a mixin of ``RealmsRuleset``): it reads the setups of the
     topics it sits on."""
@@ -123,7 +127,7 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
         shield = [(0, Fraction(1))]
         if self.arg(command, "defend", bool, False) and target.shield:  # R-SHD-1
             shield = list(distribution(str(target.shield["die"])).map(
-                lambda v: self.shield_amount(state, target, v)).items())
+                partial(self.shield_amount, state, target)).items())
         taken: dict[int, Fraction] = {}
         for level, chance in levels.items():
             parts = [(_amounts(expr, added), kind) for expr, added, _, kind
@@ -174,6 +178,6 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
                 "acrobatics", "athletics")
         if not needs_roll:
             return _certain()
-        skill = skill or max(choices, key=lambda s: skill_bonus(me, s))
+        skill = skill or best_skill(me, choices)
         return self.roll_odds(state, me, skill, ds,
                               self.balance(me, skill, command.name == "climb"))

@@ -9,6 +9,8 @@ Each topic is a mixin of ``RealmsBase`` (``base.py``) in a module of its own: ``
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .actions import ActionRules, RealmsEconomy
 from .attacks import AttackRules
 from .base import RealmsBase
@@ -25,6 +27,7 @@ from .odds import OddsRules
 from .turns import TurnRules
 
 
+@mypyc_attr(native_class=False)
 class RealmsRuleset(OddsRules, TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
                     MovementRules, CheckRules, MountRules, CompanionRules, EnergyRules,
                     LastingRules, RealmsBase):

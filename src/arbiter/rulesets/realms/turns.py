@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -30,6 +32,7 @@ from .mounts import unruly
 from .pipeline import resolve
 
 
+@mypyc_attr(native_class=False)
 class TurnRules(RealmsBase):
     """Initiative and turns (a mixin of ``RealmsRuleset``)."""
 
@@ -56,10 +59,11 @@ class TurnRules(RealmsBase):
         added = list(state.entities)
         companions = {e for e in initiative if getattr(state.entities.get(e), "companion_of",
                                                         None) is not None}
-        rest = sorted((e for e in initiative if e not in companions),
-                      key=lambda e: (-initiative[e], added.index(e)))
         sign = 1 if self.ruling_is(state, "AR-38", "lowest-first") else -1
-        tail = sorted(companions, key=lambda e: (sign * initiative[e], added.index(e)))
+        keys = {e: ((sign if e in companions else -1) * initiative[e], added.index(e))
+                for e in initiative}
+        rest = sorted((e for e in initiative if e not in companions), key=keys.__getitem__)
+        tail = sorted(companions, key=keys.__getitem__)
         return rest + tail
 
     @extends("Start turn-by-turn play: d20 + initiative bonus, companions last by Perceive "
@@ -83,7 +87,8 @@ class TurnRules(RealmsBase):
         head = [e for e in order if self.creature(state, e).companion_of is None]
         tail = [e for e in order if e not in head]
         sign = 1 if self.ruling_is(state, "AR-38", "lowest-first") else -1
-        tail.sort(key=lambda e: (sign * initiative[e], rank.get(e, len(rank)), order.index(e)))
+        keys = {e: (sign * initiative[e], rank.get(e, len(rank)), order.index(e)) for e in tail}
+        tail.sort(key=keys.__getitem__)
         events[0] = Event("combat_started", {**first.data, "order": head + tail})
         return events
 

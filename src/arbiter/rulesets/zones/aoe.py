@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -192,6 +194,7 @@ def pick_group(count: int, dice: DiceSource, rulings: Mapping[str, str]) -> tupl
     return value, [value]
 
 
+@mypyc_attr(native_class=False)
 class Aoe(ZonesBase):
     """The zonewide AoE (Z-ZAO-*)."""
 

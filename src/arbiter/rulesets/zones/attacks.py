@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -47,6 +49,7 @@ _PLAIN_DICE = re.compile(r"^[1-9]\d?d[1-9]\d{0,2}(k[hl]1)?$")
 """Offense dice that roll without any refusal: a few dice, kept whole or keeping one."""
 
 
+@mypyc_attr(native_class=False)
 class Attacks(ZonesBase):
     """Ranged and melee attacks, and checking them before any die is rolled."""
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Command,
     Condition,
@@ -104,6 +106,7 @@ def cover_refusal(who: Creature, improved: bool) -> IllegalCommand | None:
     return None
 
 
+@mypyc_attr(native_class=False)
 class ZonesBase(Ruleset):
     """The zones ruleset's own helpers, shared by all its topics."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -13,6 +15,7 @@ from .base import ZonesBase, flag
 from .rolls import roll_check
 
 
+@mypyc_attr(native_class=False)
 class Checks(ZonesBase):
     """The ``roll`` command."""
 

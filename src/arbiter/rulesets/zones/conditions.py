@@ -3,6 +3,8 @@ grapples (two-sided, ending cover: Z-COV-2, Z-RA-8) and ``down`` (ruling ZR-2)."
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, extends
@@ -12,6 +14,7 @@ from .model import Creature, condition_catalogue, unlisted_condition
 from .turns import aftermath
 
 
+@mypyc_attr(native_class=False)
 class Conditions(ZonesBase):
     """The GM's conditions and grapples."""
 

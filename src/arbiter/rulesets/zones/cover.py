@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -13,6 +15,7 @@ from .base import ZonesBase, choice, cover_data, cover_refusal, flag
 from .model import Creature, band_distance, engaged, group_defenders, group_mates
 
 
+@mypyc_attr(native_class=False)
 class Cover(ZonesBase):
     """Taking and leaving cover."""
 

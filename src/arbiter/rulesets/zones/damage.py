@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, DamageCalc, EncounterState, Event, InvalidCommand, Pipeline
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -93,6 +95,7 @@ def run(damage: int, kind: str, hit: Hit) -> DamageCalc:
     return PIPELINE.run(DamageCalc(max(damage, 0), kind), hit)
 
 
+@mypyc_attr(native_class=False)
 class Damage(ZonesBase):
     """The GM's damage and healing, and what damage does to a creature."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Entity, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -30,6 +32,7 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
+@mypyc_attr(native_class=False)
 class Lasting(ZonesBase):
     """What outlasts an encounter, the ``rest`` command and the roster's time hook."""
 

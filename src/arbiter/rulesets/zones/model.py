@@ -14,6 +14,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from ...core import (
     Condition,
     EncounterState,
@@ -47,6 +49,7 @@ def band_distance(band: str) -> int:
     return RANGE_BANDS.index(band) + 1
 
 
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Effect:
     """Damage and drive of one effect (impact, area, high or low)."""
@@ -58,6 +61,17 @@ class Effect:
         return {"damage": self.damage, "drive": self.drive}
 
 
+def effect_of(spec: Mapping[str, Any], energy: bool, key: str) -> Effect | None:
+    """A weapon's alternative effect (``spec[key]``: damage and drive), or ``None``; an
+    energy weapon's drive is its damage."""
+    raw = spec.get(key)
+    if raw is None:
+        return None
+    damage = int(raw["damage"])
+    return Effect(damage, damage if energy else int(raw.get("drive", 0)))
+
+
+@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """A weapon (or weapon-equivalent Ability), from ``weapons.toml`` or a stat block."""
@@ -118,14 +132,6 @@ class Weapon:
                 f"(known: {', '.join(sorted(known))})"
             )
         energy = spec.get("type") == "energy"
-
-        def effect(key: str) -> Effect | None:
-            raw = spec.get(key)
-            if raw is None:
-                return None
-            damage = int(raw["damage"])
-            return Effect(damage, damage if energy else int(raw.get("drive", 0)))
-
         kind = str(spec.get("kind", "ranged"))
         if kind not in ("ranged", "thrown", "melee"):
             raise InvalidCommand(f"weapon {name}: kind must be ranged, thrown or melee")
@@ -146,12 +152,12 @@ class Weapon:
                               else int(spec["full_auto_damage"])),
             ammo_per_shot=int(spec.get("ammo_per_shot", 1)),
             aoe=aoe,
-            impact=effect("impact"),
-            area=effect("area"),
+            impact=effect_of(spec, energy, "impact"),
+            area=effect_of(spec, energy, "area"),
             zaoe=None if spec.get("zaoe") is None else {
                 str(k): str(v) for k, v in dict(spec["zaoe"]).items()},
-            high=effect("high"),
-            low=effect("low"),
+            high=effect_of(spec, energy, "high"),
+            low=effect_of(spec, energy, "low"),
             effect=spec.get("effect"),
             beneficial=bool(spec.get("beneficial", False)),
             str_requirement=(None if spec.get("str_requirement") is None
@@ -230,6 +236,7 @@ def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[st
     return {**base, **dict(override or {})}
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Creature(Entity):
     """A creature (or vehicle) of the zones ruleset. Stats DEX, STR, SPD, WGT live in ``stats``."""
@@ -391,6 +398,7 @@ share_extra_in_scratch("zones", {"zones", "lights", "winner"})
 apply methods (``apply_zone_set`` builds a new map), never changed in place."""
 
 
+@mypyc_attr(native_class=False)
 @dataclass
 class Shot:
     """A ranged attack, planned and checked before any die is rolled

@@ -6,6 +6,8 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any, cast
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -17,6 +19,16 @@ FLANK_HINDRANCE = {"basic": 1, "severe": 3}
 FLANK_CUTOFFS = {"80-160": (80, 160), "90-170": (90, 170)}
 
 
+
+def _entry(zmap: dict[str, Any], zone: str) -> dict[str, Any]:
+    """A new entry for ``zone`` in the zone map being built (a copy of the old one)."""
+    old = zmap.get(zone)
+    new = {"adjacent": [], "indoor": False} if old is None else {
+        **old, "adjacent": list(old["adjacent"])}
+    zmap[zone] = new
+    return new
+
+@mypyc_attr(native_class=False)
 class Movement(ZonesBase):
     """Zones, moving, engagements, touching and flanking."""
 
@@ -39,19 +51,12 @@ class Movement(ZonesBase):
         # ``state.extra`` are replaced, never changed in place (like the creatures' fields)
         zmap = dict(state.extra.get("zones", {}))
 
-        def entry(zone: str) -> dict[str, Any]:
-            old = zmap.get(zone)
-            new = {"adjacent": [], "indoor": False} if old is None else {
-                **old, "adjacent": list(old["adjacent"])}
-            zmap[zone] = new
-            return new
-
-        here = entry(data["id"])
+        here = _entry(zmap, data["id"])
         here["indoor"] = data["indoor"]
         for other in data["adjacent"]:
             if other not in here["adjacent"]:
                 here["adjacent"].append(other)
-            back = here if other == data["id"] else entry(other)
+            back = here if other == data["id"] else _entry(zmap, other)
             if data["id"] not in back["adjacent"]:
                 back["adjacent"].append(data["id"])
         state.extra["zones"] = zmap

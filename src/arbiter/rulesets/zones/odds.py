@@ -7,6 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import Command, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -28,6 +30,7 @@ from .rolls import success_odds
 from .shots import plan_shot
 
 
+@mypyc_attr(native_class=False)
 class Odds(ZonesBase):
     """``odds`` and the ``odds`` command."""
 

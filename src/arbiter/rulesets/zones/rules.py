@@ -10,6 +10,8 @@ with one mixin class over :class:`.base.ZonesBase`: :mod:`.turns`, :mod:`.action
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from .actions import ZonesEconomy
 from .aoe import Aoe
 from .attacks import Attacks
@@ -25,6 +27,7 @@ from .odds import Odds
 from .turns import Turns
 
 
+@mypyc_attr(native_class=False)
 class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Checks, Odds,
                    Lasting, ZonesBase):
     name = "zones"

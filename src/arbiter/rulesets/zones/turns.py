@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from ...core import EncounterState, Entity, Event
 from ...core import catalogue as args
 from ...core.catalogue import event
@@ -18,6 +20,7 @@ _HIT_EVENTS = frozenset({"damaged", "condition_added", "interfered"})
 (``down`` is health at 0 or less): the encounter's end is read from them directly."""
 
 
+@mypyc_attr(native_class=False)
 class Turns(ZonesBase):
     """Initiative (ruling ZR-3), turn ends and the encounter won."""
 
