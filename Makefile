@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench fuzz mutate clean postgresql chromium
+.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -23,7 +23,7 @@ run: $(BIN)/arbiter
 	$(BIN)/arbiter serve
 
 lint: $(VENV)/.dev
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench tools
 	$(BIN)/mypy
 
 # The store tests start a throwaway PostgreSQL from Debian's package: install it when its
@@ -56,6 +56,13 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/console.py
 	$(BIN)/python bench/catalogue.py
+
+# The compiled build (docs/performance.md): mypyc compiles the kernel, the rulesets and the
+# simulator's hot path into build/fast (about four minutes on two cores; needs gcc and the
+# Python headers). The pure package stays the default; use the build with
+# PYTHONPATH=build/fast (bench/sim.py measures both).
+fast: $(VENV)/.dev
+	$(BIN)/python tools/fast.py --if-stale
 
 # The long Schemathesis run against a live server (the short one is part of `make test`).
 fuzz: $(VENV)/.dev

@@ -1,13 +1,18 @@
 """Simulation benchmark: complete encounters per second per core for every encounter file
-under ``scenarios/encounters/`` whose ruleset loads, and the speed-up from 1 to 2 local
-worker processes. ``--profile`` prints the top entries of a cProfile of the hot path.
+under ``scenarios/encounters/`` whose ruleset loads, on the pure build and on the compiled
+one (``make fast``), and the speed-up from 1 to 2 local worker processes. ``--profile``
+prints the top entries of a cProfile of the hot path.
 
-    python bench/sim.py [--json] [--seconds S] [--profile [N]] [FILE...]
+    python bench/sim.py [--json] [--seconds S] [--profile [N]] [--compiled auto|build|no]
+                        [--calls] [FILE...]
 
 ``per_s_per_core`` is measured in one process (as ``--workers 1``) over at least
-``--seconds`` seconds of CPU time; ``speedup_2_workers`` is the wall time on one worker
-over the wall time on two for the same runs (the pool's start-up included, as a user meets
-it). A ruleset's own figure is that of its ``<ruleset>-4v4.yaml`` when there is one, else
+``--seconds`` seconds of CPU time; ``compiled_per_s_per_core`` the same in a process that
+imports the compiled build (``PYTHONPATH=build/fast``; ``null`` when there is no fresh
+build: ``--compiled build`` makes one first). ``speedup_2_workers`` is the wall time on one
+worker over the wall time on two for the same runs (the pool's start-up included, as a user
+meets it). ``--calls`` adds the Python function calls per encounter (cProfile's count, pure
+build). A ruleset's own figure is that of its ``<ruleset>-4v4.yaml`` when there is one, else
 the mean of its files (every file is listed under ``files``).
 """
 
@@ -17,8 +22,10 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -29,6 +36,7 @@ from arbiter.sim import Job, SimError, Simulator, load_encounter, prepare, simul
 
 ROOT = Path(__file__).resolve().parents[1]
 ENCOUNTERS = ROOT / "scenarios" / "encounters"
+FAST = ROOT / "build" / "fast"
 
 
 def jobs(files: list[Path]) -> tuple[list[tuple[Path, Job]], list[str]]:
@@ -86,6 +94,49 @@ def profile(job: Job, runs: int, top: int) -> str:
     return out.getvalue()
 
 
+def calls_per_encounter(job: Job, runs: int = 40) -> float:
+    """Python function calls per encounter, as cProfile counts them."""
+    sim = Simulator(job)
+    sim.play_batch(0, 5)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    sim.play_batch(5, 5 + runs)
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    total: int = stats.total_calls  # type: ignore[attr-defined]
+    return total / runs
+
+
+def compiled_rates(files: list[Path], seconds: float, mode: str) -> dict[str, float] | str:
+    """Each file's encounters per second per core on the compiled build, measured in a
+    process that imports it; or why there is no figure."""
+    if mode == "no":
+        return "not asked (--compiled no)"
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import fast  # tools/fast.py
+    finally:
+        sys.path.pop(0)
+    if not fast.fresh(FAST):
+        if mode != "build":
+            return "no fresh compiled build in build/fast (make fast, or --compiled build)"
+        lack = fast.missing()
+        if lack is not None:
+            return f"cannot compile: {lack}"
+        fast.main([])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(FAST), str(ROOT)]),
+           "ARBITER_BENCH_PURE_ONLY": "1"}
+    run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--json",
+                          "--seconds", str(seconds), "--compiled", "no",
+                          *[str(f) for f in files]],
+                         env=env, capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        return f"the compiled run failed: {run.stderr.strip()[-500:]}"
+    report = json.loads(run.stdout)
+    return {name: row["per_s_per_core"] for entry in report.values()
+            for name, row in entry["files"].items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="encounter files (default: all)")
@@ -94,7 +145,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="time to measure each file on one core")
     parser.add_argument("--profile", type=int, nargs="?", const=15, default=0,
                         help="print the top N cProfile entries of each file's hot path")
+    parser.add_argument("--compiled", choices=("auto", "build", "no"), default="auto",
+                        help="measure the compiled build too: when fresh (auto), after "
+                             "building it when stale (build), or not (no)")
+    parser.add_argument("--calls", action="store_true",
+                        help="count Python function calls per encounter (pure build)")
     args = parser.parse_args(argv)
+    inner = os.environ.get("ARBITER_BENCH_PURE_ONLY") == "1"  # the compiled half's process
     files = args.files or sorted(ENCOUNTERS.glob("*.y*ml"))
     found, skipped = jobs(files)
     for line in skipped:
@@ -102,14 +159,32 @@ def main(argv: list[str] | None = None) -> int:
     per_file: dict[str, dict[str, Any]] = {}
     for path, job in found:
         rate, runs = per_second(job, args.seconds)
-        gain = speedup(job, max(200, int(rate * args.seconds)))
-        per_file[path.name] = {"ruleset": job.ruleset, "per_s_per_core": round(rate, 1),
-                               "speedup_2_workers": round(gain, 2), "runs": runs}
+        row: dict[str, Any] = {"ruleset": job.ruleset, "per_s_per_core": round(rate, 1),
+                               "runs": runs}
+        if not inner:
+            gain = speedup(job, max(200, int(rate * args.seconds)))
+            row["speedup_2_workers"] = round(gain, 2)
+        if args.calls:
+            row["calls_per_encounter"] = round(calls_per_encounter(job))
+        per_file[path.name] = row
         if not args.json:
+            calls = f", {row['calls_per_encounter']:,} calls/encounter" if args.calls else ""
+            workers = (f", 1 → 2 workers: ×{row['speedup_2_workers']:.2f}"
+                       if "speedup_2_workers" in row else "")
             print(f"{path.name} ({job.ruleset}): {rate:,.0f} encounters/s per core "
-                  f"({runs:,} runs), 1 → 2 workers: ×{gain:.2f}", flush=True)
+                  f"({runs:,} runs){workers}{calls}", flush=True)
         if args.profile:
             print(profile(job, max(50, int(rate)), args.profile), file=sys.stderr)
+    compiled = compiled_rates([p for p, _ in found], args.seconds,
+                              "no" if inner else args.compiled)
+    if isinstance(compiled, str) and not inner and not args.json:
+        print(f"compiled build: {compiled}", flush=True)
+    for name, row in per_file.items():
+        rate_c = compiled.get(name) if isinstance(compiled, dict) else None
+        row["compiled_per_s_per_core"] = rate_c
+        if rate_c is not None and not args.json:
+            print(f"{name} compiled: {rate_c:,.0f} encounters/s per core "
+                  f"(×{rate_c / row['per_s_per_core']:.2f} the pure build)", flush=True)
     report: dict[str, dict[str, Any]] = {}
     for name, row in per_file.items():
         entry = report.setdefault(row["ruleset"], {"files": {}})
@@ -121,8 +196,17 @@ def main(argv: list[str] | None = None) -> int:
             rows = [four]
             entry["encounter"] = f"{ruleset}-4v4.yaml"
         entry["per_s_per_core"] = round(statistics.mean(r["per_s_per_core"] for r in rows), 1)
-        entry["speedup_2_workers"] = round(
-            statistics.mean(r["speedup_2_workers"] for r in rows), 2)
+        compiled_rows = [r["compiled_per_s_per_core"] for r in rows]
+        entry["compiled_per_s_per_core"] = (
+            None if None in compiled_rows else round(statistics.mean(compiled_rows), 1))
+        if not inner:
+            entry["speedup_2_workers"] = round(
+                statistics.mean(r["speedup_2_workers"] for r in rows), 2)
+        if isinstance(compiled, str) and not inner:
+            entry["compiled_note"] = compiled
+        if args.calls:
+            entry["calls_per_encounter"] = round(
+                statistics.mean(r["calls_per_encounter"] for r in rows))
     if args.json:
         print(json.dumps(report, indent=2))
     return 0

@@ -1,0 +1,91 @@
+"""The compiled build (``make fast``, ``tools/fast.py``) plays exactly as the pure one.
+
+Every shipped encounter, seeded, through both builds: three runs through the event-sourced
+path must give the log entries ``tests/golden/logs.json`` holds (so the pure build, the
+compiled build and the code before issue 22's speed work agree entry for entry), and 40
+runs through the simulator's fast path the same tally on both builds.
+
+The compiled half needs a C compiler, the Python headers and mypyc; without them it is
+skipped, and the skip says which is missing. When the build in ``build/fast`` is older than
+the sources, the test builds it first (about four minutes on two cores).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from . import compiled_report
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "build" / "fast"
+GOLDEN = ROOT / "tests" / "golden" / "logs.json"
+
+
+def _tools() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("arbiter_tools_fast", ROOT / "tools" / "fast.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def compiled() -> dict[str, Any]:
+    """The report of the compiled build (built first when stale)."""
+    if os.environ.get("ARBITER_SKIP_COMPILED"):
+        pytest.skip("ARBITER_SKIP_COMPILED is set: the compiled build is not checked")
+    fast = _tools()
+    lack = fast.missing()
+    if lack is not None:
+        pytest.skip(f"the compiled build is not checked: {lack}")
+    if not fast.fresh(OUT):
+        done = subprocess.run([sys.executable, str(ROOT / "tools" / "fast.py")], cwd=ROOT,
+                              capture_output=True, text=True, timeout=1800, check=False)
+        assert done.returncode == 0, done.stderr[-4000:]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(OUT), str(ROOT)])}
+    run = subprocess.run([sys.executable, str(Path(compiled_report.__file__))], cwd=ROOT,
+                         env=env, capture_output=True, text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-4000:]
+    report: dict[str, Any] = json.loads(run.stdout)
+    return report
+
+
+@pytest.fixture(scope="module")
+def pure() -> dict[str, Any]:
+    return compiled_report.report()
+
+
+def test_the_compiled_build_is_what_runs(compiled: dict[str, Any]) -> None:
+    assert compiled["engine"].startswith(str(OUT)), compiled["engine"]
+    assert not compiled["engine"].endswith(".py"), "the engine was not compiled"
+
+
+def test_the_pure_build_is_the_source(pure: dict[str, Any]) -> None:
+    assert pure["engine"] == str(ROOT / "src" / "arbiter" / "sim" / "engine.py")
+
+
+@pytest.mark.parametrize("name", [p.name for p in compiled_report.ENCOUNTERS])
+def test_compiled_logs_are_the_golden_logs(compiled: dict[str, Any], name: str) -> None:
+    golden = json.loads(GOLDEN.read_text(encoding="utf-8"))[name]
+    for run, (got, want) in enumerate(zip(compiled["encounters"][name]["logs"], golden,
+                                          strict=True)):
+        first = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+                     None)
+        assert got == want, (f"{name} run {run}: entry {first} differs "
+                             f"({len(got)} entries, golden {len(want)})")
+
+
+@pytest.mark.parametrize("name", [p.name for p in compiled_report.ENCOUNTERS])
+def test_compiled_tallies_are_the_pure_tallies(compiled: dict[str, Any], pure: dict[str, Any],
+                                               name: str) -> None:
+    assert pure["encounters"][name]["logs"] == compiled["encounters"][name]["logs"]
+    assert compiled["encounters"][name]["tally"] == pure["encounters"][name]["tally"]
