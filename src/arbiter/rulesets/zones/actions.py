@@ -22,22 +22,25 @@ class ZonesEconomy(ActionEconomy):
     def spend(self, state: Any, who: str, kind: str, economy: dict[str, Any]) -> dict[str, Any]:
         if kind == "free":
             return dict(economy)
-        strict = RULINGS.chosen(state.rulings, "ZR-7", "no-move")
+        # ZR-7 is read only where it decides something (most actions spend nothing it
+        # restricts)
         base, _, slowing = kind.partition("/")
-        out = dict(economy)
         if base == "move":
-            if out.get("moved"):
+            if economy.get("moved"):
                 raise IllegalCommand(f"{who} has already moved this turn", rule="ZR-7")
-            if strict and out.get("slowed"):
+            if economy.get("slowed") and RULINGS.chosen(state.rulings, "ZR-7", "no-move"):
                 raise IllegalCommand(f"{who} took a slowing action and cannot move this turn",
                                      rule="ZR-7")
+            out = dict(economy)
             out["moved"] = True
             return out
-        if out.get(base, 0) < 1:
+        if economy.get(base, 0) < 1:
             raise IllegalCommand(f"{who} has no {base} action left this turn", rule="ZR-1")
-        if slowing and strict and out.get("moved"):
+        if slowing and economy.get("moved") and RULINGS.chosen(state.rulings, "ZR-7",
+                                                                "no-move"):
             raise IllegalCommand(f"{who} has moved this turn, so cannot take a slowing action",
                                  rule="ZR-7")
+        out = dict(economy)
         out[base] -= 1
         if slowing:
             out["slowed"] = True

@@ -125,7 +125,7 @@ class Attacks(ZonesBase):
             "competent": shot.competent, "action": shot.action, "full_auto": shot.full_auto,
             "order": ["abilities", "ammunition", "offense", "defense", "damage & drive"],
         }
-        data.update(self.use(state, actor.id, shot.action))
+        data.update(self.use(state, actor.id, shot.action) if shot.used is None else shot.used)
         # ``check`` stops here for a plain shot: nothing below may refuse one
         left = actor.ammo.get(shot.weapon.name)
         if left is not None:
@@ -280,10 +280,11 @@ class Attacks(ZonesBase):
                 return result, []
         result["hit"] = True
         injury = injury_of(self, command, calc.amount, dice, area_damage=False)
-        events = damage_events(target, calc.to_json(), calc.amount,
+        pipeline = calc.to_json()  # the same steps in both records, as the injury is
+        events = damage_events(target, pipeline, calc.amount,
                                calc.notes.get("shielding_used", 0), injury,
                                shot.actor.id)
-        result.update(taken=calc.amount, pipeline=calc.to_json(), injury=injury)
+        result.update(taken=calc.amount, pipeline=pipeline, injury=injury)
         return result, events
 
     @command("A melee attack (a major action): offense and defense d20 on DEX, damage + STR "
@@ -324,14 +325,15 @@ class Attacks(ZonesBase):
             data["hit"] = not defense["success"]
             if data["hit"]:
                 damage = weapon.damage + actor.stat("STR")
-                drive = weapon.normal.drive + (actor.stat("STR") if weapon.str_drive else 0)
+                drive = (weapon.damage if weapon.energy else weapon.drive) + (
+                    actor.stat("STR") if weapon.str_drive else 0)  # weapon.normal's drive
                 label = "shield" if target.shield else ""
                 hit = Hit(armor=target.armor, drive=drive, bonus=target.shield,
                           bonus_label=label, rulings=state.rulings)
                 calc = run_damage(damage, weapon.type, hit)
-                data.update(taken=calc.amount, pipeline=calc.to_json())
-                events += damage_events(target, calc.to_json(), calc.amount, 0, None,
-                                        actor.id)
+                pipeline = calc.to_json()  # the same steps in both records
+                data.update(taken=calc.amount, pipeline=pipeline)
+                events += damage_events(target, pipeline, calc.amount, 0, None, actor.id)
         else:
             data["hit"] = False
         return [Event("melee_attacked", data), *events, *aftermath(self, state, events)]
@@ -355,8 +357,9 @@ class Attacks(ZonesBase):
         data.update(self.use(state, actor.id, "major"))
         disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
         hindrance = {"melee disadvantage (cover)": disadvantage}
-        if self.arg(command, "hindrance", int, 0):
-            hindrance["other"] = self.arg(command, "hindrance", int, 0)
+        other = self.arg(command, "hindrance", int, 0) if "hindrance" in command.args else 0
+        if other:
+            hindrance["other"] = other
         return MeleePlan(actor, target, weapon, data, hindrance,
                          flag(command, "no_offense_roll"))
 
@@ -400,13 +403,17 @@ class Attacks(ZonesBase):
         throw-away dice (rolled only if the command rolls). tests/rulesets/zones compare
         this with ``decide`` on every command the tactics offer in played encounters."""
         self._checked = None
-        self.validate(command)  # as ``decide`` does first: the same refusal of a malformed one
+        spec = self.catalogue.get(command.name)  # as ``decide`` does first: the same
+        if spec is None:  # refusal of a malformed one
+            self.spec(command.name)
+        else:
+            spec.validate(command)
         if state.ruleset and command.name == "attack" \
                 and _CHECKED_ATTACK.issuperset(command.args):
             shot = self.plan_shot(state, command)
-            if shot.aoe is None and not shot.blind and _PLAIN_DICE.match(
+            if shot.aoe is None and not shot.blind and _plain_dice(
                     offense_expression(shot.expr, state.rulings)):
-                self.use(state, shot.actor.id, shot.action)
+                shot.used = self.use(state, shot.actor.id, shot.action)  # decide's, kept
                 self._checked = (state, state.version, command, shot)
                 return
         elif state.ruleset and command.name == "melee":
@@ -424,6 +431,22 @@ class Attacks(ZonesBase):
         if checked[0] is state and checked[2] is command and checked[1] == state.version:
             return checked[3]
         return None
+
+
+_PLAIN: dict[str, bool] = {}
+"""Whether each offense expression seen is plain (:data:`_PLAIN_DICE`), by expression."""
+
+
+def _plain_dice(expr: str) -> bool:
+    """Whether offense dice roll without any refusal (:data:`_PLAIN_DICE`), kept per
+    expression: every shot the tactics check asks."""
+    plain = _PLAIN.get(expr)
+    if plain is None:
+        plain = _PLAIN_DICE.match(expr) is not None
+        if len(_PLAIN) >= 1024:
+            _PLAIN.clear()
+        _PLAIN[expr] = plain
+    return plain
 
 
 def _default_melee(actor: Creature) -> str:

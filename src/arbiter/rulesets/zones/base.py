@@ -32,9 +32,11 @@ MELEE_INTERFERENCE = 2
 def flag(command: Command, key: str, default: bool = False) -> bool:
     """A yes/no argument."""
     value = command.args.get(key, default)
-    if not isinstance(value, bool):
-        raise InvalidCommand(f"{command.name}: {key!r} must be true or false, not {value!r}")
-    return value
+    if value is True:  # the two bools by identity: asked a dozen times a command
+        return True
+    if value is False:
+        return False
+    raise InvalidCommand(f"{command.name}: {key!r} must be true or false, not {value!r}")
 
 
 def band(command: Command, key: str = "range") -> str | None:
@@ -176,7 +178,12 @@ class ZonesBase(Ruleset):
         return state.entity_of(name, Creature)
 
     def acting(self, state: EncounterState, command: Command) -> Creature:
-        actor = self.creature(state, self.actor(state, command).id)
+        who = command.actor
+        found = state.entities.get(who) if who is not None else None
+        if isinstance(found, Creature) and found.id == who:
+            actor = found  # what the lookups below give, in one step
+        else:
+            actor = self.creature(state, self.actor(state, command).id)
         if actor.down:
             raise IllegalCommand(f"{actor.id} is down and cannot act")
         return actor

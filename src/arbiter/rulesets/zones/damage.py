@@ -40,9 +40,11 @@ def fraction_of(value: int, numerator: int, denominator: int,
     return round_down(value * numerator, denominator)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Hit:
-    """What the pipeline needs to know about one hit on one creature."""
+    """What the pipeline needs to know about one hit on one creature. Treated as immutable
+    but not frozen (like the kernel's Event): a frozen dataclass is slower to build, and
+    one is built for every hit."""
 
     armor: int
     drive: int

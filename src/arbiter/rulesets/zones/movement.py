@@ -341,6 +341,8 @@ def flank_hindrance(rules: ZonesBase, state: EncounterState, defender: Creature,
     (Z-FLK-1..7)."""
     if range_band == "engagement":
         return {}  # never at engagement range (Z-FLK-6)
+    if not defender.flanking:
+        return {}  # flanking_type's "none": no group flanks it (every ranged hit asks)
     kind, counting = flanking_type(rules, state, defender)
     if kind == "none":
         return {}

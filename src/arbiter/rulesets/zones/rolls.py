@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from ...dice import DiceSource, distribution, roll
@@ -34,6 +35,8 @@ from ...dice.limits import MAX_FACES
 from .model import RULINGS
 
 _MULTI = re.compile(r"^(\d+)d(\d+)$")
+_VALUE = attrgetter("value")
+"""A die's value."""
 _DIE = re.compile(r"(\d*)d(\d+)")
 
 ROLL_OVER_TARGET = 21
@@ -45,6 +48,8 @@ DIE_LADDER = (2, 4, 6, 8, 10, 12, 20)
 
 def offense_expression(expr: str, rulings: Mapping[str, str]) -> str:
     """The dice actually rolled for a listed expression such as ``2d20`` (AZ-3)."""
+    if expr in _AS_LISTED:  # not several dice of one size: AZ-3 has nothing to say
+        return expr
     reading = RULINGS.value(rulings, "AZ-3")
     key = (expr, reading)
     out = _OFFENSE.get(key)
@@ -56,6 +61,8 @@ def offense_expression(expr: str, rulings: Mapping[str, str]) -> str:
                 out = f"{expr}kh1"
             elif RULINGS.chosen(rulings, "AZ-3", "keep-lower"):
                 out = f"{expr}kl1"
+        elif len(_AS_LISTED) < 1024:
+            _AS_LISTED.add(expr)
         if len(_OFFENSE) >= 1024:
             _OFFENSE.clear()
         _OFFENSE[key] = out
@@ -64,6 +71,9 @@ def offense_expression(expr: str, rulings: Mapping[str, str]) -> str:
 
 _OFFENSE: dict[tuple[str, str], str] = {}
 """Offense expressions by listed expression and AZ-3 reading (a pure function of both)."""
+_AS_LISTED: set[str] = set()
+"""Expressions AZ-3 leaves as listed whatever its reading (a single die, ``1d20``: most
+rolls), so that the ruling is not read for them."""
 _CANONICAL: dict[str, str] = {}
 """The canonical spelling (``str`` of the parsed tree) of each expression rolled."""
 
@@ -111,7 +121,7 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
                voluntary_fail: bool = False) -> dict[str, Any]:
     """Roll ``expr`` on a stat with labelled Hindrance; the raw dice, H and stat kept apart."""
     listed = offense_expression(expr, rulings)
-    total_h = sum(hindrance.values())
+    total_h = sum(hindrance.values()) if hindrance else 0
     steps = RULINGS.chosen(rulings, "AZ-1", "die-steps")
     text = stepped(listed, total_h) if steps else listed
     rolled = roll(text, dice)
@@ -142,12 +152,15 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         against = f"{on} {stat}"
     success = success and not voluntary_fail
     verdict = "voluntarily failed" if voluntary_fail else ("success" if success else "failure")
+    # most rolls have no Hindrance, or none that is 0: no comprehension to run for them
+    shown = {} if not hindrance else dict(hindrance) if all(hindrance.values()) else {
+        k: v for k, v in hindrance.items() if v}
     return {
         "dice": canonical,
-        "rolled": [d.value for d in rolled.dice()],
+        "rolled": list(map(_VALUE, rolled.dice())),  # no comprehension frame per roll
         "natural": rolled.total,
         "hindrance": total_h,
-        "hindrances": {k: v for k, v in hindrance.items() if v},
+        "hindrances": shown,
         "total": total,
         "on": on,
         "stat": stat,

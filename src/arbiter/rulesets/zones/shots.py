@@ -25,35 +25,42 @@ FULL_AUTO_SKILL = "Full-Auto Skill"
 
 
 def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot:
-    """Check a ranged attack and work out its dice and Hindrance, rolling nothing."""
+    """Check a ranged attack and work out its dice and Hindrance, rolling nothing.
+
+    Every shot the tactics offer is planned here (and then decided from the plan), so the
+    creatures' conditions are each scanned once and the arguments a plain shot lacks are
+    asked for only when present."""
+    args = command.args
     actor = rules.acting(state, command)
-    if isinstance(command.args.get("weapon"), list):
+    if isinstance(args.get("weapon"), list):
         raise IllegalCommand("only one ranged weapon (or weapon-equivalent Ability) may "
                              "be involved in a single attack", rule="Z-RA-7")
-    weapon = actor.weapon(rules.arg(command, "weapon", str) if "weapon" in command.args
+    weapon = actor.weapon(rules.arg(command, "weapon", str) if "weapon" in args
                           else _default_ranged(actor))
     if weapon.zaoe is not None:
         raise IllegalCommand(f"{weapon.name} is a zonewide AoE: use the zaoe command",
                              rule="Z-ZAO-1")
-    thrown = weapon.kind in ("thrown", "melee")
+    kind = weapon.kind
+    thrown = kind in ("thrown", "melee")
     unaimed, blind = flag(command, "unaimed"), flag(command, "blind")
     if unaimed and blind:
         raise IllegalCommand("a ranged attack cannot be both blind and unaimed",
                              rule="Z-BLI-7")
     competent_normally = actor.is_competent(weapon) and (
-        weapon.kind != "melee" or weapon.throwing)
+        kind != "melee" or weapon.throwing)
     if unaimed and not competent_normally:
         raise IllegalCommand(f"{actor.id} is not competent with {weapon.name}, so cannot "
                              "make an unaimed attack", rule="Z-UNA-1")
     competent = competent_normally and not unaimed and not blind
     full_auto = flag(command, "full_auto")
-    partner = actor.grappling()
-    in_grapple = actor.has("grappling")  # with a partner named or not
+    grapple = actor.condition("grappling")  # as ``grappling()`` and ``has`` read it
+    partner = grapple.source if grapple is not None else None
+    in_grapple = grapple is not None  # with a partner named or not
     if in_grapple and thrown:
         raise IllegalCommand(f"{actor.id} is in a grapple: only a non-thrown ranged weapon "
                              "can be used", rule="Z-RA-8")
     one_handed = flag(command, "one_handed") or in_grapple
-    marksmanship = names(command, "marksmanship")
+    marksmanship = names(command, "marksmanship") if "marksmanship" in args else []
     if marksmanship and not competent:
         raise IllegalCommand("an incompetent ranged attack cannot use Marksmanship "
                              f"Abilities ({', '.join(marksmanship)})", rule="Z-RA-5")
@@ -61,10 +68,11 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
     aoe_kind, source, impact, area_effect = aoe_mode(rules, state, command, actor, weapon,
                                                      full_auto, thrown)
     # targets
-    targets = [rules.creature(state, t) for t in names(command, "targets")]
-    if "target" in command.args:
+    targets = [rules.creature(state, t) for t in names(command, "targets")] \
+        if "targets" in args else []
+    if "target" in args:
         targets.insert(0, rules.creature(state, rules.arg(command, "target", str)))
-    spread = names(command, "spread")
+    spread = names(command, "spread") if "spread" in args else []
     spread_engagements = []
     for g in spread:
         members = [c for c in creatures(state) if (c.group == g or c.engagement == g)
@@ -72,7 +80,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         if not members:
             raise InvalidCommand(f"attack: nobody standing is in group {g!r}")
         spread_engagements.append(members[0].engagement)
-    engagement = command.args.get("engagement")
+    engagement = args.get("engagement")
     if blinded and rules.ruling_is(state, "AZ-26", "grapple-only"):
         raise IllegalCommand("ruling AZ-26 (grapple-only): the only ranged attack without "
                              "sight is against a grapple partner", rule="Z-RA-2")
@@ -89,7 +97,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         if engagement is None:
             raise InvalidCommand("attack: a blind attack names the 'engagement' it aims at")
     if not targets and not blind and not (aoe_kind == "spray" or spread or blinded
-                                          or "group" in command.args):
+                                          or "group" in args):
         raise InvalidCommand("attack: missing argument 'target'")
     for t in targets:
         if t.down:
@@ -106,7 +114,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
     # range
     first = targets[0] if targets else None
     zone = first.zone if first else actor.zone
-    group_arg = command.args.get("group")
+    group_arg = args.get("group")
     if first is None and group_arg is not None:
         members = [c for c in creatures(state) if c.group == group_arg and not c.down]
         if not members:
@@ -123,7 +131,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
             if c.engagement == engagement:
                 zone = c.zone
                 break
-    given = band(command)
+    given = band(command) if "range" in args else None
     if given is not None:
         range_band = given
     elif first is not None and not blind:
@@ -195,9 +203,11 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
     hindrance: dict[str, int] = {}
     if one_handed and weapon.hands == 2 and not thrown and not weapon.ability:
         hindrance["one-handed"] = ONE_HANDED_HINDRANCE[values_band]
-    hindrance.update(rules.interference(state, actor))
-    if rules.arg(command, "hindrance", int, 0):
-        hindrance["other"] = rules.arg(command, "hindrance", int, 0)
+    if actor.interference or in_grapple:  # else there is none (Z-MI-1)
+        hindrance.update(rules.interference(state, actor))
+    other = rules.arg(command, "hindrance", int, 0) if "hindrance" in args else 0
+    if other:
+        hindrance["other"] = other
     # caution (Z-AOE-8)
     caution = flag(command, "caution")
     if caution and not aoe_kind:
@@ -235,7 +245,7 @@ def normal_effect(actor: Creature, weapon: Weapon, thrown: bool, full_auto: bool
     (Z-THR-2; to drive too when the weapon says so)."""
     damage = weapon.full_auto_damage if full_auto and weapon.full_auto_damage else \
         weapon.damage
-    drive = weapon.normal.drive
+    drive = weapon.damage if weapon.energy else weapon.drive  # weapon.normal's, unbuilt
     if thrown and weapon.kind == "melee":
         damage += actor.stat("STR")
         if weapon.str_drive:
@@ -294,7 +304,7 @@ def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot
                  offense: dict[str, Any]) -> tuple[bool, str | None]:
     """A critical hit (ruling ZR-3), unless the attack cannot inflict one."""
     asked = flag(command, "critical")
-    if rules.ruling_is(state, "ZR-3", "natural-1") and offense["success"]:
+    if offense["success"] and rules.ruling_is(state, "ZR-3", "natural-1"):
         asked = asked or all(v == 1 for v in offense["rolled"])
     if not asked:
         return False, None

@@ -28,7 +28,8 @@ class Turns(ZonesBase):
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """A creature out of the fight (0 Health, or marked down: ZR-2) gets no turn."""
         found = state.entities.get(who)
-        return not (isinstance(found, Creature) and found.down)
+        return not (isinstance(found, Creature) and (
+            found.health <= 0 or (found.conditions and found.down)))  # .down, asked less
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
@@ -71,21 +72,43 @@ def aftermath(rules: ZonesBase, state: EncounterState, events: list[Event]) -> l
     (``winner`` None)."""
     if not events or "winner" in state.extra:
         return []
-    if all(e.type in _HIT_EVENTS for e in events):
-        # only health and the down condition change, and they are in the events: no
-        # lookahead needed
-        health = {e.data["target"]: e.data["health"] for e in events
-                  if e.type == "damaged"}
-        downed = {e.data["target"] for e in events if e.type == "condition_added"
-                  and e.data["condition"].get("name") == "down"}
-        sides = {c.side for c in creatures(state) if c.side is not None
-                 and health.get(c.id, c.health) > 0 and c.id not in downed
-                 and not c.has("down")}
-        all_sides = {c.side for c in creatures(state) if c.side is not None}
+    health: dict[str, int] = {}
+    downed: set[str] = set()
+    for e in events:  # one pass (every hit asks)
+        kind = e.type
+        if kind not in _HIT_EVENTS:
+            break
+        if kind == "damaged":
+            health[e.data["target"]] = e.data["health"]
+        elif kind == "condition_added" and e.data["condition"].get("name") == "down":
+            downed.add(e.data["target"])
     else:
-        after = rules.lookahead(state, events)
-        sides = {c.side for c in creatures(after) if not c.down and c.side is not None}
-        all_sides = {c.side for c in creatures(after) if c.side is not None}
+        # only health and the down condition change, and they are in the events: no
+        # lookahead needed; and once creatures of two sides stand, nobody has won
+        standing: str | None = None
+        all_sides: set[str] = set()
+        for c in state.entities.values():  # creatures(state), without the list
+            if not isinstance(c, Creature):
+                continue
+            side = c.side
+            if side is None:
+                continue
+            all_sides.add(side)
+            if health.get(c.id, c.health) > 0 and c.id not in downed and not (
+                    c.conditions and c.has("down")):
+                if standing is None:
+                    standing = side
+                elif side != standing:
+                    return []
+        return _won(rules, set() if standing is None else {standing}, all_sides)
+    after = rules.lookahead(state, events)
+    return _won(rules, {c.side for c in creatures(after) if not c.down and c.side is not None},
+                {c.side for c in creatures(after) if c.side is not None})
+
+
+def _won(rules: ZonesBase, sides: set[str], all_sides: set[str]) -> list[Event]:
+    """``side_won`` when creatures of more than one side are in the fight and at most one
+    side still stands."""
     if len(all_sides) > 1 and len(sides) <= 1:
         winner = next(iter(sides)) if sides else None
         return [rules.side_won(winner)]
