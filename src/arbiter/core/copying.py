@@ -387,7 +387,7 @@ def scratch_clone(value: Any) -> Any:
     return fn(value)
 
 
-peek: Callable[[dict[str, Any], str], Any] = dict.get
+peek: Callable[[Mapping[str, Any], str], Any] = dict.get  # type: ignore[assignment]
 """``peek(entities, id)``: an entity to read without taking a copy of it, in an ``apply_*``
 method that may leave it unchanged: set a field through ``entities[id]`` only when it
 changes, so a lookahead copies the entity only then. It is ``dict.get`` itself, which

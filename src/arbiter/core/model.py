@@ -7,6 +7,7 @@ end), so stepping back and forward never ticks an effect twice; "remaining" is d
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -146,7 +147,7 @@ class EncounterState:
     rulings: dict[str, str] = field(default_factory=dict, metadata=SHARED)
     """Shared by a lookahead's scratch state: ``apply_ruling_set`` replaces the dict, never
     changes it."""
-    entities: dict[str, Entity] = field(default_factory=dict)
+    entities: MutableMapping[str, Entity] = field(default_factory=dict)
     order: list[str] = field(default_factory=list)
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0
