@@ -43,8 +43,7 @@ def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") 
     first (2 + bonus − penalty); ``remove-then-add`` removes base dice, subtracts the excess
     and adds the bonus dice.
     """
-    if bonus < 0 or penalty < 0:
-        raise InvalidCommand("bonus and penalty dice are counted as positive numbers")
+    check_dice_counts(bonus, penalty)
     if rule == "remove-then-add":
         removed = min(penalty, BASE_DICE)
         added, subtracted = BASE_DICE - removed + bonus, penalty - removed
@@ -62,8 +61,18 @@ def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") 
     return text
 
 
+def check_dice_counts(bonus: int, penalty: int) -> None:
+    """Refuse negative bonus or penalty dice (``skill_pool``'s first check, on its own for
+    the checks that build no pool)."""
+    if bonus < 0 or penalty < 0:
+        raise InvalidCommand("bonus and penalty dice are counted as positive numbers")
+
+
 def dice_modifier(command: Command) -> tuple[int, int]:
     """The ``bonus`` and ``penalty`` dice of a command; ``dice_mod: -3`` is a shorthand."""
+    given = command.args
+    if "bonus" not in given and "penalty" not in given and "dice_mod" not in given:
+        return 0, 0  # the usual case (an attack checked about 3 times a turn)
     bonus = command.args.get("bonus", 0)
     penalty = command.args.get("penalty", 0)
     mod = command.args.get("dice_mod", 0)

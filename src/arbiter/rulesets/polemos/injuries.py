@@ -19,6 +19,7 @@ from ...core import (
     InvalidCommand,
 )
 from ...core import catalogue as args
+from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
 from .actions import KINDS, kind_of
@@ -27,6 +28,9 @@ from .checks import roll_skill, success
 from .conditions import cause_present
 from .damage import damage_events
 from .model import Affliction, Bleed, Creature, DamageType, Wound, reveal_table, wound_catalogue
+
+FATIGUE_CONDITIONS = ("physical fatigue", "mental fatigue")
+"""The conditions that give a fatigue wound each round (P-FAT-4), in that order."""
 
 
 def round_effects(rules: PolemosBase, state: EncounterState, who: str,
@@ -39,13 +43,20 @@ def round_effects(rules: PolemosBase, state: EncounterState, who: str,
     creature = state.entities.get(who)
     if not isinstance(creature, Creature):
         return events
+    if not creature.bleeding:  # nothing due: said at once (every turn start asks)
+        for cond in creature.conditions:
+            if "damage" in cond.data or cond.name in FATIGUE_CONDITIONS:
+                break
+        else:
+            return events
+    ahead = Ahead(rules, state)
     for cond in creature.conditions:
         if "damage" in cond.data:
-            events += per_round_damage(rules, rules.lookahead(state, events), who, cond, dice)
-    events += bleeding_tick(rules, rules.lookahead(state, events), who, dice)
+            events += per_round_damage(rules, ahead.of(events), who, cond, dice)
+    events += bleeding_tick(rules, ahead.of(events), who, dice)
     points = 2 if rules.rule(state, "AP-14") == "two-point" else 1
-    for name in ("physical fatigue", "mental fatigue"):
-        after = rules.lookahead(state, events)
+    for name in FATIGUE_CONDITIONS:
+        after = ahead.of(events)
         current = rules.creature(after, who)
         if current.has(name):  # P-FAT-4, AP-14
             events.append(rules._new_wound(after, current, {"name": "fatigue",
@@ -75,10 +86,11 @@ def bleeding_tick(rules: PolemosBase, state: EncounterState, who: str,
     creature = rules.creature(state, who)
     events: list[Event] = []
     independent = rules.rule(state, "AP-10") == "independent"
+    ahead = Ahead(rules, state)
     for bleed in creature.bleeding:
         if bandaged(creature, bleed.origin):
             continue
-        now = rules.lookahead(state, events)
+        now = ahead.of(events)
         current = rules.creature(now, who)
         areas = list(dict.fromkeys(bleed.areas + bleed.pending))
         spread: list[str] = []
@@ -94,7 +106,7 @@ def bleeding_tick(rules: PolemosBase, state: EncounterState, who: str,
         events.append(Event("bleeding_ticked", {"target": who, "id": bleed.id,
                                                 "areas": areas, "pending": spread}))
         for area in hits:
-            events += damage_events(rules, rules.lookahead(state, events), who, area,
+            events += damage_events(rules, ahead.of(events), who, area,
                                           DamageType("bleeding"), bleed.damage, 0,
                                           bleed.source, False, {"bleeding": bleed.id},
                                           dice, armor=False)
