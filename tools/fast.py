@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPILED = [
     "arbiter/core",
     "arbiter/dice/parser.py",
+    "arbiter/dice/roller.py",
     "arbiter/rulesets/realms",
     "arbiter/rulesets/zones",
     "arbiter/rulesets/polemos",
@@ -38,7 +39,6 @@ COMPILED = [
 EXCLUDED = {
     "arbiter/dice/ast.py",  # the parser's drafts change a node's __class__ (not native)
     "arbiter/core/catalogue.py",  # builds msgspec types at run time from typing forms
-    "arbiter/dice/roller.py",  # makes its results with object.__new__ and slot stores
     "arbiter/core/registry.py",  # isinstance(x, Ruleset): compiled, a closed-world check
 }
 """Modules under :data:`COMPILED` left interpreted. So is every ``__init__.py``: they only

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from .ast import (
     BinOp,
     Comment,
@@ -38,6 +40,7 @@ Value = int | Fraction
 ``/`` divides exactly, a fraction."""
 
 
+@mypyc_attr(native_class=False)
 class Die:
     """One die as it lies on the table.
 
@@ -134,6 +137,7 @@ def _plain_dice(values: list[int], faces: int) -> list[Die]:
     return [new_die(value, faces) for value in values]
 
 
+@mypyc_attr(native_class=False)
 class Part:
     """A node of the result tree. ``total`` is its value."""
 
@@ -147,6 +151,7 @@ class Part:
         return []
 
 
+@mypyc_attr(native_class=False)
 class NumPart(Part):
     __slots__ = ()
 
@@ -157,6 +162,7 @@ class NumPart(Part):
         return str(self.total)
 
 
+@mypyc_attr(native_class=False)
 class DicePart(Part):
     __slots__ = ("node", "rolled")
 
@@ -181,6 +187,7 @@ def _dice_part(node: Dice, rolled: list[Die], total: int) -> DicePart:
     return part
 
 
+@mypyc_attr(native_class=False)
 class NegPart(Part):
     __slots__ = ("operand",)
 
@@ -195,6 +202,7 @@ class NegPart(Part):
         return self.operand.dice()
 
 
+@mypyc_attr(native_class=False)
 class GroupPart(Part):
     __slots__ = ("inner",)
 
@@ -209,6 +217,7 @@ class GroupPart(Part):
         return self.inner.dice()
 
 
+@mypyc_attr(native_class=False)
 class BinPart(Part):
     __slots__ = ("left", "op", "right")
 
@@ -225,6 +234,7 @@ class BinPart(Part):
         return self.left.dice() + self.right.dice()
 
 
+@mypyc_attr(native_class=False)
 class FuncPart(Part):
     __slots__ = ("args", "name")
 
@@ -240,6 +250,7 @@ class FuncPart(Part):
         return [d for a in self.args for d in a.dice()]
 
 
+@mypyc_attr(native_class=False)
 class LabelPart(Part):
     __slots__ = ("inner", "text")
 
@@ -255,6 +266,7 @@ class LabelPart(Part):
         return self.inner.dice()
 
 
+@mypyc_attr(native_class=False)
 class CommentPart(LabelPart):
     """The root of a commented expression; :meth:`RollResult.render` writes the comment
     after the total."""
@@ -265,6 +277,7 @@ class CommentPart(LabelPart):
         return self.inner.render()
 
 
+@mypyc_attr(native_class=False)
 class GroupRollPart(Part):
     """A group ``{...}``: its members' parts, each member's ``fates`` (kept or dropped)
     and, when they are counted, ``marks`` (1 a success, -1 a failure, 0 neither). A group
@@ -301,6 +314,7 @@ class GroupRollPart(Part):
         return [d for m in self.members for d in m.dice()]
 
 
+@mypyc_attr(native_class=False)
 class RollResult:
     """The outcome of rolling an expression.
 
@@ -330,7 +344,8 @@ class RollResult:
             text += f" # {self.tree.text}" if self.tree.text else " #"
         return text
 
-    __str__ = render
+    def __str__(self) -> str:  # not ``__str__ = render``: mypyc compiles no such alias
+        return self.render()
 
     def __repr__(self) -> str:
         return f"<RollResult {self.render()}>"
@@ -430,6 +445,7 @@ _BATCH = 4
 _new = object.__new__
 
 
+@mypyc_attr(native_class=False)
 class _Plan:
     __slots__ = ("batches", "node", "step")
 
@@ -631,6 +647,7 @@ def _chain_roller(node: Dice) -> Callable[[_Roll], _Records]:
     return rolled
 
 
+@mypyc_attr(native_class=False)
 class _Settle:
     """Select, keep and count the dice standing: the rules that come after the rolling,
     for one term or, in a group that keeps or counts dice, across its terms."""
