@@ -124,3 +124,12 @@ def test_no_request_gets_a_5xx(table: Table, data: st.DataObject) -> None:
         assert "field" in payload
     if headers is table.player:
         assert HIDDEN_ID not in response.text or HIDDEN_ID in json.dumps(body)
+
+
+def test_a_nul_in_a_path_no_route_takes_is_a_404(table: Table) -> None:
+    """Found by the fuzz test above: ``/api/campaigns/../bestiary/%00`` reaches the console's
+    static files, whose path lookup raised on the NUL (a 500)."""
+    headers = {"Authorization": f"Bearer {table.gm_token}"}
+    for path in ("/api/campaigns/../bestiary/%00", "/%00", "/play/%00x"):
+        response = table.client.get(path, headers=headers)
+        assert response.status_code == 404, (path, response.status_code)

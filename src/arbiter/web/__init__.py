@@ -8,6 +8,7 @@ roller's route (``POST /api/dice``) answers with :func:`dice_json`.
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,14 @@ class ConsoleFiles(StaticFiles):
         response = super().file_response(*args, **kwargs)
         response.headers["Cache-Control"] = "no-cache"
         return response
+
+    def lookup_path(self, path: str) -> tuple[str, os.stat_result | None]:
+        """No file, for a path with a NUL character (``/api/bestiary/%00``, which no API
+        route takes, falls through to these files): ``os.path.realpath`` raises on one,
+        which would answer 500 instead of 404."""
+        if "\x00" in path:
+            return "", None
+        return super().lookup_path(path)
 
 
 def static_app() -> ConsoleFiles:
