@@ -81,29 +81,26 @@ def speedup(job: Job, runs: int) -> float:
     return one / two
 
 
-def profile(job: Job, runs: int, top: int) -> str:
+def _profiled(job: Job, runs: int, stream: io.StringIO | None = None) -> pstats.Stats:
+    """cProfile's statistics of ``runs`` encounters, after a warm-up of five."""
     sim = Simulator(job)
     sim.play_batch(0, 5)
     profiler = cProfile.Profile()
     profiler.enable()
     sim.play_batch(5, 5 + runs)
     profiler.disable()
+    return pstats.Stats(profiler, stream=stream)
+
+
+def profile(job: Job, runs: int, top: int) -> str:
     out = io.StringIO()
-    stats = pstats.Stats(profiler, stream=out)
-    stats.sort_stats("tottime").print_stats(top)
+    _profiled(job, runs, out).sort_stats("tottime").print_stats(top)
     return out.getvalue()
 
 
 def calls_per_encounter(job: Job, runs: int = 40) -> float:
     """Python function calls per encounter, as cProfile counts them."""
-    sim = Simulator(job)
-    sim.play_batch(0, 5)
-    profiler = cProfile.Profile()
-    profiler.enable()
-    sim.play_batch(5, 5 + runs)
-    profiler.disable()
-    stats = pstats.Stats(profiler)
-    total: int = stats.total_calls  # type: ignore[attr-defined]
+    total: int = _profiled(job, runs).total_calls  # type: ignore[attr-defined]
     return total / runs
 
 

@@ -44,16 +44,8 @@ def status(state: EncounterState, entity: Entity) -> str:
 
 
 def defeated(state: EncounterState, entity: Entity) -> bool:
-    """At 0 health or less, or with a ``down`` condition (asked after every command, and
-    of every enemy each turn: a plain loop, not ``any`` over a generator)."""
-    if not isinstance(entity, Creature):
-        return False
-    if entity.health <= 0:
-        return True
-    for cond in entity.conditions:  # noqa: SIM110 - a loop, not any() over a generator
-        if cond.name == "down":
-            return True
-    return False
+    """At 0 health or less, or with a ``down`` condition: the creature's own ``down``."""
+    return isinstance(entity, Creature) and entity.down
 
 
 def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
