@@ -13,7 +13,7 @@ from .errors import (
     SchemaError,
     UnknownEntity,
 )
-from .events import Command, Entry, Event
+from .events import Command, Deferred, Entry, Event
 from .model import Condition, Duration, EncounterState, Entity
 from .registry import available, load_ruleset
 from .rounding import half_round_down, half_round_up, round_down, round_up
@@ -26,6 +26,7 @@ __all__ = [
     "Command",
     "Condition",
     "DamageCalc",
+    "Deferred",
     "Duration",
     "Encounter",
     "EncounterState",

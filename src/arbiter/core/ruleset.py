@@ -31,7 +31,7 @@ from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
-from .events import Command, Event
+from .events import Command, Deferred, Event
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint
 from .paths import get_path, set_path
 from .rulings import RulingSet
@@ -339,9 +339,9 @@ class Ruleset:
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, Mapping[str, Any]]:
         result = roll(f"{self.initiative_dice}+{entity.stat('initiative')}", dice)
-        return result.total, result.to_json()
+        return result.total, Deferred(result.to_json)
 
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         return []

@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Event,
     IllegalCommand,
@@ -283,7 +284,7 @@ class AttackRules(PolemosBase):
         rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
         attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
         data.update(target=target.id, weapon=s["weapon_name"], type=s["type"],
-                    attack=not willing, attack_roll=attack.to_json(),
+                    attack=not willing, attack_roll=Deferred(attack.to_json),
                     attack_total=attack.total, concealment=s["concealment"])
         if willing:  # P-ATK-2: a willing target is not attacked and does not defend
             hit = True
@@ -291,7 +292,7 @@ class AttackRules(PolemosBase):
             defense = roll_skill(target.skill(s["defense_skill"]) + s["defense_bonus"],
                                  s["defense_dice"], s["defense_penalty"], rule2, dice)
             hit = success(attack.total, defense.total, ties)
-            data.update(defense_roll=defense.to_json(), defense_total=defense.total)
+            data.update(defense_roll=Deferred(defense.to_json), defense_total=defense.total)
             if s["defense_penalty"]:
                 data["defense_penalty"] = s["defense_penalty"]
         data["hit"] = hit
@@ -309,7 +310,7 @@ class AttackRules(PolemosBase):
             hurt = damage_events(
                 self, state, target.id, area, DamageType.parse(s["type"]), max(damage.total, 0),
                 weapon.rating, actor.id, targeted,
-                {"damage_roll": damage.to_json(), "covered": area in s["covered"]}, dice)
+                {"damage_roll": Deferred(damage.to_json), "covered": area in s["covered"]}, dice)
             if len(hurt) == 1 and hurt[0].type == "damaged":
                 return events + hurt + self._consequences_of_damage(state, hurt[0])
             return events + hurt + self._consequences(state, events + hurt)

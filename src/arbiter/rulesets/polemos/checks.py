@@ -21,6 +21,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import (
     Command,
+    Deferred,
     EncounterState,
     Event,
     InvalidCommand,
@@ -143,7 +144,7 @@ class CheckRules(PolemosBase):
         result = roll_skill(value + flat, bonus + more, penalty, self.rule(state, "AP-2"), dice)
         data: dict[str, Any] = {"actor": command.actor, "skill": skill, "value": value,
                                 "bonus": bonus, "penalty": penalty, "total": result.total,
-                                "roll": result.to_json()}
+                                "roll": Deferred(result.to_json)}
         if level != "none":
             data["concealment"] = level
         if "against" in command.args:
@@ -153,7 +154,8 @@ class CheckRules(PolemosBase):
                                                                             other_skill)
             opposed = roll_skill(other.skill(other_skill) + other_flat, other_more, 0,
                                  self.rule(state, "AP-2"), dice)
-            data.update(against=other.id, opposed=opposed.total, opposed_roll=opposed.to_json(),
+            data.update(against=other.id, opposed=opposed.total,
+                        opposed_roll=Deferred(opposed.to_json),
                         success=success(result.total, opposed.total, ties))
             if other_level != "none":
                 data["against_concealment"] = other_level

@@ -13,6 +13,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Event,
     IllegalCommand,
@@ -294,7 +295,7 @@ class InjuryRules(PolemosBase):
         result = self.opt(command, "result", str)
         if result is None and self.rule(state, "AP-31") == "default-table":
             reveal = roll("3d6", dice)
-            data["roll"] = reveal.to_json()
+            data["roll"] = Deferred(reveal.to_json)
             result = next(r["wound"] for r in reveal_table() if reveal.total <= r["upto"])
         elif result is None:
             raise InvalidCommand("reveal: the GM names the 'result' (ruling AP-31 gm-decides)")
@@ -517,7 +518,7 @@ class InjuryRules(PolemosBase):
             result = roll_skill(target.skill("discipline"), 0, 0, self.rule(state, "AP-2"), dice)
             avoided = success(result.total, self.arg(command, "discipline", int),
                               self.rule(state, "AP-1"))
-            data.update(discipline=result.to_json(), avoided=avoided)
+            data.update(discipline=Deferred(result.to_json), avoided=avoided)
             if avoided:
                 amount = 0
         stress = target.stress + amount

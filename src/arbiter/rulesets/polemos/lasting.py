@@ -13,6 +13,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import (
     Command,
+    Deferred,
     EncounterState,
     Entity,
     Event,
@@ -350,7 +351,7 @@ class LastingRules(PolemosBase):
                     level += 1
                 events.append(Event("endurance_rolled", {
                     "target": creature.id, "wound": wound.id, "at": check,
-                    "total": result.total, "roll": result.to_json(), "outcome": outcome,
+                    "total": result.total, "roll": Deferred(result.to_json), "outcome": outcome,
                     "level": level}))
                 if outcome == "heals":
                     return events

@@ -10,6 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import (
     Command,
+    Deferred,
     EncounterState,
     Event,
     InvalidCommand,
@@ -126,7 +127,7 @@ class SocialRules(PolemosBase):
         if self.arg(command, "foreign", bool, False):
             skill = self.arg(command, "skill", str, "community")
             result = roll_skill(actor.skill(skill), 0, 0, self.rule(state, "AP-2"), dice)
-            data.update(roll=result.to_json(), total=result.total,
+            data.update(roll=Deferred(result.to_json), total=result.total,
                         known=success(result.total, self.arg(command, "target", int, 8),
                                       self.rule(state, "AP-1")))
         data["tags"] = tags if data["known"] else None

@@ -11,6 +11,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Event,
     IllegalCommand,
@@ -54,7 +55,7 @@ class StealthRules(PolemosBase):
             data["defense"] = self.arg(command, "defense", int)
         else:
             result = roll_skill(hider.skill("stealth"), 0, 0, self.rule(state, "AP-2"), dice)
-            data.update(defense=result.total, roll=result.to_json())
+            data.update(defense=result.total, roll=Deferred(result.to_json))
         return [Event("hid", data)]
 
     @event("{target} hides ({method})[: detection defense {defense}].",
@@ -140,8 +141,8 @@ class StealthRules(PolemosBase):
             if not gm and success(total, defense + shift, ties):
                 found.append(entity.id)
         return [Event("acted", {**use, "attack": False, "effects": 1, "cost": {}}),
-                Event("searched", {"actor": actor.id, "total": total, "roll": result.to_json(),
-                                   "found": found})]
+                Event("searched", {"actor": actor.id, "total": total,
+                                   "roll": Deferred(result.to_json), "found": found})]
 
     @event("{actor} searches[ ({total})] and finds: {found}.",
            actor=args.creature("who searches"), total=args.integer("the search total"),

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -12,6 +13,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Entity,
     Event,
@@ -48,11 +50,11 @@ class TurnRules(PolemosBase):
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, Mapping[str, Any]]:
         """P-ORD-3: one [initiative] skill roll when turn-by-turn play starts."""
         value = entity.skills.get("initiative", 0) if isinstance(entity, Creature) else 0
         result = roll_skill(value, 0, 0, self.rule(state, "AP-2"), dice)
-        return result.total, result.to_json()
+        return result.total, Deferred(result.to_json)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """P-ORD-4 highest first; ties (AP-3): higher [initiative] skill, then listed order."""

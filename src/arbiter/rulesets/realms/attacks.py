@@ -7,7 +7,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import Command, Deferred, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
@@ -203,7 +203,7 @@ class AttackRules(RealmsBase):
 
     def roll_damage(self, state: EncounterState, actor: RealmsCreature,
                     weapon: list[dict[str, Any]], level: int,
-                    dice: DiceSource) -> tuple[list[tuple[int, str]], list[dict[str, Any]]]:
+                    dice: DiceSource) -> tuple[list[tuple[int, str]], list[Deferred]]:
         """Each damage component's dice; each Critical Level adds the dice again (RLM-2)."""
         components = []
         rolls = []
@@ -211,7 +211,8 @@ class AttackRules(RealmsBase):
             result = roll(expr, dice)
             amount = max(result.total + added, 0)
             components.append((amount, kind))
-            rolls.append({**result.to_json(), "bonus": bonus, "type": kind, "amount": amount})
+            rolls.append(Deferred(result.to_json, {"bonus": bonus, "type": kind,
+                                                         "amount": amount}))
         return components, rolls
 
     def damage_dice(self, state: EncounterState, actor: RealmsCreature,
@@ -240,7 +241,7 @@ class AttackRules(RealmsBase):
         result = roll(str(target.shield["die"]), dice)
         amount = self.shield_amount(state, target, result.total)
         return amount, Event("defended", {"actor": target.id, "shield_roll": amount,
-                                          "shield": result.to_json(), "economy": economy})
+                                          "shield": Deferred(result.to_json), "economy": economy})
 
     def shield_amount(self, state: EncounterState, target: RealmsCreature, rolled: int) -> int:
         """What a Defend's shield roll stops (AR-15: halving per use, when ruled a DR)."""

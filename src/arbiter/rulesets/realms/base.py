@@ -22,6 +22,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Entity,
     Event,
@@ -369,7 +370,7 @@ class RealmsBase(Ruleset):
                          over_time_later=later, irreducible=irreducible)
         health = target.health - result.taken
         data = {"target": who, "cause": cause, "taken": result.taken, "health": health,
-                "pipeline": result.to_json(), "armor_uses": result.armor_uses,
+                "pipeline": Deferred(result.to_json), "armor_uses": result.armor_uses,
                 "dr_uses": result.dr_uses, "over_time": over_time,
                 # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
                 "destabilize": target.stabilized and result.taken > 0 and health < 0}

@@ -9,7 +9,15 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import (
+    Command,
+    Condition,
+    Deferred,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import half_round_down, half_round_up, round_up
@@ -438,7 +446,7 @@ class MovementRules(RealmsBase):
         damage = roll(f"{per * increments}d4", dice)
         save = self.check_roll(state, me, "reflex", ds, dice)
         amount = half(state, damage.total, damage=True) if save["success"] else damage.total
-        data.update(damage=damage.total, roll=damage.to_json(), reflex=save,
+        data.update(damage=damage.total, roll=Deferred(damage.to_json), reflex=save,
                     success=save["success"], amount=amount)
         prone = [me.id] if not save["success"] else []
         below_id = self.arg(command, "onto", str, None)

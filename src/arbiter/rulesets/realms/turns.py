@@ -9,6 +9,7 @@ stands (``RealmsBase.winner``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -16,6 +17,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    Deferred,
     EncounterState,
     Entity,
     Event,
@@ -43,7 +45,7 @@ class TurnRules(RealmsBase):
         return not (isinstance(found, RealmsCreature) and (found.dead or found.unsummoned))
 
     def roll_initiative(self, state: EncounterState, entity: Entity,
-                        dice: DiceSource) -> tuple[int, dict[str, Any]]:
+                        dice: DiceSource) -> tuple[int, Mapping[str, Any]]:
         """d20 + initiative bonus (Agility unless given); a companion's place is its
         Perceive bonus, with no roll (R-CMP-5)."""
         if isinstance(entity, RealmsCreature) and entity.companion:
@@ -51,7 +53,7 @@ class TurnRules(RealmsBase):
             return perceive, {"perceive": perceive}
         bonus = entity.initiative_bonus if isinstance(entity, RealmsCreature) else 0
         result = roll(f"1d20+{bonus}" if bonus >= 0 else f"1d20-{-bonus}", dice)
-        return result.total, result.to_json()
+        return result.total, Deferred(result.to_json)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """Characters and creatures highest first; companions at the very end of the round
@@ -161,8 +163,10 @@ class TurnRules(RealmsBase):
             expr = f"{2 ** (k - 1)}d4"
         rolled = roll(expr, dice)
         result = resolve(me, [(rolled.total, "")], state.rulings, irreducible=True)
-        events = [Event("dying_damage", {"target": me.id, "turn": k, "roll": rolled.to_json(),
-                                         "pipeline": result.to_json(), "taken": result.taken,
+        events = [Event("dying_damage", {"target": me.id, "turn": k,
+                                         "roll": Deferred(rolled.to_json),
+                                         "pipeline": Deferred(result.to_json),
+                                         "taken": result.taken,
                                          "health": me.health - result.taken})]
         return events + self.consequences(state, me.id, me.health - result.taken, dice)
 

@@ -13,7 +13,15 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import (
+    Command,
+    Condition,
+    Deferred,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
@@ -306,7 +314,7 @@ class Aoe(ZonesBase):
             hit = hit_for(state, c, effect, weapon, False, bonus, label, drive_only)
             calc = run_damage(effect.damage, weapon.type, hit)
             taken[c.id] = calc.amount
-            events += damage_events(c, calc.to_json(), calc.amount,
+            events += damage_events(c, Deferred(calc.to_json), calc.amount,
                                     calc.notes.get("shielding_used", 0),
                                     injury_of(self, command, calc.amount, dice, True),
                                     actor.id)
@@ -452,5 +460,5 @@ def aoe_effect(rules: ZonesBase, state: EncounterState, command: Command, shot: 
     calc = run_damage(effect.damage, weapon.type, hit)
     injury = injury_of(rules, command, calc.amount, dice, area_damage=part == "area")
     taken[target.id] = calc.amount
-    return damage_events(target, calc.to_json(), calc.amount,
+    return damage_events(target, Deferred(calc.to_json), calc.amount,
                          calc.notes.get("shielding_used", 0), injury, shot.actor.id)

@@ -9,7 +9,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, Condition, EncounterState, Event, IllegalCommand
+from ...core import Command, Condition, Deferred, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
@@ -276,11 +276,12 @@ class Attacks(ZonesBase):
             bare = run_damage(effect.damage, shot.weapon.type, hit_for(
                 state, target, effect, shot.weapon, shot.full_auto, 0, "", False))
             if bare.amount > 0:  # stopped by the cover bonus: not a hit (Z-COV-13)
-                result.update(hit=False, stopped_by_cover=True, pipeline=calc.to_json())
+                result.update(hit=False, stopped_by_cover=True,
+                              pipeline=Deferred(calc.to_json))
                 return result, []
         result["hit"] = True
         injury = injury_of(self, command, calc.amount, dice, area_damage=False)
-        pipeline = calc.to_json()  # the same steps in both records, as the injury is
+        pipeline = Deferred(calc.to_json)  # the same steps in both records, as the injury is
         events = damage_events(target, pipeline, calc.amount,
                                calc.notes.get("shielding_used", 0), injury,
                                shot.actor.id)
@@ -331,7 +332,7 @@ class Attacks(ZonesBase):
                 hit = Hit(armor=target.armor, drive=drive, bonus=target.shield,
                           bonus_label=label, rulings=state.rulings)
                 calc = run_damage(damage, weapon.type, hit)
-                pipeline = calc.to_json()  # the same steps in both records
+                pipeline = Deferred(calc.to_json)  # the same steps in both records
                 data.update(taken=calc.amount, pipeline=pipeline)
                 events += damage_events(target, pipeline, calc.amount, 0, None, actor.id)
         else:

@@ -22,7 +22,15 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, DamageCalc, EncounterState, Event, InvalidCommand, Pipeline
+from ...core import (
+    Command,
+    DamageCalc,
+    Deferred,
+    EncounterState,
+    Event,
+    InvalidCommand,
+    Pipeline,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import round_down, round_up
@@ -135,10 +143,11 @@ class Damage(ZonesBase):
                   bonus=self.arg(command, "bonus", int, 0), bonus_label="bonus",
                   rulings=state.rulings)
         calc = run(amount, kind, hit)
-        events = damage_events(target, calc.to_json(), calc.amount, 0, None, "gm")
+        events = damage_events(target, Deferred(calc.to_json), calc.amount, 0, None, "gm")
         if not events:
             events = [Event("damaged", {"target": target.id, "source": "gm", "taken": 0,
-                                        "health": target.health, "pipeline": calc.to_json(),
+                                        "health": target.health,
+                                        "pipeline": Deferred(calc.to_json),
                                         "kinetic_shielding": target.kinetic_shielding})]
         return events + aftermath(self, state, events)
 
@@ -188,7 +197,7 @@ def injury_of(rules: ZonesBase, command: Command, taken: int, dice: DiceSource,
     return {"type": injury_type(value), "roll": value}
 
 
-def damage_events(target: Creature, pipeline: dict[str, Any], taken: int,
+def damage_events(target: Creature, pipeline: Mapping[str, Any], taken: int,
                   shielding_used: int, injury: dict[str, Any] | None,
                   source: str) -> list[Event]:
     if taken <= 0 and not shielding_used:

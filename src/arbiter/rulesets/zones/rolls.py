@@ -27,11 +27,14 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import partial
 from operator import attrgetter
 from typing import Any
 
+from ...core import Deferred
 from ...dice import DiceSource, distribution, roll
 from ...dice.limits import MAX_FACES
+from ...dice.roller import Part
 from .model import RULINGS
 
 _MULTI = re.compile(r"^(\d+)d(\d+)$")
@@ -118,7 +121,7 @@ def reaches(total: int, rulings: Mapping[str, str]) -> bool:
 
 def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
                dice: DiceSource, rulings: Mapping[str, str],
-               voluntary_fail: bool = False) -> dict[str, Any]:
+               voluntary_fail: bool = False) -> Deferred:
     """Roll ``expr`` on a stat with labelled Hindrance; the raw dice, H and stat kept apart."""
     listed = offense_expression(expr, rulings)
     total_h = sum(hindrance.values()) if hindrance else 0
@@ -155,7 +158,7 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
     # most rolls have no Hindrance, or none that is 0: no comprehension to run for them
     shown = {} if not hindrance else dict(hindrance) if all(hindrance.values()) else {
         k: v for k, v in hindrance.items() if v}
-    return {
+    known = {
         "dice": canonical,
         "rolled": list(map(_VALUE, rolled.dice())),  # no comprehension frame per roll
         "natural": rolled.total,
@@ -166,9 +169,16 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         "stat": stat,
         "success": success,
         **out,
-        "text": (f"{listed} stepped {total_h} for Hindrance: " if "stepped_from" in out
-                 else "") + f"{rolled.tree.render()}{h_text} = {total} vs {against}: {verdict}",
     }
+    lead = f"{listed} stepped {total_h} for Hindrance: " if "stepped_from" in out else ""
+    return Deferred(partial(_check_text, lead, rolled.tree, f"{h_text} = {total} vs {against}: "
+                                                             f"{verdict}"), known=known)
+
+
+def _check_text(lead: str, tree: Part, tail: str) -> dict[str, Any]:
+    """A check's ``text``: written only when read (the dice breakdown is most of a check's
+    cost, and a simulated fight reads none)."""
+    return {"text": f"{lead}{tree.render()}{tail}"}
 
 
 def success_odds(expr: str, stat: int, hindrance: int, rulings: Mapping[str, str]) -> Fraction:

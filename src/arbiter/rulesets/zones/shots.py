@@ -301,7 +301,7 @@ def aoe_mode(rules: ZonesBase, state: EncounterState, command: Command, actor: C
 
 
 def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot: Shot,
-                 offense: dict[str, Any]) -> tuple[bool, str | None]:
+                 offense: Mapping[str, Any]) -> tuple[bool, str | None]:
     """A critical hit (ruling ZR-3), unless the attack cannot inflict one."""
     asked = flag(command, "critical")
     if offense["success"] and rules.ruling_is(state, "ZR-3", "natural-1"):
@@ -316,7 +316,7 @@ def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot
 
 
 def defense_roll(rules: ZonesBase, state: EncounterState, command: Command, attacker: Creature,
-                 target: Creature, range_band: str, dice: DiceSource) -> dict[str, Any]:
+                 target: Creature, range_band: str, dice: DiceSource) -> Mapping[str, Any]:
     """The target's defense roll: always d20 on DEX (Z-RA-4), with flanking Hindrance."""
     hindrance = flank_hindrance(rules, state, target, attacker, range_band)
     extra = rules.arg(command, "defense_hindrance", int, 0)

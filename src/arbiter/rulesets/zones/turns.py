@@ -4,11 +4,12 @@ a ZAoE's bright light, Z-ZAO-10) and the encounter won when one side alone stand
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import EncounterState, Entity, Event
+from ...core import Deferred, EncounterState, Entity, Event
 from ...core import catalogue as args
 from ...core.catalogue import event
 from ...dice import DiceSource, roll
@@ -33,10 +34,10 @@ class Turns(ZonesBase):
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, Mapping[str, Any]]:
         """d20 + SPD, highest first (ruling ZR-3; not a roll *on* SPD, so cover stays)."""
         result = roll(f"{self.initiative_dice}+{entity.stat('SPD')}", dice)
-        return result.total, result.to_json()
+        return result.total, Deferred(result.to_json)
 
     # -- turns ----------------------------------------------------------------------------
     def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
