@@ -109,7 +109,10 @@ def build(out: Path, jobs: int) -> None:
         if gone:
             stale.unlink()
     began = time.perf_counter()
-    modules = mypycify(files, opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
+    # the project's mypy settings wherever ``out`` is (mypy looks for them from the working
+    # directory up, and finds none from a directory outside the project)
+    config = ["--config-file", str(ROOT / "pyproject.toml")]
+    modules = mypycify([*config, *files], opt_level=os.environ.get("MYPYC_OPT_LEVEL", "3"),
                        debug_level="0")
     setup(name="arbiter-fast", ext_modules=modules,
           script_args=["build_ext", "--inplace", "--parallel", str(jobs), "--quiet"])
