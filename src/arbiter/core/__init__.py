@@ -1,6 +1,7 @@
 """The rules kernel: entities, conditions, encounters, commands and events, rulings."""
 
 from .damage import DamageCalc, Pipeline, StepRecord
+from .deferred import Deferred
 from .economy import ActionEconomy
 from .encounter import Encounter
 from .errors import (
@@ -13,7 +14,7 @@ from .errors import (
     SchemaError,
     UnknownEntity,
 )
-from .events import Command, Deferred, Entry, Event
+from .events import Command, Entry, Event
 from .model import Condition, Duration, EncounterState, Entity
 from .registry import available, load_ruleset
 from .rounding import half_round_down, half_round_up, round_down, round_up

@@ -6,12 +6,13 @@ to date through registered upcasters, one version at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from .deferred import Deferred
 from .errors import InvalidCommand, SchemaError
 
 EVENT_SCHEMA = 1
@@ -44,69 +45,6 @@ def upcast(event_type: str, version: int, data: dict[str, Any]) -> dict[str, Any
         data = step(data)
         version += 1
     return data
-
-
-@mypyc_attr(native_class=False)
-class Deferred(Mapping[str, Any]):
-    """A payload value written out only when someone reads it: a dice breakdown or a damage
-    pipeline's explanation, which a simulated fight never reads (they were about a tenth of
-    its time). ``build`` makes the value (a JSON object) the first time it is needed, after
-    the ``known`` fields (read without building it) and before the ``extra`` ones;
-    :meth:`Event.to_json` writes it out, so every stored log, API answer and console line
-    is what it was when the value was built eagerly.
-
-    It reads as the mapping it stands for (``payload["roll"]["total"]``), equals a dict of
-    the same items, and copies and pickles as that dict. Whatever ``build`` reads must not
-    change after the event is made: a finished roll or pipeline.
-
-    >>> d = Deferred(lambda: {"total": 7, "text": "2d6 (3, 4) = 7"}, {"bonus": 1})
-    >>> d["total"], dict(d) == {"total": 7, "text": "2d6 (3, 4) = 7", "bonus": 1}
-    (7, True)
-    """
-
-    __slots__ = ("_build", "_extra", "_known", "_value")
-
-    def __init__(self, build: Callable[[], dict[str, Any]],
-                 extra: dict[str, Any] | None = None, *,
-                 known: dict[str, Any] | None = None) -> None:
-        self._build = build
-        self._extra = extra
-        self._known = known
-        self._value: dict[str, Any] | None = None
-
-    def value(self) -> dict[str, Any]:
-        """The JSON object, built on the first call: ``known``'s fields, ``build``'s, then
-        ``extra``'s."""
-        value = self._value
-        if value is None:
-            value = self._build()
-            if self._known:
-                value = {**self._known, **value}
-            if self._extra:
-                value = {**value, **self._extra}
-            self._value = value
-        return value
-
-    def __getitem__(self, key: str) -> Any:
-        known = self._known
-        if known is not None and key in known:  # read without building the rest
-            return known[key]
-        return self.value()[key]
-
-    def __bool__(self) -> bool:
-        return bool(self._known) or bool(self.value())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.value())
-
-    def __len__(self) -> int:
-        return len(self.value())
-
-    def __repr__(self) -> str:
-        return repr(self.value())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (self.value(),))
 
 
 def _written(value: Any) -> Any:

@@ -29,9 +29,10 @@ from .catalogue import (
 )
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
+from .deferred import Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
-from .events import Command, Deferred, Event
+from .events import Command, Event
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint
 from .paths import get_path, set_path
 from .rulings import RulingSet
