@@ -95,7 +95,7 @@ def _parse_damage_type(text: str) -> DamageType:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class BodyArea:
     """One body area: vitality, its maximum, vital or not, and its adjacent areas."""
 
@@ -111,7 +111,7 @@ class BodyArea:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class Weapon:
     skill: str
     rating: int
@@ -124,7 +124,7 @@ class Weapon:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class ArmorPiece:
     """A piece of high-impact armor: areas covered, armor value, ratings per exact type."""
 
@@ -137,7 +137,7 @@ class ArmorPiece:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class Wound:
     id: str
     name: str
@@ -161,7 +161,7 @@ class Wound:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class Affliction:
     id: str
     name: str
@@ -176,7 +176,7 @@ class Affliction:
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class Bleed:
     """A bleeding condition: its origin, the areas it damages, and the areas it spread to
     that start taking damage on the next tick (P-BLD-1)."""

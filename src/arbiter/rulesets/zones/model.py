@@ -420,7 +420,7 @@ apply methods (``apply_zone_set`` builds a new map), never changed in place."""
 
 
 @mypyc_attr(native_class=False)
-@dataclass
+@dataclass(slots=True)
 class Shot:
     """A ranged attack, planned and checked before any die is rolled
     (:func:`.shots.plan_shot`)."""
