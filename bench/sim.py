@@ -54,21 +54,30 @@ def jobs(files: list[Path]) -> tuple[list[tuple[Path, Job]], list[str]]:
 
 
 def per_second(job: Job, seconds: float) -> tuple[float, int]:
-    """Runs per CPU second of this process, over at least ``seconds`` of CPU time (after a
-    warm-up). CPU time, not wall time, so that other work on a shared machine does not count.
-    """
+    """Runs per CPU second of this process: the median over batches of about a quarter of a
+    second each, measured for at least ``seconds`` of CPU time after a warm-up, and the runs
+    played. CPU time, not wall time, so that other work on a shared machine does not count;
+    the median, so that a batch the machine slowed (its caches taken by another process) does
+    not pull the figure down as it would a mean."""
     sim = Simulator(job)
     sim.play_batch(0, 5)
-    runs, elapsed, start = 10, 0.0, 5
-    done = 0
-    while elapsed < seconds:
+    start, runs = 5, 5
+    began = time.process_time()
+    sim.play_batch(start, start + runs)
+    first = max(time.process_time() - began, 1e-4)
+    start += runs
+    size = max(5, round(runs * 0.25 / first))  # runs in a batch of about 0.25 s
+    rates: list[float] = []
+    elapsed, done = 0.0, 0
+    while elapsed < seconds or len(rates) < 3:
         began = time.process_time()
-        sim.play_batch(start, start + runs)
-        elapsed += time.process_time() - began
-        start += runs
-        done += runs
-        runs = min(runs * 2, max(10, int(runs * seconds / max(elapsed, 1e-3))))
-    return done / elapsed, done
+        sim.play_batch(start, start + size)
+        took = max(time.process_time() - began, 1e-6)
+        rates.append(size / took)
+        elapsed += took
+        start += size
+        done += size
+    return statistics.median(rates), done
 
 
 def speedup(job: Job, runs: int) -> float:
