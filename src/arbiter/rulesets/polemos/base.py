@@ -41,6 +41,7 @@ from .model import (
     Bleed,
     Creature,
     Wound,
+    area_facts,
     condition_catalogue,
     make_areas,
     make_armor,
@@ -604,10 +605,7 @@ class PolemosBase(Ruleset):
             if vital_zero and not creature.down:
                 zero = False  # a vital area at 0 or below
                 if vitality is None:
-                    for area in creature.areas.values():
-                        if area.vitality <= 0 and area.vital:
-                            zero = True
-                            break
+                    zero = area_facts(creature.areas)[0]
                 else:
                     for name, area in creature.areas.items():
                         if vitality.get(name, area.vitality) <= 0 and area.vital:

@@ -110,6 +110,42 @@ class BodyArea:
         return 0 if self.vital else 1
 
 
+AreaFacts = tuple[bool, int, int]
+"""Of a creature's body areas: whether a vital one is at 0 vitality or below, the lowest
+vitality of a vital one (0 with none) and the total vitality."""
+
+_AREA_FACTS: dict[int, tuple[dict[str, BodyArea], AreaFacts]] = {}
+
+
+def area_facts(areas: dict[str, BodyArea]) -> AreaFacts:
+    """:data:`AreaFacts` of ``areas`` (a ``Creature.areas``), remembered per map: a map of
+    body areas is never changed once a creature is made, only replaced by a new one (the
+    ``metadata=SHARED`` promise of ``Creature.areas``, which the copy-on-write lookahead
+    already relies on and the scratch guard of ``tests/core/test_purity.py`` checks), so
+    one map always has the same facts. The consequences of nearly every command and the
+    simulator's tactic ask them of every creature."""
+    key = id(areas)
+    known = _AREA_FACTS.get(key)
+    if known is not None and known[0] is areas:  # the map itself, not one that got its id
+        return known[1]
+    zero = False
+    lowest: int | None = None
+    total = 0
+    for area in areas.values():
+        vitality = area.vitality
+        total += vitality
+        if area.vital:
+            if vitality <= 0:
+                zero = True
+            if lowest is None or vitality < lowest:
+                lowest = vitality
+    facts = (zero, 0 if lowest is None else lowest, total)
+    if len(_AREA_FACTS) >= 4096:  # the maps of a few fights; each entry keeps its map alive
+        _AREA_FACTS.clear()
+    _AREA_FACTS[key] = (areas, facts)
+    return facts
+
+
 @mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Weapon:

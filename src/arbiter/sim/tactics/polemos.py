@@ -28,7 +28,7 @@ from typing import cast
 from ...core import Command, EncounterState, Entity, Ruleset
 from ...rulesets.polemos.attacks import attack_choice_accepted, attack_choices
 from ...rulesets.polemos.base import PolemosBase
-from ...rulesets.polemos.model import Creature
+from ...rulesets.polemos.model import Creature, area_facts
 from ..hooks import OUT_OF_FIGHT, generic_defeated, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
@@ -38,15 +38,10 @@ CRITICALS = (("daze", 2), ("fatigue-wounds", 1))
 
 
 def _wounds(creature: Creature) -> tuple[int, int]:
-    """The lowest vitality on a vital area (0 with none) and the total vitality (one pass:
-    asked for every enemy every turn)."""
-    lowest: int | None = None
-    total = 0
-    for area in creature.areas.values():
-        total += area.vitality
-        if area.vital and (lowest is None or area.vitality < lowest):
-            lowest = area.vitality
-    return (0 if lowest is None else lowest, total)
+    """The lowest vitality on a vital area (0 with none) and the total vitality (asked for
+    every enemy every turn; remembered per map of areas, ``model.area_facts``)."""
+    _, lowest, total = area_facts(creature.areas)
+    return (lowest, total)
 
 
 def defeated(state: EncounterState, entity: Entity) -> bool:
