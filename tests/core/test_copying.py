@@ -22,7 +22,9 @@ from arbiter.core.copying import (
     BrokenPromise,
     CowEntities,
     clone,
+    own_fully,
     read_only,
+    run_copy,
     scratch_guard,
     scratch_promises,
 )
@@ -80,6 +82,78 @@ def test_lookahead_copies_everything_before_an_override() -> None:
         "path": path, "value": [], "old": None, "reason": "test"})])
     assert scratch.entities["orc"].conditions == []
     assert state == before
+
+
+def _polemos_setup() -> tuple[Any, EncounterState]:
+    from pathlib import Path
+
+    from arbiter.sim import Simulator, load_encounter, prepare
+    root = Path(__file__).resolve().parents[2]
+    sim = Simulator(prepare(load_encounter(root / "scenarios/encounters/polemos-4v4.yaml")))
+    return sim, sim.base
+
+
+def test_a_run_copy_shares_only_what_evolve_never_changes_and_leaves_the_setup_alone() -> None:
+    """The simulator's runs start from ``run_copy`` of the set-up state: whole fights
+    played on such copies leave the set-up as it was, and each run equals one played on a
+    full copy (the same outcome and final state)."""
+    sim, base = _polemos_setup()
+    before = copy.deepcopy(base)
+    copied = run_copy(base)
+    nia = next(iter(base.entities))
+    mine, theirs = copied.entities[nia], base.entities[nia]
+    assert getattr(mine, "areas") is getattr(theirs, "areas")  # noqa: B009 (SHARED)
+    assert mine.conditions is not theirs.conditions  # COPIED
+    assert copied == base
+    from arbiter.sim.stats import Tally
+    for index in range(3):
+        ended = sim.play(index, Tally())
+        assert base == before
+        full = base.copy()
+        for entry in sim.logged(index).log:  # the event-sourced run, on a full copy
+            for event in entry.events:
+                sim.ruleset.evolve(full, event)
+        assert ended == full
+
+
+def test_own_fully_leaves_a_run_copy_nothing_shared() -> None:
+    _, base = _polemos_setup()
+    copied = run_copy(base)
+    own_fully(copied)
+    for key, entity in copied.entities.items():
+        assert entity == base.entities[key]
+        for name in ("areas", "weapons"):  # what a run copy shares
+            assert getattr(entity, name) is not getattr(base.entities[key], name)
+    assert copied.extra is not base.extra and copied == base
+
+
+def test_the_simulator_owns_its_copy_before_an_override(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An ``overridden`` event may change a value in place: the fast path makes its run copy
+    share nothing first, so the set-up state stays as it was."""
+    import arbiter.sim.engine as engine
+    sim, base = _polemos_setup()
+    before = copy.deepcopy(base)
+    owned: list[int] = []
+    real = own_fully
+
+    def counting(state: EncounterState) -> None:
+        owned.append(1)
+        real(state)
+
+    monkeypatch.setattr(engine, "own_fully", counting)
+    who = next(iter(base.entities))
+    override = Event("overridden", {"path": f"{who}.areas.head.vitality", "value": -3,
+                                    "old": None, "reason": "test"})
+    original = sim.ruleset.decide
+
+    def deciding(state: EncounterState, command: Any, dice: Any) -> list[Event]:
+        events = original(state, command, dice)
+        return [override, *events] if command.name == "next" else events
+
+    monkeypatch.setattr(sim.ruleset, "decide", deciding)
+    from arbiter.sim.stats import Tally
+    sim.play(0, Tally())
+    assert owned and base == before
 
 
 # -- copy-on-write promises, declared on the fields -----------------------------------------

@@ -12,6 +12,7 @@ import hashlib
 from collections import Counter
 
 from ..core import Command, Encounter, EncounterState, RulesError, load_ruleset
+from ..core.copying import IN_PLACE_EVENTS, own_fully, run_copy
 from ..dice import SeededDice
 from .encounter import Job
 from .hooks import outcomes_for
@@ -66,7 +67,7 @@ class Simulator:
         side_of, policies = self.side_of, self.policies
         decided = ruleset.outcome
         dice = SeededDice(run_seed(job.seed, index))
-        state = self.base.copy() if log is None else log.state
+        state = run_copy(self.base) if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
         sides_in_order = self.members
 
@@ -74,6 +75,8 @@ class Simulator:
             if log is None:
                 events = decide(state, command, dice)
                 for event in events:
+                    if event.type in IN_PLACE_EVENTS:  # what it shares with the set-up
+                        own_fully(state)
                     evolve(state, event)
             else:
                 events = log.execute(command, dice).events
