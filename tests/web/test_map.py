@@ -414,7 +414,9 @@ def test_a_move_that_provokes_a_flanking_reaction_says_so_before_the_drop(
                                                                      "at": [12, 1]}))
     page = open_console(desk, server, made)
     open_map(page)
-    drag(page, current, 0, -2, drop=False)
+    # far enough up that the whole footprint leaves both flankers' reach (a large mover,
+    # the ogre when it wins the initiative, is two squares wide and tall)
+    drag(page, current, 0, -(1 + width), drop=False)
     triggers = page.locator("#map-panel .maptriggers")
     expect(triggers).to_contain_text("provokes a flanking reaction from")
     names = {e: state(api, made)["entities"][e]["name"] for e in foes}
