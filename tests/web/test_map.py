@@ -416,7 +416,8 @@ def test_a_move_that_provokes_a_flanking_reaction_says_so_before_the_drop(
     open_map(page)
     # far enough up that the whole footprint leaves both flankers' reach (a large mover,
     # the ogre when it wins the initiative, is two squares wide and tall)
-    drag(page, current, 0, -(1 + width), drop=False)
+    up = 1 + width
+    drag(page, current, 0, -up, drop=False)
     triggers = page.locator("#map-panel .maptriggers")
     expect(triggers).to_contain_text("provokes a flanking reaction from")
     names = {e: state(api, made)["entities"][e]["name"] for e in foes}
@@ -427,7 +428,7 @@ def test_a_move_that_provokes_a_flanking_reaction_says_so_before_the_drop(
     page.mouse.up()
     expect(page.locator("#log .said").first).to_contain_text("leaving a flank")
     after = state(api, made)
-    assert after["entities"][current]["position"] == [5, 3]
+    assert after["entities"][current]["position"] == [5, 5 - up]
     assert sorted(after["extra"]["provoked"]["flankers"]) == sorted(foes)
     assert not page.script_errors  # type: ignore[attr-defined]
 
