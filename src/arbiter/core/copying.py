@@ -555,11 +555,15 @@ def run_copy(state: EncounterState) -> EncounterState:
 
 
 def own_fully(state: EncounterState) -> None:
-    """Make a :func:`run_copy` share nothing with its original (before an event that may
-    change any value in place: :data:`IN_PLACE_EVENTS`)."""
+    """Make a :func:`run_copy`, or a scratch state while ``evolve`` runs on it, share nothing
+    with its original (before an event that may change any value in place:
+    :data:`IN_PLACE_EVENTS`)."""
     entities = state.entities
-    for key in list(entities):
-        entities[key] = clone(entities[key])
+    if type(entities) is WritingEntities:
+        entities.own_fully()
+    else:
+        for key in list(entities):
+            entities[key] = clone(entities[key])
     fields = state.__dict__
     for name, item in list(fields.items()):
         if name != "entities" and type(item) not in ATOMIC:
@@ -580,10 +584,7 @@ def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
     try:
         for event in events:
             if event.type in IN_PLACE_EVENTS:
-                entities.own_fully()  # type: ignore[attr-defined]
-                for name, item in scratch.__dict__.items():  # shared state fields too
-                    if name != "entities" and type(item) not in ATOMIC:
-                        scratch.__dict__[name] = clone(item)
+                own_fully(scratch)  # the entities and the shared state fields
             evolve(scratch, event)
     finally:
         entities.__class__ = CowEntities

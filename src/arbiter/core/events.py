@@ -6,7 +6,7 @@ to date through registered upcasters, one version at a time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,24 +54,19 @@ def _written(value: Any) -> Any:
     if kind is Deferred:
         return value.value()
     if kind is dict:
-        out: Any = None
-        for key, item in value.items():
-            written = _written(item)
-            if written is not item:
-                if out is None:
-                    out = dict(value)
-                out[key] = written
-        return value if out is None else out
-    if kind is list:
-        out = None
-        for i, item in enumerate(value):
-            written = _written(item)
-            if written is not item:
-                if out is None:
-                    out = list(value)
-                out[i] = written
-        return value if out is None else out
-    return value
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif kind is list:
+        items = enumerate(value)
+    else:
+        return value
+    out: Any = None
+    for key, item in items:
+        written = _written(item)
+        if written is not item:
+            if out is None:
+                out = kind(value)
+            out[key] = written
+    return value if out is None else out
 
 
 @mypyc_attr(native_class=False)

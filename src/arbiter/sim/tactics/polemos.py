@@ -65,18 +65,12 @@ def defeated(state: EncounterState, entity: Entity) -> bool:
     ``dying`` flag, the generic answer reads only the condition names (its dead, dying and
     down names all in ``OUT_OF_FIGHT``): they are read here directly. A Polemos creature
     (this very class) has no ``dead`` or ``dying`` attribute to look for."""
-    if type(entity) is Creature:
-        if entity.down:
-            return True
-        for cond in entity.conditions:  # noqa: SIM110 (any() of a generator: slower here)
-            if _out_name(cond.name):
-                return True
-        return False
-    down = getattr(entity, "down", None)
+    creature = type(entity) is Creature
+    down = entity.down if creature else getattr(entity, "down", None)  # type: ignore[attr-defined]
     if down is True:
         return True
-    if down is False and getattr(entity, "dead", None) is not True \
-            and getattr(entity, "dying", None) is not True:
+    if down is False and (creature or (getattr(entity, "dead", None) is not True
+                                       and getattr(entity, "dying", None) is not True)):
         for cond in entity.conditions:  # noqa: SIM110 (any() of a generator: slower here)
             if _out_name(cond.name):
                 return True
