@@ -24,10 +24,11 @@ against it (about a microsecond; see ``bench/sim.py``). The JSON Schema is msgsp
 from __future__ import annotations
 
 import difflib
+import keyword
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, Optional, TypeVar
 
 import msgspec
 
@@ -87,6 +88,14 @@ class Arg:
     choices: tuple[str, ...] = ()
     refers: Refers = "any"
     max_len: int = 200
+    who: Who = "player"
+    """Who may set it in a player's command: ``player``, or ``gm`` for a number or a fact
+    the rules leave to the game master (a Difficulty Score, a situational modifier, a cost,
+    whether the target knows something). A player's command that carries a ``gm`` argument
+    is refused (:func:`authorize`); left out, its default applies. In a game master's
+    command every argument is the GM's."""
+    keys: tuple[str, ...] = ()
+    """For a ``mapping``: the only keys it may hold, each a whole number in ``lo..hi``."""
 
     def python_type(self) -> Any:
         """The type msgspec checks a value against."""
@@ -117,6 +126,10 @@ class Arg:
         if kind == "squares":
             return Annotated[list[square], msgspec.Meta(max_length=MAX_ITEMS)]
         if kind == "mapping":
+            if self.keys:
+                amount = Annotated[int, msgspec.Meta(ge=self.lo, le=self.hi)]
+                return Annotated[dict[Literal[self.keys], amount],  # type: ignore[name-defined]
+                                 msgspec.Meta(max_length=len(self.keys))]
             return Annotated[dict[str, Any], msgspec.Meta(max_length=200)]
         if kind == "list":
             return Annotated[list[Any], msgspec.Meta(max_length=MAX_ITEMS)]
@@ -135,82 +148,100 @@ class Arg:
             out["choices"] = list(self.choices)
         if self.kind in ("creature", "creatures"):
             out["refers"] = self.refers
+        if self.keys:
+            out["keys"], out["min"], out["max"] = list(self.keys), self.lo, self.hi
+        out["who"] = self.who
         return out
 
 
-def creature(help: str = "", *, refers: Refers = "any", required: bool = False) -> Arg:
+def creature(help: str = "", *, refers: Refers = "any", required: bool = False,
+             who: Who = "player") -> Arg:
     """The id of a creature or object in the encounter."""
-    return Arg("creature", help, required, refers=refers)
+    return Arg("creature", help, required, refers=refers, who=who)
 
 
-def creatures(help: str = "", *, refers: Refers = "any", required: bool = False) -> Arg:
+def creatures(help: str = "", *, refers: Refers = "any", required: bool = False,
+              who: Who = "player") -> Arg:
     """A list of creature or object ids."""
-    return Arg("creatures", help, required, refers=refers)
+    return Arg("creatures", help, required, refers=refers, who=who)
 
 
 def integer(help: str = "", *, lo: int = -9999, hi: int = 9999, default: int | None = None,
-            required: bool = False) -> Arg:
+            required: bool = False, who: Who = "player") -> Arg:
     """A whole number between ``lo`` and ``hi``."""
-    return Arg("integer", help, required, default, lo=lo, hi=hi)
+    return Arg("integer", help, required, default, lo=lo, hi=hi, who=who)
 
 
-def number(help: str = "", *, lo: int = -9999, hi: int = 9999, required: bool = False) -> Arg:
+def number(help: str = "", *, lo: int = -9999, hi: int = 9999, required: bool = False,
+           who: Who = "player") -> Arg:
     """A number (whole or not) between ``lo`` and ``hi``."""
-    return Arg("number", help, required, lo=lo, hi=hi)
+    return Arg("number", help, required, lo=lo, hi=hi, who=who)
 
 
-def flag(help: str = "", *, default: bool = False) -> Arg:
-    """True or false."""
-    return Arg("flag", help, False, default)
+def flag(help: str = "", *, default: bool | None = False, who: Who = "player") -> Arg:
+    """True or false; with ``default=None`` a handler reads ``None`` when it is left out
+    (the rules then work the answer out from the state)."""
+    return Arg("flag", help, False, default, who=who)
 
 
 def choice(help: str, *values: str, default: str | None = None,
-           required: bool = False) -> Arg:
+           required: bool = False, who: Who = "player") -> Arg:
     """One of a closed set of words."""
     if not values:
         raise ValueError("a choice needs values")
-    return Arg("choice", help, required, default, choices=tuple(values))
+    return Arg("choice", help, required, default, choices=tuple(values), who=who)
 
 
 def text(help: str = "", *, required: bool = False, default: str | None = None,
-         max_len: int = 200) -> Arg:
+         max_len: int = 200, who: Who = "player") -> Arg:
     """Free text (a name the rules look up, a reason, a note)."""
-    return Arg("text", help, required, default, max_len=max_len)
+    return Arg("text", help, required, default, max_len=max_len, who=who)
 
 
-def dice(help: str = "", *, required: bool = False, default: str | None = None) -> Arg:
+def dice(help: str = "", *, required: bool = False, default: str | None = None,
+         who: Who = "player") -> Arg:
     """Dice notation, ASCII only (``2d6+3``)."""
-    return Arg("dice", help, required, default)
+    return Arg("dice", help, required, default, who=who)
 
 
-def square(help: str = "", *, required: bool = False) -> Arg:
-    """A grid square ``[x, y]``."""
-    return Arg("square", help, required)
+def square(help: str = "", *, required: bool = False, who: Who = "player") -> Arg:
+    """A grid square ``[x, y]`` (a tuple to the handler)."""
+    return Arg("square", help, required, who=who)
 
 
-def squares(help: str = "", *, required: bool = False) -> Arg:
-    """A list of grid squares ``[[x, y], ...]``."""
-    return Arg("squares", help, required)
+def squares(help: str = "", *, required: bool = False, who: Who = "player") -> Arg:
+    """A list of grid squares ``[[x, y], ...]`` (tuples to the handler)."""
+    return Arg("squares", help, required, who=who)
 
 
-def mapping(help: str = "", *, required: bool = False) -> Arg:
-    """An object of names to values (checked further by the handler)."""
-    return Arg("mapping", help, required)
+def mapping(help: str = "", *, required: bool = False, keys: tuple[str, ...] = (),
+            lo: int = 0, hi: int = 9999, who: Who = "player") -> Arg:
+    """An object of names to values (checked further by the handler); with ``keys``, only
+    those names, each a whole number in ``lo..hi`` (a cost ``{sp, fp}``)."""
+    if keys:
+        return Arg("mapping", help, required, keys=tuple(keys), lo=lo, hi=hi, who=who)
+    return Arg("mapping", help, required, who=who)
 
 
-def items(help: str = "", *, required: bool = False) -> Arg:
+def items(help: str = "", *, required: bool = False, who: Who = "player") -> Arg:
     """A list (checked further by the handler)."""
-    return Arg("list", help, required)
+    return Arg("list", help, required, who=who)
 
 
-def nested(help: str = "", *, required: bool = False) -> Arg:
+def nested(help: str = "", *, required: bool = False, who: Who = "player") -> Arg:
     """A command of the same ruleset, checked with the same rules as if issued directly."""
-    return Arg("command", help, required)
+    return Arg("command", help, required, who=who)
 
 
-def value(help: str = "", *, required: bool = False) -> Arg:
+def value(help: str = "", *, required: bool = False, who: Who = "player") -> Arg:
     """Any JSON value (the GM's override)."""
-    return Arg("value", help, required)
+    return Arg("value", help, required, who=who)
+
+
+def key_attribute(key: str) -> str:
+    """The attribute a handler reads argument ``key`` by: the key itself, or ``with_`` for
+    a name Python reserves."""
+    return f"{key}_" if keyword.iskeyword(key) else key
 
 
 @dataclass(frozen=True)
@@ -236,27 +267,50 @@ class CommandSpec:
 
     @property
     def struct(self) -> Any:
-        """The msgspec Struct type of the arguments, made on first use."""
+        """The msgspec Struct type of the arguments, made on first use: frozen, a field per
+        argument under its :func:`key_attribute` name, holding its default when left out
+        (``None`` for an argument without one)."""
         made = self._struct
         if made is None:
             fields: list[tuple[str, Any, Any]] = []
             for key, arg in self.args.items():
                 kind = arg.python_type()
+                name = key_attribute(key)
+                rename = key if name != key else None
                 if arg.required:
-                    fields.append((key, kind, msgspec.NODEFAULT))
+                    fields.append((name, kind, msgspec.field(name=rename)))
+                elif arg.default is None:
+                    optional = Optional[kind]  # type: ignore[valid-type]  # noqa: UP045 (a runtime type)
+                    fields.append((name, optional, msgspec.field(default=None, name=rename)))
                 else:
-                    fields.append((key, kind, msgspec.UNSET))
+                    fields.append((name, kind, msgspec.field(default=arg.default,
+                                                             name=rename)))
             made = msgspec.defstruct(
-                "".join(p.title() for p in self.name.split("_")) + "Args",
-                [(k, t if d is msgspec.NODEFAULT else t | msgspec.UnsetType, d)
-                 for k, t, d in fields],
-                kw_only=True, forbid_unknown_fields=not self.open)
+                "".join(p.title() for p in self.name.split("_")) + "Args", fields,
+                kw_only=True, frozen=True, forbid_unknown_fields=not self.open)
             object.__setattr__(self, "_struct", made)
         return made
 
-    def validate(self, command: Command) -> None:
-        """Raise :class:`InvalidArgument` when ``command`` breaks this declaration."""
+    def parse(self, command: Command) -> Any:
+        """The command's arguments as this declaration types them (an instance of
+        :attr:`struct`: each argument by name, validated, defaulted), or
+        :class:`InvalidArgument` naming what breaks the declaration. Remembered for a
+        command of plain arguments: the answer depends on the command alone, and a tactic
+        asks about the same few commands turn after turn."""
         actor = command.actor
+        key: tuple[Any, ...] | None = None
+        if type(actor) in _PLAIN:
+            parts: list[Any] = [id(self), actor]
+            for name, given in command.args.items():
+                kind = type(given)
+                if kind not in _PLAIN:
+                    break
+                parts += (name, kind, given)
+            else:
+                key = tuple(parts)
+                found = _PARSED.get(key)
+                if found is not None:
+                    return found
         if actor is None:
             if self.actor == "required":
                 raise InvalidArgument(f"{self.name}: which creature acts? give 'actor'",
@@ -269,14 +323,23 @@ class CommandSpec:
                 raise InvalidArgument(f"{self.name}: 'actor' must be a creature id",
                                       "command.actor")
         try:
-            msgspec.convert(command.args, self.struct, strict=True)
+            parsed = msgspec.convert(command.args, self.struct, strict=True)
         except msgspec.ValidationError as err:
             raise self._explain(str(err)) from None
+        if key is not None:
+            if len(_PARSED) >= 4096:
+                _PARSED.clear()
+            _PARSED[key] = parsed
+        return parsed
+
+    def validate(self, command: Command) -> None:
+        """Raise :class:`InvalidArgument` when ``command`` breaks this declaration."""
+        self.parse(command)
 
     def _explain(self, message: str) -> InvalidArgument:
         """msgspec's message as a sentence naming the field."""
         where = _AT.search(message)
-        path = where[1] if where else ""
+        path = where[1].replace("[...]", "") if where else ""
         head = _AT.sub("", message)
         unknown = _UNKNOWN.match(head)
         if unknown and not path:
@@ -327,7 +390,12 @@ class CommandSpec:
 
 
 _ID = re.compile(ID_PATTERN)
-_AT = re.compile(r" - at `\$\.?([^`]*)`")
+_PLAIN = (str, int, bool, float, type(None))
+_PARSED: dict[tuple[Any, ...], Any] = {}
+"""Typed arguments :meth:`CommandSpec.parse` made, by the declaration, the actor and each
+argument with its type (``1`` and ``True`` parse apart); the Structs are frozen, so one
+may be handed out again."""
+_AT = re.compile(r" - at (?:`key` in )?`\$\.?([^`]*)`")
 _UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`")
 _MISSING = re.compile(r"Object missing required field `([^`]*)`")
 
@@ -355,6 +423,9 @@ def _expected(arg: Arg) -> str:
     if kind == "squares":
         return f"a list of squares [[x, y], ...] (at most {MAX_ITEMS})"
     if kind == "mapping":
+        if arg.keys:
+            return (f"an object of {', '.join(arg.keys)}, each a whole number from {arg.lo} "
+                    f"to {arg.hi}")
         return "an object"
     if kind == "list":
         return f"a list (at most {MAX_ITEMS} items)"
@@ -465,21 +536,24 @@ def _declared(kind: type, attr: str) -> CommandSpec | None:
 # -- authority ---------------------------------------------------------------------------
 def authorize(catalogue: Mapping[str, CommandSpec], command: Command, controls: frozenset[str],
               current: str | None, in_combat: bool, names: Mapping[str, str] | None = None,
-              depth: int = 0) -> None:
+              depth: int = 0, shape: bool = True) -> None:
     """Refuse, with :class:`NotAllowed`, a command a player who controls ``controls`` may
     not issue: a game master's command, an actor they do not control, a turn that is not
     the actor's, a creature argument that must be their own; a nested command is checked
     as if issued directly. ``current`` is whose turn it is (for ``next``); ``names`` gives
     creatures' names for the messages. The command's shape is checked first
-    (:meth:`CommandSpec.validate`), so nothing here depends on who else is in the
-    encounter: a hidden creature and a missing one answer alike."""
+    (:meth:`CommandSpec.validate`; with ``shape`` false it is not, for asking whether a
+    player may give a command at all before its arguments are chosen), so nothing here
+    depends on who else is in the encounter: a hidden creature and a missing one answer
+    alike."""
     spec = catalogue.get(command.name)
     if spec is None:
         raise InvalidArgument(f"no command {command.name!r} (commands: "
                               f"{', '.join(catalogue)})", "command.do")
     if spec.who != "player":
         raise NotAllowed(f"only the game master may use {command.name!r}", "command.do")
-    spec.validate(command)
+    if shape:
+        spec.validate(command)
     call = (names or {}).get
     actor = command.actor
     if actor is None and spec.actor == "optional" and command.name == "next":
@@ -499,7 +573,12 @@ def authorize(catalogue: Mapping[str, CommandSpec], command: Command, controls: 
             and not any(command.args.get(k) not in (None, False, "") for k in spec.off_turn)):
         raise NotAllowed(f"it is not {call(actor) or actor}'s turn", "command.do")
     for key, arg in spec.args.items():
-        given = command.args.get(key)
+        if key not in command.args:
+            continue
+        if arg.who == "gm":
+            raise NotAllowed(f"{command.name}: only the game master may set {key!r} "
+                             f"({arg.help or arg.kind}); leave it out", f"command.{key}")
+        given = command.args[key]
         if given is None:
             continue
         if arg.kind in ("creature", "creatures") and arg.refers in ("self", "own"):
@@ -555,7 +634,7 @@ def _arg_text(name: str, arg: Arg) -> str:
         shape = f"creature ({arg.refers})"
     else:
         shape = kind
-    text = f"`{name}`: {shape}"
+    text = f"`{name}`: {shape}" + (" (GM)" if arg.who == "gm" else "")
     return text if arg.required else f"[{text}]"
 
 
@@ -572,7 +651,8 @@ def who_text(spec: CommandSpec) -> str:
 
 def markdown(catalogue: Mapping[str, CommandSpec]) -> str:
     """The command table of ``docs/rulesets/*.md`` (between ``<!-- commands -->`` markers;
-    ``arbiter commands RULESET --markdown`` prints it, a test checks the docs hold it)."""
+    ``arbiter commands RULESET --markdown`` prints it, a test checks the docs hold it). In
+    a player's command, an argument only the game master may set is marked ``(GM)``."""
     lines = ["| command | who | cost | arguments | what it does | rules |",
              "| --- | --- | --- | --- | --- | --- |"]
     for name, spec in catalogue.items():

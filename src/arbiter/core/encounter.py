@@ -52,11 +52,10 @@ class Encounter:
         return Entry(len(self.log) + 1, cmd, events, list(recorder.rolls))
 
     def odds(self, command: Command | Mapping[str, Any]) -> dict[str, Any]:
-        """The exact odds of a command before it is rolled (its arguments checked against
-        its declaration, as :meth:`decide` does)."""
+        """The exact odds of a command before it is rolled: ``Ruleset.preview``, the path
+        the server takes too (its declaration, the rules' check, then the odds)."""
         cmd = command if isinstance(command, Command) else Command.from_json(command)
-        self.ruleset.validate(cmd)
-        return self.ruleset.odds(self.state, cmd)
+        return self.ruleset.preview(self.state, cmd)
 
     def execute(self, command: Command | Mapping[str, Any], dice: DiceSource) -> Entry:
         """Decide the command and apply its events; a RulesError leaves everything as it was."""

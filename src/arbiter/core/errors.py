@@ -12,12 +12,16 @@ class RulesError(Exception):
 class IllegalCommand(RulesError):
     """The command is well formed but the rules forbid it here.
 
-    ``rule`` is the inventory id of the rule that forbids it (``P-ACT-3``), when there is one.
+    ``rule`` is the inventory id of the rule that forbids it (``P-ACT-3``), when there is one;
+    ``remedy`` what would make it legal: the command that would (or ``None`` when it is a
+    matter of waiting) and a phrase for a person (``("move", "move within reach")``).
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None,
+                 remedy: tuple[str | None, str] | None = None) -> None:
         self.rule = rule
         self.reason = message
+        self.remedy = remedy
         super().__init__(f"{message} [{rule}]" if rule else message)
 
 

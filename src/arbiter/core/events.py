@@ -111,6 +111,11 @@ class Command:
     name: str
     actor: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    a: Any = field(default=None, compare=False, repr=False)
+    """The arguments as the command's declaration types them (validated, defaulted, read
+    by name: ``command.a.target``), set by ``Ruleset.bound`` before a handler, a check or
+    the odds read them; ``None`` until then. ``args`` stays what was sent (the log keeps
+    it)."""
 
     @classmethod
     def from_json(cls, payload: Mapping[str, Any]) -> Command:

@@ -190,7 +190,8 @@ class Roster:
         if spec is None:
             raise InvalidArgument(f"the roster has no command {command.name!r} (commands: "
                                   f"{', '.join(self.catalogue)})", "command.do")
-        spec.validate(command)
+        if command.a is None:
+            command.a = spec.parse(command)
         if command.name in ROLLING:
             if dice is None:
                 raise InvalidCommand(f"{command.name} rolls dice: give it a dice source")

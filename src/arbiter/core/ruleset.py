@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -34,14 +34,13 @@ from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint
+from .options import Option, legal_options
 from .paths import get_path, set_path
 from .rulings import RulingSet
 
 if TYPE_CHECKING:
     from ..coverage import Inventory
 
-T = TypeVar("T")
-_MISSING: Any = object()
 Handler = Callable[[EncounterState, Command, DiceSource], list[Event]]
 Applier = Callable[[EncounterState, dict[str, Any]], None]
 
@@ -84,6 +83,14 @@ class Ruleset:
     """Condition names that hide a creature from the players of its enemies until one of
     their characters detects it (see :meth:`detected`). The kernel names none: it hides
     only what the GM marks ``hidden``; each ruleset lists its own conditions."""
+
+    remedies: ClassVar[Mapping[str, tuple[str | None, str]]] = {}
+    """What makes a refusal legal, by the inventory id the refusal cites, when the refusal
+    does not say so itself (``IllegalCommand(remedy=...)``): the command and a phrase
+    (``{"P-RNG-2": ("move", "move closer")}``), for the legal options of a turn
+    (:mod:`arbiter.core.options`)."""
+    unoffered: ClassVar[frozenset[str]] = frozenset()
+    """Commands with an actor that the legal options never list (a ruleset's bookkeeping)."""
 
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))
@@ -214,16 +221,28 @@ class Ruleset:
 
     def validate(self, command: Command) -> None:
         """Raise :class:`InvalidArgument` when ``command`` breaks its declaration."""
-        self.spec(command.name).validate(command)
+        self.bound(command)
+
+    def bound(self, command: Command) -> Command:
+        """``command`` with its typed arguments (``command.a``) set from its declaration:
+        validated and defaulted, or :class:`InvalidArgument` naming what is wrong. Every
+        way into the rules (``decide``, ``check``, ``odds``) binds first, so a handler
+        reads ``command.a.target``, never the raw ``args``; a command a handler makes
+        itself is bound the same way. The arguments are a cache of ``args``: setting them
+        changes nothing a command means, and a command bound by another declaration (the
+        same ``Command`` object given to two rulesets) is bound again by this one."""
+        spec = self.catalogue.get(command.name)
+        if spec is None:
+            spec = self.spec(command.name)
+        given = command.a
+        if given is None or type(given) is not spec.struct:
+            command.a = spec.parse(command)
+        return command
 
     def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The events a command causes, or a RulesError saying why it cannot happen. The
-        command is first checked against its declaration."""
-        spec = self.catalogue.get(command.name)
-        if spec is None:
-            self.spec(command.name)
-        else:
-            spec.validate(command)
+        command is first checked against its declaration (:meth:`bound`)."""
+        self.bound(command)
         if command.name != "create" and not state.ruleset:
             raise IllegalCommand("the encounter has not been created yet")
         handler: Handler = getattr(self, f"do_{command.name}")
@@ -266,8 +285,32 @@ class Ruleset:
         """Raise the RulesError ``decide`` would raise for ``command``, else nothing: a
         question, not a move (for a policy or a person asking before acting). By default
         ``decide`` with throw-away dice; a ruleset may override it to stop before rolling
-        (it must give the same answer: Polemos and zones test theirs against ``decide``)."""
+        (it must give the same answer: Polemos and zones test theirs against ``decide``),
+        binding the command first as ``decide`` does."""
         self.decide(state, command, ProbeDice())
+
+    def options(self, state: EncounterState, actor: str, **given: Any) -> list[Option]:
+        """The legal options of ``actor``'s turn now (:func:`~.options.legal_options`):
+        each command with its targets and, for each refused one, the rule's reason."""
+        return legal_options(self, state, actor, **given)
+
+    def distance(self, state: EncounterState, actor: Entity, other: Entity) -> int | None:
+        """Squares between two entities on the map (``None`` when one is not on it): by
+        default the larger of the two axes' differences between their ``position``; a
+        ruleset whose creatures fill several squares says otherwise."""
+        a, b = getattr(actor, "position", None), getattr(other, "position", None)
+        if not a or not b:
+            return None
+        return int(max(abs(a[0] - b[0]), abs(a[1] - b[1])))
+
+    def preview(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """The exact odds of ``command`` before it is rolled, on the one path every caller
+        takes (the server, scenarios, the CLI): its declaration (:meth:`bound`), then
+        :meth:`check` (a command the rules would refuse now answers with the refusal, not
+        with odds), then the ruleset's :meth:`odds`."""
+        self.bound(command)
+        self.check(state, command)
+        return self.odds(state, command)
 
     def lookahead(self, state: EncounterState, events: list[Event]) -> EncounterState:
         """A copy of ``state`` with ``events`` applied, for deciding what follows them.
@@ -280,31 +323,6 @@ class Ruleset:
         return apply_to_scratch(self.evolve, scratch_copy(state), events)
 
     # -- helpers for handlers ------------------------------------------------------------
-    @staticmethod
-    def arg(command: Command, key: str, kind: type[T], default: Any = _MISSING) -> T:
-        """A command argument of the given type, or InvalidCommand naming it."""
-        if key not in command.args:
-            if default is _MISSING:
-                raise InvalidCommand(f"{command.name}: missing argument {key!r}")
-            return default  # type: ignore[no-any-return]
-        value = command.args[key]
-        if kind is int and isinstance(value, bool):
-            raise InvalidCommand(f"{command.name}: {key!r} must be a whole number, not {value!r}")
-        if kind is int and isinstance(value, str) and value.lstrip("+-").isdigit():
-            value = int(value)
-        if not isinstance(value, kind):
-            raise InvalidCommand(
-                f"{command.name}: {key!r} must be {kind.__name__}, not {value!r}"
-            )
-        return value
-
-    @classmethod
-    def opt(cls, command: Command, key: str, kind: type[T]) -> T | None:
-        """An optional command argument of the given type, or None when it is absent."""
-        if key not in command.args or command.args[key] is None:
-            return None
-        return cls.arg(command, key, kind)
-
     def actor(self, state: EncounterState, command: Command) -> Entity:
         if command.actor is None:
             raise InvalidCommand(f"{command.name}: which creature acts? give 'actor'")
@@ -313,7 +331,8 @@ class Ruleset:
     def spend(self, state: EncounterState, who: str, kind: str) -> dict[str, Any]:
         """The economy of ``who`` after spending ``kind``; refuses when it is not theirs."""
         if state.in_combat and kind != "free" and state.current != who:
-            raise IllegalCommand(f"it is {state.current}'s turn, not {who}'s")
+            raise IllegalCommand(f"it is {state.current}'s turn, not {who}'s",
+                                 remedy=(None, "wait for its turn"))
         economy = state.economy.get(who, self.economy.fresh(state, who))
         return self.economy.spend(state, who, kind, economy)
 
@@ -452,13 +471,13 @@ class Ruleset:
              reveal_on_turn=args.flag("reveal a creature the GM hid when its turn starts "
                                       "(see reveal_on_turn)"))
     def do_create(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Create the encounter with rulings overrides, and [reveal_on_turn] (false)."""
+        """Create the encounter with its rulings (the defaults, overridden where given)."""
         if state.ruleset:
             raise IllegalCommand("the encounter already exists")
-        overrides = self.arg(command, "rulings", dict, {})
+        overrides = command.a.rulings or {}
         chosen = self.rulings.resolve(overrides)
         data: dict[str, Any] = {"ruleset": self.name, "rulings": chosen}
-        if self.arg(command, "reveal_on_turn", bool, False):
+        if command.a.reveal_on_turn:
             data["reveal_on_turn"] = True  # absent when off: the logs made before it stay
         return [Event("encounter_created", data)]
 
@@ -477,8 +496,8 @@ class Ruleset:
                               "GM reveals it", True))
     def do_reveal_on_turn(self, state: EncounterState, command: Command,
                           dice: DiceSource) -> list[Event]:
-        """Turn the reveal at a hidden creature's turn on or off: enabled."""
-        enabled = self.arg(command, "enabled", bool)
+        """Turn the reveal at a hidden creature's turn on or off."""
+        enabled: bool = command.a.enabled
         if enabled == state.reveal_on_turn:
             raise IllegalCommand("a hidden creature is already revealed when its turn starts"
                                  if enabled else
@@ -499,8 +518,8 @@ class Ruleset:
              id=args.text("the ruling's id", required=True, max_len=64),
              value=args.text("one of the ruling's choices", required=True, max_len=200))
     def do_ruling(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Change one ruling for this encounter: id, value."""
-        rid, value = self.arg(command, "id", str), self.arg(command, "value", str)
+        """Change one ruling for this encounter (one of the choices its rulings file lists)."""
+        rid, value = command.a.id, command.a.value
         self.rulings.resolve({rid: value})
         return [Event("ruling_set", {"id": rid, "value": value})]
 
@@ -517,8 +536,8 @@ class Ruleset:
              initiative=args.integer("its initiative when it joins turn-by-turn play (default: "
                                      "rolled)", lo=-999, hi=999))
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Add a creature or object: id, and its stat block."""
-        entity_id = self.arg(command, "id", str)
+        """Add a creature or object from its stat block; in turn-by-turn play it joins the order."""
+        entity_id: str = command.a.id
         if entity_id in state.entities:
             raise IllegalCommand(f"{entity_id!r} is already in the encounter")
         if not entity_id.replace("_", "").replace("-", "").isalnum():
@@ -531,7 +550,7 @@ class Ruleset:
             # It joins the order where its initiative puts it: later this round when that
             # is after the creature acting now, else from the next round (as a table does).
             after = self.lookahead(state, events)
-            given = self.opt(command, "initiative", int)
+            given = command.a.initiative
             value, rolled = ((given, {}) if given is not None
                              else self.roll_initiative(after, after.entity(entity_id), dice))
             initiative = {**after.initiative, entity_id: value}
@@ -550,8 +569,8 @@ class Ruleset:
     @command("Remove a creature or object from the encounter.",
              target=args.creature("who leaves the encounter", required=True))
     def do_remove(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Remove a creature or object from the encounter: target."""
-        target = state.entity(self.arg(command, "target", str))
+        """Remove a creature or object from the encounter."""
+        target = state.entity(command.a.target)
         return [Event("entity_removed", {"id": target.id})]
 
     @event("{id} leaves the encounter.", id=args.creature("who leaves"))
@@ -574,7 +593,7 @@ class Ruleset:
             raise IllegalCommand("turn-by-turn play has already started")
         if not state.entities:
             raise IllegalCommand("there is nobody to act: add creatures first")
-        given = self.arg(command, "initiative", dict, {})
+        given = command.a.initiative or {}
         initiative: dict[str, int] = {}
         rolls: dict[str, Any] = {}
         for entity in state.entities.values():
@@ -762,9 +781,9 @@ class Ruleset:
     def do_initiative(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Set a creature's initiative (an ability or the GM changes it): target, value."""
-        target = state.entity(self.arg(command, "target", str))
-        value = self.arg(command, "value", int)
+        """Set a creature's initiative (an ability or the GM changes it)."""
+        target = state.entity(command.a.target)
+        value = command.a.value
         if not state.in_combat:
             raise IllegalCommand("initiative only exists in turn-by-turn play")
         initiative = {**state.initiative, target.id: value}
@@ -785,21 +804,22 @@ class Ruleset:
              target=args.creature("who gets the condition", required=True),
              name=args.text("the condition's name", required=True, max_len=64),
              level=args.integer("its level", lo=0, hi=99, default=1),
-             rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000),
+             rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000,
+                                 default=0),
              source=args.text("who or what causes it", max_len=64),
              tags=args.items("tags"))
     def do_condition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Give a condition: target, name, [level], [rounds], [source], [tags]."""
-        target = state.entity(self.arg(command, "target", str))
-        rounds = self.arg(command, "rounds", int, 0)
+        """Give a creature a condition, stacked with one it has by the ruleset's rule."""
+        target = state.entity(command.a.target)
+        rounds = command.a.rounds
         duration = Duration.for_rounds(state, rounds) if rounds > 0 else Duration()
         cond = Condition(
-            name=self.arg(command, "name", str),
-            level=self.arg(command, "level", int, 1),
-            tags=tuple(self.arg(command, "tags", list, [])),
-            source=self.arg(command, "source", str, None),
+            name=command.a.name,
+            level=command.a.level,
+            tags=tuple(command.a.tags or ()),
+            source=command.a.source,
             duration=duration,
         )
         return [Event("condition_added", {"target": target.id, "condition": cond.to_json()})]
@@ -821,9 +841,9 @@ class Ruleset:
     def do_uncondition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Remove a condition: target, name."""
-        target = state.entity(self.arg(command, "target", str))
-        name = self.arg(command, "name", str)
+        """Take a condition off a creature."""
+        target = state.entity(command.a.target)
+        name = command.a.name
         if not target.has(name):
             raise IllegalCommand(f"{target.id} has no condition {name!r}")
         return [Event("condition_removed", {"target": target.id, "name": name, "why": "removed"})]
@@ -842,18 +862,17 @@ class Ruleset:
     def do_override(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """The game master overrides any value: path (e.g. nia.health), value, reason."""
-        path = self.arg(command, "path", str)
-        reason = self.arg(command, "reason", str, "")
+        """The game master sets any value the state holds (a dotted path), with a reason the
+        log keeps."""
+        path = command.a.path
+        reason = command.a.reason or ""
         if not reason.strip():
             raise InvalidCommand("override: give a 'reason', so the log stays true")
-        if "value" not in command.args:
-            raise InvalidCommand("override: missing argument 'value'")
         try:
             old = get_path(state, path)
         except KeyError as err:
             raise InvalidCommand(f"override: {err.args[0]}") from None
-        value = command.args["value"]
+        value = command.a.value
         probe = state.copy()
         set_path(probe, path, value)
         return [Event("overridden", {"path": path, "value": value, "old": _plain(old),
@@ -872,11 +891,11 @@ class Ruleset:
              detected=args.flag("whether the actor now knows where it is", default=True))
     def do_detect(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """The GM rules that a creature knows where a concealed one is, or no longer does:
-        actor, target, [detected] (true). Its player then sees the target (see
-        ``detected``); the GM's own hidden flag still hides it from every player."""
+        """The GM rules that a creature knows where a concealed one is, or no longer does.
+        Its player then sees the target (see ``detected``); the GM's own hidden flag still
+        hides it from every player."""
         actor = self.actor(state, command)
-        target = state.entity(self.arg(command, "target", str))
+        target = state.entity(command.a.target)
         if target.id == actor.id:
             raise IllegalCommand(f"{actor.id} knows where it is")
         if not any(c.name in self.concealing for c in target.conditions):
@@ -886,7 +905,7 @@ class Ruleset:
                 + ("; the GM's hidden flag hides it from every player: reveal it instead"
                    if target.hidden else ""))
         return [Event("detection_set", {"actor": actor.id, "target": target.id,
-                                        "detected": self.arg(command, "detected", bool, True)})]
+                                        "detected": command.a.detected})]
 
     @event("{actor} {detected?now knows|no longer knows} where {target} is.",
            actor=args.creature("who"), target=args.creature("the concealed creature"),
@@ -903,7 +922,7 @@ class Ruleset:
                                  required=True))
     def do_batch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Decide each command on the state the ones before it leave, as one entry."""
-        raw = self.arg(command, "commands", list)
+        raw = command.a.commands
         if not raw:
             raise InvalidCommand("batch: give at least one command")
         if len(raw) > BATCH_LIMIT:
@@ -928,8 +947,8 @@ class Ruleset:
     @command("Write a note into the log.",
              text=args.text("the note", required=True, max_len=2000))
     def do_note(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Write a note into the log: text."""
-        return [Event("noted", {"text": self.arg(command, "text", str)})]
+        """Write a note into the log."""
+        return [Event("noted", {"text": command.a.text})]
 
     @event("Note: {text}", text=args.text("the note"))
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:

@@ -411,11 +411,9 @@ class GameService:
             if guard is not None:
                 guard(loaded, command)
             try:
-                loaded.ruleset.validate(command)
                 # Odds of a command the rules would refuse now (no AP left, not engaged)
-                # answer with the refusal: a console probing targets must not offer it.
-                loaded.ruleset.check(loaded.state, command)
-                return loaded.ruleset.odds(loaded.state, command)
+                # answer with the refusal (Ruleset.preview: the path scenarios take too).
+                return loaded.ruleset.preview(loaded.state, command)
             except RulesError:
                 raise
             except Exception as err:

@@ -264,8 +264,10 @@ def test_malformed_stat_blocks_and_commands_say_what_is_accepted() -> None:
         encounter(("x", {"weapon": "laser"}))
     with pytest.raises(InvalidCommand, match="size 'enormous'"):
         encounter(("x", {"size": "enormous"}))
+    with pytest.raises(InvalidCommand, match="no defense 'will'"):
+        encounter(("x", {"defenses": {"will": 2}}))
     enc = encounter(("nia", {}))
-    with pytest.raises(InvalidCommand, match="no condition 'sleepy'"):
+    with pytest.raises(InvalidCommand, match="'name' must be one of bleed, blinded"):
         enc.execute({"do": "condition", "target": "nia", "name": "sleepy"}, ForcedDice([]))
     with pytest.raises(InvalidCommand, match="blinded takes no level"):
         enc.execute({"do": "condition", "target": "nia", "name": "blinded", "level": 2},

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from arbiter.core import Command, Encounter, IllegalCommand, InvalidCommand
-from arbiter.dice import SeededDice, distribution
+from arbiter.dice import ForcedDice, SeededDice, distribution
 from arbiter.rulesets.zones import aoe as area
 from arbiter.rulesets.zones.model import Creature, counts_for_group_defense, outnumbering
 
-from .helpers import ZONES, encounter, run
+from .helpers import ZONES, encounter, run, world
 
 
 def crew_and_gang(rulings: dict[str, str] | None = None) -> Encounter:
@@ -373,3 +373,15 @@ def test_offense_stat_follows_az6() -> None:
     enc = encounter({"a": spec, "bob": {"template": "bandit"}}, {"AZ-6": "always-dex"})
     data = run(enc, {"do": "attack", "actor": "a", "target": "bob"}, [10])
     assert data["offense"]["text"] == "1d12 (10) = 10 vs DEX 5: failure"
+
+
+def test_a_creature_neither_strikes_nor_touches_itself() -> None:
+    """Engaged with its own group, a creature is still no target of its own melee, and a
+    touch (Z-COV-3, Z-AOE-3) is of another creature: the legal options offered both."""
+    enc = world()
+    with pytest.raises(IllegalCommand, match="cannot attack itself"):
+        enc.decide({"do": "melee", "actor": "rex", "target": "rex"}, ForcedDice([10, 10]))
+    with pytest.raises(IllegalCommand, match="cannot touch itself"):
+        enc.decide({"do": "touch", "actor": "nia", "target": "nia"}, ForcedDice([]))
+    assert enc.decide({"do": "touch", "actor": "nia", "target": "kim"},
+                      ForcedDice([])).events[0].type == "touched"

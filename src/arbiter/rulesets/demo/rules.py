@@ -85,7 +85,7 @@ class DemoRuleset(Ruleset):
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Attack: actor rolls 1d20 + attack against the target's defense; damage on a hit."""
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
         if actor.down:
             raise IllegalCommand(f"{actor.id} is down and cannot act")
         if target.id == actor.id:
@@ -130,11 +130,9 @@ class DemoRuleset(Ruleset):
              target=args.creature("who takes the damage", required=True),
              amount=args.integer("damage before armor", lo=0, hi=9999, required=True))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Deal damage to a target through its armor: target, amount."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("damage: amount must not be negative")
+        """Damage goes through the target's armor, then comes off its Health."""
+        target = self.creature(state, command.a.target)
+        amount: int = command.a.amount
         calc = DAMAGE.run(DamageCalc(amount), target)
         return [Event("damaged", {"target": target.id, "taken": calc.amount,
                                   "pipeline": calc.to_json(),
@@ -150,11 +148,9 @@ class DemoRuleset(Ruleset):
              target=args.creature("who is healed", required=True),
              amount=args.integer("Health restored", lo=0, hi=9999, required=True))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Heal a target up to its maximum health: target, amount."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("heal: amount must not be negative")
+        """Health comes back, never above the maximum."""
+        target = self.creature(state, command.a.target)
+        amount: int = command.a.amount
         health = min(target.health + amount, target.health_max)
         return [Event("healed", {"target": target.id, "healed": health - target.health,
                                  "health": health})]
@@ -166,10 +162,13 @@ class DemoRuleset(Ruleset):
         self.creature(state, data["target"]).health = data["health"]
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
+        """The chance to hit (a natural 20 always hits, a 1 always misses) and the mean
+        damage; bound here too, for a caller that asks the odds directly."""
         if command.name != "attack":
             return super().odds(state, command)
+        self.bound(command)
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
         d20 = distribution("1d20")
         hit = Fraction(0)
         for natural, p in d20.items():

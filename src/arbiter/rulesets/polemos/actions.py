@@ -43,7 +43,11 @@ DEFAULT_KIND = {"attack": "primary", "take_cover": "minor", "bandage": "primary"
 
 
 def kind_of(command: Command) -> str:
-    kind = command.args.get("kind", DEFAULT_KIND.get(command.name, "primary"))
+    """The kind of action a command takes: its ``kind`` argument (a bound command that
+    declares one; each declares its default), else the one its name takes."""
+    kind = getattr(command.a, "kind", None)
+    if kind is None:
+        return DEFAULT_KIND.get(command.name, "primary")
     if kind not in KINDS:
         raise InvalidCommand(f"{command.name}: kind must be one of {', '.join(KINDS)}, "
                              f"not {kind!r}")
@@ -102,7 +106,9 @@ class PolemosEconomy(ActionEconomy):
 class ActionRules(PolemosBase):
     """Using abilities, declaring and resolving actions, full actions."""
 
-    @also(cost=args.mapping("what it costs: {sp, fp}"), **target_args())
+    @also(cost=args.mapping("what it costs, {sp, fp}: the ability's, the GM's (default: "
+                            "nothing)", keys=("sp", "fp"), lo=0, hi=999, who="gm"),
+          **target_args())
     @command("Use an ability: the action it takes, its target (checked when target_kind is "
              "given), whether it is an attack, its cost.", who="player", when="any",
              actor="required", cost="primary",
@@ -110,55 +116,58 @@ class ActionRules(PolemosBase):
                     "P-ACT-6", "P-ACT-7", "P-ATK-1", "P-ATK-2", "P-ATK-3", "P-ATK-4",
                     "P-ATK-5", "AP-5", "AP-6", "AP-21", *TARGET_RULES),
              ability=args.text("the ability's name", required=True, max_len=64),
-             kind=args.choice("the action it takes", *KINDS, default="primary"),
-             turns=args.integer("turns of an \"N full\" action", lo=1, hi=100, default=1),
-             willing=args.flag("the target is willing: not an attack (P-ATK-2)"),
-             affects=args.flag("it could affect its unwilling target (ruling AP-21)",
-                               default=True),
-             effects=args.integer("how many effects it applies (one attack, P-ATK-5)", lo=0,
-                                  hi=999, default=1),
+             kind=args.choice("the action it takes (the ability's, the GM's)", *KINDS,
+                              default="primary", who="gm"),
+             turns=args.integer("turns of an \"N full\" action (the ability's, the GM's)", lo=1,
+                                hi=100, default=1, who="gm"),
+             willing=args.flag("the target is willing: not an attack (P-ATK-2; the GM's)",
+                               who="gm"),
+             affects=args.flag("it could affect its unwilling target (ruling AP-21; the "
+                               "GM's; default: yes)", default=None, who="gm"),
+             effects=args.integer("how many effects it applies (one attack, P-ATK-5; the "
+                                  "ability's, the GM's)", lo=0, hi=100, default=1, who="gm"),
              combo=args.text("the combo ability it is a part of (P-TGT-12)", max_len=64))
     def do_act(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Use an ability: actor, ability, [kind], [target], [willing], [affects], [effects],
-        [turns] (an "N full" action), [cost] ({sp, fp})."""
+        """Use an ability: spend its action (P-ACT-*), check its target when its kind is
+        given (P-TGT-*, P-RNG-*, P-REQ-*), say whether it is an attack (P-ATK-*) and pay
+        its cost (at the end of an "N full" action, P-ACT-7)."""
+        a = command.a
         actor = self.acting(state, command)
-        ability = self.arg(command, "ability", str)
+        ability: str = a.ability
         kind = kind_of(command)
-        turns = self.arg(command, "turns", int, 1)
+        turns: int = a.turns
         if turns < 1 or (turns > 1 and kind != "full"):
             raise InvalidCommand("act: 'turns' is for full actions and at least 1")
         data = self.use(state, actor, kind, ability)
-        target_name = self.opt(command, "target", str)
+        target_name: str | None = a.target
         is_attack = False
-        if "target_kind" in command.args:  # P-TGT-*, P-RNG-*, P-REQ-*
+        willing: bool = a.willing
+        affects: bool = a.affects is not False  # AP-21 assume-yes: left out, it could
+        if a.target_kind is not None:  # P-TGT-*, P-RNG-*, P-REQ-*
             data["targets"] = resolve_target(self, state, actor, command)
             target_name = data["targets"].get("target")
             if target_name is None:
                 data["affected"] = data["targets"].get("affected", [])
                 # P-ATK-1, P-ATK-2: every unwilling creature an area could affect is attacked
-                if not self.arg(command, "willing", bool, False) \
-                        and self.arg(command, "affects", bool, True):
-                    data["attacked"] = [a for a in data["affected"] if a != actor.id
-                                        and state.entity(a).kind == "creature"]
+                if not willing and affects:
+                    data["attacked"] = [who for who in data["affected"] if who != actor.id
+                                        and state.entity(who).kind == "creature"]
                     is_attack = bool(data["attacked"])
         if target_name is not None:
             target = state.entity(target_name)
-            willing = self.arg(command, "willing", bool, False)
-            if "affects" not in command.args and not willing \
-                    and self.rule(state, "AP-21") == "declared":
+            if a.affects is None and not willing and self.rule(state, "AP-21") == "declared":
                 raise InvalidCommand("act: say whether the ability could affect its unwilling "
                                      "target ('affects: true/false', ruling AP-21)")
-            affects = self.arg(command, "affects", bool, True)
             # P-ATK-1..4: an unwilling target that the action could affect; P-ATK-5: one attack
             is_attack = target.id != actor.id and not willing and affects
             data["target"] = target.id
-        cost = dict(self.arg(command, "cost", dict, {}))
-        data.update(attack=is_attack, effects=self.arg(command, "effects", int, 1), cost=cost)
+        cost = dict(a.cost or {})
+        data.update(attack=is_attack, effects=a.effects, cost=cost)
         if turns > 1 and state.in_combat:
             data["channel"] = {"ability": ability, "turns": turns, "done": 0, "cost": cost}
         else:
-            data["sp"] = max(actor.sp - int(cost.get("sp", 0)), 0)
-            data["fp"] = max(actor.fp - int(cost.get("fp", 0)), 0)
+            data["sp"] = max(actor.sp - cost.get("sp", 0), 0)
+            data["fp"] = max(actor.fp - cost.get("fp", 0), 0)
         events = [Event("acted", data)]
         return events + self._consequences(state, events)
 
@@ -197,14 +206,14 @@ class ActionRules(PolemosBase):
              action=args.nested("the declared command: {do: ..., and its arguments}",
                                 required=True))
     def do_declare(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Declare an action to resolve later: actor, action (a command mapping). Free
-        actions may be declared after others and resolve first (P-ACT-5)."""
+        """Declare an action to resolve later; free actions may be declared after others
+        and resolve first (P-ACT-5)."""
         actor = self.acting(state, command)
-        action = dict(self.arg(command, "action", dict))
+        action = dict(command.a.action)
         action.setdefault("actor", actor.id)
         if action["actor"] != actor.id:
             raise InvalidCommand("declare: the declared action's actor must be the declarer")
-        inner = Command.from_json(action)
+        inner = self.bound(Command.from_json(action))
         kind = kind_of(inner)
         if kind != "free" and state.in_combat and state.current != actor.id:
             raise IllegalCommand(f"it is {state.current}'s turn, not {actor.id}'s; only free "
@@ -258,7 +267,7 @@ class ActionRules(PolemosBase):
     @command("Withdraw the actor's declared actions before they resolve.", who="player",
              when="any", actor="required", rules=("P-ACT-5",))
     def do_withdraw(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Withdraw the actor's declared actions before resolution: actor."""
+        """Withdraw the actor's declared actions before they resolve (P-ACT-5)."""
         actor = self.creature(state, self.actor(state, command).id)
         if not any(p["actor"] == actor.id for p in state.extra.get("pending", [])):
             raise IllegalCommand(f"{actor.id} has declared nothing")
@@ -274,7 +283,7 @@ class ActionRules(PolemosBase):
              "cost.", who="player", actor="required", rules=("P-ACT-7",))
     def do_cancel(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Cancel a multi-turn full action after its first full turn: no effect, no cost
-        (P-ACT-7): actor."""
+        (P-ACT-7)."""
         actor = self.creature(state, self.actor(state, command).id)
         if not actor.channel:
             raise IllegalCommand(f"{actor.id} is not taking a multi-turn full action",

@@ -66,8 +66,9 @@ def attack_odds(attack_value: int, bonus: int, penalty: int, defense_value: int,
 
 
 def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
+    a = command.a
     actor = rules.acting(state, command)
-    target = rules.creature(state, rules.arg(command, "target", str))
+    target = rules.creature(state, a.target)
     if target.id == actor.id:
         raise IllegalCommand("a creature cannot attack itself", rule="P-ATK-1")
     rules.check_detected(state, actor, target)  # P-REQ-1, P-STL-1
@@ -76,13 +77,13 @@ def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) ->
     if gap is not None and gap > weapon.range:  # P-RNG-1
         raise IllegalCommand(f"{target.id} is {gap} squares away, beyond the "
                              f"{weapon.range}-square range of the {weapon_name}",
-                             rule="P-RNG-1")
+                             rule="P-RNG-1", remedy=("move", "move within range"))
     # P-REQ-5: a weapon's target is reachable when its blow or shot can get there
     # (``check_reachable`` with the detection checked above and the range just measured:
     # it checked and measured them again)
     if not rules.reach_held(state, actor, target, command):
         rules.check_reach_gap(state, actor, target, weapon.range, gap)
-    area = rules.opt(command, "area", str)
+    area: str | None = a.area
     if area is not None:
         target.area(area)  # P-TGT-4: must be one of the target's body areas
     elif rules.rule(state, "AP-12") == "gm-chooses":
@@ -97,7 +98,7 @@ def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) ->
             "type": dtype, "area": area, "bonus": bonus, "penalty": penalty,
             "defense_skill": defense_skill, "defense_bonus": defense_bonus,
             "defense_dice": defense_dice,
-            "defense_penalty": rules.arg(command, "defense_penalty", int, 0),
+            "defense_penalty": a.defense_penalty,
             "concealment": level, "covered": covered}
 
 
@@ -121,7 +122,7 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
     path; with no angle, concealment refuses nothing) is checked and read once for all: a
     tactic asks this for every target it considers (measured on polemos-4v4: 224 attack
     set-ups a fight before, 41 after, with ``attack_choice_accepted``)."""
-    probe = Command("attack", actor_id, {"target": target_id})
+    probe = rules.bound(Command("attack", actor_id, {"target": target_id}))
     rule2, ties = rules.rule(state, "AP-2"), rules.rule(state, "AP-1")
     try:  # attack_setup's checks that do not depend on the weapon
         actor = rules.acting(state, probe)
@@ -180,9 +181,8 @@ def attack_action(rules: PolemosBase, state: EncounterState, command: Command,
                   actor: Creature) -> tuple[dict[str, Any], bool]:
     """What ``attack_checks`` asks after the set-up: the action the attack spends (its event
     data; P-ACT-1, once a round; the economy) and whether the target is willing."""
-    ability = rules.arg(command, "ability", str, "attack")
-    data = rules.use(state, actor, kind_of(command), ability)
-    willing = rules.arg(command, "willing", bool, False)
+    data = rules.use(state, actor, kind_of(command), command.a.ability)
+    willing: bool = command.a.willing
     return data, willing
 
 
@@ -196,7 +196,7 @@ def attack_choice_accepted(rules: PolemosBase, state: EncounterState,
     try:
         if not state.ruleset:
             rules.check(state, command)  # refuses: the encounter is not created yet
-        rules.check_declared(command)
+        rules.bound(command)
         attack_action(rules, state, command, rules.acting(state, command))
     except RulesError:
         return False
@@ -208,9 +208,7 @@ def critical_checks(rules: PolemosBase, state: EncounterState,
     """Everything that may refuse spending critical damage points, but the body area of
     an unknown wound: the effect, its cost, the points, the creature and area they were
     earned on, and the target."""
-    effect = rules.arg(command, "effect", str)
-    if effect not in CRITICAL_EFFECTS:
-        raise InvalidCommand(f"critical: effect must be one of {', '.join(CRITICAL_EFFECTS)}")
+    effect: str = command.a.effect
     cost = CRITICAL_EFFECTS[effect]
     if command.actor is None:  # P-CDP-8
         pool = dict(state.extra.get("gm_critical", {}))
@@ -223,8 +221,8 @@ def critical_checks(rules: PolemosBase, state: EncounterState,
     if points < cost:
         raise IllegalCommand(f"{owner} has {points} critical damage point(s); {effect} "
                              f"costs {cost}", rule="P-CDP-7")
-    target = rules.creature(state, rules.arg(command, "target", str, earned_on or ""))
-    relevant = rules.arg(command, "relevant", bool, False)
+    target = rules.creature(state, command.a.target or earned_on or "")
+    relevant: bool = command.a.relevant
     if target.id != earned_on and not relevant:  # P-CDP-3: relevant to the attack made
         raise IllegalCommand(f"the critical damage points were earned against "
                              f"{earned_on}, not {target.id} (the GM may rule it relevant "
@@ -243,9 +241,10 @@ class AttackRules(PolemosBase):
         the wound) run only their checks, which ``decide`` runs first, before any die is
         rolled; any other command is decided with throw-away dice. The command is first
         checked against its declaration, as ``decide`` does."""
-        if state.ruleset and (command.name in ("attack", "move") or (
-                command.name == "critical" and command.args.get("effect") != "unknown-wound")):
-            self.check_declared(command)
+        if state.ruleset and command.name in ("attack", "move", "critical") and (
+                command.name != "critical"
+                or self.bound(command).a.effect != "unknown-wound"):
+            self.bound(command)
             checks: dict[str, Callable[[PolemosBase, EncounterState, Command], object]] = {
                 "attack": attack_checks, "move": move_checks, "critical": critical_checks}
             checks[command.name](self, state, command)
@@ -266,19 +265,21 @@ class AttackRules(PolemosBase):
                             "when the weapon has several)", max_len=64),
              area=args.text("the body area aimed at (default: a random one)", max_len=64),
              angle=args.value("the concealment level the angle of attack leaves: none, "
-                              "quarter, half, total or a percentage (P-COV-4)"),
-             kind=args.choice("the action it takes", *KINDS, default="primary"),
+                              "quarter, half, total or a percentage (P-COV-4; the GM's: "
+                              "default, the target's whole concealment)", who="gm"),
+             kind=args.choice("the action it takes (the ability's, the GM's)", *KINDS,
+                              default="primary", who="gm"),
              ability=args.text("the ability used (once a round each)", default="attack",
                                max_len=64),
-             willing=args.flag("the target is willing: not attacked, no defense roll"),
+             willing=args.flag("the target is willing: not attacked, no defense roll (the "
+                               "GM's)", who="gm"),
              defense_penalty=args.integer("penalty dice on the defender's defense roll, "
-                                          "-ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20,
-                                          default=0))
+                                          "-ND6 (P-DICE-2, P-DICE-3; the situation's, the "
+                                          "GM's)", lo=0, hi=20, default=0, who="gm"))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Attack with a weapon (ruling AP-1): actor, target, [weapon], [type], [area],
-        [bonus], [penalty], [defense_penalty] (the defender's penalty dice), [angle], [kind],
-        [ability], [willing]. Dice: the attack roll, the
-        defense roll, the body area (1D<areas>, when no area is named), the damage 1D6."""
+        """Attack with a weapon (ruling AP-1): 2D6 + the weapon skill against the target's
+        defense roll; on a hit, weapon damage (1D6 + modifier) on the body area aimed at or
+        a random one (1D<areas>), through armor."""
         s, data, willing = attack_checks(self, state, command)
         actor, target, weapon = s["actor"], s["target"], s["weapon"]
         rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
@@ -342,14 +343,14 @@ class AttackRules(PolemosBase):
              effect=args.choice("what the points buy", *CRITICAL_EFFECTS, required=True),
              target=args.creature("whom it affects (default: the creature damaged)",
                                   refers="enemy"),
-             area=args.text("the unknown wound's body area (default: the area aimed at)",
-                            max_len=64),
-             relevant=args.flag("the GM rules another target relevant (P-CDP-4)"))
+             area=args.text("the unknown wound's body area (the GM's; default: the area "
+                            "the attack aimed at, else random when revealed, P-WND-7)",
+                            max_len=64, who="gm"),
+             relevant=args.flag("the GM rules another target relevant (P-CDP-4)", who="gm"))
     def do_critical(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Spend critical damage points (P-CDP-7): actor (none: the GM spends points nobody
-        earned, P-CDP-8), effect (unknown-wound, fatigue-wounds, daze), [target] (default:
-        the creature damaged), [area], [relevant] (the GM rules another target relevant,
-        P-CDP-4)."""
+        """Spend critical damage points on one of the effects (P-CDP-7), on the creature
+        damaged or another the GM rules relevant (P-CDP-3, P-CDP-4); without an actor, the
+        GM spends the points nobody earned (P-CDP-8)."""
         effect, cost, points, earned_on, hit_area, target = critical_checks(self, state,
                                                                                  command)
         events = [Event("critical_spent", {"actor": command.actor, "effect": effect,
@@ -372,8 +373,7 @@ class AttackRules(PolemosBase):
         # them nor the clock, so no lookahead copy for each (25 copies a fight on
         # polemos-4v4)
         if effect == "unknown-wound":  # P-WND-7: the targeted area, else random when revealed
-            area = self.opt(command, "area", str) or (hit_area if target.id == earned_on
-                                                       else None)
+            area = command.a.area or (hit_area if target.id == earned_on else None)
             wound = self._new_wound(state, target, {"name": "unknown", "known": False,
                                                     "area": area}, why="critical")
         else:  # fatigue-wounds: two of them

@@ -120,15 +120,16 @@ def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
 
 def reach_args() -> dict[str, args.Arg]:
     """The arguments that checking whether something is within reach reads (P-REQ-5..8,
-    and the ranges across the combat spheres, AP-25)."""
+    and the ranges across the combat spheres, AP-25): rulings on the world, so the game
+    master's (a player's command leaves them out: the rules' defaults apply)."""
     return {
         "carrier_allows": args.flag("the creature carrying the target lets it be reached "
-                                    "(P-REQ-8)"),
-        "path_blocked": args.flag("the GM rules the path blocked (P-REQ-6)"),
+                                    "(P-REQ-8; the GM's)", who="gm"),
+        "path_blocked": args.flag("the GM rules the path blocked (P-REQ-6)", who="gm"),
         "sphere_range": args.integer("the GM's range between combat spheres the text leaves "
-                                     "open (AP-25)", lo=0, hi=200_000),
-        "edge": args.choice("the contact-sphere edge a support unit's range crosses "
-                            "(default: the nearest)", *QUADRANTS),
+                                     "open (AP-25)", lo=0, hi=200_000, who="gm"),
+        "edge": args.choice("the contact-sphere edge a support unit's range crosses (the "
+                            "GM's; default: the nearest)", *QUADRANTS, who="gm"),
     }
 
 
@@ -148,38 +149,9 @@ def also(**more: Arg) -> Callable[[F], F]:
     return mark
 
 
-_VALID: dict[tuple[Any, ...], bool] = {}
-"""Commands ``PolemosBase.check_declared`` found valid, by ruleset class and the command's
-name, actor and arguments (each with its type: ``1`` and ``True`` validate apart)."""
-
-_PLAIN = (str, int, bool, float, type(None))
-
-
 @mypyc_attr(native_class=False)
 class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
-
-    def check_declared(self, command: Command) -> None:
-        """``validate``, remembered for a command of plain arguments: the answer depends on
-        the command and its declaration only, and a tactic asks ``check`` of the same few
-        commands turn after turn (2.5 µs a validation, 0.5 µs remembered)."""
-        if type(command.actor) not in _PLAIN or type(command.name) is not str:
-            self.validate(command)
-            return
-        key: list[Any] = [type(self), command.name, command.actor]
-        for name, value in command.args.items():
-            kind = type(value)
-            if kind not in _PLAIN:
-                self.validate(command)
-                return
-            key += (name, kind, value)
-        found = tuple(key)
-        if found in _VALID:
-            return
-        self.validate(command)
-        if len(_VALID) >= 4096:
-            _VALID.clear()
-        _VALID[found] = True
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """A creature from a stat block (keys: docs/rulesets/polemos.md)."""
@@ -239,7 +211,8 @@ class PolemosBase(Ruleset):
         return creature
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Add a creature or object: id, and its stat block (docs/rulesets/polemos.md)."""
+        """Add a creature or object from its stat block (docs/rulesets/polemos.md); what
+        follows from its values (fatigue, stress, defeat) follows at once."""
         events = super().do_add(state, command, dice)
         return events + self._consequences(state, events)
 
@@ -383,14 +356,15 @@ class PolemosBase(Ruleset):
                                      "sphere: no range to it", rule="P-SPH-2")
         if actor.sphere or target.sphere:
             spheres = state.extra.get("spheres", {})
-            given = self.opt(command, "sphere_range", int) if command is not None else None
+            a = self.bound(command).a if command is not None else None
+            given = a.sphere_range if a is not None else None
             try:
                 gap = sphere_range(
                     (actor.sphere or "contact", actor.quadrant, here),
                     (target.sphere or "contact", target.quadrant, there),
                     int(spheres.get("contact_size", 25)), self.rule(state, "AP-24"),
                     self.rule(state, "AP-25"), given, self.metric(state),
-                    self.opt(command, "edge", str) if command is not None else None)
+                    a.edge if a is not None else None)
             except IllegalCommand:
                 if strict:
                     raise
@@ -457,12 +431,12 @@ class PolemosBase(Ruleset):
                                  "first to make it reachable", rule="P-REQ-7")
         holder = target.carried_by
         if holder and holder != actor.id:
-            allows = command is not None and self.arg(command, "carrier_allows", bool, False)
+            allows = command is not None and self.bound(command).a.carrier_allows
             if not allows:
                 raise IllegalCommand(f"{target.id} is carried by {holder}, who decides whether "
                                      "it is reachable (give carrier_allows: true)",
                                      rule="P-REQ-8")
-        if command is not None and self.arg(command, "path_blocked", bool, False):
+        if command is not None and self.bound(command).a.path_blocked:
             raise IllegalCommand(f"the GM rules the path to {target.id} blocked",
                                  rule="P-REQ-6")
         return holder == actor.id or target.installed_in == actor.id
@@ -475,7 +449,8 @@ class PolemosBase(Ruleset):
         limit = actor.reach if reach is None else reach
         if gap is not None and gap > limit:
             raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: {gap} squares "
-                                 f"away, reach {limit}", rule="P-REQ-5")
+                                 f"away, reach {limit}", rule="P-REQ-5",
+                                 remedy=("move", "move within reach"))
         self.check_path(state, actor, target)
 
     def check_path(self, state: EncounterState, actor: Creature, target: Creature) -> None:
@@ -487,7 +462,8 @@ class PolemosBase(Ruleset):
             hit = self.first_blocked(state, here, there, PATH_BLOCKERS)
             if hit is not None:
                 raise IllegalCommand(f"{target.id} is not reachable by {actor.id}: the path is "
-                                     f"obstructed at square {list(hit)}", rule="P-REQ-5")
+                                     f"obstructed at square {list(hit)}", rule="P-REQ-5",
+                                     remedy=("move", "move around the obstacle"))
 
     def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
                     received: int) -> dict[str, Any]:

@@ -70,16 +70,10 @@ def check_dice_counts(bonus: int, penalty: int) -> None:
 
 
 def dice_modifier(command: Command) -> tuple[int, int]:
-    """The ``bonus`` and ``penalty`` dice of a command; ``dice_mod: -3`` is a shorthand."""
-    given = command.args
-    if "bonus" not in given and "penalty" not in given and "dice_mod" not in given:
-        return 0, 0  # the usual case (an attack checked about 3 times a turn)
-    bonus = command.args.get("bonus", 0)
-    penalty = command.args.get("penalty", 0)
-    mod = command.args.get("dice_mod", 0)
-    for key, value in (("bonus", bonus), ("penalty", penalty), ("dice_mod", mod)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidCommand(f"{command.name}: {key!r} must be a whole number of dice")
+    """The ``bonus`` and ``penalty`` dice of a bound command that declares them
+    (``DICE_ARGS``); ``dice_mod: -3`` is a shorthand."""
+    a = command.a
+    bonus, penalty, mod = a.bonus or 0, a.penalty or 0, a.dice_mod or 0
     if mod > 0:
         bonus += mod
     else:
@@ -105,9 +99,12 @@ def chance(dist: Distribution, target: int, ties: str) -> Fraction:
 
 
 DICE_ARGS = {
-    "bonus": args.integer("bonus dice, +ND6 (P-DICE-1)", lo=0, hi=20, default=0),
-    "penalty": args.integer("penalty dice, -ND6 (P-DICE-2, P-DICE-3)", lo=0, hi=20, default=0),
-    "dice_mod": args.integer("shorthand: bonus (+) or penalty (-) dice", lo=-20, hi=20),
+    "bonus": args.integer("bonus dice, +ND6 (P-DICE-1): the situation's, the GM's", lo=0,
+                          hi=20, default=0, who="gm"),
+    "penalty": args.integer("penalty dice, -ND6 (P-DICE-2, P-DICE-3): the situation's, the "
+                            "GM's", lo=0, hi=20, default=0, who="gm"),
+    "dice_mod": args.integer("shorthand: bonus (+) or penalty (-) dice (the GM's)", lo=-20,
+                             hi=20, who="gm"),
 }
 """The dice modifiers of a skill roll (``dice_modifier``)."""
 
@@ -122,18 +119,21 @@ class CheckRules(PolemosBase):
              rules=("P-SKL-1", "P-SKL-2", "P-DICE-1", "P-DICE-2", "P-DICE-3", "P-DICE-4",
                     "P-COV-2", "AP-1", "AP-2", "AP-17"),
              skill=args.text("the actor's skill", max_len=64),
-             value=args.integer("a skill value instead of the actor's skill"),
-             target=args.integer("the target number"),
+             value=args.integer("a skill value instead of the actor's skill (the GM's: the "
+                                "sheet holds the actor's)", lo=-99, hi=99, who="gm"),
+             target=args.integer("the target number (the GM's; left out: the total only)",
+                                 lo=-99, hi=250, who="gm"),
              against=args.creature("an opposed roll against this creature", refers="enemy"),
-             against_skill=args.text("the opposing creature's skill (default: the same)",
-                                     max_len=64))
+             against_skill=args.text("the opposing creature's skill (the GM's; default: the "
+                                     "same)", max_len=64, who="gm"))
     def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Roll a skill: actor and skill (or value), [bonus], [penalty], [target] or [against]
-        (a creature, opposed with [against_skill])."""
+        """Roll a skill: 2D6 + the actor's skill value (or the GM's value), with bonus and
+        penalty dice, against a target number or an opposed roll."""
+        a = command.a
         actor = self.creature(state, self.actor(state, command).id) if command.actor else None
-        skill = self.arg(command, "skill", str, "")
-        if "value" in command.args:
-            value = self.arg(command, "value", int)
+        skill = a.skill or ""
+        if a.value is not None:
+            value = a.value
         elif actor is not None and skill:
             value = actor.skill(skill)
         else:
@@ -147,9 +147,9 @@ class CheckRules(PolemosBase):
                                 "roll": Deferred(result.to_json)}
         if level != "none":
             data["concealment"] = level
-        if "against" in command.args:
-            other = self.creature(state, self.arg(command, "against", str))
-            other_skill = self.arg(command, "against_skill", str, skill)
+        if a.against is not None:
+            other = self.creature(state, a.against)
+            other_skill = a.against_skill or skill
             other_level, other_flat, other_more = defense_concealment(self, state, other,
                                                                             other_skill)
             opposed = roll_skill(other.skill(other_skill) + other_flat, other_more, 0,
@@ -159,8 +159,8 @@ class CheckRules(PolemosBase):
                         success=success(result.total, opposed.total, ties))
             if other_level != "none":
                 data["against_concealment"] = other_level
-        elif "target" in command.args:
-            target = self.arg(command, "target", int)
+        elif a.target is not None:
+            target = a.target
             data.update(target=target, success=success(result.total, target, ties))
         return [Event("skill_rolled", data)]
 

@@ -42,6 +42,19 @@ def cause_present(state: EncounterState, target: Entity, cause: str | None,
         cause in target.tags
 
 
+def whole_rounds(given: Any) -> int:
+    """A condition's ``rounds`` as a whole number (0 when left out): an integer, or digits
+    written as text."""
+    if given is None:
+        return 0
+    if isinstance(given, str) and given.lstrip("+-").isdigit():
+        return int(given)
+    if not isinstance(given, int) or isinstance(given, bool):
+        raise InvalidCommand(f"condition: 'rounds' must be a whole number or \"level\", not "
+                             f"{given!r}")
+    return given
+
+
 def expire_clock(state: EncounterState, now: int) -> list[Event]:
     """Conditions timed by the clock (given outside turn-by-turn play) that have ended."""
     out = []
@@ -81,27 +94,26 @@ class ConditionRules(PolemosBase):
              area=args.text("the body area its per-round damage hits (default: a random "
                             "one), or that it bandages", max_len=64),
              damage=args.integer("damage per round (times its level; default: the "
-                                 "catalogue's)", lo=0, hi=9999),
+                                 "catalogue's)", lo=0, hi=999),
              type=args.text("the per-round damage type (default: heat)", max_len=64),
              excludes=args.items("conditions, or tags, it removes (P-CON-11)"))
     def do_condition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Give a condition: target, name, [custom], [level], [rounds] (a number or "level"),
-        [tags], [source], [sustained_by], [cause], [area], [damage], [type]. A name
+        """Give a condition (P-CON-1): timed, until removed, sustained or caused. A name
         ``conditions.toml`` does not list is refused (with the names it does list, nearest
         first) unless the GM gives it on purpose with ``custom: true``."""
-        target = state.entity(self.arg(command, "target", str))
-        name = self.arg(command, "name", str)
+        a = command.a
+        target = state.entity(a.target)
+        name = a.name
         listed = condition_catalogue()
-        if name not in listed and not self.arg(command, "custom", bool, False):
+        if name not in listed and not a.custom:
             raise InvalidCommand(unlisted_condition(name, listed, "polemos"))
         spec = listed.get(name, {})
-        level = self.arg(command, "level", int, 1)
-        rounds_arg = command.args.get("rounds", 0)
-        rounds = level if rounds_arg == "level" else self.arg(command, "rounds", int, 0)
-        sustainer = self.opt(command, "sustained_by", str)
-        cause = self.opt(command, "cause", str)
+        level = a.level
+        rounds = level if a.rounds == "level" else whole_rounds(a.rounds)
+        sustainer = a.sustained_by
+        cause = a.cause
         if sustainer is not None:
             state.entity(sustainer)
             duration = Duration("sustained", by=sustainer)
@@ -109,26 +121,25 @@ class ConditionRules(PolemosBase):
             duration = Duration("caused", cause=cause)
         else:
             duration = self.duration(state, rounds)  # P-CON-10: e.g. level 3, 3 turns
-        tags = tuple(dict.fromkeys([*spec.get("tags", []), *self.arg(command, "tags", list,
-                                                                       [])]))
+        tags = tuple(dict.fromkeys([*spec.get("tags", []), *(a.tags or [])]))
         data: dict[str, Any] = {}
-        for key in ("area", "type"):
-            if key in command.args:
-                data[key] = self.arg(command, key, str)
+        if a.area is not None:
+            data["area"] = a.area
+        if a.type is not None:
+            data["type"] = a.type
         if "area" in data and isinstance(target, Creature):
             target.area(data["area"])
-        if "damage" in command.args:
-            data["damage"] = self.arg(command, "damage", int)
+        if a.damage is not None:
+            data["damage"] = a.damage
         elif "damage" in spec:  # the catalogue's per-round damage (burning, P-CON-9)
             data["damage"] = int(spec["damage"])
             data.setdefault("type", str(spec.get("type", "heat")))
         bandage = "bandage" in tags
         if bandage and "area" not in data:
             raise InvalidCommand(f"{name}: name the body area it bandages ('area')")
-        cond = Condition(name, level, tags, self.opt(command, "source", str), duration,
-                         data)
+        cond = Condition(name, level, tags, a.source, duration, data)
         events = []
-        excludes = set(spec.get("excludes", [])) | set(self.arg(command, "excludes", list, []))
+        excludes = set(spec.get("excludes", [])) | set(a.excludes or [])
         for other in target.conditions:  # P-CON-11: mutually exclusive conditions
             if other.name != name and (other.name in excludes or excludes & set(other.tags)):
                 events.append(Event("condition_removed", {"target": target.id,
@@ -151,10 +162,10 @@ class ConditionRules(PolemosBase):
     def do_uncondition(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Remove one condition (P-CON-2): target, and name or tag (P-CON-3)."""
-        target = state.entity(self.arg(command, "target", str))
-        name = self.opt(command, "name", str)
-        tag = self.opt(command, "tag", str)
+        """Remove one condition, by name or tag (P-CON-2, P-CON-3)."""
+        target = state.entity(command.a.target)
+        name = command.a.name
+        tag = command.a.tag
         if name is None and tag is None:
             raise InvalidCommand("uncondition: give the condition's 'name' or a 'tag'")
         matching = [c for c in target.conditions
@@ -171,7 +182,7 @@ class ConditionRules(PolemosBase):
             if self.rule(state, "AP-20") == "refuse":
                 raise IllegalCommand(f"{cond.name} is caused by {cond.duration.cause} and "
                                      "cannot be removed while it remains", rule="P-CON-6")
-            rounds = self.arg(command, "rounds", int, 0)
+            rounds = command.a.rounds
             if rounds > 0:  # removed by a lasting effect: back when that effect ends
                 events.append(Event("readd_scheduled", {
                     "due": self.clock(state) + rounds, "target": target.id, "kind": "condition",
@@ -202,9 +213,9 @@ class ConditionRules(PolemosBase):
              location=args.text("the location", required=True, max_len=64),
              conditions=args.items("the conditions' names", required=True))
     def do_field(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """The GM sets a location's field conditions (P-CON-12): location, conditions."""
-        location = self.arg(command, "location", str)
-        names = [str(n) for n in self.arg(command, "conditions", list)]
+        """The GM sets a location's field conditions (P-CON-12)."""
+        location = command.a.location
+        names = [str(n) for n in command.a.conditions]
         return [Event("field_set", {"location": location, "conditions": names})]
 
     @event("Field conditions at {location}: {conditions}.",

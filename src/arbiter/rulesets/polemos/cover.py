@@ -51,8 +51,9 @@ def concealment(state: EncounterState, target: Creature,
         return "none", []
     level = str(cond.data.get("concealment", "none"))
     # P-COV-4: the angle of attack can lower the level
-    if command is not None and "angle" in command.args:
-        angle = concealment_level(command.args["angle"])
+    given = command.a.angle if command is not None else None
+    if given is not None:
+        angle = concealment_level(given)
         if CONCEALMENT[angle] < CONCEALMENT[level]:
             level = angle
     return level, list(cond.data.get("areas", []))
@@ -80,17 +81,20 @@ class CoverRules(PolemosBase):
              actor="required", cost="minor",
              rules=("P-COV-1", "P-COV-2", "P-COV-3", "P-COV-5", "AP-17", "AP-18"),
              concealment=args.value("none, quarter, half, total, or a percentage of the "
-                                    "silhouette (0 to 100)"),
-             areas=args.items("the body areas in cover (the GM's call)"),
-             kind=args.choice("the action it takes", *KINDS, default="minor"))
+                                    "silhouette (0 to 100): the cover the place gives, the "
+                                    "GM's (default: none)", who="gm"),
+             areas=args.items("the body areas in cover (the GM's call, P-COV-3)", who="gm"),
+             kind=args.choice("the action it takes (the GM's: the ability's)", *KINDS,
+                              default="minor", who="gm"))
     def do_take_cover(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Take cover: actor, concealment (none, quarter, half, total or a percentage),
-        [areas] (body areas in cover, the GM's call, P-COV-3), [kind] (default minor)."""
+        """Take cover: the concealment the place gives until the creature's next turn
+        (P-COV-5), and the body areas the GM rules in cover (P-COV-3)."""
         actor = self.acting(state, command)
-        level = concealment_level(command.args.get("concealment", "none"))
-        areas = [str(a) for a in self.arg(command, "areas", list, [])]
+        given = command.a.concealment
+        level = concealment_level("none" if given is None else given)
+        areas = [str(a) for a in command.a.areas or []]
         for area in areas:
             actor.area(area)
         data = self.use(state, actor, kind_of(command), "take cover")

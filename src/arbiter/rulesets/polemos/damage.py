@@ -226,14 +226,14 @@ def damage_events(rules: PolemosBase, state: EncounterState, target_id: str, are
 def choose_weapon(rules: PolemosBase, actor: Creature, command: Command) -> tuple[str, Any, str]:
     if not actor.weapons:
         raise IllegalCommand(f"{actor.id} has no weapon")
-    name = rules.arg(command, "weapon", str, next(iter(actor.weapons)))
+    name: str = command.a.weapon or next(iter(actor.weapons))
     if name not in actor.weapons:
         raise InvalidCommand(f"{actor.id} has no weapon {name!r} "
                              f"(weapons: {', '.join(actor.weapons)})")
     weapon = actor.weapons[name]
     types = weapon.damage  # its damage types, in order (``Weapon.types``)
-    if "type" in command.args:
-        kind = type_name(rules.arg(command, "type", str))
+    if command.a.type is not None:
+        kind = type_name(command.a.type)
         if kind not in types:
             raise IllegalCommand(f"{name} cannot deal {kind} damage (types: "
                                  f"{', '.join(types)})", rule="P-DTY-2")
@@ -266,31 +266,28 @@ class DamageRules(PolemosBase):
              type=args.text("the damage type, e.g. kinetic or bashing (stamina)",
                             default="kinetic", max_len=64),
              area=args.text("the body area (default: a random one)", max_len=64),
-             rating=args.integer("the damage rating", lo=0, hi=9999, default=0),
+             rating=args.integer("the damage rating", lo=0, hi=999, default=0),
              source=args.creature("who earns the critical damage points"),
              covered=args.flag("the area is in cover (P-COV-3, ruling AP-18)"),
              armor=args.flag("armor applies (false: bypass it)", default=True))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Deal damage (an ability's or the GM's): target, amount, [type], [area], [rating],
-        [source] (who earns the critical damage points), [armor] (false: bypass armor)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("damage: amount must not be negative")
-        dtype = DamageType.parse(self.arg(command, "type", str, "kinetic"))
-        area = self.opt(command, "area", str)
+        """Deal damage (an ability's or the GM's) to a body area, named or random, through
+        armor; whoever dealt it earns the critical damage points."""
+        a = command.a
+        target = self.creature(state, a.target)
+        amount: int = a.amount
+        dtype = DamageType.parse(a.type)
+        area: str | None = a.area
         targeted = area is not None
         if area is None:
             areas = list(target.areas)
             area = areas[roll(f"1d{len(areas)}", dice).total - 1]
         target.area(area)
-        source = self.opt(command, "source", str)
+        source: str | None = a.source
         if source is not None:
             state.entity(source)
-        events = damage_events(self, state, target.id, area, dtype, amount,
-                                     self.arg(command, "rating", int, 0), source, targeted,
-                                     {"covered": self.arg(command, "covered", bool, False)},
-                                     dice, armor=self.arg(command, "armor", bool, True))
+        events = damage_events(self, state, target.id, area, dtype, amount, a.rating, source,
+                               targeted, {"covered": a.covered}, dice, armor=a.armor)
         return events + self._consequences(state, events)
 
     @event("{target} takes {taken} {result.type} damage[ on the {result.area}] ({amount} "
@@ -343,16 +340,15 @@ class DamageRules(PolemosBase):
              armor=args.text("the armor piece's name", required=True, max_len=64),
              worn=args.flag("worn (false: taken off)", default=True))
     def do_wear(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Put on or take off a piece of armor (P-ARM-1): target, armor (its name), [worn]
-        (default true)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        name = self.arg(command, "armor", str)
+        """Put on or take off a piece of armor: only worn armor protects (P-ARM-1)."""
+        target = self.creature(state, command.a.target)
+        name: str = command.a.armor
         names = [p.name for p in target.armor]
         if name not in names:
             raise InvalidCommand(f"{target.id} has no armor {name!r} (armor: "
                                  f"{', '.join(names) or 'none'})")
         return [Event("armor_worn", {"target": target.id, "index": names.index(name),
-                                     "worn": self.arg(command, "worn", bool, True)})]
+                                     "worn": command.a.worn})]
 
     @event("{target} {worn?puts on|takes off} armor piece {index}.",
            target=args.creature("the wearer"),

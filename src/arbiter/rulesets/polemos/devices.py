@@ -20,6 +20,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .actions import KINDS
 from .base import PolemosBase
 from .networks import (
     affecting,
@@ -41,21 +42,21 @@ class DeviceRules(PolemosBase):
              who="player", actor="required", rules=("P-NET-17",),
              network=args.text("the network", required=True, max_len=64),
              process=args.text("the process's name", required=True, max_len=64),
-             condition=args.text("the condition it gives every member (none: no effect)",
-                                 default="", max_len=64))
+             condition=args.text("the condition it gives every member, as the GM rules the "
+                                 "process's effect (none: no effect)", default="", max_len=64,
+                                 who="gm"))
     def do_run(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Run a process on a network: actor (its host system, connected), network, process
-        (a name), [condition] (its effect on every member, P-NET-17)."""
+        """Run a process on a network its host system is connected to; its effect applies to
+        every member (P-NET-17)."""
         actor = system_named(self, state, self.actor(state, command).id)
-        name = self.arg(command, "network", str)
+        name = command.a.network
         if not connected(state, actor.id, name):
             raise IllegalCommand(f"{actor.id} must be connected to {name} to run a process "
                                  "there", rule="P-NET-17")
         count = int(state.extra.get("process_count", 0)) + 1
         return with_processes(self, state, [Event("process_started", {
-            "pid": f"p{count}", "count": count, "name": self.arg(command, "process", str),
-            "network": name, "host": actor.id,
-            "condition": self.arg(command, "condition", str, "")})])
+            "pid": f"p{count}", "count": count, "name": command.a.process,
+            "network": name, "host": actor.id, "condition": command.a.condition})])
 
     @event("{host} runs the process {name} ({pid}) on {network}{condition?, which gives "
            "its members|.} {condition}{condition?.|}",
@@ -73,8 +74,8 @@ class DeviceRules(PolemosBase):
              rules=("P-NET-17",),
              process=args.text("the process's id", required=True, max_len=64))
     def do_stop(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Stop a process: actor (its host), process (its id)."""
-        pid = self.arg(command, "process", str)
+        """Stop a process: only the system that runs it may (P-NET-17)."""
+        pid = command.a.process
         procs = state.extra.get("processes", {})
         if pid not in procs:
             raise InvalidCommand(f"no process {pid!r} (processes: "
@@ -93,9 +94,9 @@ class DeviceRules(PolemosBase):
              target=args.creature("the system", required=True))
     def do_effects(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Which processes affect a system now, and the conditions they give (P-NET-17..19):
-        target. Changes nothing; see ``last.processes`` and ``last.conditions``."""
-        target = system_named(self, state, self.arg(command, "target", str))
+        """Which processes affect a system now, and the conditions they give (P-NET-17..19).
+        Changes nothing; see ``last.processes`` and ``last.conditions``."""
+        target = system_named(self, state, command.a.target)
         pids = affecting(state, target.id)
         procs = state.extra.get("processes", {})
         return [Event("effects_listed", {"target": target.id, "processes": pids,
@@ -108,11 +109,11 @@ class DeviceRules(PolemosBase):
              network=args.text("the network", required=True, max_len=64))
     def do_processes(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """The processes a connected system knows on a network: actor, network. Every
-        connected system knows every process (P-NET-20, P-REQ-14); which system hosts one is
-        known only to those who know that system (AP-27). See ``last.processes``."""
+        """The processes a connected system knows on a network. Every connected system knows
+        every process (P-NET-20, P-REQ-14); which system hosts one is known only to those who
+        know that system (AP-27). See ``last.processes``."""
         actor = self.actor(state, command).id
-        name = self.arg(command, "network", str)
+        name = command.a.network
         if not connected(state, actor, name):
             raise IllegalCommand(f"{actor} is not connected to {name} and knows none of its "
                                  "processes", rule="P-REQ-12")
@@ -147,10 +148,9 @@ class DeviceRules(PolemosBase):
              device=args.creature("the [personal network] device", required=True))
     def do_pair(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Pair a personal-network device to its new owner (the pair device ability, AP-31):
-        actor, device. It then joins the owner's personal network whenever in range
-        (P-NET-23)."""
+        it then joins the owner's personal network whenever in range (P-NET-23)."""
         actor = self.creature(state, self.actor(state, command).id)
-        device = self.creature(state, self.arg(command, "device", str))
+        device = self.creature(state, command.a.device)
         if not device.device or not device.device.get("personal"):
             raise IllegalCommand(f"{device.id} is not a [personal network] device",
                                  rule="P-NET-23")
@@ -191,27 +191,28 @@ class DeviceRules(PolemosBase):
              remote=args.flag("over a network instead of by hand"),
              network=args.text("the network to use remotely (default: any shared one)",
                                max_len=64),
-             kind=args.text("the kind of action it takes", default="minor", max_len=16))
+             kind=args.choice("the kind of action it takes", *KINDS, default="minor",
+                              who="gm"))
     def do_operate(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Use one of a device's actions: actor, device, [action] (default activate; a device
-        that lists none can activate and deactivate, P-NET-3), [remote] (over a network,
-        P-NET-4: the device must be connectable, P-REQ-12, P-REQ-13), [network], [kind]."""
+        """Use one of a device's actions (P-NET-3: one that lists none can activate and
+        deactivate), by hand or remotely over a network (P-NET-4: the device must then be
+        connectable, P-REQ-12, P-REQ-13)."""
+        a = command.a
         actor = self.creature(state, self.actor(state, command).id)
-        device = self.creature(state, self.arg(command, "device", str))
+        device = self.creature(state, a.device)
         if device.device is None:
             raise IllegalCommand(f"{device.id} is not a device: it has no actions",
                                  rule="P-NET-3")
-        action = self.arg(command, "action", str, "activate")
+        action = a.action
         if action not in device.device["actions"]:
             raise IllegalCommand(f"{device.id} has no action {action!r} (actions: "
                                  f"{', '.join(device.device['actions'])})", rule="P-NET-3")
-        remote = self.arg(command, "remote", bool, False)
+        remote = a.remote
         data: dict[str, Any] = {"device": device.id, "action": action, "by": actor.id,
                                 "remote": remote}
         if remote:
-            data["network"] = system_connectable(state, actor.id, device.id,
-                                                      self.opt(command, "network", str))
+            data["network"] = system_connectable(state, actor.id, device.id, a.network)
         else:
             if not device.device.get("manual", True):
                 raise IllegalCommand(f"{device.id} cannot be operated by hand",
@@ -219,8 +220,7 @@ class DeviceRules(PolemosBase):
             self.check_reachable(state, actor, device, None)
         if action in ("activate", "deactivate"):
             data["active"] = action == "activate"
-        use = self.use(state, actor, str(command.args.get("kind", "minor")),
-                       f"operate {device.id}")
+        use = self.use(state, actor, a.kind, f"operate {device.id}")
         return [Event("acted", {**use, "target": device.id, "attack": False, "effects": 1,
                                 "cost": {}}), Event("device_operated", data)]
 

@@ -23,7 +23,7 @@ from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
-from .actions import KINDS, kind_of
+from .actions import KINDS
 from .base import DAY, STRESS_THRESHOLDS, WEEK, PolemosBase
 from .checks import roll_skill, success
 from .conditions import cause_present
@@ -231,9 +231,9 @@ class InjuryRules(PolemosBase):
              source=args.creature("who caused it (earns its bleeding's critical damage "
                                   "points)"))
     def do_wound(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Give a wound: target, name, [area] (none: whole body), [tags], [fatigue], [known],
-        [cause], [conditions], [bleeding], [max_days], [source]."""
-        target = self.creature(state, self.arg(command, "target", str))
+        """Give a wound (P-WND-1): wounds.toml fills in what the GM leaves out."""
+        target = self.creature(state, command.a.target)
+        # the wound as given, passed on whole: ``_wound_data`` tells given from left out
         raw = {k: v for k, v in command.args.items() if k != "target"}
         events = [self._new_wound(state, target, raw, why="given")]
         return events + self._consequences(state, events)
@@ -244,10 +244,10 @@ class InjuryRules(PolemosBase):
              wound=args.text("the wound's id", max_len=64),
              tag=args.text("remove a wound with this tag", max_len=64))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Remove a wound (healing or an ability): target, wound (its id) or tag (P-WND-2)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        wound_id = self.opt(command, "wound", str)
-        tag = self.opt(command, "tag", str)
+        """Remove a wound (healing or an ability), by its id or by a tag (P-WND-2)."""
+        target = self.creature(state, command.a.target)
+        wound_id = command.a.wound
+        tag = command.a.tag
         if wound_id is not None:
             wound = target.wound(wound_id)
             if tag is not None and tag not in wound.tags:
@@ -285,14 +285,14 @@ class InjuryRules(PolemosBase):
              wound=args.text("the unknown wound's id", required=True, max_len=64),
              result=args.text("the GM's wound name instead of the reveal list", max_len=64))
     def do_reveal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Reveal an unknown wound (P-WND-6): target, wound, [result] (the GM's wound name,
-        instead of the 3D6 reveal list). Dice: 3D6, then the body area if it has none."""
-        target = self.creature(state, self.arg(command, "target", str))
-        wound = target.wound(self.arg(command, "wound", str))
+        """Reveal an unknown wound (P-WND-6): 3D6 on the reveal list (ruling AP-31) or the
+        GM's result, then a random body area if it has none (P-WND-7)."""
+        target = self.creature(state, command.a.target)
+        wound = target.wound(command.a.wound)
         if wound.known:
             raise IllegalCommand(f"{wound.id} ({wound.name}) is already known", rule="P-WND-6")
         data: dict[str, Any] = {"target": target.id, "wound": wound.id}
-        result = self.opt(command, "result", str)
+        result = command.a.result
         if result is None and self.rule(state, "AP-31") == "default-table":
             reveal = roll("3d6", dice)
             data["roll"] = Deferred(reveal.to_json)
@@ -330,15 +330,14 @@ class InjuryRules(PolemosBase):
              damage=args.integer("damage per round", lo=0, hi=999, default=1),
              source=args.creature("who caused it (earns its critical damage points)"))
     def do_bleed(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Start bleeding on a body area: target, area, [damage] per round, [source]."""
-        target = self.creature(state, self.arg(command, "target", str))
-        area = self.arg(command, "area", str)
+        """Start bleeding on a body area (P-BLD-1)."""
+        target = self.creature(state, command.a.target)
+        area = command.a.area
         target.area(area)
         count = int(state.extra.get("bleed_count", 0)) + 1
         return [Event("bleeding_started", {
             "target": target.id, "id": f"b{count}", "origin": area, "count": count,
-            "damage": self.arg(command, "damage", int, 1),
-            "source": self.opt(command, "source", str)})]
+            "damage": command.a.damage, "source": command.a.source})]
 
     @event("{target} starts bleeding from the {origin}[, {damage} damage a round].",
            target=args.creature("who bleeds"), id=args.text("the bleeding's id"),
@@ -368,20 +367,20 @@ class InjuryRules(PolemosBase):
              target=args.creature("who is bandaged", refers="ally", required=True),
              area=args.text("the body area", required=True, max_len=64),
              kind=args.choice("the action it takes (with an actor)", *KINDS,
-                              default="primary"),
+                              default="primary", who="gm"),
              rounds=args.integer("rounds it lasts (0: until removed)", lo=0, hi=99999,
-                                 default=0))
+                                 default=0, who="gm"))
     def do_bandage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Bandage a body area (P-BLD-3): target, area, [actor], [rounds] (default: until
-        removed)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        area = self.arg(command, "area", str)
+        """Bandage a body area (P-BLD-3): the bleeding that began there is reset, and stays
+        stopped while the bandage lasts (P-BLD-4)."""
+        target = self.creature(state, command.a.target)
+        area = command.a.area
         target.area(area)
         events: list[Event] = []
         if command.actor is not None:
             actor = self.acting(state, command)
-            events.append(Event("acted", self.use(state, actor, kind_of(command), "bandage")))
-        duration = self.duration(state, self.arg(command, "rounds", int, 0))
+            events.append(Event("acted", self.use(state, actor, command.a.kind, "bandage")))
+        duration = self.duration(state, command.a.rounds)
         cond = Condition(f"bandaged {area}", 1, ("bandage",), command.actor, duration,
                          {"area": area})
         events += [Event("condition_added", {"target": target.id, "condition": cond.to_json()}),
@@ -404,17 +403,16 @@ class InjuryRules(PolemosBase):
              tags=args.items("tags, e.g. corruption"),
              wound=args.flag("also a wound of the same name, caused by it"))
     def do_afflict(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Give an affliction: target, name, [area], [cause], [tags], [wound] (true: also a
-        wound of the same name, P-AFF-2). Afflictions stack (P-AFF-4)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        area = self.opt(command, "area", str)
+        """Give an affliction (P-AFF-1), and with ``wound`` a wound of the same name it
+        causes (P-AFF-2). Afflictions stack (P-AFF-4)."""
+        a = command.a
+        target = self.creature(state, a.target)
+        area = a.area
         if area is not None:
             target.area(area)
         added = self._new_affliction(state, target, {
-            "name": self.arg(command, "name", str), "area": area,
-            "cause": self.opt(command, "cause", str),
-            "tags": self.arg(command, "tags", list, []),
-            "wound": self.arg(command, "wound", bool, False)})
+            "name": a.name, "area": area, "cause": a.cause,
+            "tags": a.tags if a.tags is not None else [], "wound": a.wound})
         events = [added, *affliction_wounds(self, self.lookahead(state, [added]), target.id,
                                                   added.data["affliction"])]
         return events + self._consequences(state, events)
@@ -435,10 +433,10 @@ class InjuryRules(PolemosBase):
              target=args.creature("whose affliction", required=True),
              affliction=args.text("the affliction's id", required=True, max_len=64))
     def do_cure(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Remove an affliction: target, affliction (its id). One caused by something that
-        remains comes back a week later (P-AFF-3); its wounds go with it (P-WND-8)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        aff_id = self.arg(command, "affliction", str)
+        """Remove an affliction: one caused by something that remains comes back a week later
+        (P-AFF-3); its wounds go with it (P-WND-8)."""
+        target = self.creature(state, command.a.target)
+        aff_id = command.a.affliction
         found = [a for a in target.afflictions if a.id == aff_id]
         if not found:
             shown = ", ".join(f"{a.id} ({a.name})" for a in target.afflictions) or "none"
@@ -503,21 +501,22 @@ class InjuryRules(PolemosBase):
              rules=("P-STS-1", "P-STS-2", "P-STS-3", "P-STS-4", "P-STS-5", "AP-16"),
              target=args.creature("who takes the stress", required=True),
              amount=args.integer("stress points", lo=0, hi=999, required=True),
-             discipline=args.integer("the target number of a discipline roll that avoids it"),
+             discipline=args.integer("the target number of a discipline roll that avoids it",
+                                     lo=0, hi=99),
              corruption=args.text("the breakdown affliction's name", default="corruption",
                                   max_len=64))
     def do_stress(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Give stress: target, amount, [discipline] (a target number: the discipline roll
-        that avoids it, P-STS-3), [corruption] (the breakdown affliction's name)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
+        """Give stress (P-STS-1): a discipline roll against the GM's target number may avoid
+        it (P-STS-3); the final threshold is a breakdown, a new corruption (P-STS-5)."""
+        a = command.a
+        target = self.creature(state, a.target)
+        amount = a.amount
         if amount < 0:
             raise InvalidCommand("stress: amount must not be negative (use 'indulge')")
         data: dict[str, Any] = {"target": target.id, "amount": amount}
-        if "discipline" in command.args:
+        if a.discipline is not None:
             result = roll_skill(target.skill("discipline"), 0, 0, self.rule(state, "AP-2"), dice)
-            avoided = success(result.total, self.arg(command, "discipline", int),
-                              self.rule(state, "AP-1"))
+            avoided = success(result.total, a.discipline, self.rule(state, "AP-1"))
             data.update(discipline=Deferred(result.to_json), avoided=avoided)
             if avoided:
                 amount = 0
@@ -528,7 +527,7 @@ class InjuryRules(PolemosBase):
         events = [Event("stress_changed", data)]
         if breakdown:
             events.append(self._new_affliction(state, target, {
-                "name": self.arg(command, "corruption", str, "corruption"),
+                "name": a.corruption,
                 "tags": ["corruption"]}))
         return events + self._consequences(state, events)
 
@@ -537,9 +536,9 @@ class InjuryRules(PolemosBase):
              target=args.creature("who loses stress", required=True),
              amount=args.integer("stress points lost", lo=0, hi=999, required=True))
     def do_indulge(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Lose stress by indulging a corruption or at the GM's word (P-STS-6): target, amount."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
+        """Lose stress by indulging a corruption or at the GM's word (P-STS-6)."""
+        target = self.creature(state, command.a.target)
+        amount = command.a.amount
         events = [Event("stress_changed", {"target": target.id, "amount": -amount,
                                            "stress": max(target.stress - amount, 0)})]
         return events + self._consequences(state, events)

@@ -18,7 +18,6 @@ from ...core import (
     Entity,
     Event,
     IllegalCommand,
-    InvalidCommand,
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
@@ -98,15 +97,13 @@ class LastingRules(PolemosBase):
                                  hi=100, default=1),
              target=args.creature("whose per-round effects fire (default: every creature)"))
     def do_tick(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Outside turn-by-turn play, per-round effects happen every three seconds (P-CON-9):
-        [rounds] (1 to 100, default 1), [target] (default: every creature)."""
+        """Outside turn-by-turn play, per-round effects happen every three seconds
+        (P-CON-9)."""
         if state.in_combat:
             raise IllegalCommand("in turn-by-turn play per-round effects come at the start of "
                                  "each turn: use 'next'", rule="P-CON-9")
-        rounds = self.arg(command, "rounds", int, 1)
-        if not 1 <= rounds <= 100:
-            raise InvalidCommand("tick: rounds must be from 1 to 100 (use 'wait' for longer)")
-        target = self.opt(command, "target", str)
+        rounds = command.a.rounds
+        target = command.a.target
         who = [self.creature(state, target).id] if target else [
             e.id for e in state.entities.values() if isinstance(e, Creature)]
         events: list[Event] = []
@@ -127,15 +124,11 @@ class LastingRules(PolemosBase):
              unit=args.text("round, second, minute, hour, day, week, month or year (plurals "
                             "too)", default="round", max_len=16))
     def do_wait(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Let time pass (P-TIM-*): amount, unit (round, minute, hour, day, week, month,
-        year). Dice: the daily [endurance] rolls of wounds that fall due (P-WND-4)."""
+        """Let time pass outside turn-by-turn play (P-TIM-*): the daily [endurance] rolls of
+        wounds that fall due (P-WND-4), what ends and what comes back."""
         if state.in_combat:
             raise IllegalCommand("time passes round by round in turn-by-turn play: use 'next'")
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("wait: amount must not be negative")
-        rounds = rounds_in(amount, self.arg(command, "unit", str, "round"),
-                           self.rule(state, "AP-30"))
+        rounds = rounds_in(command.a.amount, command.a.unit, self.rule(state, "AP-30"))
         events = self._pass_time(state, rounds, dice)
         return events + self._consequences(state, events)
 
@@ -151,23 +144,22 @@ class LastingRules(PolemosBase):
                             "too)", default="round", max_len=16),
              wound=args.text("the fatigue wound relaxing removes first (AP-15)", max_len=64))
     def do_rest(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Rest, relax or sleep: target, [activity] (rest, relax, sleep), amount, [unit],
-        [wound] (the fatigue wound relaxing removes, AP-15)."""
+        """Rest, relax or sleep outside turn-by-turn play: SP back (P-FAT-5), a fatigue wound
+        removed each complete hour of relaxing (P-FAT-6, P-FAT-7, AP-15), FP back in sleep
+        (P-FAT-9)."""
         if state.in_combat:
             raise IllegalCommand("resting is not possible in turn-by-turn play", rule="P-FAT-8")
-        target = self.creature(state, self.arg(command, "target", str))
-        activity = self.arg(command, "activity", str, "rest")
-        if activity not in ("rest", "relax", "sleep"):
-            raise InvalidCommand("rest: activity is rest, relax or sleep")
-        rounds = rounds_in(self.arg(command, "amount", int),
-                           self.arg(command, "unit", str, "round"), self.rule(state, "AP-30"))
+        a = command.a
+        target = self.creature(state, a.target)
+        activity = a.activity
+        rounds = rounds_in(a.amount, a.unit, self.rule(state, "AP-30"))
         hours = round_down(rounds, HOUR)  # P-FAT-7: only complete hours count
         sp = min(target.sp + rounds, target.sp_max)  # P-FAT-5; AP-29 capped at maximum
         fp = target.fp
         removed: list[str] = []
         if activity in ("relax", "sleep"):  # P-FAT-6, P-FAT-9: sleeping counts as relaxing
             fatigue = [w for w in target.wounds if "fatigue" in w.tags]
-            chosen = self.opt(command, "wound", str)
+            chosen = a.wound
             if chosen is not None:
                 pick = target.wound(chosen)
                 if "fatigue" not in pick.tags:
@@ -214,13 +206,12 @@ class LastingRules(PolemosBase):
                             "too)", default="day", max_len=16),
              target=args.creature("whose body areas (default: every creature's)"))
     def do_mend(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Vitality back over time (POL-10): amount, [unit], [target]."""
+        """Vitality back over time (POL-10): one a complete day in each body area."""
         if state.in_combat:
             raise IllegalCommand("time passes round by round in turn-by-turn play: use 'next'")
-        rounds = rounds_in(self.arg(command, "amount", int),
-                           self.arg(command, "unit", str, "day"), self.rule(state, "AP-30"))
+        rounds = rounds_in(command.a.amount, command.a.unit, self.rule(state, "AP-30"))
         days = rounds // DAY
-        who = self.opt(command, "target", str)
+        who = command.a.target
         creatures = [self.creature(state, who)] if who is not None else [
             e for e in state.entities.values() if isinstance(e, Creature)]
         if days == 0 or self.rule(state, "POL-10") == "none":

@@ -16,13 +16,12 @@ from ...core import (
     EncounterState,
     Event,
     IllegalCommand,
-    InvalidCommand,
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .base import PATH_BLOCKERS, SIGHT_BLOCKERS, PolemosBase, also
-from .grid import Square, as_square, crossed, distance
+from .grid import Square, crossed, distance
 from .model import Creature, condition_catalogue, speed_of
 from .networks import auto_pair_events, has_paired_devices, with_processes
 from .social import restricted_items
@@ -34,7 +33,7 @@ def move_checks(rules: PolemosBase, state: EncounterState, command: Command) -> 
     if actor.position is None:
         raise IllegalCommand(f"{actor.id} has no square on the grid (give it a position)",
                              rule="P-RNG-1")
-    to = as_square(command.args.get("to"), "move: to")
+    to: Square = command.a.to
     here = (actor.position[0], actor.position[1])
     steps = distance(here, to, rules.metric(state))
     walls = rules.blocking(state, PATH_BLOCKERS)
@@ -87,12 +86,9 @@ class MovementRules(PolemosBase):
                               "clear", default="wall"))
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """The GM marks obstructions: squares, what (wall, window, smoke, or clear)."""
-        what = self.arg(command, "what", str, "wall")
-        if what not in ("wall", "window", "smoke", "clear"):
-            raise InvalidCommand("terrain: what must be wall, window, smoke or clear")
-        squares = [list(as_square(s, "terrain: squares"))
-                   for s in self.arg(command, "squares", list)]
+        """The GM marks obstructions on the grid, or clears them (P-REQ-4..6)."""
+        what: str = command.a.what
+        squares = [list(s) for s in command.a.squares]
         return [Event("terrain_set", {"squares": squares, "what": what})]
 
     @event("The squares {squares} are now {what}.",
@@ -110,8 +106,8 @@ class MovementRules(PolemosBase):
              actor="required", cost="move", rules=("POL-5", "P-RNG-1", "P-REQ-5", "P-NET-23"),
              to=args.square("the square to go to", required=True))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Move on the grid: actor, to [x, y]. A turn allows up to ``speed`` squares in all
-        (ruling POL-5); the straight path must not cross a wall or window."""
+        """Move on the grid in a straight line that crosses no wall or window; a turn allows
+        up to ``speed`` squares in all (ruling POL-5)."""
         events = [Event("moved", move_checks(self, state, command))]
         if not has_paired_devices(state):  # a move changes no device: none to pair
             return events
@@ -129,11 +125,11 @@ class MovementRules(PolemosBase):
              target=args.creature("who is placed", required=True),
              at=args.square("the square [x, y] (none: off the grid)"))
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """The game master puts a creature on a square: target, [at] (none: off the grid).
-        Walls and windows do not refuse it: the game master places as they see fit."""
-        target = self.creature(state, self.arg(command, "target", str))
-        raw = command.args.get("at")
-        at = None if raw is None else list(as_square(raw, "place: at"))
+        """The game master puts a creature on a square, or takes it off the grid. Walls and
+        windows do not refuse it: the game master places as they see fit."""
+        target = self.creature(state, command.a.target)
+        raw = command.a.at
+        at = None if raw is None else list(raw)
         return [Event("placed", {"target": target.id, "at": at})]
 
     @event("{target} is placed[ at ({at})].",
@@ -172,14 +168,15 @@ class MovementRules(PolemosBase):
              "restricted items are refused.", who="player", actor="required",
              rules=("P-CON-12", "P-SOC-5"),
              location=args.text("the location (none: out of any)", max_len=64),
-             allowed=args.flag("the GM lets restricted items in"))
+             allowed=args.flag("the GM lets restricted items in (P-SOC-5)", who="gm"))
     def do_enter(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Move into a location (or out, with no location): actor, [location]. Field conditions
-        of the old location go, those of the new one come (P-CON-12)."""
+        """Move into a location (or out of any): the field conditions of the old location go,
+        those of the new one come (P-CON-12); items restricted there are refused unless the
+        GM allows them (P-SOC-5)."""
         actor = self.creature(state, self.actor(state, command).id)
-        location = self.opt(command, "location", str)
+        location: str | None = command.a.location
         banned = restricted_items(state, actor, location)
-        if banned and not self.arg(command, "allowed", bool, False):  # P-SOC-5
+        if banned and not command.a.allowed:  # P-SOC-5
             raise IllegalCommand(f"{actor.id} carries items restricted at {location}: "
                                  f"{', '.join(banned)} (the GM may allow it: allowed: true)",
                                  rule="P-SOC-5")

@@ -187,8 +187,9 @@ def in_signal(rules: PolemosBase, state: EncounterState, system: str, name: str,
               command: Command | None = None) -> bool:
     """Wireless signal (P-NET-10, P-NET-24, AP-28): within the network's reach of its
     transmitter; the GM has the final say with ``in_range`` (P-NET-9)."""
-    if command is not None and "in_range" in command.args:
-        return rules.arg(command, "in_range", bool)
+    given = rules.bound(command).a.in_range if command is not None else None
+    if given is not None:
+        return bool(given)
     net = network_named(state, name)
     reach = int(net["range"])
     if reach < 0:
@@ -314,31 +315,32 @@ class NetworkRules(PolemosBase):
     @command("Create a network; its creator administers it.", who="player",
              actor="required", rules=("P-NET-6", "P-NET-24", "POL-7"),
              name=args.text("the network's name (default: the example's)", max_len=64),
-             example=args.text("one of networks.toml's example networks", max_len=64),
+             example=args.choice("one of networks.toml's example networks",
+                                 *network_examples()),
              kind=args.choice("adhoc, city, regional, national or global (default: the "
                               "example's, else adhoc)", *NETWORK_KINDS),
-             public=args.flag("anyone may join as a member (default: the kind's)"),
-             range=args.integer("wireless reach in squares (-1: no fixed reach; default: the "
-                                "kind's)", lo=-1, hi=200_000))
+             public=args.flag("anyone may join as a member (default: the kind's)",
+                              default=None),
+             range=args.integer("the GM's wireless reach in squares, from the size of its "
+                                "transmitter (-1: no fixed reach; default: the kind's)",
+                                lo=-1, hi=200_000, who="gm"))
     def do_network(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Create a network: actor (a system), name (or example: one of networks.toml's
-        examples), [kind] (adhoc, city, regional, national, global), [public], [range]
-        (squares). The creator administers it (P-NET-6)."""
+        """Create a network, named or one of networks.toml's examples: its creator
+        administers it (P-NET-6); its kind gives its reach and whether it is public
+        (P-NET-24, POL-7)."""
+        a = command.a
         actor = system_named(self, state, self.actor(state, command).id)
-        example = self.opt(command, "example", str)
+        example = a.example
         preset: dict[str, Any] = {}
         if example is not None:
-            if example not in network_examples():
-                raise InvalidCommand(f"no example network {example!r} (examples: "
-                                     f"{', '.join(network_examples())})")
             preset = network_examples()[example]
-        name = self.arg(command, "name", str, example)
+        name = example if a.name is None else a.name
         if name is None:
             raise InvalidCommand("network: give it a 'name'")
         if name in networks_of(state):
             raise IllegalCommand(f"a network named {name!r} already exists")
-        kind = self.arg(command, "kind", str, str(preset.get("kind", "adhoc")))
+        kind = str(preset.get("kind", "adhoc")) if a.kind is None else a.kind
         kinds = network_kinds()
         if kind not in kinds or kind == "personal":
             raise InvalidCommand(f"network: kind must be one of "
@@ -346,8 +348,9 @@ class NetworkRules(PolemosBase):
         reach = kinds[kind]["range"]
         if kind == "adhoc":
             reach = int(self.rule(state, "POL-7"))  # roughly a city block (P-NET-24)
-        reach = self.arg(command, "range", int, reach)
-        public = self.arg(command, "public", bool, bool(kinds[kind]["public"]))
+        if a.range is not None:
+            reach = a.range
+        public = bool(kinds[kind]["public"]) if a.public is None else a.public
         return [Event("network_created", {"actor": actor.id, "name": name, "kind": kind,
                                           "public": public, "range": reach})]
 
@@ -368,10 +371,10 @@ class NetworkRules(PolemosBase):
              network=args.text("the network", required=True, max_len=64))
     def do_destroy(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Tear down a network: actor (a connected administrator), network. Personal networks
-        are never destroyed (P-NET-21)."""
+        """A connected administrator tears down a network (P-NET-7, P-NET-8); personal
+        networks are never destroyed (P-NET-21)."""
         actor = self.actor(state, command).id
-        name = self.arg(command, "network", str)
+        name = command.a.network
         net = network_named(state, name)
         if net.get("personal"):
             raise IllegalCommand(f"{name} is a personal network: always on, never destroyed",
@@ -390,9 +393,9 @@ class NetworkRules(PolemosBase):
              actor="required", rules=("P-REQ-11",),
              network=args.text("the network", required=True, max_len=64))
     def do_learn(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A system learns that a network exists (a rumour, a scan, the GM): actor, network."""
+        """A system learns that a network exists (a rumour, a scan, the GM; P-REQ-11)."""
         actor = system_named(self, state, self.actor(state, command).id)
-        name = self.arg(command, "network", str)
+        name = command.a.network
         network_named(state, name)
         return [Event("network_learned", {"system": actor.id, "network": name})]
 
@@ -411,24 +414,27 @@ class NetworkRules(PolemosBase):
              network=args.text("the network", required=True, max_len=64),
              hack=args.flag("hack in: no authorisation needed, but not a member"),
              via=args.creature("a system to plug into by wire"),
-             in_range=args.flag("the GM's word on whether the wireless signal reaches"),
-             approved_by=args.creature("an administrator who lets it in now"))
+             in_range=args.flag("the GM's word on whether the wireless signal reaches",
+                                default=None, who="gm"),
+             approved_by=args.creature("an administrator who lets it in now (for a player: "
+                                       "one of their own characters)", refers="own"))
     def do_connect(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Connect a system to a network: actor, network, [hack] (hack in instead: no
-        authorisation needed, but not a member, P-NET-14), [via] (a system to plug into by
-        wire, P-NET-11), [in_range] (the GM's word on the signal, P-NET-9), [approved_by] (an
-        administrator who lets the system in now, P-NET-13)."""
+        """Connect a system to a connectable network (P-REQ-11: known, and a wired feed,
+        P-NET-11, or the wireless signal, P-NET-9): as a member with an administrator's
+        authorisation (P-NET-12, P-NET-13), or hacking in without one, never a member
+        (P-NET-14)."""
+        a = command.a
         actor = system_named(self, state, self.actor(state, command).id)
-        name = self.arg(command, "network", str)
+        name = a.network
         net = network_named(state, name)
-        hack = self.arg(command, "hack", bool, False)
+        hack = a.hack
         if connected(state, actor.id, name):
             raise IllegalCommand(f"{actor.id} is already connected to {name}")
-        connectable(self, state, actor.id, name, command, self.opt(command, "via", str))
+        connectable(self, state, actor.id, name, command, a.via)
         events: list[Event] = []
         if not hack and not net["public"] and actor.id not in net["allowed"]:
-            approver = self.opt(command, "approved_by", str)
+            approver = a.approved_by
             if approver is None:
                 raise IllegalCommand(f"{actor.id} has no authorisation to join {name} as a "
                                      "member (an administrator must approve, or hack in)",
@@ -457,12 +463,12 @@ class NetworkRules(PolemosBase):
              system=args.creature("the system let in", required=True))
     def do_authorize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """An administrator lets a system join as a member: actor, network, system
-        (P-NET-7, P-NET-8, P-NET-13)."""
+        """A connected administrator lets a system join as a member (P-NET-7, P-NET-8,
+        P-NET-13)."""
         actor = self.actor(state, command).id
-        name = self.arg(command, "network", str)
+        name = command.a.network
         administering(state, actor, name)
-        system = system_named(self, state, self.arg(command, "system", str))
+        system = system_named(self, state, command.a.system)
         return [Event("network_authorized", {"network": name, "system": system.id,
                                              "by": actor})]
 
@@ -479,10 +485,10 @@ class NetworkRules(PolemosBase):
              network=args.text("the network", required=True, max_len=64))
     def do_disconnect(self, state: EncounterState, command: Command,
                       dice: DiceSource) -> list[Event]:
-        """Disconnect a system from a network: actor, network. Its effects from the network
-        end (P-NET-15) and its processes stop affecting the network (P-NET-19)."""
+        """Disconnect a system from a network: its effects from the network end (P-NET-15)
+        and its processes stop affecting the network (P-NET-19)."""
         actor = self.actor(state, command).id
-        name = self.arg(command, "network", str)
+        name = command.a.network
         net = network_named(state, name)
         if actor not in net["members"] + net["hackers"]:
             raise IllegalCommand(f"{actor} is not connected to {name}")
@@ -503,9 +509,9 @@ class NetworkRules(PolemosBase):
              target=args.creature("the system", required=True))
     def do_offline(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """A system loses all connectivity (e.g. its implants fail): target. It is at once
+        """A system loses all connectivity (e.g. its implants fail): it is at once
         disconnected from every network (P-NET-16)."""
-        target = system_named(self, state, self.arg(command, "target", str))
+        target = system_named(self, state, command.a.target)
         return with_processes(self, state, [
             Event("network_disconnected", {"system": target.id, "network": name,
                                            "why": "lost all connectivity"})
@@ -516,10 +522,10 @@ class NetworkRules(PolemosBase):
              who="player", actor="required", rules=("P-REQ-12", "P-REQ-13", "AP-31"),
              network=args.text("the network", required=True, max_len=64))
     def do_map(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Map a network (the network mapping ability, AP-31): actor, network. The actor must
-        be connected; it discovers the address of every connected system (P-REQ-13)."""
+        """Map a network (the network mapping ability, AP-31): a connected system discovers
+        the address of every other connected system (P-REQ-12, P-REQ-13)."""
         actor = self.actor(state, command).id
-        name = self.arg(command, "network", str)
+        name = command.a.network
         if not connected(state, actor, name):
             raise IllegalCommand(f"{actor} must be connected to {name} to map it",
                                  rule="P-REQ-12")

@@ -32,47 +32,45 @@ class OddsRules(PolemosBase):
         an attack (hit, and the chance of each number of critical damage points), stress,
         a search (each hidden object found), hiding (its detection defense), knowing a
         place's restrictions abroad, and the wound reveal list."""
+        a = self.bound(command).a
         rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
-        bonus, penalty = dice_modifier(command)
         if command.name == "skill":
+            bonus, penalty = dice_modifier(command)
             actor = self.creature(state, command.actor) if command.actor else None
-            if "value" in command.args:
-                value = self.arg(command, "value", int)
-            elif actor is not None:
-                value = actor.skill(self.arg(command, "skill", str))
+            skill: str = a.skill or ""
+            if a.value is not None:
+                value: int = a.value
+            elif actor is not None and skill:
+                value = actor.skill(skill)
             else:
                 raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
-            _, flat, more = defense_concealment(self, state, actor,
-                                                      self.arg(command, "skill", str, ""))
+            _, flat, more = defense_concealment(self, state, actor, skill)
             dist = skill_distribution(value + flat, bonus + more, penalty, rule2)
             out: dict[str, Any] = {"mean": dist.mean,
                                    "totals": {v: p for v, p in dist.items()}}
-            if "against" in command.args:  # opposed: beat (AP-1: or tie) the other's roll
-                other = self.creature(state, self.arg(command, "against", str))
-                other_skill = self.arg(command, "against_skill", str,
-                                       self.arg(command, "skill", str, ""))
+            if a.against is not None:  # opposed: beat (AP-1: or tie) the other's roll
+                other = self.creature(state, a.against)
+                other_skill = a.against_skill or skill
                 _, other_flat, other_more = defense_concealment(self, state, other, other_skill)
                 opposed = skill_distribution(other.skill(other_skill) + other_flat, other_more,
                                              0, rule2)
                 hit = sum((p * chance(dist, total, ties) for total, p in opposed.items()),
                           Fraction(0))
                 out.update(success=hit, failure=1 - hit)
-            elif "target" in command.args:
-                hit = chance(dist, self.arg(command, "target", int), ties)
+            elif a.target is not None:
+                hit = chance(dist, a.target, ties)
                 out.update(success=hit, failure=1 - hit)
             return out
-        if command.name == "hide" and "defense" not in command.args:  # P-STL-2
-            hider = self.creature(state, self.opt(command, "target", str)
-                                  or self.actor(state, command).id)
+        if command.name == "hide" and a.defense is None:  # P-STL-2
+            hider = self.creature(state, a.target or self.actor(state, command).id)
             dist = skill_distribution(hider.skill("stealth"), 0, 0, rule2)
             return {"mean": dist.mean, "totals": {v: p for v, p in dist.items()}}
         if command.name == "restrictions":  # P-SOC-6: a knowledge roll abroad only
-            if not self.arg(command, "foreign", bool, False):
+            if not a.foreign:
                 return {"success": Fraction(1), "failure": Fraction(0)}
             actor = self.creature(state, self.actor(state, command).id)
-            dist = skill_distribution(actor.skill(self.arg(command, "skill", str, "community")),
-                                      0, 0, rule2)
-            hit = chance(dist, self.arg(command, "target", int, 8), ties)
+            dist = skill_distribution(actor.skill(a.skill or "community"), 0, 0, rule2)
+            hit = chance(dist, 8 if a.target is None else a.target, ties)
             return {"success": hit, "failure": 1 - hit}
         if command.name == "attack":
             s = attack_setup(self, state, command)
@@ -83,16 +81,16 @@ class OddsRules(PolemosBase):
                 s["actor"].critical_threshold)
             return {"hit": hit, "miss": miss, "critical_points": dict(critical),
                     "damage_mean": mean}
-        if command.name == "stress" and "discipline" in command.args:
-            target = self.creature(state, self.arg(command, "target", str))
+        if command.name == "stress" and a.discipline is not None:
+            target = self.creature(state, a.target)
             dist = skill_distribution(target.skill("discipline"), 0, 0, rule2)
-            avoid = chance(dist, self.arg(command, "discipline", int), ties)
+            avoid = chance(dist, a.discipline, ties)
             return {"avoided": avoid, "taken": 1 - avoid}
         if command.name == "search":  # P-STL-3, POL-8: the chance to find each hidden object
+            bonus, penalty = dice_modifier(command)
             searcher = self.creature(state, self.actor(state, command).id)
             dist = skill_distribution(searcher.skill("search"), bonus, penalty, rule2)
-            shift = self.arg(command, "detection_modifier", int, 0) - \
-                self.arg(command, "stealth_modifier", int, 0)
+            shift = (a.detection_modifier or 0) - (a.stealth_modifier or 0)
             found: dict[str, Fraction] = {}
             for entity in state.entities.values():
                 if not isinstance(entity, Creature) or not (entity.hidden

@@ -44,23 +44,23 @@ class SocialRules(PolemosBase):
              ignore=args.items("sources the GM ignores"))
     def do_attitude(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
-        """The attitude modifier a speaker has with a listener (P-SOC-1, P-SOC-2): actor (the
-        speaker), target (the listener), [groups] (the listener's groups; default its
-        ``groups``), [adjust] ({source: value}: the GM scales or inverts one source for this
-        audience, P-SOC-3), [ignore] (sources the GM ignores). Sources: the speaker's gear
-        (``gear[].attitude``), the speaker's own ``attitude`` toward the listener or its groups,
-        and the listener's ``attitude`` toward the speaker or the speaker's groups (the GM's
-        attitude factors of NPCs, P-SOC-4). See ``last.total`` and ``last.breakdown``."""
+        """The attitude modifier a speaker has with a listener (P-SOC-1, P-SOC-2), summed over
+        its sources: the speaker's gear (``gear[].attitude``), the speaker's own ``attitude``
+        toward the listener or its groups, and the listener's ``attitude`` toward the speaker
+        or the speaker's groups (the GM's attitude factors of NPCs, P-SOC-4); the GM may
+        scale, invert or ignore a source for this audience (P-SOC-3). See ``last.total`` and
+        ``last.breakdown``."""
+        a = command.a
         speaker = self.creature(state, self.actor(state, command).id)
-        listener = self.creature(state, self.arg(command, "target", str))
-        groups = [str(g) for g in self.arg(command, "groups", list, listener.groups)]
+        listener = self.creature(state, a.target)
+        groups = [str(g) for g in (listener.groups if a.groups is None else a.groups)]
         adjust: dict[str, int] = {}
-        for key, value in self.arg(command, "adjust", dict, {}).items():
+        for key, value in (a.adjust or {}).items():
             if not isinstance(value, int) or isinstance(value, bool):
                 raise InvalidCommand(f"attitude: adjust {key!r} to a whole number, not "
                                      f"{value!r}")
             adjust[str(key)] = value
-        ignore = {str(s) for s in self.arg(command, "ignore", list, [])}
+        ignore = {str(s) for s in a.ignore or []}
         breakdown: list[dict[str, Any]] = []
         toward = [listener.id, *groups]
         for item in speaker.gear:
@@ -97,11 +97,10 @@ class SocialRules(PolemosBase):
              tags=args.items("item tags, e.g. military, magic", required=True))
     def do_restrict(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
-        """The GM restricts item tags at a location or social situation (P-SOC-5): location,
-        tags (e.g. [military, magic]; empty lifts every restriction)."""
-        return [Event("restriction_set", {"location": self.arg(command, "location", str),
-                                          "tags": [str(t) for t in
-                                                   self.arg(command, "tags", list)]})]
+        """The GM restricts item tags at a location or social situation (P-SOC-5); no tags
+        lift every restriction there."""
+        return [Event("restriction_set", {"location": command.a.location,
+                                          "tags": [str(t) for t in command.a.tags]})]
 
     @event("Items tagged {tags} are restricted at {location}.",
            location=args.text("the location"), tags=args.items("the item tags"))
@@ -112,24 +111,25 @@ class SocialRules(PolemosBase):
              "knowledge roll.", who="player", when="any", actor="required",
              rules=("P-SOC-5", "P-SOC-6"),
              location=args.text("the location", required=True, max_len=64),
-             foreign=args.flag("a foreign culture: a knowledge roll"),
-             skill=args.text("the knowledge skill", default="community", max_len=64),
-             target=args.integer("the GM's target number", default=8))
+             foreign=args.flag("the GM's word that the culture is foreign to the character: "
+                               "a knowledge roll (left out: at home, known)", who="gm"),
+             skill=args.text("the knowledge skill (community, commerce or similar)",
+                             default="community", max_len=64),
+             target=args.integer("the GM's target number", lo=0, hi=99, default=8, who="gm"))
     def do_restrictions(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
-        """Does a character know a place's item restrictions? actor, location, [foreign]
-        (a foreign culture: a knowledge roll, P-SOC-6), [skill] (community), [target] (the
-        GM's target number, default 8). At home they are known without a roll."""
+        """Does a character know a place's item restrictions? At home they are known without
+        a roll; in a foreign culture it takes a knowledge roll against the GM's target number
+        (P-SOC-6)."""
+        a = command.a
         actor = self.creature(state, self.actor(state, command).id)
-        location = self.arg(command, "location", str)
+        location = a.location
         tags = list(state.extra.get("restricted", {}).get(location, []))
         data: dict[str, Any] = {"actor": actor.id, "location": location, "known": True}
-        if self.arg(command, "foreign", bool, False):
-            skill = self.arg(command, "skill", str, "community")
-            result = roll_skill(actor.skill(skill), 0, 0, self.rule(state, "AP-2"), dice)
+        if a.foreign:
+            result = roll_skill(actor.skill(a.skill), 0, 0, self.rule(state, "AP-2"), dice)
             data.update(roll=Deferred(result.to_json), total=result.total,
-                        known=success(result.total, self.arg(command, "target", int, 8),
-                                      self.rule(state, "AP-1")))
+                        known=success(result.total, a.target, self.rule(state, "AP-1")))
         data["tags"] = tags if data["known"] else None
         return [Event("restrictions_known", data)]
 

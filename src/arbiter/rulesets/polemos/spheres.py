@@ -61,9 +61,7 @@ def sphere_move(rules: PolemosBase, state: EncounterState, actor: Creature,
     if actor.sphere is None:
         raise IllegalCommand(f"{actor.id} is in no combat sphere (deploy it first)",
                              rule="P-SPH-1")
-    to = rules.arg(command, "to", str)
-    if to not in SPHERES:
-        raise InvalidCommand(f"sphere_move: to must be one of {', '.join(SPHERES)}")
+    to: str = command.a.to
     size = contact_size(state)
     if actor.id in state.extra.get("visiting", []) and to != "support":
         raise IllegalCommand(f"{actor.id} is only visiting the battle sphere and must try "
@@ -72,7 +70,7 @@ def sphere_move(rules: PolemosBase, state: EncounterState, actor: Creature,
     if transit is not None and transit["to"] == to:
         plan = dict(transit)
     else:
-        quadrant = rules.opt(command, "quadrant", str)
+        quadrant: str | None = command.a.quadrant
         if to == "contact":
             quadrant = actor.quadrant
         if to == "battle" and quadrant is None:
@@ -83,7 +81,7 @@ def sphere_move(rules: PolemosBase, state: EncounterState, actor: Creature,
         square = None
         if to == "contact":
             assert quadrant is not None
-            square = list(as_square(command.args.get("square"), "square"))
+            square = list(as_square(command.a.square, "square"))
             if not all(0 <= v < size for v in square) or \
                     not on_edge((square[0], square[1]), quadrant, size):
                 raise IllegalCommand(f"a unit coming from the {quadrant} quadrant starts "
@@ -121,7 +119,8 @@ def sphere_turn_start(rules: PolemosBase, state: EncounterState, who: str) -> li
     unit = rules.creature(state, who)
     if unit.sphere != "battle" or unit.down:
         return []
-    return sphere_move(rules, state, unit, Command("sphere_move", who, {"to": "support"}))
+    return sphere_move(rules, state, unit,
+                       rules.bound(Command("sphere_move", who, {"to": "support"})))
 
 
 @mypyc_attr(native_class=False)
@@ -165,11 +164,10 @@ class SphereRules(PolemosBase):
                                        hi=100_000, default=25))
     def do_spheres(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """The GM tracks large-scale warfare with combat spheres (P-SPH-1): [contact_size]
-        (25: 25×25 squares, P-SPH-2). The battle and support sizes follow ruling AP-23."""
-        size = self.arg(command, "contact_size", int, 25)
-        if size < 1:
-            raise InvalidCommand("spheres: contact_size must be at least 1")
+        """The GM tracks large-scale warfare with combat spheres (P-SPH-1): a contact sphere
+        of 25×25 squares unless given (P-SPH-2); the battle and support sizes follow ruling
+        AP-23."""
+        size: int = command.a.contact_size
         battle, support = SIZES[self.rule(state, "AP-23")]
         return [Event("spheres_set", {"contact_size": size, "battle_size": battle,
                                       "support_size": support})]
@@ -191,26 +189,23 @@ class SphereRules(PolemosBase):
              square=args.square("the contact-sphere square [x, y]"))
     def do_deploy(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """Place a unit in a sphere (the GM's set-up): target, sphere, [quadrant] (battle),
-        [square] (contact). Battle units have a quadrant and no square (P-SPH-5); support units
-        neither (P-SPH-11)."""
-        unit = self.creature(state, self.arg(command, "target", str))
-        sphere = self.arg(command, "sphere", str)
+        """Place a unit in a sphere (the GM's set-up): battle units have a quadrant and no
+        square (P-SPH-5), contact units a square, support units neither (P-SPH-11)."""
+        unit = self.creature(state, command.a.target)
+        sphere: str = command.a.sphere
         data = self._place(state, unit, sphere, command)
         data["visiting"] = check_entry(unit, sphere)
         return [Event("deployed", data)]
 
     def _place(self, state: EncounterState, unit: Creature, sphere: str,
                command: Command) -> dict[str, Any]:
-        if sphere not in SPHERES:
-            raise InvalidCommand(f"sphere must be one of {', '.join(SPHERES)}")
         quadrant, square = None, None
         if sphere == "battle":
-            quadrant = self.arg(command, "quadrant", str)
-            if quadrant not in QUADRANTS:
-                raise InvalidCommand(f"quadrant must be one of {', '.join(QUADRANTS)}")
+            quadrant = command.a.quadrant
+            if quadrant is None:
+                raise InvalidCommand(f"{command.name}: missing argument 'quadrant'")
         elif sphere == "contact":
-            square = list(as_square(command.args.get("square"), "square"))
+            square = list(as_square(command.a.square, "square"))
             size = contact_size(state)
             if not all(0 <= v < size for v in square):
                 raise IllegalCommand(f"the contact sphere is {size}×{size} squares; "
@@ -242,11 +237,9 @@ class SphereRules(PolemosBase):
              square=args.square("the contact-sphere square to enter, on the matching edge"))
     def do_sphere_move(self, state: EncounterState, command: Command,
                        dice: DiceSource) -> list[Event]:
-        """Move toward another sphere or quadrant (P-SPH-9, P-SPH-10, P-SPH-14): actor, to
-        (contact, battle, support), [quadrant] (battle: where to; any quadrant coming from
-        support), [square] (contact: any square on the matching edge). Spends the turn's
-        movement (``speed``); a move longer than one turn continues with the next
-        ``sphere_move`` (AP-26). See ``extra.transit``."""
+        """Move toward another sphere or quadrant (P-SPH-9, P-SPH-10, P-SPH-14), spending the
+        turn's movement (``speed``); a move longer than one turn continues with the next
+        ``sphere_move`` (AP-26; see ``extra.transit``)."""
         actor = self.acting(state, command)
         return sphere_move(self, state, actor, command)
 

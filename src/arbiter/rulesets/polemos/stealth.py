@@ -15,11 +15,11 @@ from ...core import (
     EncounterState,
     Event,
     IllegalCommand,
-    InvalidCommand,
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from .actions import KINDS
 from .base import PolemosBase
 from .checks import roll_skill, success
 from .model import Creature
@@ -32,27 +32,25 @@ class StealthRules(PolemosBase):
     @command("Hide by sneaking or camouflage: 2D6 + [stealth] is the detection defense "
              "searchers must reach.", who="player", actor="optional", cost="primary",
              rules=("P-STL-1", "P-STL-2"),
-             target=args.creature("what hides or is camouflaged (default: the actor)"),
+             target=args.creature("what hides or is camouflaged (default: the actor): the "
+                                  "actor itself or one of the player's own", refers="own"),
              method=args.choice("sneak or camouflage", "sneak", "camouflage", default="sneak"),
-             defense=args.integer("a set detection defense instead of the roll"),
-             kind=args.text("the kind of action it takes (with an actor)", default="primary",
-                            max_len=16))
+             defense=args.integer("a set detection defense instead of the roll", lo=0, hi=99,
+                                  who="gm"),
+             kind=args.choice("the kind of action it takes (with an actor)", *KINDS,
+                              default="primary", who="gm"))
     def do_hide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Hide by sneaking or camouflage (P-STL-2): actor (its own action, [kind] primary) or
-        target (an object the GM camouflages), [method], [defense] (a set detection defense
-        instead of the roll).
-        Dice: 2D6 + [stealth]; the total is the detection defense searchers must reach."""
-        name = self.opt(command, "target", str) or self.actor(state, command).id
-        hider = self.creature(state, name)
-        method = self.arg(command, "method", str, "sneak")
-        if method not in ("sneak", "camouflage"):
-            raise InvalidCommand("hide: method must be sneak or camouflage")
+        """Hide by sneaking or camouflage (P-STL-2): a creature hides as its own action, or
+        the GM camouflages an object; the [stealth] roll, or the GM's set number, is the
+        detection defense searchers must reach."""
+        a = command.a
+        hider = self.creature(state, a.target or self.actor(state, command).id)
+        method = a.method
         data: dict[str, Any] = {"target": hider.id, "method": method}
         if command.actor is not None:  # sneaking is the hider's own action
-            data.update(self.use(state, self.acting(state, command),
-                                 str(command.args.get("kind", "primary")), method))
-        if "defense" in command.args:
-            data["defense"] = self.arg(command, "defense", int)
+            data.update(self.use(state, self.acting(state, command), a.kind, method))
+        if a.defense is not None:
+            data["defense"] = a.defense
         else:
             result = roll_skill(hider.skill("stealth"), 0, 0, self.rule(state, "AP-2"), dice)
             data.update(defense=result.total, roll=Deferred(result.to_json))
@@ -82,8 +80,8 @@ class StealthRules(PolemosBase):
              target=args.creature("who stops hiding", required=True))
     def do_appear(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """Stop hiding: target. Everyone may target it again."""
-        target = self.creature(state, self.arg(command, "target", str))
+        """Stop hiding (P-STL-1): everyone may target it again."""
+        target = self.creature(state, command.a.target)
         if not target.hidden:
             raise IllegalCommand(f"{target.id} is not hidden")
         return [Event("appeared", {"target": target.id})]
@@ -100,27 +98,28 @@ class StealthRules(PolemosBase):
              range=args.integer("how far it searches, in squares (default: everywhere)",
                                 lo=0, hi=200_000),
              detection_modifier=args.integer("the GM's modifier to hidden objects' detection "
-                                             "defense (P-STL-5)", lo=-99, hi=99, default=0),
+                                             "defense (P-STL-5)", lo=-20, hi=20, default=0,
+                                             who="gm"),
              stealth_modifier=args.integer("the GM's modifier to the searcher's total "
-                                           "(P-STL-5)", lo=-99, hi=99, default=0),
-             blind_spots=args.creatures("what the GM rules out of sight (P-STL-4)"),
-             kind=args.text("the kind of action it takes", default="primary", max_len=16),
-             bonus=args.integer("bonus dice (read by the odds only)", lo=0, hi=20),
-             penalty=args.integer("penalty dice (read by the odds only)", lo=0, hi=20),
+                                           "(P-STL-5)", lo=-20, hi=20, default=0, who="gm"),
+             blind_spots=args.creatures("what the GM rules out of sight (P-STL-4)", who="gm"),
+             kind=args.choice("the kind of action it takes", *KINDS, default="primary",
+                              who="gm"),
+             bonus=args.integer("bonus dice (read by the odds only)", lo=0, hi=20, who="gm"),
+             penalty=args.integer("penalty dice (read by the odds only)", lo=0, hi=20,
+                                  who="gm"),
              dice_mod=args.integer("bonus (+) or penalty (-) dice (read by the odds only)",
-                                   lo=-20, hi=20))
+                                   lo=-20, hi=20, who="gm"))
     def do_search(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """Search actively for hidden objects (P-STL-3; the search area ability, AP-31):
-        actor, [range] (squares; default everywhere), [detection_modifier] (the GM's bonus or
-        penalty to hidden objects' detection defense, P-STL-5), [stealth_modifier] (to the
-        searcher's total, P-STL-5), [blind_spots] (ids the GM rules out, P-STL-4), [kind]
-        (primary). Dice: 2D6 + [search], compared to each hidden object's detection defense
-        (ruling POL-8)."""
+        """Search actively for hidden objects (P-STL-3; the search area ability, AP-31): the
+        [search] roll, with the GM's modifiers (P-STL-5), against each hidden object's
+        detection defense (ruling POL-8), but what the GM rules out of sight (P-STL-4)."""
+        a = command.a
         actor = self.acting(state, command)
-        use = self.use(state, actor, str(command.args.get("kind", "primary")), "search")
-        reach = self.opt(command, "range", int)
-        blind = {str(b) for b in self.arg(command, "blind_spots", list, [])}
+        use = self.use(state, actor, a.kind, "search")
+        reach = a.range
+        blind = set(a.blind_spots or ())
         hidden = [e for e in state.entities.values() if isinstance(e, Creature)
                   and (e.hidden or e.has("hidden"))
                   and e.id != actor.id and not self.detected(state, actor.id, e.id)
@@ -129,8 +128,8 @@ class StealthRules(PolemosBase):
             hidden = [e for e in hidden
                       if (self.range_between(state, actor, e, strict=False) or 0) <= reach]
         result = roll_skill(actor.skill("search"), 0, 0, self.rule(state, "AP-2"), dice)
-        total = result.total + self.arg(command, "stealth_modifier", int, 0)
-        shift = self.arg(command, "detection_modifier", int, 0)
+        total = result.total + a.stealth_modifier
+        shift = a.detection_modifier
         ties = self.rule(state, "AP-1")
         found = []  # not whom it missed: a player's log would show that entry lose it
         gm = self.rule(state, "POL-8") == "gm-decides"
@@ -154,12 +153,12 @@ class StealthRules(PolemosBase):
 
     def do_detect(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """The GM's judgement of detection (P-REQ-3): actor, target, [detected] (true).
-        Knowing only the region something is in is not detecting it."""
+        """The GM's judgement of detection (P-REQ-3). Knowing only the region something is in
+        is not detecting it."""
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
         return [Event("detection_set", {"actor": actor.id, "target": target.id,
-                                        "detected": self.arg(command, "detected", bool, True)})]
+                                        "detected": command.a.detected})]
 
     def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         known = state.extra.setdefault("detected", {}).setdefault(data["actor"], [])
@@ -174,14 +173,14 @@ class StealthRules(PolemosBase):
              packed=args.flag("pack it away instead", default=False))
     def do_unpack(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """Take an item out of its container, or pack it away: actor, item, [packed] (false).
-        Only what the actor carries (P-REQ-7)."""
+        """Take an item out of its container, or pack it away: only what the actor carries
+        (P-REQ-7, P-REQ-8)."""
         actor = self.creature(state, self.actor(state, command).id)
-        item = self.creature(state, self.arg(command, "item", str))
+        item = self.creature(state, command.a.item)
         if item.carried_by != actor.id:
             raise IllegalCommand(f"{actor.id} does not carry {item.id}", rule="P-REQ-8")
         return [Event("packed", {"item": item.id,
-                                 "packed": self.arg(command, "packed", bool, False)})]
+                                 "packed": command.a.packed})]
 
     @event("{item} is {packed?packed away|taken out}.", item=args.creature("the item"),
            packed=args.flag("packed away"))

@@ -45,39 +45,56 @@ TARGET_RULES = (*(f"P-TGT-{i}" for i in range(1, 21)), "P-RNG-1", "P-RNG-2",
 
 def target_args() -> dict[str, args.Arg]:
     """The arguments that checking an ability's target reads (``resolve_target``): the
-    ``target`` command's and the ``act`` command's when it names a ``target_kind``."""
+    ``target`` command's and the ``act`` command's when it names a ``target_kind``. The
+    player names what the ability is used on and which checks to make; the ability's
+    numbers (its range, an aura's size, an arc's width, a selection's count) and every
+    ruling on the world (valid, in range, a key, a permission, communication, what is
+    trivial, a path or a carrier) are the game master's."""
     return {
-        "target_kind": args.choice("what kind of target the ability takes", *TARGET_KINDS,
-                                   default="object"),
-        "range": args.integer("the ability's range in squares (0: its own square)", lo=0,
-                              hi=200_000, default=0),
+        "target_kind": args.choice("what kind of target the ability takes (default: object; "
+                                   "in act, left out: no target check)", *TARGET_KINDS),
+        "range": args.integer("the ability's range in squares (0: its own square, P-RNG-2; "
+                              "the ability's, the GM's)", lo=0, hi=200_000, default=0,
+                              who="gm"),
         "requires": args.items("requirement keywords: visible, reachable, usable, "
                                "communicable, connectable"),
-        "valid": args.flag("the GM's word on whether the target is valid (P-TGT-19)"),
+        "valid": args.flag("the GM's word on whether the target is valid (P-TGT-19)",
+                           default=None, who="gm"),
         "target": args.creature("the creature or object targeted"),
-        "nearest": args.integer("select the nearest N targets of the kind (P-TGT-20)", lo=1,
-                                hi=1000),
-        "exclude": args.creatures("what the GM leaves out as trivial (P-TGT-20)"),
+        "nearest": args.integer("select the nearest N targets of the kind (P-TGT-20; the "
+                                "ability's, the GM's)", lo=1, hi=1000, who="gm"),
+        "exclude": args.creatures("what the GM leaves out as trivial (P-TGT-20)", who="gm"),
         "area": args.text("a body area (body_area)", max_len=64),
         "wound": args.text("a wound's id (wound)", max_len=64),
         "square": args.value("a square [x, y] (location), or a vehicle's module square "
                              "'dx,dy' (vehicle)"),
         "squares": args.squares("contiguous squares [[x, y], ...] (area)"),
-        "size": args.integer("how many squares (aura)", lo=1, hi=MAX_SQUARES),
+        "size": args.integer("how many squares (aura; the ability's, the GM's)", lo=1,
+                             hi=MAX_SQUARES, who="gm"),
         "direction": args.choice("the direction the arc faces (angle)", *DIRECTIONS),
-        "arc": args.integer("the arc's width in degrees: 90, 180 or 360 (angle)", lo=0,
-                            hi=360, default=90),
+        "arc": args.integer("the arc's width in degrees: 90, 180 or 360 (angle; the "
+                            "ability's, the GM's)", lo=0, hi=360, default=90, who="gm"),
         "ability_of": args.creature("whose declared ability (ability)"),
         "network": args.text("the network (network, system, connectable)", max_len=64),
         "via": args.creature("a system to plug into by wire (network)"),
         "in_range": args.flag("the GM's word on whether the wireless signal reaches "
-                              "(network)"),
+                              "(network)", default=None, who="gm"),
         "process": args.text("the process's id (process)", max_len=64),
-        "key": args.flag("the actor has the key to the locked target (usable)"),
-        "permission": args.flag("the owner allows its use (usable)"),
-        "communicable": args.flag("the GM's word on rich communication (communicable)"),
+        "key": args.flag("the actor has the key to the locked target (usable; the GM's)",
+                         who="gm"),
+        "permission": args.flag("the owner allows its use (usable; the GM's)", who="gm"),
+        "communicable": args.flag("the GM's word on rich communication (communicable)",
+                                  default=None, who="gm"),
         **reach_args(),
     }
+
+
+def needed(command: Command, key: str) -> Any:
+    """An argument the target kind needs, or InvalidCommand naming it when left out."""
+    value = getattr(command.a, key)
+    if value is None:
+        raise InvalidCommand(f"{command.name}: missing argument {key!r}")
+    return value
 
 
 def resolve_target(rules: PolemosBase, state: EncounterState, actor: Creature,
@@ -86,21 +103,20 @@ def resolve_target(rules: PolemosBase, state: EncounterState, actor: Creature,
     requirements (P-REQ-*). Returns what it reaches: ``affected`` (entity ids),
     ``squares``, and details. The GM's ``valid: true|false`` has the final word on a target
     the keywords do not settle (P-TGT-19)."""
-    kind = rules.arg(command, "target_kind", str, "object")
-    if kind not in TARGET_KINDS:
-        raise InvalidCommand(f"target_kind must be one of {', '.join(TARGET_KINDS)}")
-    reach = rules.arg(command, "range", int, 0)  # P-RNG-2: no range is range 0
-    requires = [str(r) for r in rules.arg(command, "requires", list, [])]
+    a = command.a
+    kind: str = a.target_kind or "object"
+    reach: int = a.range  # P-RNG-2: no range is range 0
+    requires = [str(r) for r in a.requires or []]
     for req in requires:
         if req not in REQUIREMENTS:
             raise InvalidCommand(f"requires: {req!r} is not a requirement keyword "
                                  f"({', '.join(REQUIREMENTS)})")
-    if "valid" in command.args and not rules.arg(command, "valid", bool):
+    if a.valid is False:
         raise IllegalCommand("the GM rules this target invalid", rule="P-TGT-19")
     out: dict[str, Any] = {"target_kind": kind, "range": reach}
     if kind in SQUARE_KINDS:
         squares = target_squares(rules, state, actor, kind, reach, command)
-        exclude = set(rules.arg(command, "exclude", list, []))  # P-TGT-20: the GM's call
+        exclude = set(a.exclude or [])  # P-TGT-20: the GM's call
         # P-REQ-2: every object inside, detected or not
         out["squares"] = [list(s) for s in squares]
         out["affected"] = [e.id for e in state.entities.values()
@@ -117,12 +133,12 @@ def resolve_target(rules: PolemosBase, state: EncounterState, actor: Creature,
     if kind == "ability":
         return {**out, **target_ability(rules, state, command)}
     if kind == "network":
-        name = rules.arg(command, "network", str)
-        connectable(rules, state, actor.id, name, command, rules.opt(command, "via", str))
+        name = needed(command, "network")
+        connectable(rules, state, actor.id, name, command, a.via)
         out.update(network=name, affected=[])
         return out
     if kind == "process":
-        pid = rules.arg(command, "process", str)
+        pid = needed(command, "process")
         proc = state.extra.get("processes", {}).get(pid)
         if proc is None:
             raise InvalidCommand(f"no process {pid!r}")
@@ -131,22 +147,21 @@ def resolve_target(rules: PolemosBase, state: EncounterState, actor: Creature,
                                  f"connected to {proc['network']}", rule="P-REQ-12")
         out.update(process=pid, affected=[])  # P-REQ-14: its address is always known
         return out
-    if "nearest" in command.args:
+    if a.nearest is not None:
         return {**out, **nearest(rules, state, actor, kind, reach, command)}
-    name = rules.arg(command, "target", str, actor.id if kind == "self" else None)
+    name = a.target if a.target is not None else actor.id if kind == "self" else None
     if name is None:
         raise InvalidCommand(f"a {kind} target needs 'target'")
     target = rules.creature(state, name)
     check_kind(rules, state, actor, target, kind, command, out)
     if kind == "system":
-        out["network"] = system_connectable(state, actor.id, target.id,
-                                                 rules.opt(command, "network", str))
+        out["network"] = system_connectable(state, actor.id, target.id, a.network)
     elif kind != "self":
         rules.check_detected(state, actor, target)  # P-REQ-1, P-STL-1
         module = out.get("square") if kind == "vehicle" else None
         gap = rules.range_between(state, actor, target, command, module)
         if gap is None:  # no grid: nothing to measure on (P-RNG-1)
-            if not rules.arg(command, "valid", bool, False):
+            if not a.valid:
                 raise IllegalCommand(f"neither {actor.id} nor {target.id} has a square or a "
                                      "combat sphere: the range cannot be measured (give "
                                      "them positions, or the GM's word that the target is "
@@ -168,8 +183,7 @@ def resolve_target(rules: PolemosBase, state: EncounterState, actor: Creature,
         elif req == "communicable":
             out["fluency"] = communicable(rules, state, actor, target, command)
         elif req == "connectable" and kind != "system":
-            system_connectable(state, actor.id, target.id,
-                                    rules.opt(command, "network", str))
+            system_connectable(state, actor.id, target.id, a.network)
     out["target"] = target.id
     return out
 
@@ -195,7 +209,7 @@ def check_kind(rules: PolemosBase, state: EncounterState, actor: Creature, targe
     elif kind == "body_area":
         if not creature:
             refuse("only a creature has body areas", "P-TGT-4")
-        area = rules.arg(command, "area", str)
+        area = needed(command, "area")
         target.area(area)
         out.update(area=area, affected=[target.id])
     elif kind == "item":
@@ -211,13 +225,15 @@ def check_kind(rules: PolemosBase, state: EncounterState, actor: Creature, targe
             refuse("only the acting creature itself", "P-TGT-7")
         out["affected"] = [actor.id]
     elif kind == "wound":
-        wound = target.wound(rules.arg(command, "wound", str))  # P-TGT-13
+        wound = target.wound(needed(command, "wound"))  # P-TGT-13
         out.update(wound=wound.id, affected=[target.id])
     elif kind == "vehicle":
         if not (target.vehicle or "rideable" in target.tags):
             refuse("it cannot be ridden", "P-TGT-14")
-        if "square" in command.args and target.vehicle:
-            key = rules.arg(command, "square", str)
+        key = command.a.square
+        if key is not None and target.vehicle:
+            if not isinstance(key, str):
+                raise InvalidCommand(f"{command.name}: 'square' must be str, not {key!r}")
             if key not in target.vehicle["footprint"]:
                 raise InvalidCommand(f"{target.id} has no square {key} (squares: "
                                      f"{', '.join(target.vehicle['footprint'])})")
@@ -254,10 +270,8 @@ def nearest(rules: PolemosBase, state: EncounterState, actor: Creature, kind: st
     """A selection by criteria, e.g. "the nearest 3 bodies" (P-TGT-20): the ``nearest``
     detected targets of the kind within range, nearest first (ties: the order added),
     leaving out what the GM rules trivial or irrelevant (``exclude``)."""
-    count = rules.arg(command, "nearest", int)
-    if count < 1:
-        raise InvalidCommand("nearest: select at least one target")
-    exclude = {str(e) for e in rules.arg(command, "exclude", list, [])}
+    count: int = command.a.nearest  # at least 1 (its declaration)
+    exclude = {str(e) for e in command.a.exclude or []}
     here = rules.square_of(state, actor.id)
     if here is None:
         raise IllegalCommand(f"{actor.id} has no square on the grid: give it a 'position'",
@@ -294,15 +308,13 @@ def target_squares(rules: PolemosBase, state: EncounterState, actor: Creature, k
                              rule="P-RNG-1")
     metric = rules.metric(state)
     if kind == "aura":  # P-TGT-10
-        return aura(here, rules.arg(command, "size", int))
+        return aura(here, needed(command, "size"))
     if kind == "angle":  # P-TGT-11
-        return angle(here, rules.arg(command, "direction", str), reach,
-                     rules.arg(command, "arc", int, 90), metric)
+        return angle(here, needed(command, "direction"), reach, command.a.arc, metric)
     if kind == "location":  # P-TGT-8
-        squares = [as_square(command.args.get("square"), "location: square")]
+        squares = [as_square(command.a.square, "location: square")]
     else:  # P-TGT-9
-        squares = [as_square(s, "area: squares") for s in
-                   rules.arg(command, "squares", list)]
+        squares = list(needed(command, "squares"))
         if not contiguous(squares, rules.rule(state, "POL-4") == "corner"):
             raise IllegalCommand("the squares of an area target must be contiguous",
                                  rule="P-TGT-9")
@@ -317,7 +329,7 @@ def target_squares(rules: PolemosBase, state: EncounterState, actor: Creature, k
 def target_ability(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
     """P-TGT-12: a declared ability that has not begun resolving; a combo's parts are
     targeted together as the combined ability."""
-    who = rules.arg(command, "ability_of", str)
+    who = needed(command, "ability_of")
     pending = state.extra.get("pending", [])
     mine = [p for p in pending if p["actor"] == who]
     if not mine:
@@ -350,11 +362,11 @@ def check_usable(rules: PolemosBase, state: EncounterState, actor: Creature, tar
     facility used without its owner's permission."""
     rules.check_detected(state, actor, target)
     if target.locked and f"key:{target.id}" not in actor.tags \
-            and not rules.arg(command, "key", bool, False):
+            and not command.a.key:
         raise IllegalCommand(f"{target.id} is locked and {actor.id} has no key: not usable",
                              rule="P-REQ-9")
     if target.owner and target.owner != actor.id \
-            and not rules.arg(command, "permission", bool, False):
+            and not command.a.permission:
         raise IllegalCommand(f"{target.id} belongs to {target.owner}; it is usable only "
                              "with the owner's permission (permission: true)",
                              rule="P-REQ-9")
@@ -365,8 +377,8 @@ def communicable(rules: PolemosBase, state: EncounterState, actor: Creature, tar
     """P-REQ-10: a language both share; returns the fluency of the best one (the lower of
     the two levels), which the GM may use to distort or forbid rich communication."""
     rules.check_detected(state, actor, target)
-    if "communicable" in command.args:
-        if not rules.arg(command, "communicable", bool):
+    if command.a.communicable is not None:
+        if not command.a.communicable:
             raise IllegalCommand(f"the GM rules that {actor.id} and {target.id} cannot "
                                  "communicate richly", rule="P-REQ-10")
         return 0
@@ -388,9 +400,8 @@ class TargetRules(PolemosBase):
              rules=TARGET_RULES)
     def do_target(self, state: EncounterState, command: Command,
                   dice: DiceSource) -> list[Event]:
-        """Ask whether an ability may target something, changing nothing: actor,
-        target_kind, [range], [requires], and the kind's arguments (target, area, wound,
-        square, squares, size, direction, arc, ability_of, network, process)."""
+        """Ask whether an ability may target something (its kind, range and
+        requirements), changing nothing."""
         actor = self.creature(state, self.actor(state, command).id)
         return [Event("target_checked", {"actor": actor.id,
                                          **resolve_target(self, state, actor, command)})]

@@ -70,8 +70,8 @@ class TurnRules(PolemosBase):
     def do_simultaneous(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Order creatures acting at the same moment (P-ORD-6, AP-33): actors (a list)."""
-        names = self.arg(command, "actors", list)
+        """Order creatures acting at the same moment by their [initiative] (P-ORD-6, AP-33)."""
+        names: list[str] = command.a.actors
         creatures = [self.creature(state, str(n)) for n in names]
         fresh = self.rule(state, "AP-33") == "fresh-roll"
         values: dict[str, int] = {}

@@ -14,6 +14,8 @@ from ...dice import DiceSource, roll
 from .base import RealmsBase
 from .conditions import set_level
 from .model import (
+    DEFENSES,
+    SITUATIONAL,
     RealmsCreature,
     defense_bonus,
     evasion,
@@ -43,9 +45,9 @@ class AttackRules(RealmsBase):
 
     def attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Everything about an attack but the dice: modifiers, the score, the crit range."""
-        args = command.args
+        a = command.a
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, a.target)
         if target.id == actor.id:
             raise IllegalCommand("a creature cannot attack itself")
         if target.dead or target.unsummoned:
@@ -57,14 +59,14 @@ class AttackRules(RealmsBase):
         weapon = actor.damage
         melee = actor.weapon_range == "melee"
         arms = actor.weapon_arms
-        if "weapon" in args:
-            gear = load_gear("weapons", self.arg(command, "weapon", str), actor.id)
+        if a.weapon is not None:
+            gear = load_gear("weapons", a.weapon, actor.id)
             weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
                       for p in gear["damage"]]
             melee = gear.get("range", "melee") == "melee"
             arms = bool(gear.get("arms", True))
         if mine:  # R-C-RES: an attack with a weapon the arms wield (RLM-7)
-            reaction = bool(args.get("reaction"))
+            reaction = a.reaction is not None
             self.check_arms(state, actor, "reaction_attack" if reaction else "attack",
                             command, weapon_arms=arms, reaction=reaction)
         if not weapon:
@@ -83,13 +85,12 @@ class AttackRules(RealmsBase):
         hidden = hiding is not None
         # R-C-HID: a target that found the attacker by a search knows where it is
         aware = hiding is not None and target.id in hiding.data.get("detected_by", ())
-        unaware = (self.arg(command, "unaware", bool, hidden) if "unaware" in args
-                   else hidden and not aware)
+        unaware = (hidden and not aware) if a.unaware is None else a.unaware
         if hidden and unaware:
             _add(mods, "Hidden, target unaware", 2)  # R-C-HID
         fear = actor.condition("frightened") if mine else None
         if fear is not None:  # R-C-FRI, AR-24
-            sees = self.arg(command, "sees_fear_source", bool, True)
+            sees = a.sees_fear_source
             penalty = 0
             if fear.source == target.id:
                 penalty = fear.level
@@ -105,10 +106,9 @@ class AttackRules(RealmsBase):
             obscurity = modifier(target, "obscurity_ranged")  # R-C-PRO
         if obscurity and self.ruling_is(state, "RLM-4", "minus-1-per-level"):
             _add(mods, f"Obscurity {obscurity}", -obscurity)
-        if "bonus" in args:
-            _add(mods, "situational", self.arg(command, "bonus", int, 0))
-        against = self.arg(command, "against", str, "evasion") if "against" in args \
-            else "evasion"
+        if a.bonus:
+            mods.append(("situational", a.bonus))
+        against = a.against
         dodge = target.level("dodging") if theirs else 0
         # Evasion includes dodging's +1 (R-CMP-8); a Defense score is 10 + the defense
         score = (evasion(target) if against == "evasion"
@@ -117,7 +117,7 @@ class AttackRules(RealmsBase):
         if scared is not None:  # R-C-FRI: the target's Scores (its Evasion, its Defenses)
             if scared.source == actor.id:
                 score -= scared.level
-            elif self.arg(command, "target_sees_fear_source", bool, True):
+            elif a.target_sees_fear_source:
                 score -= half(state, scared.level)
         primary = weapon[0]["type"]
         crit_range = int(self.ruling(state, "RLM-6"))
@@ -148,30 +148,34 @@ class AttackRules(RealmsBase):
                     "R-C-HID", "R-C-INV", "R-C-PRO", "R-C-WEA", "R-DY-1", "R-DTH-1", "R-CMP-10"),
              target=args.creature("the creature attacked", refers="enemy", required=True),
              weapon=args.choice("another weapon than the actor's own (weapons.toml)", *WEAPONS),
-             against=args.text("evasion, or a defense (might, reflex...) whose score is 10 + it",
-                               default="evasion", max_len=64),
-             defend=args.flag("the target takes the Defend reaction with its shield"),
+             against=args.choice("evasion, or a defense whose score (10 + it) the attack is "
+                                 "against", "evasion", *DEFENSES, default="evasion"),
+             defend=args.flag("the target takes the Defend reaction with its shield (the "
+                              "target's reaction: the GM's)", who="gm"),
              reaction=args.choice("a reaction attack: flank (a flanker when the target leaves)",
                                   "flank"),
-             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
+             bonus=args.integer("a situational modifier (the largest the rules name is 5, "
+                                "Completely Obscured)", lo=-SITUATIONAL, hi=SITUATIONAL,
+                                default=0, who="gm"),
              unaware=args.flag("a Hidden attacker's target does not know where it is (default: "
-                               "unless it found the attacker by a search)"),
+                               "unless it found the attacker by a search)", default=None,
+                               who="gm"),
              sees_fear_source=args.flag("a Frightened attacker sees the source of its fear",
-                                        default=True),
+                                        default=True, who="gm"),
              target_sees_fear_source=args.flag("a Frightened target sees the source of its fear",
-                                               default=True),
-             rm_allows=args.flag("the RM allows a Restrained attacker this use of its hands"))
+                                               default=True, who="gm"),
+             rm_allows=args.flag("the RM allows a Restrained attacker this use of its hands",
+                                 who="gm"))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Attack: actor, target, [weapon], [against: evasion|might|reflex...], [defend:
-        true (the target's shield reaction)], [reaction: flank], [bonus], [unaware],
-        [sees_fear_source], [target_sees_fear_source], [rm_allows]."""
+        """An attack roll, then the damage of a hit through the target's pipeline (and its
+        shield, when it Defends)."""
         setup = self.attack_setup(state, command)
         actor: RealmsCreature = setup["actor"]
         target: RealmsCreature = setup["target"]
-        reaction = self.arg(command, "reaction", str, "")
+        reaction = command.a.reaction or ""
         if reaction:
             self.check_flank_reaction(state, actor, target, reaction)
-        defend = self.arg(command, "defend", bool, False)
+        defend = command.a.defend
         if defend:  # refused before any die is rolled
             if not target.shield:
                 raise IllegalCommand(f"{target.id} has no shield to Defend with",

@@ -35,6 +35,7 @@ from ...core.copying import peek
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource, roll
 from .model import (
+    DEFENSES,
     ROUND_HALVES,
     STAT_KEYS,
     RealmsCreature,
@@ -125,6 +126,10 @@ class RealmsBase(Ruleset):
         m.energy = int(spec.get("energy_now", m.energy))
         m.initiative_bonus = int(spec.get("initiative", m.agility))
         m.defenses = {str(k): int(v) for k, v in dict(spec.get("defenses", {})).items()}
+        unknown_defenses = sorted(set(m.defenses) - set(DEFENSES))
+        if unknown_defenses:
+            raise ValueError(f"no defense {', '.join(map(repr, unknown_defenses))} (the "
+                             f"defenses: {', '.join(DEFENSES)}; Evasion is its own key)")
         m.skills = {str(k): int(v) for k, v in dict(spec.get("skills", {})).items()}
         m.proficient = [str(s) for s in spec.get("proficient", list(m.skills))]
         for key in ("resist", "vulnerable", "immune"):
@@ -340,7 +345,7 @@ class RealmsBase(Ruleset):
             return
         if not needs_arms(state, action, weapon_arms):
             return
-        if not reaction and command is not None and self.arg(command, "rm_allows", bool, False):
+        if not reaction and command is not None and command.a.rm_allows:
             return
         what = ARM_ACTIONS.get(action, action)
         leave = "" if reaction else " (the RM may allow it: rm_allows: true)"

@@ -15,9 +15,15 @@ from ...core.ruleset import set_detection
 from ...dice import DiceSource
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
+    BASE_DS,
+    DEFENSES,
+    MAX_DS,
+    SITUATIONAL,
     RealmsCreature,
     capacity,
     climb_speed,
+    conditions_catalogue,
+    damage_types,
     evasion,
     fly_speed,
     half,
@@ -32,9 +38,16 @@ from .pipeline import armor_dr
 
 HIDDEN = frozenset({"hidden"})
 """What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
-MANEUVERS = frozenset({"prone", "knockback", "grapple"})
+MANEUVER_NAMES = ("prone", "knockback", "grapple")
+MANEUVERS = frozenset(MANEUVER_NAMES)
 """Rolls to knock a creature prone, push it back or grapple it: harmful (R-C-CHA), and a
 Faint target's outside forces gain +1 (R-C-FAI)."""
+SENSES = ("sight", "hearing")
+"""The senses a roll may rely on: sight fails Blinded (R-C-BLI), hearing Deafened (R-C-DEA)."""
+CONDITIONS = tuple(sorted(conditions_catalogue()))
+"""The conditions of ``conditions.toml``."""
+DAMAGE_TYPES = damage_types()
+"""The damage types the realms data names (``model.damage_types``)."""
 
 
 @mypyc_attr(native_class=False)
@@ -43,10 +56,11 @@ class CheckRules(RealmsBase):
 
     def skill_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
         actor = self.creature(state, self.actor(state, command).id)
-        skill = self.arg(command, "skill", str)
-        ds = self.arg(command, "ds", int)
-        roller = self.creature(state, self.arg(command, "roller", str, actor.id))
-        helper_id = self.arg(command, "helper", str, None)
+        a = command.a
+        skill: str = a.skill
+        ds: int = a.ds
+        roller = self.creature(state, a.roller or actor.id)
+        helper_id = a.helper
         mine = {e.id for e in state.entities.values()
                 if isinstance(e, RealmsCreature) and e.companion_of == actor.id}
         if roller.id != actor.id and roller.id not in mine:
@@ -69,15 +83,15 @@ class CheckRules(RealmsBase):
                 twice = True
             else:
                 extra.append((f"help ({helper.id})", 2))
-        if self.arg(command, "arms", bool, False):
+        if a.arms:
             self.check_arms(state, roller, "skill", command)  # R-C-RES
-        against = self.arg(command, "target", str, "")
-        maneuver = self.arg(command, "maneuver", str, "")
+        against = a.target or ""
+        maneuver = a.maneuver or ""
         if against:
             other = self.creature(state, against)
             if maneuver in MANEUVERS:
                 self.check_arms(state, roller, "maneuver", command)  # R-C-RES
-            if maneuver in MANEUVERS or self.arg(command, "harmful", bool, False):
+            if maneuver in MANEUVERS or a.harmful:
                 for who in (roller, actor):  # R-C-CHA: no harm to the charmer
                     self.check_harm(who, other, "harm")
             if skill == "charisma":
@@ -88,12 +102,11 @@ class CheckRules(RealmsBase):
             fear = roller.condition("frightened")
             if fear is not None and fear.source == other.id:
                 extra.append(("Frightened (source)", -fear.level))  # R-C-FRI
-        elif roller.has("frightened") and self.arg(command, "sees_fear_source", bool, False):
+        elif roller.has("frightened") and a.sees_fear_source:
             extra.append(("Frightened (in view)", -half(state, roller.level("frightened"))))
-        extra.append(("balance", self.balance(roller, skill,
-                                              self.arg(command, "balance", bool, False))))
-        extra.append(("situational", self.arg(command, "bonus", int, 0)))
-        sense = self.arg(command, "sense", str, "")
+        extra.append(("balance", self.balance(roller, skill, a.balance)))
+        extra.append(("situational", a.bonus))
+        sense = a.sense
         auto_fail = None
         if sense == "sight" and roller.has("blinded"):
             auto_fail = "Blinded: sight-based rolls fail"  # R-C-BLI
@@ -107,24 +120,26 @@ class CheckRules(RealmsBase):
                        command: Command) -> tuple[RealmsCreature, str]:
         """The actor and the condition it overcomes (refused when it has none, R-CON-1)."""
         me = self.creature(state, self.actor(state, command).id)
-        name = self.arg(command, "name", str)
+        name: str = command.a.name
         if not me.has(name):
             raise IllegalCommand(f"{me.id} has no condition {name!r} to overcome", rule="R-CON-1")
         return me, name
 
     @command("Overcome a condition with a defense roll; success removes it (1 AP).",
              who="player", actor="required", cost="skill", rules=("R-CON-1",),
-             name=args.text("the condition overcome", required=True, max_len=64),
-             ds=args.integer("the Difficulty Score", lo=0, hi=999, required=True),
-             defense=args.text("the defense rolled", default="might", max_len=64))
+             name=args.choice("the condition overcome (conditions.toml)", *CONDITIONS,
+                              required=True),
+             ds=args.integer("the Difficulty Score (default: the seed's base DS, 10)", lo=0,
+                             hi=MAX_DS, default=BASE_DS, who="gm"),
+             defense=args.choice("the defense the condition is overcome with (the seed: Might "
+                                 "against Restrained)", *DEFENSES, default="might", who="gm"))
     def do_overcome(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
-        """Overcome a condition with a defense (R-CON-1): actor, name, ds, [defense: might,
-        reflex...; default might]. Success removes the condition. 1 AP (as a skill roll)."""
+        """A defense roll against the DS; success removes the condition (R-CON-1), 1 AP as a
+        skill roll."""
         me, name = self.overcome_setup(state, command)
         economy = self.pay(state, me, "skill")
-        data = self.check_roll(state, me, self.arg(command, "defense", str, "might"),
-                               self.arg(command, "ds", int), dice)
+        data = self.check_roll(state, me, command.a.defense, command.a.ds, dice)
         data.update(actor=me.id, economy=economy, condition=name)
         events = [Event("overcome_rolled", data)]
         if data["success"]:
@@ -143,25 +158,33 @@ class CheckRules(RealmsBase):
              who="player", actor="required", cost="skill",
              rules=("R-CMP-2", "R-CMP-3", "R-CMP-4", "R-C-BLI", "R-C-CHA", "R-C-DEA", "R-C-FAI",
                     "R-C-FRI", "R-C-EXH", "R-C-WEA", "R-C-RES"),
-             skill=args.text("the skill or defense rolled", required=True, max_len=64),
-             ds=args.integer("the Difficulty Score", lo=0, hi=999, required=True),
+             skill=args.text("the skill or defense rolled (the stat block's skills, or "
+                             "might or reflex)", required=True, max_len=64),
+             ds=args.integer("the Difficulty Score (default: the seed's base DS, 10)", lo=0,
+                             hi=MAX_DS, default=BASE_DS, who="gm"),
              roller=args.creature("a companion rolling in the actor's place", refers="own"),
-             helper=args.creature("who helps the roll", refers="ally"),
+             helper=args.creature("who helps the roll (a player's: one of their own, "
+                                  "R-CMP-2)", refers="own"),
              target=args.creature("whom the roll is against"),
-             maneuver=args.text("against a target: prone, knockback or grapple", max_len=64),
-             sense=args.text("sight or hearing, when the roll relies on it", max_len=64),
-             balance=args.flag("the roll needs balance or poise (Acrobatics always does)"),
-             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
-             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"),
+             maneuver=args.choice("against a target: knock it prone, knock it back or grapple "
+                                  "it", *MANEUVER_NAMES),
+             sense=args.choice("the sense the roll relies on (Blinded, Deafened: it fails)",
+                               *SENSES, who="gm"),
+             balance=args.flag("the roll needs balance or poise (Acrobatics always does)",
+                               who="gm"),
+             bonus=args.integer("a situational modifier", lo=-SITUATIONAL, hi=SITUATIONAL,
+                                default=0, who="gm"),
+             sees_fear_source=args.flag("a Frightened roller sees the source of its fear",
+                                        who="gm"),
              harmful=args.flag("the roll harms its target (a Charmed roller may not harm its "
-                               "charmer)"),
-             arms=args.flag("the roll needs the arms (a Restrained roller may not)"),
-             rm_allows=args.flag("the RM allows a Restrained roller this use of its hands"))
+                               "charmer)", who="gm"),
+             arms=args.flag("the roll needs the arms (a Restrained roller may not)", who="gm"),
+             rm_allows=args.flag("the RM allows a Restrained roller this use of its hands",
+                                 who="gm"))
     def do_skill(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A skill (or defense) roll against a Difficulty Score: actor, skill, ds, [roller:
-        a companion rolling instead (R-CMP-3)], [helper (R-CMP-2, R-CMP-4)], [target],
-        [maneuver], [sense: sight|hearing], [balance], [bonus], [sees_fear_source],
-        [harmful] (R-C-CHA), [arms], [rm_allows] (R-C-RES)."""
+        """A d20 + the skill (or defense) bonus + its modifiers against the DS, rolled by the
+        actor or a companion in its place, with a companion's help (R-CMP-2..4); it fails
+        without a roll when it relies on a sense the roller has lost."""
         setup = self.skill_setup(state, command)
         economy = self.pay(state, setup["actor"], "skill")
         if setup["auto_fail"]:
@@ -187,29 +210,23 @@ class CheckRules(RealmsBase):
         """The skill roll a search is (R-C-HID): Perceive (or ``skill``) against the hidden
         target's Stealth or Hide Score (``ds``, else the score its Hidden condition holds)."""
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
         hiding = target.condition("hidden")
         if hiding is None:
             raise IllegalCommand(f"{target.id} is not hidden", rule="R-C-HID")
         if actor.id in hiding.data.get("detected_by", ()):
             raise IllegalCommand(f"{actor.id} already knows where {target.id} is",
                                  rule="R-C-HID")
-        skill = self.search_skill(command)
-        if "ds" in command.args:
-            ds = self.arg(command, "ds", int)
-        elif "score" in hiding.data:
+        ds = command.a.ds
+        if ds is None:
+            if "score" not in hiding.data:
+                raise InvalidCommand(f"search: {target.id}'s Stealth or Hide Score is not "
+                                     "known: the GM may give 'ds' (or give its Hidden "
+                                     "condition a score)")
             ds = int(hiding.data["score"])
-        else:
-            raise InvalidCommand(f"search: give 'ds', {target.id}'s Stealth or Hide Score "
-                                 "(or give its Hidden condition a score)")
         args = {k: v for k, v in command.args.items() if k not in ("target", "skill", "ds")}
-        return Command("skill", command.actor, {**args, "skill": skill, "ds": ds})
-
-    def search_skill(self, command: Command) -> str:
-        skill = self.arg(command, "skill", str, "perceive")
-        if skill not in ("perceive", "search"):
-            raise InvalidCommand("search: skill is perceive or search")
-        return skill
+        return self.bound(Command("skill", command.actor,
+                                  {**args, "skill": command.a.skill, "ds": ds}))
 
     def hiders(self, state: EncounterState,
                actor: RealmsCreature) -> list[tuple[RealmsCreature, int]]:
@@ -229,12 +246,12 @@ class CheckRules(RealmsBase):
 
     def sweep_command(self, state: EncounterState, command: Command) -> Command:
         """The skill roll of a search without a target (its DS is each hider's score)."""
-        skill = self.search_skill(command)
-        if "ds" in command.args:
+        if command.a.ds is not None:
             raise InvalidCommand("search: a 'ds' needs a 'target' (without one, each hidden "
                                  "creature's own score counts)")
         args = {k: v for k, v in command.args.items() if k != "skill"}
-        return Command("skill", command.actor, {**args, "skill": skill, "ds": 0})
+        return self.bound(Command("skill", command.actor,
+                                  {**args, "skill": command.a.skill, "ds": 0}))
 
     @command("Search for Hidden creatures: Perceive or Search against their Stealth or Hide "
              "Score (1 AP).",
@@ -243,25 +260,26 @@ class CheckRules(RealmsBase):
                                   refers="enemy"),
              skill=args.choice("the skill rolled", "perceive", "search", default="perceive"),
              ds=args.integer("with a target: its Stealth or Hide Score (default: its Hidden "
-                             "condition's score)", lo=0, hi=999),
+                             "condition's score)", lo=0, hi=MAX_DS, who="gm"),
              roller=args.creature("a companion rolling in the actor's place", refers="own"),
-             helper=args.creature("who helps the roll", refers="ally"),
-             sense=args.text("sight or hearing, when the roll relies on it", max_len=64),
-             balance=args.flag("the roll needs balance or poise"),
-             bonus=args.integer("a situational bonus", lo=-99, hi=99, default=0),
-             sees_fear_source=args.flag("a Frightened roller sees the source of its fear"))
+             helper=args.creature("who helps the roll (a player's: one of their own, "
+                                  "R-CMP-2)", refers="own"),
+             sense=args.choice("the sense the roll relies on (Blinded, Deafened: it fails)",
+                               *SENSES, who="gm"),
+             balance=args.flag("the roll needs balance or poise", who="gm"),
+             bonus=args.integer("a situational modifier", lo=-SITUATIONAL, hi=SITUATIONAL,
+                                default=0, who="gm"),
+             sees_fear_source=args.flag("a Frightened roller sees the source of its fear",
+                                        who="gm"))
     def do_search(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Search for Hidden creatures (R-C-HID): actor, [target], [skill: perceive|search],
-        [ds] (with a target: its Stealth or Hide Score; default the score of its Hidden
-        condition), and the skill roll's [roller], [helper], [bonus], [sense]. Without a
+        """A skill roll against the hider's Stealth or Hide Score (R-C-HID); without a
         target, one roll against the score of every hidden enemy the actor has not found
         (``found`` lists whom it finds). Success: the actor knows where it is, so its attacks
-        on the actor lose the Hidden +2, and a player whose character it is sees it. 1 AP (a
-        skill roll)."""
-        if "target" in command.args:
+        on the actor lose the Hidden +2, and a player whose character it is sees it."""
+        if command.a.target is not None:
             events = self.do_skill(state, self.search_command(state, command), dice)
             data = events[0].data
-            target = self.arg(command, "target", str)
+            target = command.a.target
             return [Event("searched", {**data, "target": target,
                                        "found": bool(data["success"])})]
         actor = self.creature(state, self.actor(state, command).id)
@@ -294,12 +312,13 @@ class CheckRules(RealmsBase):
              rules=("R-MOV-1", "R-CAR-1", "R-CAR-3", "R-SIZ-3", "R-FLK-1", "R-FLY-1", "R-JMP-1",
                     "R-CLB-1", "R-SWM-1", "R-C-TER", "R-OVH-1"),
              target=args.creature("whose numbers", required=True),
-             type=args.text("the damage type for the armor's DR", default="slashing", max_len=64))
+             type=args.choice("the damage type the armor's DR is shown against", *DAMAGE_TYPES,
+                              default="slashing"))
     def do_check(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Show a creature's derived numbers: target, [type (a damage type for the DR)]."""
-        me = self.creature(state, self.arg(command, "target", str))
+        """A creature's derived numbers, as the rules work them out now."""
+        me = self.creature(state, command.a.target)
         horizontal, vertical = jump_limits(state, me)
-        damage_type = self.arg(command, "type", str, "slashing")
+        damage_type = command.a.type
         return [Event("checked", {
             "target": me.id, "speed": speed(state, me), "evasion": evasion(me),
             "attack": me.attack + modifier(me, "attack") + modifier(me, "d20")

@@ -20,8 +20,7 @@ class CompanionRules(RealmsBase):
     """Companions and dodging (a mixin of ``RealmsRuleset``)."""
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Add a creature: id, and its stat block (or `template`); at most two companions
-        per character (R-CMP-1)."""
+        """Add a creature; a character has at most two companions (R-CMP-1)."""
         events = super().do_add(state, command, dice)
         owner = events[0].data["spec"].get("companion_of")
         if owner is not None:
@@ -60,10 +59,10 @@ class CompanionRules(RealmsBase):
              target=args.creature("the actor's companion", refers="own", required=True))
     def do_command(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Command a companion (the command reaction, R-CMP-9): actor (its character), target
-        (the companion). It then acts as commanded instead of dodging."""
+        """The command reaction (R-CMP-9): the companion then acts as commanded instead of
+        dodging."""
         me = self.creature(state, self.actor(state, command).id)
-        pet = self.creature(state, self.arg(command, "target", str))
+        pet = self.creature(state, command.a.target)
         if pet.companion_of != me.id:
             raise IllegalCommand(f"{pet.id} is not {me.id}'s companion", rule="R-CMP-9")
         self.check_reaction(state, me, "command")  # a word: no arms needed (R-C-RES)

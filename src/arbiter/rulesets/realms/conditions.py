@@ -16,7 +16,10 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .base import RealmsBase
-from .model import RealmsCreature, conditions_catalogue, modifier
+from .model import MAX_DS, RealmsCreature, conditions_catalogue, modifier
+
+CONDITIONS = tuple(sorted(conditions_catalogue()))
+"""The conditions of ``conditions.toml``."""
 
 
 @mypyc_attr(native_class=False)
@@ -36,7 +39,7 @@ class ConditionRules(RealmsBase):
                     "R-C-HID", "R-C-CHA", "R-C-FAI", "R-C-DYI", "R-DY-1", "R-DY-2", "R-DTH-2",
                     "R-FLY-2", "R-MNT-3"),
              target=args.creature("who gets the condition", required=True),
-             name=args.text("the condition's name (conditions.toml)", required=True, max_len=64),
+             name=args.choice("the condition (conditions.toml)", *CONDITIONS, required=True),
              level=args.integer("its level (leveled conditions only)", lo=1, hi=99, default=1),
              rounds=args.integer("how many rounds it lasts (0: until removed)", lo=0, hi=10000,
                                  default=0),
@@ -44,32 +47,30 @@ class ConditionRules(RealmsBase):
              potency=args.integer("its potency (R-CON-7)", lo=0, hi=999, default=0),
              keep=args.choice("the RM's choice between two versions (R-CON-6)", "new", "old"),
              score=args.integer("Hidden only: the Stealth or Hide Score a search must reach",
-                                lo=0, hi=999))
+                                lo=0, hi=MAX_DS))
     def do_condition(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """Give a condition: target, name, [level], [rounds], [source], [potency],
-        [keep: new|old] (the RM's choice between two versions, R-CON-6), [score] (Hidden:
-        the Stealth or Hide Score a search must reach, R-C-HID)."""
+        """A condition comes by the one path (``gain``): the same one never stacks, the
+        stronger replaces the weaker unless the RM says which to keep (R-CON-6); a potency
+        takes what the target's conditions give its source."""
         catalogue = conditions_catalogue()
-        name = self.arg(command, "name", str)
-        if name not in catalogue:
-            raise InvalidCommand(f"condition: no condition {name!r} in realms "
-                                 f"(known: {', '.join(sorted(catalogue))})")
-        target = self.creature(state, self.arg(command, "target", str))
-        level = self.arg(command, "level", int, 1)
+        a = command.a
+        name: str = a.name
+        target = self.creature(state, a.target)
+        level: int = a.level
         entry = catalogue[name]
         if level < 1 or (level != 1 and not entry.get("leveled")):
             raise InvalidCommand(f"condition: {name} takes no level other than 1"
                                  if not entry.get("leveled") else "condition: level must be >= 1")
-        rounds = self.arg(command, "rounds", int, 0)
-        potency = self.arg(command, "potency", int, 0)
+        rounds: int = a.rounds
+        potency: int = a.potency
         data: dict[str, Any] = {"potency": potency} if potency else {}
-        if "score" in command.args:
+        if a.score is not None:
             if not entry.get("score"):  # conditions.toml: Hidden's Stealth or Hide Score
                 raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
                                      "Hide Score)")
-            data["score"] = self.arg(command, "score", int)
-        source = self.arg(command, "source", str, None)
+            data["score"] = a.score
+        source = a.source
         if potency:  # a potency from whoever gives the condition (R-CON-7)
             bonus = self.potency_bonus(target, name, source)
             if bonus:
@@ -78,10 +79,7 @@ class ConditionRules(RealmsBase):
         new = Condition(name=name, level=level, source=source,
                         duration=Duration.for_rounds(state, rounds) if rounds > 0 else Duration(),
                         data=data)
-        keep = self.arg(command, "keep", str, "")
-        if keep not in ("", "new", "old"):
-            raise InvalidCommand("condition: keep is 'new' or 'old'")
-        return self.gain(state, target, new, dice, keep)
+        return self.gain(state, target, new, dice, a.keep or "")
 
     def potency_bonus(self, target: RealmsCreature, name: str,
                       source: str | None) -> list[tuple[str, int]]:

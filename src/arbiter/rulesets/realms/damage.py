@@ -14,7 +14,11 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .base import RealmsBase
 from .conditions import set_level
-from .model import RealmsCreature, succeeds
+from .model import BASE_DS, MAX_DS, RealmsCreature, succeeds
+
+STABILIZE_METHODS = ("medicine", "bandage", "potion", "feat", "power")
+"""How a Dying creature is stabilized (R-STB-1: "a Medicine roll, bandages, potions, feats, or
+Healing Powers"); only Medicine is a roll."""
 
 
 @mypyc_attr(native_class=False)
@@ -61,25 +65,23 @@ class DamageRules(RealmsBase):
                                  "hit)", max_len=64),
              irreducible=args.flag("nothing reduces it"))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Deal damage through the pipeline: target, amount and type, or components
-        [[amount, type], ...]; [over_time: a name for damage over time (R-ARM-5)],
-        [irreducible: true]."""
-        target = self.creature(state, self.arg(command, "target", str))
-        if "components" in command.args:
-            raw = self.arg(command, "components", list)
+        """Damage through the target's pipeline, one component or several."""
+        target = self.creature(state, command.a.target)
+        if command.a.components is not None:
             try:
-                components = [(int(a), str(t)) for a, t in raw]
+                components = [(int(a), str(t)) for a, t in command.a.components]
             except (TypeError, ValueError):
                 raise InvalidCommand("damage: components are [[amount, type], ...]") from None
         else:
-            components = [(self.arg(command, "amount", int), self.arg(command, "type", str, ""))]
+            if command.a.amount is None:
+                raise InvalidCommand("damage: give 'amount' (or 'components')")
+            components = [(command.a.amount, command.a.type or "")]
         if any(a < 0 for a, _ in components):
             raise InvalidCommand("damage: amounts must not be negative")
         if target.dead:
             raise IllegalCommand(f"{target.id} is already dead")
         return self.hurt(state, target.id, components, dice,
-                         over_time=self.arg(command, "over_time", str, None),
-                         irreducible=self.arg(command, "irreducible", bool, False))
+                         over_time=command.a.over_time, irreducible=command.a.irreducible)
 
     @command("Heal a creature (Bleed first; any healing stabilizes the Dying).",
              rules=("R-HEAL-1", "R-HEAL-2", "R-OVH-1", "R-OVH-3", "R-STB-1", "R-DY-5", "R-C-BLE"),
@@ -89,18 +91,18 @@ class DamageRules(RealmsBase):
              power=args.flag("healing from a Power: adds the healer's Power Bonus"),
              overheal=args.flag("Overheal: above the maximum, stacking"))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Heal: target, amount, [healer, power: true (adds the healer's Power Bonus)],
-        [overheal: true (above the maximum, stacking)]."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("heal: amount must not be negative")
+        """Healing: Bleed takes its share first (R-C-BLE), the rest restores Health up to the
+        maximum, or above it as Overheal; any healing stabilizes the Dying (R-STB-1)."""
+        target = self.creature(state, command.a.target)
+        amount: int = command.a.amount
         if target.dead:
             raise IllegalCommand(f"{target.id} is dead; healing cannot help", rule="R-DTH-1")
-        overheal = self.arg(command, "overheal", bool, False)
+        overheal = command.a.overheal
         total = amount
-        if self.arg(command, "power", bool, False):
-            healer = self.creature(state, self.arg(command, "healer", str))
+        if command.a.power:
+            if command.a.healer is None:
+                raise InvalidCommand("heal: a Power's healing names its 'healer'")
+            healer = self.creature(state, command.a.healer)
             if not overheal or self.ruling_is(state, "AR-33", "applies"):
                 total += healer.power_bonus  # R-HEAL-2, AR-33
         bleed = target.level("bleed")
@@ -141,31 +143,32 @@ class DamageRules(RealmsBase):
                         command: Command) -> tuple[RealmsCreature, RealmsCreature, str]:
         """The actor, the target (refused unless Dying, R-STB-1) and the method."""
         actor = self.creature(state, self.actor(state, command).id)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
         if not target.dying:
             raise IllegalCommand(f"{target.id} is not Dying", rule="R-STB-1")
         self.check_arms(state, actor, "stabilize", command)  # R-C-RES: by hand
-        return actor, target, self.arg(command, "method", str, "medicine")
+        return actor, target, command.a.method
 
     @command("Stabilize a Dying creature below 0 Health: a Medicine roll, or a bandage, potion, "
              "feat or power (2 AP).",
              who="player", actor="required", cost="stabilize", rules=("R-STB-1", "R-C-RES"),
              target=args.creature("the Dying creature", refers="ally", required=True),
-             method=args.text("medicine (a roll), bandage, potion, feat or power",
-                              default="medicine", max_len=64),
-             ds=args.integer("the Medicine roll's Difficulty Score", lo=0, hi=999, default=10),
-             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+             method=args.choice("a Medicine roll, or a bandage, potion, feat or power",
+                                *STABILIZE_METHODS, default="medicine"),
+             ds=args.integer("the Medicine roll's Difficulty Score (default: the seed's base "
+                             "DS, 10)", lo=0, hi=MAX_DS, default=BASE_DS, who="gm"),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands",
+                                 who="gm"))
     def do_stabilize(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """Stabilize a creature below 0 Health (R-STB-1): actor, target, [method: medicine
-        (a Medicine roll against `ds`, default 10) | bandage | potion | feat | power],
-        [rm_allows] (a Restrained healer, R-C-RES)."""
+        """Stabilize a creature below 0 Health (R-STB-1): a Medicine roll against the DS, or
+        a bandage, potion, feat or power that simply works; it needs the hands (R-C-RES)."""
         actor, target, method = self.stabilize_setup(state, command)
         economy = self.pay(state, actor, "stabilize")
         data: dict[str, Any] = {"actor": actor.id, "target": target.id, "method": method,
                                 "economy": economy}
         if method == "medicine":
-            ds = self.arg(command, "ds", int, 10)
+            ds: int = command.a.ds
             d20 = dice.roll(20)
             total = d20 + self.roll_bonus(actor, "medicine")
             data.update(d20=d20, total=total, ds=ds, stabilized=succeeds(state, total, ds))
@@ -189,8 +192,8 @@ class DamageRules(RealmsBase):
              target=args.creature("who recovers", required=True))
     def do_recover(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """A full recovery: target. Exhaustion drops 1 (R-C-EXH), overheal ends (R-OVH-2)."""
-        target = self.creature(state, self.arg(command, "target", str))
+        """A full recovery: Exhaustion drops 1 (R-C-EXH), overheal ends (R-OVH-2)."""
+        target = self.creature(state, command.a.target)
         return [Event("recovered", {"target": target.id,
                                     "health": min(target.health, target.health_max),
                                     "exhausted": max(target.level("exhausted") - 1, 0)})]

@@ -22,9 +22,9 @@ class EnergyRules(RealmsBase):
              amount=args.integer("Energy spent", lo=0, hi=9999, required=True))
     def do_spend_energy(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
-        """A creature spends its own Energy: actor, amount; never below 0 (R-EN-2)."""
+        """A creature spends its own Energy (on a power, say), never below 0 (R-EN-2)."""
         actor = self.creature(state, self.actor(state, command).id)
-        amount = self.arg(command, "amount", int)
+        amount: int = command.a.amount
         if amount > actor.energy:
             raise IllegalCommand(f"{actor.id} has {actor.energy} Energy and cannot spend "
                                  f"{amount}: a creature cannot take its own Energy below 0",
@@ -38,10 +38,10 @@ class EnergyRules(RealmsBase):
              amount=args.integer("Energy drained", lo=0, hi=9999, required=True))
     def do_drain_energy(self, state: EncounterState, command: Command,
                         dice: DiceSource) -> list[Event]:
-        """Something drains a creature's Energy: target, amount. Below 0, it takes 1 damage
-        per point below and Energy is set to 0 (R-EN-1, AR-27)."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
+        """Something drains a creature's Energy. Below 0, it takes 1 damage per point below
+        and Energy is set to 0 (R-EN-1, AR-27)."""
+        target = self.creature(state, command.a.target)
+        amount: int = command.a.amount
         left = target.energy - amount
         events = [Event("energy_changed", {"target": target.id, "energy": max(left, 0),
                                            "deficit": max(-left, 0)})]

@@ -28,6 +28,8 @@ from .model import RealmsCreature
 ROUND_SECONDS = 10
 """One round is 10 seconds (seed 003, Speed)."""
 UNIT_SECONDS = {"round": ROUND_SECONDS, "minute": 60, "hour": 3600, "day": 86400}
+UNITS = tuple(name for unit in UNIT_SECONDS for name in (unit, f"{unit}s"))
+"""The units ``wait`` takes: each of ``UNIT_SECONDS``, singular or plural."""
 RECOVERY_HOURS = 8
 """Hours of rest that make a full recovery (ruling RLM-10)."""
 FIGHT_ONLY = frozenset({"prone", "grappled", "restrained", "hidden", "dodging", "terminal",
@@ -74,15 +76,14 @@ class LastingRules(RealmsBase):
              "settled first (RLM-9).",
              rules=("R-OVH-2", "R-C-EXH", "RLM-9", "RLM-10"),
              amount=args.integer("how many units", lo=0, hi=99999, required=True),
-             unit=args.text("round, minute, hour or day (plurals too)", default="round",
-                            max_len=16),
+             unit=args.choice("the unit of time", *UNITS, default="round"),
              rest=args.flag("they rest: a full recovery for each 8 complete hours"))
     def do_wait(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Let time pass: amount, [unit], [rest]."""
+        """Time passes outside turn-by-turn play: timed conditions run out, and resting
+        gives a full recovery for each 8 complete hours."""
         if state.in_combat:
             raise IllegalCommand("time passes turn by turn in turn-by-turn play: use 'next'")
-        seconds = seconds_in(self.arg(command, "amount", int),
-                             self.arg(command, "unit", str, "round"))
+        seconds = seconds_in(command.a.amount, command.a.unit)
         rounds = seconds // ROUND_SECONDS
         creatures = [e for e in state.entities.values()
                      if isinstance(e, RealmsCreature) and not e.dead]
@@ -97,7 +98,7 @@ class LastingRules(RealmsBase):
                         "target": me.id, "name": cond.name, "why": "its time ran out"}))
         if rounds:
             events.append(Event("time_passed", {"rounds": rounds, "seconds": seconds}))
-        if self.arg(command, "rest", bool, False):
+        if command.a.rest:
             after = self.lookahead(state, events)
             recoveries = seconds // (RECOVERY_HOURS * 3600)
             for me in creatures:

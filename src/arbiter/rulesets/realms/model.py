@@ -205,6 +205,38 @@ STAT_KEYS = {
     "health_now", "energy_now",
 }
 ROUND_HALVES = 2  # movement is counted in half spaces: a diagonal costs 3 (R-MOV-3)
+DEFENSES = ("might", "reflex")
+"""The Defenses a creature has and a roll or an attack may name (seed 003: "a relevant
+Defense, such as using Might to Overcome the Restrained Condition"; Faint: "-1 to Evasion,
+Might, Reflex"). Evasion is apart: an attack is against it or a Defense score (10 + the
+defense). A stat block's ``defenses`` name only these."""
+BASE_DS = 10
+"""The Difficulty Score of a roll the game master gives none for: the seed's base DS
+("a base Difficulty Score of 10", R-JMP-2; "a Difficulty Score of 10 for calm waters",
+R-SWM-1). The excerpt's "Overcoming Scores" rankings are outside it; the GM sets any other."""
+SITUATIONAL = 10
+"""The largest situational modifier the game master gives a roll, either way: twice the
+largest the rules name (Completely Obscured, 5: RLM-4), so that two situations may add up."""
+MAX_DS = 99
+"""The highest Difficulty Score (or Stealth or Hide Score) a command may give."""
+JUMP_SKILLS = ("athletics", "acrobatics")
+"""What a jump beyond the limit rolls (R-JMP-2: "an Athletics or Acrobatics Skill roll")."""
+SWIM_SKILLS = ("acrobatics", "athletics")
+"""What swimming rolls (R-SWM-1: "an Acrobatics or Athletics (Vitality) Skill roll")."""
+
+
+def damage_types() -> tuple[str, ...]:
+    """The damage types the realms data names, sorted: its weapons' (``weapons.toml``), those
+    its armor resists or is vulnerable to (``armor.toml``) and those armor does not reduce
+    (R-ARM-1). A stat block may name others (an inline weapon, ``immune: [poison]``)."""
+    names = set(UNREDUCED_BY_ARMOR)
+    for weapon in load_toml("weapons.toml").values():
+        if isinstance(weapon, dict):
+            names.update(str(part["type"]) for part in weapon.get("damage", []))
+    for armor in load_toml("armor.toml").values():
+        if isinstance(armor, dict):
+            names.update(str(t) for key in ("resist", "vulnerable") for t in armor.get(key, []))
+    return tuple(sorted(names))
 
 
 def load_gear(table: str, value: Any, owner: str) -> dict[str, Any]:
@@ -299,7 +331,7 @@ def defense_bonus(creature: RealmsCreature, name: str) -> int:
 
 def skill_bonus(creature: RealmsCreature, name: str) -> int:
     """A skill bonus (or a defense, when ``name`` is one) with Exhausted folded in."""
-    if name in creature.defenses or name in ("might", "reflex"):
+    if name in creature.defenses or name in DEFENSES:
         return defense_bonus(creature, name)
     return creature.skills.get(name, 0) + modifier(creature, "bonuses")
 

@@ -16,7 +16,7 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .base import ROLL_FIELDS, RealmsBase
 from .model import RealmsCreature, size_order, succeeds
-from .movement import position
+from .movement import square_of
 
 
 def unruly(state: EncounterState, rider: RealmsCreature) -> RealmsCreature | None:
@@ -35,7 +35,7 @@ class MountRules(RealmsBase):
                     command: Command) -> tuple[RealmsCreature, RealmsCreature]:
         """The rider and the mount, refused unless it may be mounted (R-MNT-5)."""
         me = self.creature(state, self.actor(state, command).id)
-        mount = self.creature(state, self.arg(command, "target", str))
+        mount = self.creature(state, command.a.target)
         if me.mounted_on:
             raise IllegalCommand(f"{me.id} is already mounted on {me.mounted_on}")
         if not mount.mountable:
@@ -51,11 +51,12 @@ class MountRules(RealmsBase):
              who="player", actor="required", cost="move",
              rules=("R-MNT-1", "R-MNT-5", "R-MNT-6", "R-C-RES"),
              target=args.creature("the mount", required=True),
-             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands",
+                                 who="gm"))
     def do_mount(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Mount a creature: actor, target. 3 spaces of movement (R-MNT-1); the mount must be
-        mountable and at least one size larger (R-MNT-5); an unwilling, unsaddled mount
-        needs Animal Handling against DS 10 + its level (R-MNT-6)."""
+        """3 spaces of movement (R-MNT-1); the mount must be mountable and at least one size
+        larger (R-MNT-5); an unwilling, unsaddled mount needs Animal Handling against DS 10 +
+        its level (R-MNT-6)."""
         me, mount = self.mount_setup(state, command)
         economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
         data: dict[str, Any] = {"actor": me.id, "mount": mount.id, "economy": economy,
@@ -85,13 +86,13 @@ class MountRules(RealmsBase):
              at=args.square("the square [x, y] it steps down to"))
     def do_dismount(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
-        """Dismount: actor, [at [x, y]]; 3 spaces of movement (R-MNT-1)."""
+        """3 spaces of movement (R-MNT-1), stepping down where the rider says."""
         me = self.creature(state, self.actor(state, command).id)
         if not me.mounted_on:
             raise IllegalCommand(f"{me.id} is not mounted")
         economy, bought = self.buy_movement(state, me, 6, self.pay(state, me, "move", ap=0))
         return [Event("dismounted", {"actor": me.id, "economy": economy, "move_actions": bought,
-                                     "at": position(command, "at")})]
+                                     "at": square_of(command.a.at)})]
 
     @event("{actor} dismounts[ at ({at})].",
            actor=args.creature("the rider"), move_actions=args.integer("move actions bought"),
@@ -123,8 +124,8 @@ class MountRules(RealmsBase):
              who="player", actor="required", cost="free", rules=("R-MNT-6",))
     def do_control(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Control an unwilling, unsaddled mount this turn (R-MNT-6): actor (the rider);
-        Animal Handling against DS 10 + the mount's level. Free, once a turn."""
+        """Animal Handling against DS 10 + the mount's level (R-MNT-6); the same roll keeps
+        the rider on (RLM-8)."""
         me = self.creature(state, self.actor(state, command).id)
         mount = self.ridden(state, me)
         economy = self.pay(state, me, "move", ap=0)

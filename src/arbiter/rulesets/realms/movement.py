@@ -25,7 +25,11 @@ from ...dice import DiceSource, roll
 from ...dice.sources import ProbeDice
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
+    BASE_DS,
+    JUMP_SKILLS,
+    MAX_DS,
     ROUND_HALVES,
+    SWIM_SKILLS,
     RealmsCreature,
     ap_costs,
     best_skill,
@@ -38,14 +42,13 @@ from .model import (
 )
 
 
-def position(command: Command, key: str) -> list[int] | None:
-    value = command.args.get(key)
-    if value is None:
-        return None
-    if (not isinstance(value, list) or len(value) != 2
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
-        raise InvalidCommand(f"{command.name}: {key!r} is a square [x, y], not {value!r}")
-    return [int(value[0]), int(value[1])]
+def square_of(at: tuple[int, int] | None) -> list[int] | None:
+    """A square argument (a tuple, or None) as the ``[x, y]`` list events and positions hold."""
+    return None if at is None else [at[0], at[1]]
+
+
+MAX_SPACES = 999
+"""The most spaces a move, jump, climb or swim command may give (a fall may give more)."""
 
 
 def distance(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
@@ -94,19 +97,9 @@ class MovementRules(RealmsBase):
              clear=args.flag("clear them instead"))
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
-        """Mark squares as difficult terrain: squares [[x, y], ...], [clear: true]."""
-        squares = [self.square(command, sq) for sq in self.arg(command, "squares", list)]
-        return [Event("terrain_set", {"squares": squares,
-                                      "clear": self.arg(command, "clear", bool, False)})]
-
-    @staticmethod
-    def square(command: Command, raw: Any) -> list[int]:
-        """A square [x, y] of a command's list, or InvalidCommand."""
-        if (not isinstance(raw, list) or len(raw) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in raw)):
-            raise InvalidCommand(f"{command.name}: a square is [x, y] in whole numbers, "
-                                 f"not {raw!r}")
-        return [raw[0], raw[1]]
+        """Squares become difficult terrain (R-DT-1), or plain again."""
+        squares = [[x, y] for x, y in command.a.squares]
+        return [Event("terrain_set", {"squares": squares, "clear": command.a.clear})]
 
     @event("Squares {clear?cleared of|marked as} difficult terrain: {squares}.",
            squares=args.squares("the squares"), clear=args.flag("cleared"))
@@ -120,9 +113,9 @@ class MovementRules(RealmsBase):
              target=args.creature("who is placed", required=True),
              at=args.square("the square [x, y] (none: off the grid)"))
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """The game master puts a creature on a square: target, at [x, y]."""
-        target = self.creature(state, self.arg(command, "target", str))
-        at = position(command, "at")
+        """The game master puts a creature on a square, or takes it off the grid."""
+        target = self.creature(state, command.a.target)
+        at = square_of(command.a.at)
         return [Event("placed", {"target": target.id, "at": at})]
 
     @event("{target} is placed[ at ({at})].",
@@ -163,23 +156,28 @@ class MovementRules(RealmsBase):
                     "R-FLK-2", "R-MNT-4", "R-MNT-6", "R-CAR-2", "R-C-GRA", "R-C-IMM", "R-C-SLO",
                     "R-AP-1"),
              path=args.squares("the squares stepped onto, each one step from the last"),
-             spaces=args.integer("straight spaces (without a path)", lo=0, hi=9999, default=0),
-             diagonals=args.integer("diagonal spaces (without a path)", lo=0, hi=9999, default=0),
-             difficult=args.flag("the whole move is through difficult terrain"),
-             forbid_larger=args.flag("the RM forbids passing through a larger enemy"))
+             spaces=args.integer("straight spaces (without a path)", lo=0, hi=MAX_SPACES,
+                                 default=0),
+             diagonals=args.integer("diagonal spaces (without a path)", lo=0, hi=MAX_SPACES,
+                                    default=0),
+             difficult=args.flag("the whole move is through difficult terrain (the GM's: on "
+                                 "the map, the terrain marks it)", who="gm"),
+             forbid_larger=args.flag("the RM forbids passing through a larger enemy",
+                                     who="gm"))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Move: actor, path [[x, y], ...] (each a step from the last), or spaces (straight)
-        and [diagonals]; [difficult: true] for the whole move; [forbid_larger: true] (the RM
-        forbids passing a larger enemy). Buys move actions (1 Speed each) as needed."""
+        """A move along a path of steps, or of so many spaces, each costing its movement
+        (a diagonal 1.5, difficult terrain twice, R-MOV-3, R-DT-*), buying move actions as
+        needed; leaving a flank offers the flankers a reaction (R-FLK-2)."""
         me = self.creature(state, self.actor(state, command).id)
         if me.mounted_on and me.mounted_on in state.entities:
             mount = self.creature(state, me.mounted_on)
             if not mount.willing and not mount.saddled and not me.controls_mount:
                 raise IllegalCommand(f"{mount.id} is unwilling and moves itself: 'control' it "
                                      "with Animal Handling first", rule="R-MNT-6")
-        difficult_all = self.arg(command, "difficult", bool, False)
-        forbid = self.arg(command, "forbid_larger", bool, False)
-        path = self.arg(command, "path", list, [])
+        a = command.a
+        difficult_all: bool = a.difficult
+        forbid: bool = a.forbid_larger
+        path = a.path
         halves = 0
         hard = 0
         end = me.position
@@ -187,17 +185,17 @@ class MovementRules(RealmsBase):
             if me.position is None:
                 raise InvalidCommand(f"move: {me.id} has no position (place it first)")
             here = me.position
-            for raw in path:
-                step = self.square(command, raw)
+            for x, y in path:
+                step = [x, y]
                 cost, was_hard = self.step_cost(state, me, here, step, difficult_all, forbid)
                 halves += cost
                 hard += int(was_hard)
                 here = step
             end = here
         else:
-            straight = self.arg(command, "spaces", int, 0)
-            diagonals = self.arg(command, "diagonals", int, 0)
-            if straight < 0 or diagonals < 0 or straight + diagonals == 0:
+            straight: int = a.spaces
+            diagonals: int = a.diagonals
+            if straight + diagonals == 0:
                 raise InvalidCommand("move: give a path, or spaces and/or diagonals")
             factor = 2 if (difficult_all or me.has("prone")) else 1
             halves = factor * (2 * straight + 3 * diagonals)
@@ -306,15 +304,16 @@ class MovementRules(RealmsBase):
 
     @command("Jump as part of movement; beyond the limit a roll against DS 10 + 5 per space.",
              who="player", actor="required", cost="move", rules=("R-JMP-1", "R-JMP-2"),
-             spaces=args.integer("spaces jumped", lo=0, hi=9999, required=True),
+             spaces=args.integer("spaces jumped", lo=0, hi=MAX_SPACES, required=True),
              vertical=args.flag("a vertical jump (half the limit)"),
-             skill=args.text("athletics or acrobatics (default: the better)", max_len=64))
+             skill=args.choice("the skill rolled beyond the limit (default: the better)",
+                               *JUMP_SKILLS))
     def do_jump(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Jump: actor, spaces, [vertical: true], [skill: athletics|acrobatics]. Within the
-        limit no roll (R-JMP-1); beyond it a roll against DS 10 + 5 per space (R-JMP-2)."""
+        """Within the limit no roll (R-JMP-1); beyond it Athletics or Acrobatics against DS
+        10 + 5 per space over (R-JMP-2, AR-42)."""
         me = self.creature(state, self.actor(state, command).id)
-        spaces = self.arg(command, "spaces", int)
-        vertical = self.arg(command, "vertical", bool, False)
+        spaces: int = command.a.spaces
+        vertical: bool = command.a.vertical
         horizontal_limit, vertical_limit = jump_limits(state, me)
         limit = vertical_limit if vertical else horizontal_limit
         excess = max(spaces - limit, 0)
@@ -324,9 +323,7 @@ class MovementRules(RealmsBase):
                                 "vertical": vertical, "economy": economy,
                                 "move_actions": bought, "success": True}
         if excess:
-            skill = self.arg(command, "skill", str, "")
-            if not skill:
-                skill = best_skill(me, ("athletics", "acrobatics"))
+            skill = command.a.skill or best_skill(me, JUMP_SKILLS)
             data.update(self.check_roll(state, me, skill, jump_ds(state, excess), dice,
                                         self.balance(me, skill, False)))
         return [Event("jumped", data)]
@@ -344,16 +341,17 @@ class MovementRules(RealmsBase):
     @command("Climb: an Athletics roll unless the creature has a Climb Speed (1 AP).",
              who="player", actor="required", cost="climb",
              rules=("R-CLB-1", "R-CLB-2", "R-C-SLO", "R-C-IMM", "R-C-GRA", "R-C-RES", "R-C-FAI"),
-             spaces=args.integer("spaces climbed", lo=0, hi=9999, required=True),
-             ds=args.integer("the wall's Difficulty Score, set by the RM", lo=0, hi=999,
-                             default=10),
-             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+             spaces=args.integer("spaces climbed", lo=0, hi=MAX_SPACES, required=True),
+             ds=args.integer("the wall's Difficulty Score, set by the RM (default: the seed's "
+                             "base DS, 10)", lo=0, hi=MAX_DS, default=BASE_DS, who="gm"),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands",
+                                 who="gm"))
     def do_climb(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Climb: actor, spaces, [ds: the wall's DS set by the RM, default 10 (R-CLB-2)].
-        With a Climb Speed no roll; otherwise an Athletics roll (R-CLB-1)."""
+        """With a Climb Speed no roll; otherwise Athletics against the wall's DS, a roll that
+        needs balance (R-CLB-1, R-CLB-2, R-C-FAI)."""
         me = self.creature(state, self.actor(state, command).id)
         self.check_movement(state, me, "climb", command)
-        spaces = self.arg(command, "spaces", int)
+        spaces: int = command.a.spaces
         limit = climb_speed(state, me)
         if spaces > limit:
             raise IllegalCommand(f"{me.id} climbs {limit} spaces per action, not {spaces}",
@@ -362,7 +360,7 @@ class MovementRules(RealmsBase):
         data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "climb_speed": limit,
                                 "economy": economy, "success": True}
         if me.climb_speed is None:
-            data.update(self.check_roll(state, me, "athletics", self.arg(command, "ds", int, 10),
+            data.update(self.check_roll(state, me, "athletics", command.a.ds,
                                         dice, self.balance(me, "athletics", True)))
         return [Event("climbed", data)]
 
@@ -378,16 +376,18 @@ class MovementRules(RealmsBase):
              "failure starts suffocation (1 AP).",
              who="player", actor="required", cost="swim",
              rules=("R-SWM-1", "R-SWM-2", "R-C-SLO", "R-C-IMM", "R-C-GRA", "R-C-RES"),
-             spaces=args.integer("spaces swum", lo=0, hi=9999, required=True),
-             ds=args.integer("the Difficulty Score (10 in calm water)", lo=0, hi=999, default=10),
-             skill=args.text("acrobatics or athletics (default: the better)", max_len=64),
-             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands"))
+             spaces=args.integer("spaces swum", lo=0, hi=MAX_SPACES, required=True),
+             ds=args.integer("the water's Difficulty Score (default: 10, calm water)", lo=0,
+                             hi=MAX_DS, default=BASE_DS, who="gm"),
+             skill=args.choice("the skill rolled (default: the better)", *SWIM_SKILLS),
+             rm_allows=args.flag("the RM allows a Restrained creature this use of its hands",
+                                 who="gm"))
     def do_swim(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Swim: actor, spaces, [ds: 10 in calm water], [skill: acrobatics|athletics]. A
-        Swim Speed needs no roll (R-SWM-1); a failed roll starts suffocation (R-SWM-2)."""
+        """A Swim Speed needs no roll (R-SWM-1); otherwise Acrobatics or Athletics against
+        the DS, and a failure starts suffocation (R-SWM-2)."""
         me = self.creature(state, self.actor(state, command).id)
         self.check_movement(state, me, "swim", command)
-        spaces = self.arg(command, "spaces", int)
+        spaces: int = command.a.spaces
         limit = swim_speed(state, me)
         if spaces > limit:
             raise IllegalCommand(f"{me.id} swims {limit} spaces per action, not {spaces}",
@@ -396,9 +396,8 @@ class MovementRules(RealmsBase):
         data: dict[str, Any] = {"actor": me.id, "spaces": spaces, "swim_speed": limit,
                                 "economy": economy, "success": True}
         if me.swim_speed is None:
-            skill = self.arg(command, "skill", str, "") or best_skill(
-                me, ("acrobatics", "athletics"))
-            data.update(self.check_roll(state, me, skill, self.arg(command, "ds", int, 10), dice,
+            skill = command.a.skill or best_skill(me, SWIM_SKILLS)
+            data.update(self.check_roll(state, me, skill, command.a.ds, dice,
                                         self.balance(me, skill, False)))
         events = [Event("swam", data)]
         if not data["success"]:
@@ -430,10 +429,12 @@ class MovementRules(RealmsBase):
              spaces=args.integer("spaces fallen (default: its altitude)", lo=0, hi=9999),
              onto=args.creature("a creature it lands on"))
     def do_fall(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A creature falls: target, [spaces (default: its altitude)], [onto: a creature].
-        Dice: the damage, the faller's Reflex, then the creature below's Reflex."""
-        me = self.creature(state, self.arg(command, "target", str))
-        spaces = self.arg(command, "spaces", int, me.altitude)
+        """1d4 per 200 kg per 2 spaces; a Reflex roll halves it, a failure leaves the faller
+        prone (R-FALL-1, R-FALL-2); a creature landed on rolls Reflex too, and a failure
+        shares the damage (R-FALL-3). Dice: the damage, the faller's Reflex, then the
+        creature below's Reflex."""
+        me = self.creature(state, command.a.target)
+        spaces: int = me.altitude if command.a.spaces is None else command.a.spaces
         if spaces <= 0:
             raise InvalidCommand("fall: how many spaces? give 'spaces'")
         increments, per, ds = self.fall_setup(state, me, spaces)
@@ -449,7 +450,7 @@ class MovementRules(RealmsBase):
         data.update(damage=damage.total, roll=Deferred(damage.to_json), reflex=save,
                     success=save["success"], amount=amount)
         prone = [me.id] if not save["success"] else []
-        below_id = self.arg(command, "onto", str, None)
+        below_id = command.a.onto
         below: RealmsCreature | None = None
         if below_id is not None:
             below = self.creature(state, below_id)

@@ -18,7 +18,7 @@ from .attacks import AttackRules
 from .base import dies
 from .checks import CheckRules
 from .damage import DamageRules
-from .model import RealmsCreature, best_skill, jump_ds, jump_limits
+from .model import JUMP_SKILLS, SWIM_SKILLS, RealmsCreature, best_skill, jump_ds, jump_limits
 from .mounts import MountRules
 from .movement import MovementRules
 from .pipeline import resolve
@@ -48,6 +48,7 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
         an unwilling mount, a jump, climb or swim, and what a move costs and triggers
         (:meth:`move_odds`). Each refuses what its command
         refuses, through the same setup."""
+        self.bound(command)
         if command.name == "attack":
             setup = self.attack_setup(state, command)
             out: dict[str, Any] = {"miss": Fraction(0), "hit": Fraction(0)}
@@ -61,7 +62,7 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
                         for level, p in levels.items()})
             out.update(self.attack_damage_odds(state, command, setup, levels))
             return out
-        if command.name == "search" and "target" not in command.args:
+        if command.name == "search" and command.a.target is None:
             actor = self.creature(state, self.actor(state, command).id)
             setup = self.skill_setup(state, self.sweep_command(state, command))
             extra = sum(v for _, v in setup["extra"])
@@ -82,11 +83,10 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
             actor, _, method = self.stabilize_setup(state, command)
             if method != "medicine":
                 return _certain()
-            return self.roll_odds(state, actor, "medicine", self.arg(command, "ds", int, 10))
+            return self.roll_odds(state, actor, "medicine", command.a.ds)
         if command.name == "overcome":  # R-CON-1: a defense roll against the DS
             me, _ = self.overcome_setup(state, command)
-            return self.roll_odds(state, me, self.arg(command, "defense", str, "might"),
-                                  self.arg(command, "ds", int))
+            return self.roll_odds(state, me, command.a.defense, command.a.ds)
         if command.name in ("control", "mount"):  # R-MNT-5, R-MNT-6: Animal Handling
             if command.name == "control":
                 me = self.creature(state, self.actor(state, command).id)
@@ -125,7 +125,7 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
         actor: RealmsCreature = setup["actor"]
         target: RealmsCreature = setup["target"]
         shield = [(0, Fraction(1))]
-        if self.arg(command, "defend", bool, False) and target.shield:  # R-SHD-1
+        if command.a.defend and target.shield:  # R-SHD-1
             shield = list(distribution(str(target.shield["die"])).map(
                 partial(self.shield_amount, state, target)).items())
         taken: dict[int, Fraction] = {}
@@ -158,24 +158,22 @@ class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules)
     def movement_roll_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds of a jump beyond the limit, a climb or a swim succeeding."""
         me = self.creature(state, self.actor(state, command).id)
-        spaces = self.arg(command, "spaces", int)
-        skill = self.arg(command, "skill", str, "")
+        a = command.a
+        spaces: int = a.spaces
+        skill: str = "" if command.name == "climb" else a.skill or ""  # a climb: Athletics
         choices: tuple[str, ...]
         if command.name == "jump":
             horizontal, vertical = jump_limits(state, me)
-            excess = spaces - (vertical if self.arg(command, "vertical", bool, False)
-                               else horizontal)
+            excess = spaces - (vertical if a.vertical else horizontal)
             ds = jump_ds(state, excess)
             needs_roll = excess > 0
-            choices = ("athletics", "acrobatics")
+            choices = JUMP_SKILLS
         elif command.name == "climb":
             self.check_movement(state, me, "climb", command)
-            ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.climb_speed is None, (
-                "athletics",)
+            ds, needs_roll, choices = a.ds, me.climb_speed is None, ("athletics",)
         else:
             self.check_movement(state, me, "swim", command)
-            ds, needs_roll, choices = self.arg(command, "ds", int, 10), me.swim_speed is None, (
-                "acrobatics", "athletics")
+            ds, needs_roll, choices = a.ds, me.swim_speed is None, SWIM_SKILLS
         if not needs_roll:
             return _certain()
         skill = skill or best_skill(me, choices)

@@ -72,11 +72,10 @@ class TurnRules(RealmsBase):
              "(R-CMP-5), ties as the players list them (R-CMP-6).",
              companion_order=args.creatures("companions in the order the players break their ties"))
     def do_start(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Roll initiative (or take `initiative`) and begin round 1; `companion_order`
-        (a list of ids) is how the players break companions' ties (R-CMP-6)."""
-        ties = [str(x) for x in self.arg(command, "companion_order", list, [])]
-        args = {k: v for k, v in command.args.items() if k != "companion_order"}
-        events = super().do_start(state, Command(command.name, command.actor, args), dice)
+        """Initiative as the kernel rolls it, companions last (R-CMP-5), their ties broken
+        in the order the players give (R-CMP-6)."""
+        ties: list[str] = command.a.companion_order or []
+        events = super().do_start(state, command, dice)
         if not ties:
             return events
         first = events[0]

@@ -25,7 +25,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
-from .base import ZonesBase, flag
+from .base import ZonesBase
 from .cover import cover_bonus
 from .damage import damage_events, hit_for, injury_of
 from .damage import run as run_damage
@@ -219,20 +219,19 @@ class Aoe(ZonesBase):
                              max_len=64),
              caution=args.flag("refused: a ZAoE allows no caution (Z-ZAO-3)"))
     def do_zaoe(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A zonewide AoE (a slowing major action): actor, weapon, zone, [group].
-
-        group is a lesser point's aim. No defense rolls, no percentages, no caution
-        (Z-ZAO-2, Z-ZAO-3).
-        """
+        """A zonewide AoE (a slowing major action) at a zone, by a weapon that says it uses
+        ZAoE rules: high and low damage by shape and size; no defense rolls, no percentages,
+        no caution (Z-ZAO-2, Z-ZAO-3)."""
         rulings = state.rulings
+        a = command.a
         actor = self.acting(state, command)
-        weapon = actor.weapon(self.arg(command, "weapon", str))
+        weapon = actor.weapon(a.weapon)
         if weapon.zaoe is None or weapon.high is None or weapon.low is None:
             raise IllegalCommand(f"{weapon.name} does not say it uses ZAoE rules, so it never "
                                  "does", rule="Z-ZAO-1")
-        if flag(command, "caution"):
+        if a.caution:
             raise IllegalCommand("a ZAoE allows no caution", rule="Z-ZAO-3")
-        zone = self.arg(command, "zone", str)
+        zone: str = a.zone
         shape, size = weapon.zaoe.get("shape", "point"), weapon.zaoe.get("size", "lesser")
         affected = zaoe_zones(state, zone, size)
         data: dict[str, Any] = {"actor": actor.id, "weapon": weapon.name, "zone": zone,
@@ -245,7 +244,7 @@ class Aoe(ZonesBase):
         if shape == "point":
             high_engagement = None
             if size == "lesser":
-                aim = command.args.get("group")
+                aim = a.group
                 offense_dice = weapon.zaoe.get("offense")
                 success = False
                 if aim is not None and offense_dice:

@@ -15,7 +15,7 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
 from . import shots
 from .aoe import attack_aoe
-from .base import ZonesBase, flag
+from .base import ZonesBase
 from .cover import cover_bonus
 from .damage import Hit, damage_events, hit_for, injury_of
 from .damage import run as run_damage
@@ -29,7 +29,7 @@ from .model import (
     engaged,
     outnumbering_counts,
 )
-from .rolls import offense_expression, roll_check
+from .rolls import HINDRANCE_LIMIT, offense_expression, roll_check
 from .shots import critical_hit, defense_roll
 from .turns import aftermath
 
@@ -78,47 +78,53 @@ class Attacks(ZonesBase):
              target=args.creature("the creature attacked (a burst's direct target)",
                                   refers="enemy"),
              weapon=args.value("the one ranged weapon or weapon-equivalent Ability used, by "
-                               "name (default: the first ranged one; only one: Z-RA-7)"),
-             range=args.choice("the range band (default: from the zone map)", *RANGE_BANDS),
+                               "name (default: the first ranged one); a list of several is "
+                               "refused (Z-RA-7)"),
+             range=args.choice("the range band, when the GM rules it (default: from the zone "
+                               "map, ruling ZR-4)", *RANGE_BANDS, who="gm"),
              unaimed=args.flag("an unaimed attack: incompetent, but not slowing (Z-UNA-1)"),
              blind=args.flag("a blind attack at an unseen enemy in a known engagement "
                              "(Z-BLI-2)"),
              engagement=args.text("the engagement a blind attack aims at", max_len=64),
              location_known=args.flag("the attacker knows the unseen enemy's engagement "
-                                      "(the GM's call, Z-BLI-3; default: an ally is there)"),
+                                      "(the GM's call, Z-BLI-3; default: an ally is there)",
+                                      default=None, who="gm"),
              full_auto=args.flag("full-auto fire: full-auto damage, 10 rounds (Z-FA-*)"),
              targets=args.creatures("more targets of a full-auto attack", refers="enemy"),
              aoe=args.choice("the AoE made (default: the weapon's own)", "burst", "spray"),
              group=args.text("the group an AoE is aimed at, without a target", max_len=64),
              spread=args.items("the groups or engagements an AoE spreads over (the GM "
-                               "allows it, Z-AOE-11)"),
+                               "determines it, Z-AOE-11)", who="gm"),
              caution=args.flag("an AoE fired with caution (Z-AOE-8)"),
              one_handed=args.flag("the weapon is wielded one-handed (Z-HND-1)"),
              marksmanship=args.items("the Marksmanship Abilities used"),
-             critical=args.flag("the GM rules a critical hit (ruling ZR-3)"),
-             ignore_cover=args.flag("a critical hit denies the cover bonus (Z-COV-7)",
-                                    default=True),
+             critical=args.flag("the GM rules a critical hit (ruling ZR-3)", who="gm"),
+             ignore_cover=args.flag("a critical hit denies the cover bonus: the attacker's "
+                                    "option (Z-COV-7)", default=True),
              defend_with=args.choice("the defender's armor bonus: cover or shield, never "
-                                     "both (Z-COV-12)", "cover", "shield"),
+                                     "both (Z-COV-12; the defender's choice, not the "
+                                     "attacker's: default cover when in cover)", "cover",
+                                     "shield", who="gm"),
              group_defense=args.flag("the defender is protected by group defense against an "
-                                     "engaged attacker (Z-COV-8)"),
+                                     "engaged attacker (Z-COV-8)", who="gm"),
              cover_applies=args.flag("the cover protects against this attacker (the GM's "
-                                     "call, Z-COV-15)", default=True),
+                                     "call, Z-COV-15)", default=True, who="gm"),
              tall_cover=args.flag("tall cover: a flyer's height does not defeat it "
-                                  "(Z-COV-17)"),
-             hindrance=args.integer("other Hindrance on the offense roll", default=0),
-             defense_hindrance=args.integer("other Hindrance on the defense roll", default=0),
-             injury=args.text("the injury type, when the GM names it (Z-INJ-1)", max_len=64))
+                                  "(Z-COV-17)", who="gm"),
+             hindrance=args.integer("other Hindrance on the offense roll (the GM's "
+                                    "situational number)", lo=-HINDRANCE_LIMIT,
+                                    hi=HINDRANCE_LIMIT, default=0, who="gm"),
+             defense_hindrance=args.integer("other Hindrance on the defense roll (the GM's "
+                                            "situational number)", lo=-HINDRANCE_LIMIT,
+                                            hi=HINDRANCE_LIMIT, default=0, who="gm"),
+             injury=args.text("the injury type, when the GM names it (Z-INJ-1)", max_len=64,
+                              who="gm"))
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A ranged attack (a slowing major action): target, [weapon], [range], and more.
-
-        Arguments: [unaimed], [blind, engagement, location_known], [full_auto], [targets],
-        [aoe burst|spray], [group], [spread], [caution], [one_handed], [marksmanship],
-        [critical], [ignore_cover], [defend_with cover|shield], [group_defense],
-        [cover_applies], [tall_cover], [hindrance], [defense_hindrance], [injury].
-        """
+        """A ranged attack (a slowing major action; unaimed, a major one), resolved in the
+        order of Z-RA-3: abilities, ammunition, offense roll, the target's defense roll on
+        DEX, then damage and drive (an AoE by :func:`.aoe.attack_aoe`)."""
         checked = self._checked_plan(state, command)
-        shot = checked if isinstance(checked, Shot) else self.plan_shot(state, command)
+        shot = checked if isinstance(checked, Shot) else shots.plan_shot(self, state, command)
         actor = shot.actor
         data: dict[str, Any] = {
             "actor": actor.id, "weapon": shot.weapon.name, "range": shot.band,
@@ -143,8 +149,10 @@ class Attacks(ZonesBase):
             unseen = [c for c in creatures(state) if c.engagement == shot.engagement
                       and c.zone == shot.zone and c.has("unseen") and not allies(actor, c)
                       and not c.down]
-            known = self.arg(command, "location_known", bool, any(
-                c.engagement == shot.engagement and allies(actor, c) for c in creatures(state)))
+            known = command.a.location_known  # the GM's call, else an ally is there
+            if known is None:
+                known = any(c.engagement == shot.engagement and allies(actor, c)
+                            for c in creatures(state))
             if not known:
                 raise IllegalCommand("the attacker does not know where an unseen enemy is, to "
                                      "engagement level (the GM's call)", rule="Z-BLI-3")
@@ -296,15 +304,15 @@ class Attacks(ZonesBase):
                                   refers="enemy", required=True),
              weapon=args.text("the melee weapon (default: the first, else unarmed)",
                               max_len=64),
-             no_offense_roll=args.flag("the attack needs no offense roll"),
-             hindrance=args.integer("other Hindrance on the offense roll", default=0))
+             no_offense_roll=args.flag("the attack needs no offense roll (the GM's call: "
+                                       "an Ability's or a device's rule)", who="gm"),
+             hindrance=args.integer("other Hindrance on the offense roll (the GM's "
+                                    "situational number)", lo=-HINDRANCE_LIMIT,
+                                    hi=HINDRANCE_LIMIT, default=0, who="gm"))
     def do_melee(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A melee attack (a major action, ruling ZR-1): target, [weapon].
-
-        Also [no_offense_roll], [hindrance]. Offense d20 on DEX, defense d20 on DEX, damage +
-        STR against armor and shield. An offense roll that succeeds (or none needed)
-        interferes with the target's ranged attacks (Z-MI-1).
-        """
+        """A melee attack (a major action, ruling ZR-1): offense d20 on DEX, defense d20 on
+        DEX, damage + STR against armor and shield. An offense roll that succeeds (or none
+        needed) interferes with the target's ranged attacks (Z-MI-1)."""
         checked = self._checked_plan(state, command)
         actor, target, weapon, data, hindrance, no_roll = checked if isinstance(
             checked, MeleePlan) else self._plan_melee(state, command)
@@ -343,13 +351,16 @@ class Attacks(ZonesBase):
         """Check a melee attack, rolling nothing: attacker, target, weapon, the event's data
         so far, the offense Hindrance and whether no offense roll is made."""
         actor = self.acting(state, command)
-        target = self.creature(state, self.arg(command, "target", str))
+        a = command.a
+        target = self.creature(state, a.target)
+        if target.id == actor.id:
+            raise IllegalCommand("a creature cannot attack itself", rule="ZR-1")
         if target.down:
             raise IllegalCommand(f"{target.id} is already down")
         if not engaged(actor, target) and actor.grappling() != target.id:
-            raise IllegalCommand(f"{actor.id} is not engaged with {target.id}", rule="ZR-1")
-        weapon = actor.weapon(self.arg(command, "weapon", str) if "weapon" in command.args
-                              else _default_melee(actor))
+            raise IllegalCommand(f"{actor.id} is not engaged with {target.id}", rule="ZR-1",
+                                 remedy=("move", "move into its engagement first"))
+        weapon = actor.weapon(_default_melee(actor) if a.weapon is None else a.weapon)
         if weapon.kind != "melee":
             raise IllegalCommand(f"{weapon.name} is not a melee weapon: use attack")
         data: dict[str, Any] = {"actor": actor.id, "target": target.id, "weapon": weapon.name,
@@ -358,11 +369,10 @@ class Attacks(ZonesBase):
         data.update(self.use(state, actor.id, "major"))
         disadvantage = 2 if actor.has("cover") else 0  # 2 degrees (Z-COV-9, ruling ZR-1)
         hindrance = {"melee disadvantage (cover)": disadvantage}
-        other = self.arg(command, "hindrance", int, 0) if "hindrance" in command.args else 0
+        other = a.hindrance  # the GM's
         if other:
             hindrance["other"] = other
-        return MeleePlan(actor, target, weapon, data, hindrance,
-                         flag(command, "no_offense_roll"))
+        return MeleePlan(actor, target, weapon, data, hindrance, a.no_offense_roll)
 
     @event("{actor} attacks {target} in melee with {weapon}[; offense {offense.text}]"
            "[; defense {defense.text}]; {hit?hit|no hit}[, {taken} damage]"
@@ -390,8 +400,9 @@ class Attacks(ZonesBase):
 
     def plan_shot(self, state: EncounterState, command: Command) -> Shot:
         """Check a ranged attack and work out its dice and Hindrance, rolling nothing
-        (:func:`.shots.plan_shot`)."""
-        return shots.plan_shot(self, state, command)
+        (:func:`.shots.plan_shot`), the command bound first (``decide`` and ``check`` have
+        bound it already and call that function)."""
+        return shots.plan_shot(self, state, self.bound(command))
 
     def check(self, state: EncounterState, command: Command) -> None:
         """Raise the RulesError that ``decide`` would raise for ``command``, else nothing,
@@ -404,14 +415,10 @@ class Attacks(ZonesBase):
         throw-away dice (rolled only if the command rolls). tests/rulesets/zones compare
         this with ``decide`` on every command the tactics offer in played encounters."""
         self._checked = None
-        spec = self.catalogue.get(command.name)  # as ``decide`` does first: the same
-        if spec is None:  # refusal of a malformed one
-            self.spec(command.name)
-        else:
-            spec.validate(command)
+        self.bound(command)  # as ``decide`` does first: the same refusal of a malformed one
         if state.ruleset and command.name == "attack" \
                 and _CHECKED_ATTACK.issuperset(command.args):
-            shot = self.plan_shot(state, command)
+            shot = shots.plan_shot(self, state, command)
             if shot.aoe is None and not shot.blind and _plain_dice(
                     offense_expression(shot.expr, state.rulings)):
                 shot.used = self.use(state, shot.actor.id, shot.action)  # decide's, kept

@@ -1,7 +1,7 @@
 """What every topic of the zones ruleset uses: :class:`ZonesBase` (the stat block, creature
-lookup, spending an action, melee interference), the argument parsers of its commands (range
-bands, flags, group lists) and whether a creature can use cover (the stat block's ``cover`` and
-the ``cover`` command both ask)."""
+lookup, spending an action, melee interference), the check of a list of names its commands
+take (groups, engagements) and whether a creature can use cover (the stat block's ``cover``
+and the ``cover`` command both ask)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ...core import (
     Ruleset,
 )
 from ...core.ruleset import ENTITY_KEYS
-from .model import ALTITUDE, RANGE_BANDS, RULINGS, STATS, Creature, Weapon, cover_chart, weapon_spec
+from .model import ALTITUDE, RULINGS, STATS, Creature, Weapon, cover_chart, weapon_spec
 
 ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "competent",
               "skills", "ammo", "zone", "group", "engagement", "altitude", "mount", "cover",
@@ -29,47 +29,14 @@ ZONES_KEYS = {"health", "armor", "shield", "kinetic_shielding", "weapons", "comp
 MELEE_INTERFERENCE = 2
 
 
-def flag(command: Command, key: str, default: bool = False) -> bool:
-    """A yes/no argument."""
-    value = command.args.get(key, default)
-    if value is True:  # the two bools by identity: asked a dozen times a command
-        return True
-    if value is False:
-        return False
-    raise InvalidCommand(f"{command.name}: {key!r} must be true or false, not {value!r}")
-
-
-def band(command: Command, key: str = "range") -> str | None:
-    """A range band argument: engagement, short, medium or long."""
-    value = command.args.get(key)
+def names(command: Command, key: str, value: list[Any] | None) -> list[str]:
+    """The names an ``items`` argument ``key`` holds (none when it is left out), or
+    InvalidCommand when one is not a name."""
     if value is None:
-        return None
-    if value not in RANGE_BANDS:
-        raise InvalidCommand(
-            f"{command.name}: {key!r} must be one of {', '.join(RANGE_BANDS)}, not {value!r}"
-        )
-    return str(value)
-
-
-def names(command: Command, key: str) -> list[str]:
-    """A list of names (a single name is accepted as a list of one)."""
-    if key not in command.args:
         return []
-    value: Any = command.args[key]
-    if isinstance(value, str):
-        return [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not all(isinstance(v, str) for v in value):
         raise InvalidCommand(f"{command.name}: {key!r} must be a list of names, not {value!r}")
     return list(value)
-
-
-def choice(command: Command, key: str, options: tuple[str, ...], default: str | None) -> str | None:
-    value = command.args.get(key, default)
-    if value is not None and value not in options:
-        raise InvalidCommand(
-            f"{command.name}: {key!r} must be one of {', '.join(options)}, not {value!r}"
-        )
-    return None if value is None else str(value)
 
 
 def cover_data(spec: Any, who: str) -> dict[str, Any]:

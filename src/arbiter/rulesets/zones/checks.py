@@ -11,8 +11,9 @@ from ...core import Command, EncounterState, Event
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
-from .base import ZonesBase, flag
-from .rolls import roll_check
+from .base import ZonesBase
+from .model import STATS
+from .rolls import HINDRANCE_LIMIT, roll_check
 
 
 @mypyc_attr(native_class=False)
@@ -22,27 +23,28 @@ class Checks(ZonesBase):
     @command("A roll-under roll on a stat (DEX, STR, SPD...); a roll on SPD not "
              "voluntarily failed ends cover.", who="player", when="any", actor="required",
              rules=("Z-MI-3", "Z-COV-10", "AZ-1", "AZ-2", "AZ-3"),
-             stat=args.text("the stat rolled on: DEX, STR, SPD, WGT...", required=True,
-                            max_len=64),
-             expr=args.dice("the dice rolled", default="1d20"),
-             hindrance=args.integer("Hindrance added to the roll", default=0),
+             stat=args.choice("the stat rolled on", *STATS, required=True),
+             expr=args.dice("the dice rolled, when the rule calling for the roll says other "
+                            "than a d20 (the GM's)", default="1d20", who="gm"),
+             hindrance=args.integer("Hindrance added to the roll (the GM's situational "
+                                    "number)", lo=-HINDRANCE_LIMIT, hi=HINDRANCE_LIMIT,
+                                    default=0, who="gm"),
              melee_interference=args.flag("the roll is subject to melee interference "
-                                          "(Z-MI-3)"),
+                                          "(Z-MI-3: the rule calling for it says so; the "
+                                          "GM's)", who="gm"),
              voluntary_fail=args.flag("the roller chooses to fail (a roll on SPD then keeps "
                                       "cover)"))
     def do_roll(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """A roll on a stat: actor, stat (DEX, STR, SPD...), [expr] (default 1d20).
-
-        Also [hindrance], [melee_interference] (the roll is subject to it, Z-MI-3),
-        [voluntary_fail]. A roll on SPD not voluntarily failed ends cover (Z-COV-10).
-        """
+        """A roll-under roll on a stat, with melee interference when the roll is subject
+        to it (Z-MI-3); a roll on SPD not voluntarily failed ends cover (Z-COV-10)."""
+        a = command.a
         actor = self.creature(state, self.actor(state, command).id)
-        on = self.arg(command, "stat", str)
-        expr = self.arg(command, "expr", str, "1d20")
-        hindrance = {"hindrance": self.arg(command, "hindrance", int, 0)}
-        if flag(command, "melee_interference"):
+        on: str = a.stat
+        expr: str = a.expr
+        hindrance = {"hindrance": a.hindrance}
+        if a.melee_interference:
             hindrance.update(self.interference(state, actor))
-        fail = flag(command, "voluntary_fail")
+        fail: bool = a.voluntary_fail
         check = roll_check(expr, on, actor.stat(on), hindrance, dice, state.rulings, fail)
         events = [Event("rolled", {"actor": actor.id, "roll": check,
                                    "success": check["success"]})]

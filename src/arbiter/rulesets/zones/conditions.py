@@ -22,17 +22,15 @@ class Conditions(ZonesBase):
              "neither can use cover.", actor="required", rules=("Z-COV-2", "Z-RA-8", "Z-MI-1"),
              target=args.creature("the other creature in the grapple", required=True))
     def do_grapple(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Two creatures are in a grapple (the GM): actor, target.
-
-        Grappling rules themselves are outside the excerpt.
-        """
+        """Two creatures are in a grapple (the GM's word: grappling rules themselves are
+        outside the excerpt); neither keeps cover."""
         actor = self.creature(state, self.actor(state, command).id)
-        return _grapple_events(actor, self.creature(state, self.arg(command, "target", str)))
+        return _grapple_events(actor, self.creature(state, command.a.target))
 
     @command("End the actor's grapple (both creatures stop grappling).", actor="required",
              rules=("Z-RA-8",))
     def do_release(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """End a grapple: actor."""
+        """End a grapple, for both creatures."""
         actor = self.creature(state, self.actor(state, command).id)
         partner = actor.grappling()
         if partner is None:
@@ -54,20 +52,21 @@ class Conditions(ZonesBase):
         or a stat block's ``cover``, which give its armor bonus (Z-COV-5); a grapple has two
         sides and ends cover (Z-COV-2), as ``grapple``; a creature marked ``down`` is out of
         the fight (ruling ZR-2), which may end the encounter."""
-        name = self.arg(command, "name", str)
+        a = command.a
+        name: str = a.name
         listed = condition_catalogue()
-        if name not in listed and not self.arg(command, "custom", bool, False):
+        if name not in listed and not a.custom:
             raise InvalidCommand(unlisted_condition(name, listed, "zones"))
         if name == "cover":
             raise InvalidCommand("condition: cover is taken with the cover command (actor, "
                                  "environment or bonus) or a stat block's cover, which give "
                                  "its armor bonus (Z-COV-5)")
         if name == "grappling":
-            target = self.creature(state, self.arg(command, "target", str))
-            if "source" not in command.args:
+            target = self.creature(state, a.target)
+            if a.source is None:
                 raise InvalidCommand("condition: grappling names its 'source', the creature "
                                      "grappled (or use the grapple command)")
-            partner = self.creature(state, self.arg(command, "source", str))
+            partner = self.creature(state, a.source)
             if partner.id == target.id:
                 raise InvalidCommand("condition: a creature cannot grapple itself")
             return _grapple_events(target, partner)
@@ -78,8 +77,8 @@ class Conditions(ZonesBase):
                        dice: DiceSource) -> list[Event]:
         """Remove a condition (the GM); a grapple ends for both creatures, as ``release``."""
         events = super().do_uncondition(state, command, dice)
-        if self.arg(command, "name", str) == "grappling":
-            target = self.creature(state, self.arg(command, "target", str))
+        if command.a.name == "grappling":
+            target = self.creature(state, command.a.target)
             partner = state.entities.get(target.grappling() or "")
             if isinstance(partner, Creature) and partner.grappling() == target.id:
                 events.append(Event("condition_removed", {"target": partner.id,

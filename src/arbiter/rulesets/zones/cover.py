@@ -11,8 +11,8 @@ from ...core import Command, Condition, EncounterState, Event, IllegalCommand, I
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
-from .base import ZonesBase, choice, cover_data, cover_refusal, flag
-from .model import Creature, band_distance, engaged, group_defenders, group_mates
+from .base import ZonesBase, cover_data, cover_refusal
+from .model import Creature, band_distance, cover_chart, engaged, group_defenders, group_mates
 
 
 @mypyc_attr(native_class=False)
@@ -23,30 +23,31 @@ class Cover(ZonesBase):
              "or the GM's armor bonus.", who="player", actor="required", cost="minor/slowing",
              rules=("Z-COV-1", "Z-COV-2", "Z-COV-5", "Z-COV-6", "Z-COV-11", "Z-COV-14",
                     "AZ-10", "ZR-7"),
-             environment=args.text("the environment on the cover chart (open, light, "
-                                   "moderate, heavy, improved)", max_len=64),
-             bonus=args.integer("the cover's armor bonus, when the GM sets it (Z-COV-6)",
-                                lo=0, hi=9999),
+             environment=args.choice("the environment on the cover chart (cover.toml)",
+                                     *cover_chart()),
+             bonus=args.integer("the cover's armor bonus, when the GM sets it (Z-COV-6; "
+                                "at most improved cover's, Z-COV-14)", lo=0,
+                                hi=max(cover_chart().values()), who="gm"),
              improved=args.flag("improved cover: armor bonus 100 (Z-COV-14)"),
              roofed=args.flag("roofed improved cover (a bunker): it works against flyers "
                               "(Z-COV-16)"))
     def do_cover(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Begin using cover (a slowing minor action): actor, environment or bonus.
-
-        Also [improved] (bonus 100) and [roofed].
-        """
+        """Begin using cover (a slowing minor action): the armor bonus of the environment's
+        line of the chart (ruling AZ-10), or the GM's; not while grappling, flying or
+        mounted, and at 25 WGT or more only improved cover."""
+        a = command.a
         actor = self.acting(state, command)
-        improved = flag(command, "improved")
+        improved: bool = a.improved
         if actor.has("cover"):
             raise IllegalCommand(f"{actor.id} is already using cover")
         refusal = cover_refusal(actor, improved)
         if refusal is not None:
             raise refusal
-        spec: dict[str, Any] = {"improved": improved, "roofed": flag(command, "roofed")}
-        if "environment" in command.args:
-            spec["environment"] = self.arg(command, "environment", str)
-        if "bonus" in command.args:
-            spec["bonus"] = self.arg(command, "bonus", int)
+        spec: dict[str, Any] = {"improved": improved, "roofed": a.roofed}
+        if a.environment is not None:
+            spec["environment"] = a.environment
+        if a.bonus is not None:
+            spec["bonus"] = a.bonus
         if self.ruling_is(state, "AZ-10", "gm-only") and "bonus" not in spec and not improved:
             raise InvalidCommand("cover: ruling AZ-10 is gm-only: give the armor 'bonus'")
         data = cover_data(spec, actor.id)
@@ -66,7 +67,7 @@ class Cover(ZonesBase):
              cost="free", rules=("Z-COV-10",))
     def do_leave_cover(self, state: EncounterState, command: Command,
                        dice: DiceSource) -> list[Event]:
-        """Stop using cover (a free action): actor."""
+        """Stop using cover (a free action)."""
         actor = self.creature(state, self.actor(state, command).id)
         if not actor.has("cover"):
             raise IllegalCommand(f"{actor.id} is not using cover")
@@ -85,25 +86,25 @@ def cover_bonus(rules: ZonesBase, state: EncounterState, command: Command, attac
     """The armor bonus the defender uses against a ranged attack: cover or shield, one of
     the two (Z-COV-12), and why cover does not count when it does not."""
     cover = target.cover()
-    use = choice(command, "defend_with", ("cover", "shield"),
-                 "cover" if cover else "shield")
+    a = command.a
+    use = a.defend_with  # the defender's choice (the GM's), else cover when in cover
     if use == "shield" or cover is None:
         if aoe:
             return 0, "", "shields do nothing against AoEs (Z-AOE-13)"
         return (target.shield, "shield", None) if target.shield else (0, "", None)
-    if not flag(command, "cover_applies", True):
+    if not a.cover_applies:
         return 0, "", "the GM rules the cover does not protect here (Z-COV-15)"
-    if critical and flag(command, "ignore_cover", True):
+    if critical and a.ignore_cover:
         return 0, "", "a critical hit shoots an unprotected area (Z-COV-7)"
     if engaged(attacker, target):
-        if not flag(command, "group_defense"):
+        if not a.group_defense:
             return 0, "", "the attacker is engaged with the defender (Z-COV-8)"
         if not group_defenders(state, target):  # nobody out of cover defends it (Z-COV-9)
             return 0, "", (f"nobody defends {target.id} by group defense: " + (
                 "a group-mate in cover does not count (Z-COV-9)"
                 if group_mates(state, target) else "it has no group-mate (Z-COV-8)"))
     if attacker.flying and not aoe and not (cover.get("improved") and cover.get("roofed")) \
-            and not flag(command, "tall_cover"):
+            and not a.tall_cover:
         height = attacker.altitude - target.altitude
         horizontal = band_distance(range_band)
         strict = rules.ruling_is(state, "AZ-21", "strictly-higher")

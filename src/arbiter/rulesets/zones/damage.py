@@ -28,7 +28,6 @@ from ...core import (
     Deferred,
     EncounterState,
     Event,
-    InvalidCommand,
     Pipeline,
 )
 from ...core import catalogue as args
@@ -36,7 +35,7 @@ from ...core.catalogue import command, event
 from ...core.rounding import round_down, round_up
 from ...dice import DiceSource, roll
 from .base import ZonesBase
-from .model import RULINGS, Creature, Effect, Weapon, injury_type
+from .model import DAMAGE_TYPES, RULINGS, Creature, Effect, Weapon, injury_type
 from .turns import aftermath
 
 
@@ -129,18 +128,16 @@ class Damage(ZonesBase):
              target=args.creature("who takes the damage", required=True),
              amount=args.integer("damage before armor", lo=0, hi=9999, required=True),
              drive=args.integer("the damage's drive", lo=0, hi=9999, default=0),
-             type=args.text("the damage type: kinetic, energy...", default="kinetic",
-                            max_len=64),
+             type=args.choice("the damage type", *DAMAGE_TYPES, default="kinetic"),
              bonus=args.integer("an armor bonus (cover, shield)", lo=0, hi=9999, default=0))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Deal damage through armor (the GM): target, amount, [drive], [type], [bonus]."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("damage: amount must not be negative")
-        kind = self.arg(command, "type", str, "kinetic")
-        hit = Hit(armor=target.armor, drive=self.arg(command, "drive", int, 0),
-                  bonus=self.arg(command, "bonus", int, 0), bonus_label="bonus",
+        """The GM's damage, through the target's armor (and a bonus) against its drive
+        (ruling ZR-2)."""
+        a = command.a
+        target = self.creature(state, a.target)
+        amount: int = a.amount
+        kind: str = a.type
+        hit = Hit(armor=target.armor, drive=a.drive, bonus=a.bonus, bonus_label="bonus",
                   rulings=state.rulings)
         calc = run(amount, kind, hit)
         events = damage_events(target, Deferred(calc.to_json), calc.amount, 0, None, "gm")
@@ -155,11 +152,9 @@ class Damage(ZonesBase):
              target=args.creature("who is healed", required=True),
              amount=args.integer("health restored", lo=0, hi=9999, required=True))
     def do_heal(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Heal a creature up to its maximum health: target, amount."""
-        target = self.creature(state, self.arg(command, "target", str))
-        amount = self.arg(command, "amount", int)
-        if amount < 0:
-            raise InvalidCommand("heal: amount must not be negative")
+        """Heal a creature up to its maximum health; above 0 it stands again."""
+        target = self.creature(state, command.a.target)
+        amount: int = command.a.amount
         health = min(target.health + amount, target.health_max)
         events = [Event("healed", {"target": target.id, "health": health})]
         if target.down and health > 0:
@@ -191,8 +186,9 @@ def injury_of(rules: ZonesBase, command: Command, taken: int, dice: DiceSource,
         return None
     if area_damage:
         return {"type": "Core Injury", "roll": None}
-    if "injury" in command.args:
-        return {"type": rules.arg(command, "injury", str), "roll": None}
+    named = command.a.injury  # the GM's
+    if named is not None:
+        return {"type": named, "roll": None}
     value = roll("1d20", dice).total
     return {"type": injury_type(value), "roll": value}
 

@@ -60,15 +60,14 @@ class Lasting(ZonesBase):
              rules=("ZR-9",),
              target=args.creature("who rests", required=True),
              amount=args.integer("how many units", lo=0, hi=99999, required=True),
-             unit=args.text("minute, hour or day (plurals too)", default="hour",
-                            max_len=16))
+             unit=args.choice("the unit of time", *UNIT_SECONDS,
+                              *(f"{u}s" for u in UNIT_SECONDS), default="hour"))
     def do_rest(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Rest: target, amount, [unit]; Health back by ZR-9."""
+        """Rest outside turn-by-turn play: Health comes back as ruling ZR-9 says."""
         if state.in_combat:
             raise IllegalCommand("nobody rests in turn-by-turn play", rule="ZR-9")
-        target = state.entity_of(self.arg(command, "target", str), Creature)
-        seconds = seconds_in(self.arg(command, "amount", int),
-                             self.arg(command, "unit", str, "hour"))
+        target = state.entity_of(command.a.target, Creature)
+        seconds = seconds_in(command.a.amount, command.a.unit)
         if self.ruling_is(state, "ZR-9", "tenth-a-day"):
             days = seconds // UNIT_SECONDS["day"]
             gain = days * max(target.health_max // 10, 1)

@@ -34,6 +34,9 @@ RANGE_BANDS = ("engagement", "short", "medium", "long")
 
 ALTITUDE = {"ground": 0, "engagement": 1, "short": 2, "medium": 3, "long": 4}
 STATS = ("DEX", "STR", "SPD", "WGT")
+DAMAGE_TYPES = ("kinetic", "energy", "mixed")
+"""The damage types a weapon lists (``weapons.toml``): energy's drive equals its damage
+(Z-EAO-2); mixed is partly energy (ruling AZ-14)."""
 HEAVY_WGT = 25
 """Creatures of at least this WGT: no cover but improved (Z-COV-11), always high (Z-ZAO-8)."""
 

@@ -12,11 +12,13 @@ from ...core import Command, EncounterState, Event, IllegalCommand, InvalidComma
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
-from .base import ZonesBase, band, choice, flag, names
-from .model import RANGE_BANDS, Creature, allies, creatures, default_range, engaged
+from .base import ZonesBase, names
+from .model import ALTITUDE, RANGE_BANDS, Creature, allies, creatures, default_range, engaged
 
 FLANK_HINDRANCE = {"basic": 1, "severe": 3}
 FLANK_CUTOFFS = {"80-160": (80, 160), "90-170": (90, 170)}
+MAX_ALTITUDE = max(ALTITUDE.values())
+"""The highest altitude on the range-band scale (long range)."""
 
 
 
@@ -38,10 +40,12 @@ class Movement(ZonesBase):
              adjacent=args.items("ids of the zones next to it (adjacency goes both ways)"),
              indoor=args.flag("the zone is indoors (a powerful AoE may collapse it)"))
     def do_zone(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Describe a zone: id, [adjacent] (zone ids), [indoor]. Adjacency goes both ways."""
-        zone = self.arg(command, "id", str)
-        return [Event("zone_set", {"id": zone, "adjacent": names(command, "adjacent"),
-                                   "indoor": flag(command, "indoor")})]
+        """Describe a zone: the zones next to it (adjacency goes both ways) and whether it
+        is indoors."""
+        a = command.a
+        return [Event("zone_set", {"id": a.id, "adjacent": names(command, "adjacent",
+                                                                  a.adjacent),
+                                   "indoor": a.indoor})]
 
     @event("Zone {id} ({indoor?indoors|outdoors}) is next to: {adjacent}.",
            id=args.text("the zone"), adjacent=args.items("the zones next to it"),
@@ -69,12 +73,12 @@ class Movement(ZonesBase):
              engagement=args.text("the engagement to be in (default: the group's, or the "
                                   "one it joins)", max_len=64),
              altitude=args.integer("altitude on the range-band scale: 0 ground, 1 "
-                                   "engagement ... 4 long", lo=0, hi=9999))
+                                   "engagement ... 4 long (the GM's: whether it can fly is "
+                                   "not in the stat block; default: where it is)",
+                                   lo=0, hi=MAX_ALTITUDE, who="gm"))
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Move in the movement phase: actor, [zone], [group], [engagement], [altitude].
-
-        Moving leaves cover (Z-COV-10).
-        """
+        """Move in the movement phase (the turn's movement); moving leaves cover
+        (Z-COV-10)."""
         actor = self.acting(state, command)
         return moved(self, state, command, actor, self.use(state, actor.id, "move"), "moved")
 
@@ -87,16 +91,13 @@ class Movement(ZonesBase):
              engagement=args.text("the engagement to be in (default: the group's, or the "
                                   "one it joins)", max_len=64),
              altitude=args.integer("altitude on the range-band scale: 0 ground, 1 "
-                                   "engagement ... 4 long", lo=0, hi=9999))
+                                   "engagement ... 4 long", lo=0, hi=MAX_ALTITUDE))
     def do_displace(self, state: EncounterState, command: Command,
                     dice: DiceSource) -> list[Event]:
-        """Something moves a creature (the GM): target, distance, and where to.
-
-        distance is a range band; where: [zone], [group], [engagement], [altitude]. At least
-        short range removes cover (Z-COV-10).
-        """
-        target = self.creature(state, self.arg(command, "target", str))
-        distance = band(command, "distance") or "engagement"
+        """Something moves a creature (the GM's word) a range band's distance; at least
+        short range removes cover (Z-COV-10)."""
+        target = self.creature(state, command.a.target)
+        distance: str = command.a.distance
         return moved(self, state, command, target, {"distance": distance}, "displaced")
 
     @event("{target} moves to zone {zone}, group {group}, engagement {engagement}, "
@@ -116,9 +117,9 @@ class Movement(ZonesBase):
              target=args.creature("who is placed", required=True),
              zone=args.text("the zone", required=True, max_len=64))
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """The game master puts a creature in a zone: target, zone."""
-        target = self.creature(state, self.arg(command, "target", str))
-        zone = self.arg(command, "zone", str)
+        """The game master puts a creature in a zone (its group and altitude kept)."""
+        target = self.creature(state, command.a.target)
+        zone: str = command.a.zone
         if not zone.strip():
             raise InvalidCommand("place: the zone is empty")
         if zone == target.zone:
@@ -169,8 +170,8 @@ class Movement(ZonesBase):
                  "with": args.text("the group it engages (its engagement is kept)",
                                    required=True, max_len=64)}))
     def do_engage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Two groups become engaged (the GM): group, with."""
-        group, other = self.arg(command, "group", str), self.arg(command, "with", str)
+        """Two groups become engaged (the GM's word): the engagement of ``with`` is kept."""
+        group, other = command.a.group, command.a.with_
         members = [c for c in creatures(state) if c.group in (group, other)]
         if not members:
             raise InvalidCommand(f"engage: no creature is in group {group!r} or {other!r}")
@@ -189,8 +190,8 @@ class Movement(ZonesBase):
              group=args.text("the group that disengages", required=True, max_len=64))
     def do_disengage(self, state: EncounterState, command: Command,
                      dice: DiceSource) -> list[Event]:
-        """A group leaves its engagement (the GM): group."""
-        group = self.arg(command, "group", str)
+        """A group leaves its engagement (the GM's word) and becomes one of its own."""
+        group = command.a.group
         members = [c.id for c in creatures(state) if c.group == group]
         return [Event("engaged", {"ids": members, "engagement": group})]
 
@@ -198,12 +199,12 @@ class Movement(ZonesBase):
              who="player", actor="required", cost="free", rules=("Z-COV-3", "Z-AOE-3"),
              target=args.creature("the creature touched", required=True))
     def do_touch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Touch a creature (a free action): actor, target.
-
-        From cover, only allies also in cover (Z-COV-3).
-        """
+        """Touch a creature (a free action); from cover, only allies also in cover
+        (Z-COV-3)."""
         actor = self.acting(state, command)
-        target = self.creature(state, self.arg(command, "target", str))
+        target = self.creature(state, command.a.target)
+        if target.id == actor.id:
+            raise IllegalCommand(f"{actor.id} cannot touch itself")
         if actor.has("cover") and allies(actor, target) and not target.has("cover"):
             raise IllegalCommand(f"{actor.id} is using cover and cannot touch {target.id}, "
                                  "an ally not in cover", rule="Z-COV-3")
@@ -225,14 +226,12 @@ class Movement(ZonesBase):
                               "severe", "none"),
              groups=args.items("the flanking groups (with type)"))
     def do_flank(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Set how a creature is flanked (the GM, Z-FLK-3): target, angles or type.
-
-        angles: group → degrees seen from the defender; or type (basic, severe, none) and
-        groups.
-        """
-        target = self.creature(state, self.arg(command, "target", str))
-        angles = self.arg(command, "angles", dict, {})
-        kind = choice(command, "type", ("basic", "severe", "none"), None)
+        """Set how a creature is flanked (the GM's word, Z-FLK-3): the direction of each
+        group seen from the defender, or the flanking type the GM classifies."""
+        a = command.a
+        target = self.creature(state, a.target)
+        angles: dict[str, Any] = a.angles or {}
+        kind: str | None = a.type
         if not angles and kind is None:
             raise InvalidCommand("flank: give 'angles' (group: degrees) or 'type' and 'groups'")
         flanking: dict[str, Any] = {}
@@ -242,7 +241,7 @@ class Movement(ZonesBase):
             flanking["angles"] = {str(k): int(v) for k, v in angles.items()}
         if kind is not None:
             flanking["type"] = kind
-            flanking["groups"] = names(command, "groups")
+            flanking["groups"] = names(command, "groups", a.groups)
         return [Event("flanking_set", {"target": target.id, "flanking": flanking})]
 
     @event("{target}'s flanking is set[: {flanking.type}][ by {flanking.groups}]"
@@ -259,9 +258,11 @@ class Movement(ZonesBase):
                                "directions)", required=True))
     def do_prioritize(self, state: EncounterState, command: Command,
                       dice: DiceSource) -> list[Event]:
-        """Prioritise a flank at the end of the movement phase: actor, groups (Z-FLK-4)."""
+        """Prioritise a flank at the end of the movement phase (Z-FLK-4): no flanking
+        Hindrance from those groups, doubled from the others; several only in very similar
+        directions (Z-FLK-5)."""
         actor = self.creature(state, self.actor(state, command).id)
-        groups = names(command, "groups")
+        groups = names(command, "groups", command.a.groups)
         if not groups:
             raise InvalidCommand("prioritize: name the group(s) to prioritise")
         angles = actor.flanking.get("angles", {})
@@ -288,18 +289,19 @@ def moved(rules: ZonesBase, state: EncounterState, command: Command, who: Creatu
           extra: dict[str, Any], kind: str) -> list[Event]:
     """The events of ``who`` moving (``kind`` moved) or being moved (displaced) where
     ``command`` says, and leaving cover when that ends it (Z-COV-10, Z-COV-2)."""
-    altitude = rules.arg(command, "altitude", int, who.altitude)
+    a = command.a
+    altitude: int = who.altitude if a.altitude is None else a.altitude
     place: dict[str, Any] = {
-        "zone": rules.arg(command, "zone", str, who.zone),
-        "group": rules.arg(command, "group", str, who.group),
+        "zone": who.zone if a.zone is None else a.zone,
+        "group": who.group if a.group is None else a.group,
         "altitude": altitude,
     }
     joined = next((c.engagement for c in creatures(state) if c.id != who.id
                    and c.group == place["group"] and c.zone == place["zone"]),
                   place["group"])
-    place["engagement"] = rules.arg(command, "engagement", str,
-                                    joined if place["group"] != who.group
-                                    or place["zone"] != who.zone else who.engagement)
+    place["engagement"] = a.engagement if a.engagement is not None else (
+        joined if place["group"] != who.group or place["zone"] != who.zone
+        else who.engagement)
     events = [Event(kind, {"actor": who.id, "target": who.id, **place, **extra})]
     leaves = kind == "moved" or RANGE_BANDS.index(extra.get("distance", "engagement")) >= 1
     if who.has("cover") and (leaves or altitude > 0):

@@ -14,7 +14,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import aoe as area
-from .base import ZonesBase, flag
+from .base import ZonesBase
 from .model import (
     ALTITUDE,
     RULINGS,
@@ -37,19 +37,21 @@ class Odds(ZonesBase):
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact chances before rolling: offense, defense and hit for ``attack`` and
         ``melee``, success for ``roll``, inclusion chances for an AoE, the chance of high
-        damage for a ``zaoe``."""
+        damage for a ``zaoe``. The command is bound first, as ``preview`` does (a caller may
+        ask without it)."""
         rulings = state.rulings
+        a = self.bound(command).a
         if command.name == "roll":
             actor = self.creature(state, self.actor(state, command).id)
-            on = self.arg(command, "stat", str)
-            h = self.arg(command, "hindrance", int, 0)
-            if flag(command, "melee_interference"):
+            on: str = a.stat
+            h: int = a.hindrance
+            if a.melee_interference:
                 h += sum(self.interference(state, actor).values())
-            p = success_odds(self.arg(command, "expr", str, "1d20"), actor.stat(on), h, rulings)
+            p = success_odds(a.expr, actor.stat(on), h, rulings)
             return {"success": p, "failure": 1 - p}
         if command.name == "melee":
             actor = self.acting(state, command)
-            target = self.creature(state, self.arg(command, "target", str))
+            target = self.creature(state, a.target)
             off = success_odds("1d20", actor.stat("DEX"), 2 if actor.has("cover") else 0,
                                rulings)
             dfn = success_odds("1d20", target.stat("DEX"), 2 if target.has("cover") else 0,
@@ -72,7 +74,7 @@ class Odds(ZonesBase):
         if aimed is not None:
             target = aimed
             h = sum(flank_hindrance(self, state, target, shot.actor, shot.band).values())
-            h += self.arg(command, "defense_hindrance", int, 0)
+            h += a.defense_hindrance
             dfn = success_odds("1d20", target.stat("DEX"), h, rulings)
             out["defense"] = dfn
             out["hit"] = off * (1 - dfn)
@@ -139,12 +141,13 @@ class Odds(ZonesBase):
 
     def _zaoe_odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Each creature's exact chance to take the high damage of a ZAoE (0: low or none)."""
+        a = command.a
         actor = self.acting(state, command)
-        weapon = actor.weapon(self.arg(command, "weapon", str))
+        weapon = actor.weapon(a.weapon)
         if weapon.zaoe is None:
             raise IllegalCommand(f"{weapon.name} does not say it uses ZAoE rules, so it never "
                                  "does", rule="Z-ZAO-1")
-        zone = self.arg(command, "zone", str)
+        zone: str = a.zone
         shape, size = weapon.zaoe.get("shape", "point"), weapon.zaoe.get("size", "lesser")
         affected = area.zaoe_zones(state, zone, size)
         people = [c for c in creatures(state) if c.zone in affected and not c.down]
@@ -153,7 +156,7 @@ class Odds(ZonesBase):
         groups = engagements_in(state, zone)
         n = len(groups)
         random_pick = Fraction(min(n, 6), 6) * Fraction(1, n) if n else Fraction(0)
-        aim = command.args.get("group")
+        aim = a.group
         aimed = next((c.engagement for c in creatures(state) if aim is not None and
                       (c.group == aim or c.engagement == aim)), None)
         offense = Fraction(0)
@@ -184,9 +187,9 @@ class Odds(ZonesBase):
     @command("Record in the log the exact odds of a command before it is rolled.",
              of=args.nested("the command whose odds are computed", required=True))
     def do_odds(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Record the exact odds of a command before it is rolled: of (the command)."""
-        of = self.arg(command, "of", dict)
-        inner = Command.from_json(of)
+        """Record the exact odds of a command before it is rolled (the command is checked
+        against its declaration as if issued directly)."""
+        inner = self.bound(Command.from_json(command.a.of))
         odds = self.odds(state, inner)
         return [Event("odds_computed", {"of": inner.to_json(), "odds": _plain_odds(odds)})]
 

@@ -45,6 +45,11 @@ _DIE = re.compile(r"(\d*)d(\d+)")
 ROLL_OVER_TARGET = 21
 """AZ-1 ``roll-over``: dice + stat - Hindrance must reach this; 21 makes a d20 on a stat
 succeed as often as under roll-under."""
+HINDRANCE_LIMIT = 20
+"""The bound of the GM's situational Hindrance on a roll, either way (a negative one eases
+it): 20 already settles a d20 roll-under on any stat of 20 or less, and the rules' own
+Hindrance is at most 6 (severe flanking doubled, Z-FLK-5; one-handed at long range 4,
+Z-HND-1; melee interference 4 under AZ-8)."""
 DIE_LADDER = (2, 4, 6, 8, 10, 12, 20)
 """AZ-1 ``die-steps``: die sizes a step of Hindrance moves along (then d30, d40...)."""
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...core import Command, EncounterState, IllegalCommand, InvalidCommand
 from ...dice import DiceSource
-from .base import ZonesBase, band, choice, flag, names
+from .base import ZonesBase, names
 from .damage import fraction_of
 from .model import Creature, Effect, Shot, Weapon, allies, creatures, default_range, engaged
 from .movement import flank_hindrance
@@ -29,20 +29,22 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
 
     Every shot the tactics offer is planned here (and then decided from the plan), so the
     creatures' conditions are each scanned once and the arguments a plain shot lacks are
-    asked for only when present."""
-    args = command.args
+    looked at only when given."""
+    a = command.a
     actor = rules.acting(state, command)
-    if isinstance(args.get("weapon"), list):
+    named = a.weapon
+    if isinstance(named, list):
         raise IllegalCommand("only one ranged weapon (or weapon-equivalent Ability) may "
                              "be involved in a single attack", rule="Z-RA-7")
-    weapon = actor.weapon(rules.arg(command, "weapon", str) if "weapon" in args
-                          else _default_ranged(actor))
+    if named is not None and not isinstance(named, str):
+        raise InvalidCommand(f"attack: 'weapon' must be a weapon's name, not {named!r}")
+    weapon = actor.weapon(_default_ranged(actor) if named is None else named)
     if weapon.zaoe is not None:
         raise IllegalCommand(f"{weapon.name} is a zonewide AoE: use the zaoe command",
                              rule="Z-ZAO-1")
     kind = weapon.kind
     thrown = kind in ("thrown", "melee")
-    unaimed, blind = flag(command, "unaimed"), flag(command, "blind")
+    unaimed, blind = a.unaimed, a.blind
     if unaimed and blind:
         raise IllegalCommand("a ranged attack cannot be both blind and unaimed",
                              rule="Z-BLI-7")
@@ -52,15 +54,16 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         raise IllegalCommand(f"{actor.id} is not competent with {weapon.name}, so cannot "
                              "make an unaimed attack", rule="Z-UNA-1")
     competent = competent_normally and not unaimed and not blind
-    full_auto = flag(command, "full_auto")
+    full_auto = a.full_auto
     grapple = actor.condition("grappling")  # as ``grappling()`` and ``has`` read it
     partner = grapple.source if grapple is not None else None
     in_grapple = grapple is not None  # with a partner named or not
     if in_grapple and thrown:
         raise IllegalCommand(f"{actor.id} is in a grapple: only a non-thrown ranged weapon "
                              "can be used", rule="Z-RA-8")
-    one_handed = flag(command, "one_handed") or in_grapple
-    marksmanship = names(command, "marksmanship") if "marksmanship" in args else []
+    one_handed = a.one_handed or in_grapple
+    marksmanship = names(command, "marksmanship", a.marksmanship) \
+        if a.marksmanship is not None else []
     if marksmanship and not competent:
         raise IllegalCommand("an incompetent ranged attack cannot use Marksmanship "
                              f"Abilities ({', '.join(marksmanship)})", rule="Z-RA-5")
@@ -68,11 +71,10 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
     aoe_kind, source, impact, area_effect = aoe_mode(rules, state, command, actor, weapon,
                                                      full_auto, thrown)
     # targets
-    targets = [rules.creature(state, t) for t in names(command, "targets")] \
-        if "targets" in args else []
-    if "target" in args:
-        targets.insert(0, rules.creature(state, rules.arg(command, "target", str)))
-    spread = names(command, "spread") if "spread" in args else []
+    targets = [rules.creature(state, t) for t in a.targets] if a.targets is not None else []
+    if a.target is not None:
+        targets.insert(0, rules.creature(state, a.target))
+    spread = names(command, "spread", a.spread) if a.spread is not None else []
     spread_engagements = []
     for g in spread:
         members = [c for c in creatures(state) if (c.group == g or c.engagement == g)
@@ -80,7 +82,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         if not members:
             raise InvalidCommand(f"attack: nobody standing is in group {g!r}")
         spread_engagements.append(members[0].engagement)
-    engagement = args.get("engagement")
+    engagement = a.engagement
     if blinded and rules.ruling_is(state, "AZ-26", "grapple-only"):
         raise IllegalCommand("ruling AZ-26 (grapple-only): the only ranged attack without "
                              "sight is against a grapple partner", rule="Z-RA-2")
@@ -97,7 +99,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         if engagement is None:
             raise InvalidCommand("attack: a blind attack names the 'engagement' it aims at")
     if not targets and not blind and not (aoe_kind == "spray" or spread or blinded
-                                          or "group" in args):
+                                          or a.group is not None):
         raise InvalidCommand("attack: missing argument 'target'")
     for t in targets:
         if t.down:
@@ -114,7 +116,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
     # range
     first = targets[0] if targets else None
     zone = first.zone if first else actor.zone
-    group_arg = args.get("group")
+    group_arg = a.group
     if first is None and group_arg is not None:
         members = [c for c in creatures(state) if c.group == group_arg and not c.down]
         if not members:
@@ -131,7 +133,7 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
             if c.engagement == engagement:
                 zone = c.zone
                 break
-    given = band(command) if "range" in args else None
+    given = a.range  # the GM's (ruling ZR-4)
     if given is not None:
         range_band = given
     elif first is not None and not blind:
@@ -205,11 +207,11 @@ def plan_shot(rules: ZonesBase, state: EncounterState, command: Command) -> Shot
         hindrance["one-handed"] = ONE_HANDED_HINDRANCE[values_band]
     if actor.interference or in_grapple:  # else there is none (Z-MI-1)
         hindrance.update(rules.interference(state, actor))
-    other = rules.arg(command, "hindrance", int, 0) if "hindrance" in args else 0
+    other = a.hindrance  # the GM's
     if other:
         hindrance["other"] = other
     # caution (Z-AOE-8)
-    caution = flag(command, "caution")
+    caution = a.caution
     if caution and not aoe_kind:
         raise InvalidCommand("attack: caution only applies to an AoE")
     if caution and not competent:
@@ -260,7 +262,7 @@ def aoe_mode(rules: ZonesBase, state: EncounterState, command: Command, actor: C
              thrown: bool) -> tuple[str | None, str | None, Effect | None, Effect | None]:
     """Which AoE (if any) the attack makes, and its impact and area effects."""
     rulings = state.rulings
-    asked = choice(command, "aoe", ("burst", "spray"), None)
+    asked = command.a.aoe
     if weapon.aoe is not None:
         kind = asked or ("burst" if weapon.aoe == "both" else weapon.aoe)
         if weapon.aoe not in ("both", kind):
@@ -302,8 +304,9 @@ def aoe_mode(rules: ZonesBase, state: EncounterState, command: Command, actor: C
 
 def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot: Shot,
                  offense: Mapping[str, Any]) -> tuple[bool, str | None]:
-    """A critical hit (ruling ZR-3), unless the attack cannot inflict one."""
-    asked = flag(command, "critical")
+    """A critical hit (ruling ZR-3: the GM's ``critical``, or a natural 1 by that ruling),
+    unless the attack cannot inflict one."""
+    asked = command.a.critical
     if offense["success"] and rules.ruling_is(state, "ZR-3", "natural-1"):
         asked = asked or all(v == 1 for v in offense["rolled"])
     if not asked:
@@ -319,7 +322,7 @@ def defense_roll(rules: ZonesBase, state: EncounterState, command: Command, atta
                  target: Creature, range_band: str, dice: DiceSource) -> Mapping[str, Any]:
     """The target's defense roll: always d20 on DEX (Z-RA-4), with flanking Hindrance."""
     hindrance = flank_hindrance(rules, state, target, attacker, range_band)
-    extra = rules.arg(command, "defense_hindrance", int, 0)
+    extra = command.a.defense_hindrance  # the GM's
     if extra:
         hindrance["other"] = extra
     return roll_check("1d20", "DEX", target.stat("DEX"), hindrance, dice, state.rulings)
