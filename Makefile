@@ -56,6 +56,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/console.py
 	$(BIN)/python bench/catalogue.py
+	$(BIN)/python bench/options.py
 
 # The compiled build (docs/performance.md): mypyc compiles the kernel, the rulesets and the
 # simulator's hot path into build/fast (about four minutes on two cores; needs gcc and the

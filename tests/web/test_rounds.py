@@ -1,8 +1,10 @@
 """Three full rounds of each demo encounter, played through the console only, with table dice.
 
 The game master plays every turn as a table would: the console's default action against its
-default target, or the command the console's hint names when no target is legal ("engage
-first"), rolled with dice typed into "Table dice"; then Next turn. Before each roll the test
+default target (when no enemy is a legal target there is no default, and the console says
+why), rolled with dice typed into "Table dice"; then Next turn. The default target is
+never the actor itself nor one of its side, and the console asks the server nothing it
+refuses (no 4xx answer during the three rounds). Before each roll the test
 asks the engine, in process, what that command does with those dice on the state of the
 moment, and after it checks the server decided exactly that: the console sent the forced dice
 unchanged and the command it showed. In round 1 a creature joins through the Add form and
@@ -85,14 +87,15 @@ def play_turn(page: Page, server: ServerThread, table: DemoTable, share: float) 
     wait_probe(page, actor)
     do = "attack"
     target = page.locator("#target").input_value()
-    if not target and "engage first" in page.locator("#why-not").inner_text():
-        # the hint names the command that makes a target legal: do that instead
-        page.locator("#do").select_option("engage")
-        page.wait_for_function("() => !document.querySelector('#target').dataset.probedFor")
-        wait_probe(page, actor)
-        do, target = "engage", page.locator("#target").input_value()
-    if not target:
+    if not target:  # no legal enemy: the console chose none and says why
+        assert page.locator("#why-not").inner_text().startswith("No default target"), (
+            page.locator("#why-not").inner_text())
         return None
+    # the default target is an enemy: never the actor itself, never one of its own side
+    side = server.service.read(table.encounter, lambda ld: {
+        e.id: e.side for e in ld.state.entities.values()})
+    assert target != actor, f"{actor}'s default {do} target is itself"
+    assert side[target] != side[actor], f"{actor}'s default {do} target {target} is an ally"
     command = Command(do, actor, {"target": target})
     predicted = predict(server, table, command, share)
     assert not isinstance(predicted, str), f"the console offered a refused {do}: {predicted}"
@@ -123,6 +126,9 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    refused: list[str] = []  # normal play asks nothing the server refuses (no 4xx)
+    page.on("response", lambda r: refused.append(f"{r.status} {r.request.method} {r.url}")
+            if r.status >= 400 else None)
     try:
         page.goto(console_link(server.url, [table]))
         expect(page.locator("#ruleset-name")).to_have_text(ruleset)
@@ -168,6 +174,7 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
         wait_probe(page, page.locator("#actor").input_value())
         screenshot(page, f"rounds-{ruleset}-1440")
         assert not errors, errors
+        assert not refused, refused
     finally:
         context.close()
 

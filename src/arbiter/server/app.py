@@ -42,6 +42,7 @@ from ..core import (
     load_ruleset,
 )
 from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
+from ..core.options import options_json
 from ..core.roster import AlreadyListed, NotListed
 from ..limits import (
     BODY_BYTES,
@@ -134,6 +135,16 @@ def rules_error(err: RulesError, command: Command | None = None,
         extra["rule"] = err.rule
     status = 403 if isinstance(err, NotAllowed) else 422
     return ApiError(status, message, _argument_field(err, command), **extra)
+
+
+def _scrub_reason(item: dict[str, Any], view: View) -> None:
+    """A refusal in the legal options as a player may read it: its reason withheld (and
+    its remedy with it) when it would name a creature the player does not see."""
+    reason = item.get("reason")
+    if isinstance(reason, str) and view.mentions_secret(reason):
+        item["reason"] = "not possible here"
+        item.pop("rule", None)
+        item.pop("remedy", None)
 
 
 def _with_path_id(body: dict[str, Any], ident: str, whose: str) -> dict[str, Any]:
@@ -366,6 +377,8 @@ class Api:
         self.hub = Hub()
         self._campaign_of: dict[str, str] = {}
         self._campaigns: set[str] = set()
+        self._options: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """Legal options answered, by encounter, version, actor and asker (at most 512)."""
 
     # -- life ---------------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -988,6 +1001,54 @@ class Api:
                 return {"command": command.to_json(), "odds": out}
         return JSONResponse(await heavy(work))
 
+    async def options(self, request: Request) -> Response:
+        """``GET /api/encounters/{eid}/options?actor=ID``: the legal options of the actor's
+        turn now, for the asker (:mod:`arbiter.core.options`): each command the asker may
+        give for it, each target the asker can see with its relation and distance and the
+        rules' answer, and for a refused one the reason, the rule and what would make it
+        legal. A player asks for their own characters only, and is answered from what the
+        player view shows (only creatures they see; reasons that would name a concealed
+        one are withheld). Worked out once per state version and asker."""
+        eid, principal = await self.encounter_principal(request)
+        actor = request.query_params.get("actor", "")
+        if not ID_RE.match(actor):
+            raise ApiError(400, "give the acting creature's id: ?actor=ID", "actor")
+        cache = self._options
+
+        def build(loaded: Loaded) -> dict[str, Any]:
+            key = (eid, loaded.version, actor, principal.author, principal.characters)
+            found = cache.get(key)
+            if found is not None:
+                return found
+            state, ruleset = loaded.state, loaded.ruleset
+            view = View(state, principal, ruleset)
+            if actor not in state.entities or actor in view.concealed:
+                raise rules_error(UnknownEntity(actor, view.visible_ids()), None, view)
+            allowed: Callable[[Command, bool], None] | None = None
+            if not principal.is_gm:
+                if actor not in view.own:
+                    raise ApiError(403, f"{actor!r} is not one of your characters", "actor")
+                own = frozenset(view.own)
+                catalogue = ruleset.catalogue
+
+                def allowed(command: Command, shape: bool) -> None:
+                    authorize(catalogue, command, own, state.current, state.in_combat,
+                              shape=shape)
+            options = ruleset.options(state, actor, candidates=view.visible_ids(),
+                                      allowed=allowed)
+            out = options_json(options, actor, view.names())
+            if not principal.is_gm:
+                for option in out["options"]:
+                    _scrub_reason(option, view)
+                    for target in option.get("targets", ()):
+                        _scrub_reason(target, view)
+            out["version"] = loaded.version
+            if len(cache) >= 512:
+                cache.pop(next(iter(cache)))
+            cache[key] = out
+            return out
+        return JSONResponse(await heavy(self.games.read, eid, build))
+
     async def _step(self, request: Request, kind: str) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
         body = await read_json(request, "Step", optional=True)
@@ -1297,6 +1358,7 @@ def routes(api: Api) -> list[BaseRoute]:
         Route("/api/encounters/{encounter_id}/commands", g(api.submit), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/actors", g(api.add_actor), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/odds", g(api.odds), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/options", g(api.options), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/undo", g(api.undo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/redo", g(api.redo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/rulings", g(api.encounter_rulings),

@@ -24,7 +24,8 @@ class Operation:
 
 
 QUERY = {"after": {"type": "integer", "minimum": 0, "maximum": 2**53},
-         "limit": {"type": "integer", "minimum": 1, "maximum": 500}}
+         "limit": {"type": "integer", "minimum": 1, "maximum": 500},
+         "actor": {"type": "string", "pattern": r"^[A-Za-z0-9_-]{1,64}$"}}
 """The query parameters' schemas, as the routes check them."""
 
 
@@ -112,6 +113,10 @@ OPERATIONS: tuple[Operation, ...] = (
               created=True),
     Operation("post", "/api/encounters/{encounter_id}/odds",
               "Exact odds of a command's outcomes, before rolling", "Odds", "any", heavy=True),
+    Operation("get", "/api/encounters/{encounter_id}/options",
+              "The legal options of a creature's turn now: each command you may give it, "
+              "its targets (relation, distance, the rules' answer) and what makes a "
+              "refused one legal", role="any", query=("actor",), heavy=True),
     Operation("post", "/api/encounters/{encounter_id}/undo",
               "Undo the latest command in effect", "Step", "gm", created=True),
     Operation("post", "/api/encounters/{encounter_id}/redo",
@@ -173,7 +178,7 @@ def openapi_document(version: str) -> dict[str, Any]:
                          "character_id", "creature_id")
             if f"{{{name}}}" in op.path
         ]
-        params += [{"name": q, "in": "query", "required": False, "schema": QUERY[q]}
+        params += [{"name": q, "in": "query", "required": q == "actor", "schema": QUERY[q]}
                    for q in op.query]
         ok = "201" if op.created else "200"
         operation: dict[str, Any] = {

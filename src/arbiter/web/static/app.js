@@ -2,7 +2,7 @@
 import { Api, ApiError, fragment } from "./api.js";
 import {
   InputError, argInput, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
-  logEntry, logList, moreArgs, oddsView, readArg, replace, takesActor, toast, tracker,
+  logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, takesActor, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -462,19 +462,9 @@ function buildCommand() {
   return command;
 }
 
-// What would make a refused target legal, when the reason says (the rules' own words).
-function hintFor(reason) {
-  const text = String(reason);
-  if (/not engaged/.test(text) && S.commands.engage) return " (engage first)";
-  if (/not engaged/.test(text)) return " (move into melee first)";
-  if (/out of range|too far|reach/.test(text)) return " (move closer first)";
-  if (/line of sight|cannot see|unseen/.test(text)) return " (find a line of sight first)";
-  if (/turn/.test(text) && /not/.test(text)) return " (wait for its turn)";
-  return "";
-}
-
 function scheduleProbe() {
   clearTimeout(S.oddsTimer);
+  S.probe++;  // a probe still waiting for an answer is for a state that is gone
   // another creature's turn: the last one's targets and reasons are not this one's
   // (its target too: R before the new probe answers must not send the last one's target,
   // which may be this creature itself or its own side)
@@ -487,7 +477,23 @@ function scheduleProbe() {
   S.oddsTimer = setTimeout(probeTargets, 120);
 }
 
-// Which targets are legal: ask for the odds against each; a refusal gives the reason.
+// The legal options of a creature's turn (GET /options), once per state version: every
+// command it may be given now, each target with the rules' answer, and the default target.
+async function optionsOf(actor) {
+  const key = `${S.encounter}/${actor}@${S.state.version}`;
+  if (S.options && S.options.key === key) return S.options.data;
+  const data = await S.api.get(`/api/encounters/${S.encounter}/options?actor=${encodeURIComponent(actor)}`);
+  S.options = { key, data };
+  return data;
+}
+
+// Whether a command has every argument it cannot go without (its target aside).
+function complete(command) {
+  return argsOf(command.do).every((a) => a.optional || a.name === "target" || a.name in command);
+}
+
+// Which targets are legal: the legal options say, with the reason for each refused one; the
+// odds are asked for the chosen target only.
 async function probeTargets() {
   if (!S.state || !S.encounter) return;
   const seq = ++S.probe;
@@ -501,54 +507,63 @@ async function probeTargets() {
   }
   if ($("#target-row").hidden) {
     replace($("#why-not"));
-    await showOdds(seq, base);
+    if (complete(base)) await showOdds(seq, base);
+    else replace($("#odds"));
     return;
   }
-  const candidates = Object.keys(S.state.entities).filter((id) => id !== base.actor);
-  if (!candidates.length) {
-    replace($("#target"));
-    replace($("#why-not"), "No one else to target: add combatants first.");
-    replace($("#odds"));
-    return;
-  }
-  const results = await Promise.all(candidates.map((id) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command: { ...base, target: id } })
-    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: false, odds: null, reason: err.message }))));
-  if (seq !== S.probe) return;
   const keep = sel.value;
-  const legal = results.filter((r) => r.ok);
-  const illegal = results.filter((r) => !r.ok);
-  replace(sel, legal.map((r) => h("option", { value: r.id }, label(r.id))),
-    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((r) => h("option", { value: r.id, disabled: true, title: r.reason }, `${label(r.id)}: ${r.reason}${hintFor(r.reason)}`))) : null);
-  // The default target is an enemy of the actor: the one it attacked last if still legal,
-  // else the first legal enemy; the previous choice stays only while it is an enemy (a monster
-  // never defaults to its own side when the turn passes to it).
-  const st = S.state;
-  const actor = st.entities[base.actor];
-  const enemy = (id) => !actor || !actor.side || !st.entities[id] || st.entities[id].side !== actor.side;
-  const last = S.lastTarget[base.actor];
-  const pick = (S.targetTouched && legal.some((r) => r.id === keep) && keep)
-    || (legal.some((r) => r.id === last) && enemy(last) && last)
-    || (legal.some((r) => r.id === keep) && enemy(keep) && keep)
-    || (legal.find((r) => enemy(r.id)) || legal[0] || {}).id;
-  if (pick) sel.value = pick;
+  let option = null;
+  if (base.actor && S.state.entities[base.actor]) {
+    let data;
+    try {
+      data = await optionsOf(base.actor);
+    } catch (err) {
+      if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, err.message));
+      return;
+    }
+    if (seq !== S.probe) return;
+    if (data.version < S.state.version) {  // answered for a state already gone: ask again
+      scheduleProbe();
+      return;
+    }
+    option = data.options.find((o) => o.command === base.do) || null;
+  }
+  if (seq !== S.probe) return;
   sel.dataset.probedFor = base.actor || "";  // the targets now shown are this actor's
-  const reasons = new Set(illegal.map((r) => r.reason));
-  replace($("#why-not"), illegal.length === 0 ? null
-    : legal.length === 0 && reasons.size === 1 ? `No legal target: ${[...reasons][0]}`
-      : h("details", {}, h("summary", {}, `${illegal.length} target(s) not possible`),
-        h("ul", {}, illegal.map((r) => h("li", {}, h("b", {}, nameOf(r.id)), `: ${r.reason}${hintFor(r.reason)}`)))));
-  const chosen = results.find((r) => r.id === sel.value);
-  if (chosen && chosen.odds) replace($("#odds"), h("div", { class: "oddshead" }, `Odds against ${nameOf(chosen.id)}`), oddsView(chosen.odds));
-  else if (chosen) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${base.do}.`));
-  else replace($("#odds"));
+  if (!option || !option.targets) {
+    // the GM's own bookkeeping (no acting creature): any creature, none chosen for them
+    const ids = Object.keys(S.state.entities);
+    replace(sel, h("option", { value: "" }, "(choose)"), ids.map((id) => h("option", { value: id }, label(id))));
+    sel.value = ids.includes(keep) ? keep : "";
+    replace($("#why-not"));
+    if (sel.value && complete({ ...base, target: sel.value })) await showOdds(seq, { ...base, target: sel.value });
+    else replace($("#odds"));
+    return;
+  }
+  const { legal, illegal, pick, why } = targetChoices(option, { keep, touched: S.targetTouched, last: S.lastTarget[base.actor] });
+  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : "");
+  replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
+    legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
+    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true, title: refusalText(t) }, `${label(t.id)}: ${refusalText(t)}`))) : null);
+  sel.value = pick;
+  const others = illegal.filter((t) => t.relation !== "self");
+  replace($("#why-not"), why ? h("span", { class: "warn" }, `No default target: ${why}`)
+    : others.length === 0 ? null
+      : h("details", {}, h("summary", {}, `${others.length} target(s) not possible`),
+        h("ul", {}, others.map((t) => h("li", {}, h("b", {}, nameOf(t.id)), `: ${refusalText(t)}`)))));
+  const chosen = sel.value;
+  if (chosen && complete({ ...base, target: chosen })) {
+    const seqNow = seq;
+    await showOdds(seqNow, { ...base, target: chosen }, `Odds against ${nameOf(chosen)}`);
+  } else replace($("#odds"));
 }
 
-async function showOdds(seq, command) {
+async function showOdds(seq, command, head = "Odds") {
   try {
     const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
     if (seq !== S.probe) return;
     if (out.odds === null) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${command.do}.`));
-    else replace($("#odds"), h("div", { class: "oddshead" }, "Odds"), oddsView(out.odds));
+    else replace($("#odds"), h("div", { class: "oddshead" }, head), oddsView(out.odds));
   } catch (err) {
     if (seq === S.probe) replace($("#odds"), h("p", { class: "warn" }, err.message));
   }
@@ -561,7 +576,9 @@ async function refreshOdds() {
   }
   const seq = ++S.probe;
   try {
-    await showOdds(seq, buildCommand());
+    const command = buildCommand();
+    if (complete(command)) await showOdds(seq, command, `Odds against ${nameOf(command.target)}`);
+    else replace($("#odds"));
   } catch (err) {
     replace($("#odds"), h("p", { class: "warn" }, err.message));
   }

@@ -3,12 +3,15 @@
 import { Api, fragment } from "./api.js";
 import {
   InputError, argInput, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
-  oddsView, readArg, replace, toast, tracker,
+  oddsView, readArg, refusalText, replace, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 
 const $ = (sel) => document.querySelector(sel);
-const S = { api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null };
+const S = {
+  api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null,
+  options: null, last: "", touched: false,
+};
 
 function problem(text) {
   $("#problem").hidden = false;
@@ -103,7 +106,8 @@ function render() {
 function fillOptions() {
   const name = $("#do").value;
   const spec = S.commands[name];
-  const args = commandArgs(spec).filter((a) => !["actor", "target"].includes(a.name));
+  // the arguments the rules leave to the game master are not the player's to set
+  const args = commandArgs(spec).filter((a) => !["actor", "target"].includes(a.name) && a.who !== "gm");
   replace($("#opts"), args.map((a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a))));
   $("#target-row").hidden = !(spec && spec.args && "target" in spec.args);
   replace($("#do-help"), spec ? spec.summary : "");
@@ -120,7 +124,22 @@ function baseCommand() {
 
 function schedule() {
   clearTimeout(S.timer);
+  S.probe++;  // a probe still waiting for an answer is for a state that is gone
   S.timer = setTimeout(probe, 120);
+}
+
+// The legal options of the player's character now (GET /options), once per state version.
+async function optionsOf(actor) {
+  const key = `${S.encounter}/${actor}@${S.state.version}`;
+  if (S.options && S.options.key === key) return S.options.data;
+  const data = await S.api.get(`/api/encounters/${S.encounter}/options?actor=${encodeURIComponent(actor)}`);
+  S.options = { key, data };
+  return data;
+}
+
+// Whether a command has every argument it cannot go without (its target aside).
+function complete(command) {
+  return commandArgs(S.commands[command.do]).every((a) => a.optional || a.name === "target" || a.name in command);
 }
 
 async function probe() {
@@ -134,27 +153,42 @@ async function probe() {
     return;
   }
   const ask = (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
-  if ($("#target-row").hidden) {
-    const out = await ask(base).catch((err) => ({ error: err.message }));
-    if (seq === S.probe) replace($("#odds"), out.odds ? oddsView(out.odds) : h("p", { class: out.error ? "warn" : "muted" }, out.error || out.reason || "no odds preview"));
+  const show = async (command, head) => {
+    const out = await ask(command).catch((err) => ({ error: err.message }));
+    if (seq !== S.probe) return;
+    replace($("#odds"), out.odds ? [head ? h("div", { class: "oddshead" }, head) : null, oddsView(out.odds)]
+      : h("p", { class: out.error ? "warn" : "muted" }, out.error || out.reason || "no odds preview"));
+  };
+  let data;
+  try {
+    data = await optionsOf(base.actor);
+  } catch (err) {
+    if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, err.message));
     return;
   }
-  const ids = Object.keys(S.state.entities).filter((id) => id !== base.actor);
-  const results = await Promise.all(ids.map((id) => ask({ ...base, target: id })
-    .then((out) => ({ id, ok: true, odds: out.odds }), (err) => ({ id, ok: false, reason: err.message }))));
   if (seq !== S.probe) return;
+  if (data.version < S.state.version) {  // answered for a state already gone: ask again
+    schedule();
+    return;
+  }
+  const option = data.options.find((o) => o.command === base.do) || null;
+  if ($("#target-row").hidden) {
+    replace($("#why-not"), option && !option.legal ? h("span", { class: "warn" }, refusalText(option)) : null);
+    if (option && option.legal && complete(base)) await show(base);
+    else replace($("#odds"));
+    return;
+  }
   const sel = $("#target");
-  const keep = sel.value;
-  const legal = results.filter((r) => r.ok);
-  const illegal = results.filter((r) => !r.ok);
-  replace(sel, legal.map((r) => h("option", { value: r.id }, label(r.id))),
-    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((r) => h("option", { value: r.id, disabled: true }, `${label(r.id)}: ${r.reason}`))) : null);
-  const friends = new Set(S.state.characters.map((id) => S.state.entities[id] && S.state.entities[id].side));
-  if (legal.some((r) => r.id === keep)) sel.value = keep;
-  else if (legal.length) sel.value = (legal.find((r) => !friends.has(S.state.entities[r.id].side)) || legal[0]).id;
-  replace($("#why-not"), illegal.map((r) => h("div", {}, h("b", {}, nameOf(r.id)), `: ${r.reason}`)));
-  const chosen = results.find((r) => r.id === sel.value);
-  replace($("#odds"), chosen && chosen.odds ? [h("div", { class: "oddshead" }, `Odds against ${nameOf(chosen.id)}`), oddsView(chosen.odds)] : null);
+  const { legal, illegal, pick, why } = targetChoices(option, { keep: sel.value, touched: S.touched, last: S.last });
+  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (yourself)" : "");
+  replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
+    legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
+    illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true }, `${label(t.id)}: ${refusalText(t)}`))) : null);
+  sel.value = pick;
+  replace($("#why-not"), why ? h("div", { class: "warn" }, `No default target: ${why}`) : null,
+    illegal.filter((t) => t.relation !== "self").map((t) => h("div", {}, h("b", {}, nameOf(t.id)), `: ${refusalText(t)}`)));
+  if (sel.value && complete({ ...base, target: sel.value })) await show({ ...base, target: sel.value }, `Odds against ${nameOf(sel.value)}`);
+  else replace($("#odds"));
 }
 
 async function act(command) {
@@ -162,6 +196,8 @@ async function act(command) {
   form.querySelector(".error").textContent = "";
   try {
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
+    if (command.target) S.last = command.target;
+    S.touched = false;
     addRecord(out.record);
     setState(out.state);
     replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true)));
@@ -200,7 +236,7 @@ $("#end-turn").addEventListener("click", () => act({ do: "next" }));
 $("#do").addEventListener("change", () => { fillOptions(); schedule(); });
 $("#actor").addEventListener("change", schedule);
 $("#opts").addEventListener("change", schedule);
-$("#target").addEventListener("change", schedule);
+$("#target").addEventListener("change", () => { S.touched = true; schedule(); });
 
 boot().catch((err) => {
   problem(err.message);
