@@ -56,6 +56,19 @@ def test_initiative_can_change_mid_combat() -> None:
     assert enc.state.current == "nia"
 
 
+def test_a_removed_creature_never_comes_back_into_the_order() -> None:
+    """Its initiative goes with it: a creature joining later, or an initiative change,
+    sorts every initiative the state holds, and the removed one is not among them."""
+    enc = fight()
+    enc.execute({"do": "add", "id": "elf", "health": 9}, ForcedDice([]))
+    enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5, "elf": 7}}, ForcedDice([]))
+    enc.execute({"do": "remove", "target": "elf"}, ForcedDice([]))
+    assert "elf" not in enc.state.initiative
+    enc.execute({"do": "add", "id": "imp", "health": 3, "initiative": 6}, ForcedDice([]))
+    enc.execute({"do": "initiative", "target": "orc", "value": 15}, ForcedDice([]))
+    assert enc.state.order == ["orc", "nia", "imp"]
+
+
 def test_acting_out_of_turn_is_refused_with_the_reason() -> None:
     enc = fight()
     enc.execute({"do": "start", "initiative": {"nia": 10, "orc": 5}}, ForcedDice([]))

@@ -183,7 +183,9 @@ TALLIES = {
     "polemos-street-fight": ({"gang": 12, "militia": 28}, "4899e48bb75bd2ca"),
     "polemos-yard-raid": ({"gang": 40}, "51f02feec2027937"),
     "realms-4v4": ({"heroes": 20, "monsters": 20}, "3eab969ec04042c9"),
-    "realms-ford-ambush": ({"heroes": 6, "monsters": 34}, "50e14e0d7af71f5d"),
+    # realms-ford-ambush recorded again when melee came to need reach (RLM-11): before, the
+    # ogre and the wolf struck from 2 and 3 spaces after a walk that fell short
+    "realms-ford-ambush": ({"heroes": 22, "monsters": 18}, "abcfaf3ad0b8f79a"),
     "realms-knight-and-hound": ({"bandits": 3, "heroes": 37}, "bfb6b91eced87826"),
     "zones-4v4": ({"crew": 25, "gang": 15}, "d6fd0211e0cdf3b6"),
     "zones-ridge-ambush": ({"crew": 10, "gang": 30}, "663cbdb9f99124ad"),

@@ -17,6 +17,36 @@ from .copying import COPIED, SHARED, clone
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
+MAX_NAME = 100
+"""The longest name (a creature's, a character's, a bestiary entry's, a campaign's...)."""
+NAME_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$"
+"""What a JSON Schema can say of a name (:func:`name_problem` says it exactly): no control,
+line-break, zero-width or direction-changing character."""
+
+
+def name_problem(value: object) -> str | None:
+    """Why ``value`` is not a name, or None when it is one: a name is 1 to
+    :data:`MAX_NAME` printable characters (letters, marks, digits, punctuation, symbols
+    and spaces: no control character, line break, tab, escape code or invisible format
+    character), so that a sentence naming it stays one line that it cannot fake.
+
+    >>> name_problem("Nia (knight)") is None
+    True
+    >>> name_problem("Nia\\nThe ogre dies.")
+    'a name is printable characters only (no line break, tab, escape or control character)'
+    """
+    if not isinstance(value, str):
+        return "a name is text"
+    if not value.strip():
+        return "a name is not empty"
+    if len(value) > MAX_NAME:
+        return f"a name is at most {MAX_NAME} characters (this one has {len(value)})"
+    if not value.isprintable():
+        return ("a name is printable characters only (no line break, tab, escape or control "
+                "character)")
+    return None
+
+
 DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
 TurnPoint = Literal["start", "end"]
 

@@ -42,7 +42,7 @@ from .catalogue import CommandSpec, EventSpec, InvalidArgument, catalogue_of, co
 from .catalogue import events_of as _events_of
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
 from .events import Command, Event
-from .model import EncounterState, Entity
+from .model import EncounterState, Entity, name_problem
 from .ruleset import Ruleset
 
 RESERVED = frozenset({"id", "notes", "lasting"})
@@ -100,6 +100,14 @@ class RosterState:
 class AlreadyListed(IllegalCommand):
     """An id the roster (or the bestiary) already holds."""
 
+
+
+def _check_names(record: Mapping[str, Any]) -> None:
+    """Refuse a sheet whose name (or its player's) is not a name (``model.name_problem``)."""
+    for key in ("name", "owner"):
+        problem = None if record.get(key) is None else name_problem(record[key])
+        if problem:
+            raise InvalidArgument(f"{key}: {problem}", f"command.{key}")
 
 class NotListed(InvalidCommand):
     """An id the roster (or the bestiary) does not hold; ``field`` names where it was given."""
@@ -330,6 +338,7 @@ class Roster:
         if lasting is None:
             lasting = dict(old.get("lasting") or {}) if old is not None else {}
         record["lasting"] = dict(lasting)
+        _check_names(record)
         self._check(state, ident, record, record["lasting"])
         return record
 
@@ -447,6 +456,7 @@ class Roster:
                                   "command.lasting")
         entry = {"id": ident, **{k: v for k, v in command.args.items()
                                  if k not in ("id", "new")}}
+        _check_names(entry)
         self._check(state, ident, entry)
         after = state.copy()
         after.bestiary[ident] = entry

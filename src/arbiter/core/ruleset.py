@@ -33,7 +33,7 @@ from .deferred import Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
-from .model import Condition, Duration, EncounterState, Entity, TurnPoint
+from .model import Condition, Duration, EncounterState, Entity, TurnPoint, name_problem
 from .options import Option, legal_options
 from .paths import get_path, set_path
 from .rulings import RulingSet
@@ -79,6 +79,10 @@ class Ruleset:
     private_events: ClassVar[frozenset[str]] = frozenset()
     """Event types that read out a creature's own numbers (realms' ``checked``): a player
     sees their data only for their own side (the player view keeps the ``target``)."""
+    gm_only_events: ClassVar[frozenset[str]] = frozenset({"reveal_on_turn_set"})
+    """Event types of the game master's own bookkeeping, which nothing at the table shows:
+    the player view leaves them out (an entry of nothing else is left out of a player's
+    log), so a setting only an encounter with a hidden creature needs tells nothing."""
     concealing: ClassVar[frozenset[str]] = frozenset()
     """Condition names that hide a creature from the players of its enemies until one of
     their characters detects it (see :meth:`detected`). The kernel names none: it hides
@@ -544,6 +548,10 @@ class Ruleset:
             raise InvalidCommand(f"{entity_id!r}: ids are letters, digits, '-' and '_'")
         spec = self.expand_template({k: v for k, v in command.args.items()
                                      if k not in ("id", "initiative")})
+        for key in ("name", "owner"):
+            problem = None if spec.get(key) is None else name_problem(spec[key])
+            if problem:
+                raise InvalidArgument(f"{key}: {problem}", f"command.{key}")
         entity = self.make_entity(entity_id, spec)  # validate now, not at evolve
         events = [Event("entity_added", {"id": entity_id, "spec": spec})]
         if state.in_combat and entity.kind == "creature":
@@ -578,6 +586,8 @@ class Ruleset:
         who = data["id"]
         current = state.current
         del state.entities[who]
+        if who in state.initiative:  # replaced: a later add or initiative sorts every key
+            state.initiative = {k: v for k, v in state.initiative.items() if k != who}
         if who in state.order:
             state.order.remove(who)
             if current is not None and current != who:
@@ -751,6 +761,9 @@ class Ruleset:
         state.in_combat = False
         state.turn_index = -1
         state.economy.clear()
+        # the fight's initiative holds until turn-by-turn play ends (Polemos P-ORD-3), and
+        # no rule reads it after: no value lingers as if still current
+        state.initiative = {}
 
     # -- the end of a fight ---------------------------------------------------------------
     def outcome(self, state: EncounterState) -> tuple[bool, str | None]:
@@ -790,7 +803,8 @@ class Ruleset:
         return [Event("initiative_set", {"target": target.id, "value": value,
                                          "order": self.initiative_order(state, initiative)})]
 
-    @event("{target}'s initiative is now {value}.", target=args.creature("whose"),
+    @event("{target}'s initiative is now {value}.",
+           player="{target}'s initiative changes[ to {value}].", target=args.creature("whose"),
            value=args.integer("the initiative"), order=args.creatures("the new order"),
            roll=args.mapping("the initiative roll, when it was rolled"))
     def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:

@@ -136,7 +136,10 @@ def test_a_search_left_without_a_ds_is_against_the_hiders_score() -> None:
 def test_attack_against_names_evasion_or_a_defense() -> None:
     typo = {"do": "attack", "actor": "nia", "target": "ogre", "against": "evasoin"}
     invalid(typo, "against")
-    assert played({"do": "attack", "actor": "nia", "target": "ogre"}, [20, 1])["score"] == 30
+    enc = scene()  # the ogre stands 5 spaces off: beside nia, within her reach (RLM-11)
+    enc.execute({"do": "place", "target": "ogre", "at": [1, -1]}, ForcedDice([]))
+    enc.execute({"do": "attack", "actor": "nia", "target": "ogre"}, ForcedDice([20, 1]))
+    assert last_result(enc)["score"] == 30
     as_player({**ATTACK, "against": "reflex"})  # which defense the attack is against: the player's
     assert played({**ATTACK, "against": "reflex"}, [1])["score"] == 10
 

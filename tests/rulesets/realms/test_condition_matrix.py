@@ -256,8 +256,11 @@ PROBES: dict[str, Probe] = {
 
 def scene(extra: dict[str, Any], condition: str | None, level: int) -> Encounter:
     """The encounter every probe plays in: ``me`` at the start of its turn, in combat,
-    with ``condition`` (given by ``foe``) or none."""
-    enc = Encounter.create(REALMS)
+    with ``condition`` (given by ``foe``) or none. Melee reach is left to the GM (RLM-11
+    ``gm``): the bystander stands apart (neither a flanker nor the source) and is still
+    attacked in melee, so that only the condition changes what a probe measures (reach:
+    tests/rulesets/realms/test_reach.py)."""
+    enc = Encounter.create(REALMS, {"RLM-11": "gm"})
     for name, spec in ACTORS.items():
         enc.execute({"do": "add", "id": name, **spec, **(extra if name == "me" else {})},
                     SeededDice(7))

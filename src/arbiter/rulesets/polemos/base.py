@@ -10,6 +10,7 @@ Every topic module (``turns.py``, ``attacks.py``, ``injuries.py``...) holds one 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
@@ -32,7 +33,7 @@ from ...core import catalogue as args
 from ...core.catalogue import Arg, CommandSpec, EventSpec, declaration, declare
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
-from .grid import Square, crossed, distance
+from .grid import Square, Walls, distance
 from .model import (
     QUADRANTS,
     ROUNDS_PER,
@@ -87,6 +88,33 @@ after a hit, the attacker is not copied; 13 copies a fight on polemos-4v4)."""
 
 SIGHT_BLOCKERS = ("wall", "smoke")
 PATH_BLOCKERS = ("wall", "window")
+
+NO_WALLS = Walls(())
+_WALLS: list[tuple[dict[str, str], tuple[str, ...], Walls]] = []
+"""The wall indexes of the last few maps, each beside a copy of the terrain it was built
+from: found again by comparing the terrain (a copy of a state, an encounter loaded again),
+so an index is built once per map version and is never stale, however the terrain changed."""
+_WALLS_LOCK = threading.Lock()
+
+
+def walls_of(terrain: dict[str, str], kinds: tuple[str, ...]) -> Walls:
+    """The squares of ``terrain`` (``"x,y"`` → kind) of one of ``kinds``, indexed."""
+    if not terrain:
+        return NO_WALLS
+    with _WALLS_LOCK:
+        for seen, of, walls in _WALLS:
+            if of == kinds and len(seen) == len(terrain) and seen == terrain:
+                return walls
+    squares: list[Square] = []
+    for key, what in terrain.items():
+        if what in kinds:
+            x, _, y = key.partition(",")
+            squares.append((int(x), int(y)))
+    walls = Walls(squares)
+    with _WALLS_LOCK:
+        _WALLS.insert(0, (dict(terrain), kinds, walls))
+        del _WALLS[8:]
+    return walls
 
 
 STATUS_MEASURES = ("sp", "fp", "fatigue", "stress")
@@ -308,13 +336,9 @@ class PolemosBase(Ruleset):
         return self.rule(state, "POL-3")
 
     @staticmethod
-    def blocking(state: EncounterState, kinds: tuple[str, ...]) -> set[Square]:
-        out: set[Square] = set()
-        for key, what in state.extra.get("terrain", {}).items():
-            if what in kinds:
-                x, _, y = key.partition(",")
-                out.add((int(x), int(y)))
-        return out
+    def blocking(state: EncounterState, kinds: tuple[str, ...]) -> Walls:
+        """The squares terrain of ``kinds`` fills, indexed once per map version."""
+        return walls_of(state.extra.get("terrain", {}), kinds)
 
     def square_of(self, state: EncounterState, who: str) -> tuple[int, int] | None:
         """Where an entity is: its own square, or its carrier's (P-TGT-1: gear is its own
@@ -403,12 +427,8 @@ class PolemosBase(Ruleset):
                       blockers: tuple[str, ...]) -> Square | None:
         """The first square between ``here`` and ``there`` that terrain of a ``blockers``
         kind fills, or None when the line is clear."""
-        walls = self.blocking(state, blockers)
-        if walls:
-            for square in crossed(here, there):
-                if square in walls:
-                    return square
-        return None
+        hits = self.blocking(state, blockers).on_line(here, there)
+        return hits[0] if hits else None
 
     def check_reachable(self, state: EncounterState, actor: Creature, target: Creature,
                         reach: int | None, command: Command | None = None) -> None:

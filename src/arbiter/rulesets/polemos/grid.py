@@ -16,7 +16,8 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from functools import lru_cache
 
@@ -72,7 +73,16 @@ def crossed(a: Square, b: Square) -> list[Square]:
     edge does not count. Exact: the line is clipped against each square with fractions, and
     only the few squares of each column (or row) near the line are tried. A pure function of
     the two squares, so it is computed once per pair (line of sight asks it constantly)."""
-    return list(_crossed((int(a[0]), int(a[1])), (int(b[0]), int(b[1]))))
+    a, b = (int(a[0]), int(a[1])), (int(b[0]), int(b[1]))
+    if distance(a, b) > SHORT_LINE:  # a long line is not kept: the cache stays small
+        return _crossed_uncached(a, b)
+    return list(_crossed(a, b))
+
+
+SHORT_LINE = 64
+"""Lines up to this many squares are walked square by square and cached (line of sight asks
+for them constantly); a longer one is never cached, and :class:`Walls` tests only the walls
+near it instead of walking it."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -103,6 +113,59 @@ def line_clear(a: Square, b: Square, blocking: Iterable[Square]) -> bool:
     """No blocking square between ``a`` and ``b`` (line of sight, or an arrow's path)."""
     blocked = set(blocking)
     return not any(s in blocked for s in crossed(a, b))
+
+
+class Walls:
+    """The squares of some terrain kinds, indexed once per map: a set for lookups and the
+    squares sorted by column, so that the walls a line crosses cost at most the walls in the
+    columns it spans (each ruled out by integer arithmetic first), never the line's length.
+
+    >>> walls = Walls([(5, 0), (2, 2), (90_000, 1), (90_000, 0)])
+    >>> walls.on_line((0, 0), (99_000, 0)), walls.on_line((0, 0), (4, 4))
+    ([(5, 0), (90000, 0)], [(2, 2)])
+    >>> walls.on_line((0, 0), (300, 7)) == [s for s in crossed((0, 0), (300, 7))
+    ...                                     if s in walls]
+    True
+    """
+
+    __slots__ = ("by_column", "squares")
+
+    def __init__(self, squares: Iterable[Square]) -> None:
+        self.squares = frozenset(squares)
+        self.by_column = sorted(self.squares)
+
+    def __contains__(self, square: object) -> bool:
+        return square in self.squares
+
+    def __iter__(self) -> Iterator[Square]:
+        return iter(self.by_column)
+
+    def __len__(self) -> int:
+        return len(self.squares)
+
+    def on_line(self, a: Square, b: Square) -> list[Square]:
+        """The walls among ``crossed(a, b)``, in its order (sorted): the first is the
+        first obstacle ``first_blocked`` reports."""
+        if not self.squares:
+            return []
+        (x0, y0), (x1, y1) = a, b
+        dx, dy = x1 - x0, y1 - y0
+        lo_x, hi_x = min(x0, x1), max(x0, x1)
+        lo = bisect_left(self.by_column, (lo_x, -(1 << 62)))
+        hi = bisect_right(self.by_column, (hi_x, 1 << 62))
+        if hi - lo > SHORT_LINE and distance(a, b) <= SHORT_LINE:
+            return [s for s in crossed(a, b) if s in self.squares]  # short: walk it (cached)
+        lo_y, hi_y = min(y0, y1), max(y0, y1)
+        reach = dx * dx + dy * dy  # a square the line enters has its centre within √½ of it
+        px, py = Fraction(2 * x0 + 1, 2), Fraction(2 * y0 + 1, 2)
+        out: list[Square] = []
+        for x, y in self.by_column[lo:hi]:
+            if not lo_y <= y <= hi_y or (x, y) == a or (x, y) == b:
+                continue
+            across = (x - x0) * dy - (y - y0) * dx
+            if 2 * across * across < reach and passes_through(px, py, dx, dy, x, y):
+                out.append((x, y))
+        return out
 
 
 def neighbours(s: Square, diagonal: bool) -> list[Square]:

@@ -20,8 +20,9 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from ...limits import MAP_SQUARES, MOVE_SQUARES
 from .base import PATH_BLOCKERS, SIGHT_BLOCKERS, PolemosBase, also
-from .grid import Square, crossed, distance
+from .grid import Square, distance
 from .model import Creature, condition_catalogue, speed_of
 from .networks import auto_pair_events, has_paired_devices, with_processes
 from .social import restricted_items
@@ -36,8 +37,12 @@ def move_checks(rules: PolemosBase, state: EncounterState, command: Command) -> 
     to: Square = command.a.to
     here = (actor.position[0], actor.position[1])
     steps = distance(here, to, rules.metric(state))
+    if steps > MOVE_SQUARES:  # bounded before any work: no turn allows more (POL-5)
+        raise IllegalCommand(f"{actor.id} cannot move {steps} squares at once: one move "
+                             f"covers at most {MOVE_SQUARES} squares (limit MOVE_SQUARES)",
+                             rule="POL-5")
     walls = rules.blocking(state, PATH_BLOCKERS)
-    if walls and (to in walls or any(s in walls for s in crossed(here, to))):
+    if walls and (to in walls or walls.on_line(here, to)):
         raise IllegalCommand(f"the way from {list(here)} to {list(to)} is obstructed",
                              rule="P-REQ-5")
     data: dict[str, Any] = {"actor": actor.id, "from": list(here), "to": list(to),
@@ -89,6 +94,13 @@ class MovementRules(PolemosBase):
         """The GM marks obstructions on the grid, or clears them (P-REQ-4..6)."""
         what: str = command.a.what
         squares = [list(s) for s in command.a.squares]
+        if what != "clear":
+            terrain = state.extra.get("terrain", {})
+            after = len(terrain) + len({f"{x},{y}" for x, y in squares} - terrain.keys())
+            if after > MAP_SQUARES:
+                raise IllegalCommand(f"the map would hold {after} squares of terrain: a map "
+                                     f"holds at most {MAP_SQUARES} (limit MAP_SQUARES); clear "
+                                     "some first", rule="P-REQ-4")
         return [Event("terrain_set", {"squares": squares, "what": what})]
 
     @event("The squares {squares} are now {what}.",
@@ -154,14 +166,15 @@ class MovementRules(PolemosBase):
                 reach[who] = me.reach
                 squares[who] = (me.position[0], me.position[1])
         sight: dict[str, dict[str, list[int]]] = {}
-        if self.blocking(state, SIGHT_BLOCKERS):
+        walls = self.blocking(state, SIGHT_BLOCKERS)  # indexed once for every pair
+        if walls:
             placed = list(squares.items())
             for i, (a, here) in enumerate(placed):
                 for b, there in placed[i + 1:]:
-                    hit = self.first_blocked(state, here, there, SIGHT_BLOCKERS)
-                    if hit is not None:
-                        sight.setdefault(a, {})[b] = list(hit)
-                        sight.setdefault(b, {})[a] = list(hit)
+                    hits = walls.on_line(here, there)  # as ``first_blocked``
+                    if hits:
+                        sight.setdefault(a, {})[b] = list(hits[0])
+                        sight.setdefault(b, {})[a] = list(hits[0])
         return {"reach": reach, "blocks_sight": list(SIGHT_BLOCKERS), "sight": sight}
 
     @command("Move into a location (or out of one): its field conditions come and go; "

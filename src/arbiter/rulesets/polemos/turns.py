@@ -70,10 +70,12 @@ class TurnRules(PolemosBase):
     def do_simultaneous(
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
-        """Order creatures acting at the same moment by their [initiative] (P-ORD-6, AP-33)."""
+        """Order creatures acting at the same moment by their [initiative] (P-ORD-6, AP-33).
+        The roll made as turn-by-turn play started holds only while it runs (P-ORD-3: "until
+        the situation leaves turn-by-turn status"): after ``end``, a fresh roll each."""
         names: list[str] = command.a.actors
         creatures = [self.creature(state, str(n)) for n in names]
-        fresh = self.rule(state, "AP-33") == "fresh-roll"
+        fresh = self.rule(state, "AP-33") == "fresh-roll" or not state.in_combat
         values: dict[str, int] = {}
         rolls: dict[str, Any] = {}
         for creature in creatures:

@@ -26,6 +26,7 @@ from .model import (
     modifier,
     parse_dice,
     succeeds,
+    weapon_reach,
 )
 from .pipeline import halved
 
@@ -59,16 +60,20 @@ class AttackRules(RealmsBase):
         weapon = actor.damage
         melee = actor.weapon_range == "melee"
         arms = actor.weapon_arms
+        reach, name = actor.weapon_reach, actor.weapon
         if a.weapon is not None:
             gear = load_gear("weapons", a.weapon, actor.id)
             weapon = [{"dice": p["dice"], "bonus": int(p.get("bonus", 0)), "type": p["type"]}
                       for p in gear["damage"]]
             melee = gear.get("range", "melee") == "melee"
             arms = bool(gear.get("arms", True))
+            reach, name = weapon_reach(gear, actor.id), a.weapon
         if mine:  # R-C-RES: an attack with a weapon the arms wield (RLM-7)
             reaction = a.reaction is not None
             self.check_arms(state, actor, "reaction_attack" if reaction else "attack",
                             command, weapon_arms=arms, reaction=reaction)
+        if melee and a.reaction is None:  # RLM-11 (a flank reaction: R-FLK-2 says when)
+            self.check_reach(state, actor, target, reach, name)
         if not weapon:
             weapon = [{"dice": "1d2", "bonus": 0, "type": "bludgeoning"}]
         mods: list[tuple[str, int]] = [("attack bonus", actor.attack)]

@@ -53,8 +53,10 @@ from .model import (
     size_for,
     sizes,
     skill_bonus,
+    spaces_between,
     speed,
     succeeds,
+    weapon_reach,
 )
 from .pipeline import resolve
 
@@ -160,6 +162,7 @@ class RealmsBase(Ruleset):
                                   else given))
         m.weapon_range = str(weapon.get("range", "melee"))
         m.weapon_arms = bool(weapon.get("arms", True))
+        m.weapon_reach = weapon_reach(weapon, m.id)
         m.damage = []
         for part in weapon.get("damage", []):
             parse_dice(str(part["dice"]), m.id)
@@ -351,6 +354,29 @@ class RealmsBase(Ruleset):
         leave = "" if reaction else " (the RM may allow it: rm_allows: true)"
         raise IllegalCommand(f"{who.id} is Restrained: no {what}, it needs the arms{leave}",
                              rule="R-C-RES")
+
+    def check_reach(self, state: EncounterState, actor: RealmsCreature,
+                    target: RealmsCreature, reach: int, weapon: str) -> None:
+        """RLM-11 ``weapon-reach``: a melee attack needs the target within the weapon's reach
+        (1 space unless the weapon says more), counted between the nearest squares of the
+        two footprints, whenever both creatures are on the map; ``gm``: no check."""
+        between = spaces_between(actor, target)
+        if between is None or between <= reach:
+            return
+        if not self.ruling_is(state, "RLM-11", "weapon-reach"):
+            return
+        what = "unarmed strike" if weapon == "unarmed" else weapon
+        raise IllegalCommand(f"{target.id} is {between} spaces from {actor.id}, beyond the "
+                             f"reach of its {what} ({reach} "
+                             f"{'space' if reach == 1 else 'spaces'})",
+                             rule="RLM-11", remedy=("move", "move within reach"))
+
+    def distance(self, state: EncounterState, actor: Entity, other: Entity) -> int | None:
+        """Spaces between the nearest squares of two creatures' footprints (R-SIZ-1, RLM-11),
+        ``None`` when one is off the map."""
+        if isinstance(actor, RealmsCreature) and isinstance(other, RealmsCreature):
+            return spaces_between(actor, other)
+        return super().distance(state, actor, other)
 
     def check_movement(self, state: EncounterState, who: RealmsCreature, action: str,
                        command: Command) -> None:

@@ -116,6 +116,7 @@ class RealmsCreature(Entity):
     weapon: str = "unarmed"
     weapon_range: str = "melee"
     weapon_arms: bool = True  # the arms wield it (weapons.toml `arms`; R-C-RES, RLM-7)
+    weapon_reach: int = 1  # spaces a melee weapon reaches (weapons.toml `reach`; RLM-11)
     damage: list[dict[str, Any]] = field(default_factory=list, metadata=SHARED)
     armor: dict[str, Any] = field(default_factory=dict, metadata=SHARED)
     shield: dict[str, Any] = field(default_factory=dict, metadata=SHARED)
@@ -250,6 +251,30 @@ def load_gear(table: str, value: Any, owner: str) -> dict[str, Any]:
         raise InvalidCommand(f"{owner}: no {table[:-1] if table != 'armor' else table} "
                              f"{value!r} (known: {', '.join(sorted(data))})")
     return {"name": str(value), **data[str(value)]}
+
+
+MAX_REACH = 10
+"""The most spaces a weapon's ``reach`` may give (weapons.toml, an inline weapon)."""
+
+
+def weapon_reach(gear: Mapping[str, Any], owner: str) -> int:
+    """The spaces a melee weapon reaches (``reach`` in weapons.toml; RLM-11): 1 unless the
+    weapon says more."""
+    value = gear.get("reach", 1)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REACH:
+        raise InvalidCommand(f"{owner}: a weapon's reach is a whole number of spaces "
+                             f"1..{MAX_REACH}, not {value!r}")
+    return value
+
+
+def spaces_between(a: RealmsCreature, b: RealmsCreature) -> int | None:
+    """Spaces between the nearest squares of two creatures' footprints (R-SIZ-1: a large
+    creature fills several; 1 when adjacent, 0 when they overlap), or ``None`` when either
+    is off the map."""
+    mine, theirs = a.squares(), b.squares()
+    if not mine or not theirs:
+        return None
+    return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in mine for x2, y2 in theirs)
 
 
 def parse_dice(expr: str, owner: str) -> tuple[int, int]:
@@ -513,8 +538,10 @@ __all__ = [
     "size_order",
     "sizes",
     "skill_bonus",
+    "spaces_between",
     "speed",
     "speed_type",
     "succeeds",
     "swim_speed",
+    "weapon_reach",
 ]

@@ -23,6 +23,7 @@ from ...core.catalogue import command, event
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...dice import DiceSource, roll
 from ...dice.sources import ProbeDice
+from ...limits import MAP_SQUARES
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
     BASE_DS,
@@ -40,6 +41,11 @@ from .model import (
     size_order,
     swim_speed,
 )
+
+
+def difficult_squares(state: EncounterState) -> frozenset[tuple[int, int]]:
+    """The map's difficult terrain (R-DT-1) as a set of squares."""
+    return frozenset((int(s[0]), int(s[1])) for s in state.extra.get("difficult", []))
 
 
 def square_of(at: tuple[int, int] | None) -> list[int] | None:
@@ -99,6 +105,13 @@ class MovementRules(RealmsBase):
                    dice: DiceSource) -> list[Event]:
         """Squares become difficult terrain (R-DT-1), or plain again."""
         squares = [[x, y] for x, y in command.a.squares]
+        if not command.a.clear:
+            current = difficult_squares(state)
+            after = len(current) + len({(x, y) for x, y in squares} - current)
+            if after > MAP_SQUARES:
+                raise IllegalCommand(f"the map would hold {after} squares of difficult "
+                                     f"terrain: a map holds at most {MAP_SQUARES} (limit "
+                                     "MAP_SQUARES); clear some first", rule="R-DT-1")
         return [Event("terrain_set", {"squares": squares, "clear": command.a.clear})]
 
     @event("Squares {clear?cleared of|marked as} difficult terrain: {squares}.",
@@ -124,16 +137,19 @@ class MovementRules(RealmsBase):
         self.creature(state, data["target"]).position = data["at"]
 
     def step_cost(self, state: EncounterState, me: RealmsCreature, start: list[int],
-                  end: list[int], difficult_all: bool, forbid_larger: bool) -> tuple[int, bool]:
+                  end: list[int], difficult_all: bool, forbid_larger: bool,
+                  terrain: frozenset[tuple[int, int]] | None = None) -> tuple[int, bool]:
         """Half spaces for one step: 2 straight, 3 diagonal (R-MOV-3), doubled once for
         difficult terrain (R-DT-1, R-DT-3): terrain, another creature (R-DT-2, R-SIZ-4,
-        AR-32) or prone (R-PRN-1)."""
+        AR-32) or prone (R-PRN-1). ``terrain``: the map's difficult squares, when the
+        caller indexed them once for a whole path (``difficult_squares``)."""
         dx, dy = abs(end[0] - start[0]), abs(end[1] - start[1])
         if max(dx, dy) != 1:
             raise InvalidCommand(f"move: {start} to {end} is not one step")
         cost = 3 if dx and dy else 2
         squares = set(me.squares(end))
-        terrain = {tuple(s) for s in state.extra.get("difficult", [])}
+        if terrain is None:
+            terrain = difficult_squares(state)
         difficult = difficult_all or bool(squares & terrain) or me.has("prone")
         for other in state.entities.values():
             if (not isinstance(other, RealmsCreature) or other.id == me.id or other.dead
@@ -185,9 +201,11 @@ class MovementRules(RealmsBase):
             if me.position is None:
                 raise InvalidCommand(f"move: {me.id} has no position (place it first)")
             here = me.position
+            terrain = difficult_squares(state)  # indexed once: a set lookup per step
             for x, y in path:
                 step = [x, y]
-                cost, was_hard = self.step_cost(state, me, here, step, difficult_all, forbid)
+                cost, was_hard = self.step_cost(state, me, here, step, difficult_all, forbid,
+                                                terrain)
                 halves += cost
                 hard += int(was_hard)
                 here = step
@@ -243,7 +261,7 @@ class MovementRules(RealmsBase):
         or its refusal: ``spaces`` of movement, the move actions bought and the ``ap_spent``
         on them, the ``ap_left`` and ``movement_left`` (spaces of bought movement) after it,
         the ``difficult_steps``, the flankers offered a reaction (``flank_reaction``,
-        R-FLK-2), the enemies whose reach (1 space, melee) it leaves (``leaves_reach``) and
+        R-FLK-2), the enemies whose reach (their weapon's, RLM-11) it leaves (``leaves_reach``) and
         those flanking it where it ends (``flanked_at_end``)."""
         (moved,) = self.do_move(state, command, ProbeDice())
         data = moved.data
@@ -251,14 +269,14 @@ class MovementRules(RealmsBase):
         economy = data["economy"]
         before, after = me.squares(), me.squares(data["to"])
         near = [e for e in enemies(state, me) if e.position is not None and before
-                and distance(before, e.squares()) <= 1]
+                and distance(before, e.squares()) <= e.weapon_reach]
         out: dict[str, Any] = {
             "to": data["to"], "spaces": data["cost_halves"] / ROUND_HALVES,
             "move_actions": data["move_actions"],
             "ap_spent": data["move_actions"] * ap_costs(state)["move"],
             "difficult_steps": data["difficult_steps"],
             "flank_reaction": list(data["provoked"]),
-            "leaves_reach": [e.id for e in near if distance(after, e.squares()) > 1],
+            "leaves_reach": [e.id for e in near if distance(after, e.squares()) > e.weapon_reach],
             "flanked_at_end": flankers(state, me, data["to"]) if after else [],
         }
         if economy is not None:
@@ -269,8 +287,9 @@ class MovementRules(RealmsBase):
     def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
         """What the battle map draws beyond positions, for the creatures ``ids`` (those the
         reader may see): the footprint of each creature larger than one square (R-SIZ-1,
-        offsets from its position), the melee reach of each (1 space around its footprint)
-        and the terrain kinds that block sight (none: realms has difficult terrain only)."""
+        offsets from its position), the melee reach of each (its weapon's reach around its
+        footprint: 1 space unless the weapon says more, RLM-11) and the terrain kinds that
+        block sight (none: realms has difficult terrain only)."""
         footprints: dict[str, list[list[int]]] = {}
         reach: dict[str, int] = {}
         for who in ids:
@@ -281,7 +300,7 @@ class MovementRules(RealmsBase):
             if len(cells) > 1:
                 footprints[who] = [[dx, dy] for dx, dy in cells]
             if not me.down:
-                reach[who] = 1
+                reach[who] = me.weapon_reach
         return {"footprints": footprints, "reach": reach, "blocks_sight": []}
 
     @command("Stand up from Prone: 2 spaces of movement.",

@@ -1,6 +1,7 @@
 """The realms damage pipeline (seed 003, "Armor & Damage"); every step is recorded.
 
-Order (ruling AR-11, default ``reductions-first``): Immunity (stop) → shield Defend →
+Order (ruling AR-11, default ``reductions-first``): Immunity (stop; its own or from net two
+Resistances, R-RES-2, so the armor spends no halving step on it) → shield Defend →
 armor damage reduction (minimum 1, halving per reduction in a turn) → other damage-reduction
 effects, Resilient included (each halving per reduction, minimum 1) → Resistance /
 Vulnerability (net count, AR-12) → Susceptible. ``multipliers-first`` moves Resistance /
@@ -61,12 +62,20 @@ def _reduces_with_dr(calc: DamageCalc, ctx: DamageContext) -> bool:
 
 
 def immunity(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-IMM-1: no damage of a type the target is immune to."""
+    """R-IMM-1: no damage of a type the target is immune to, whether the Immunity is its own
+    or comes from two or more Resistances (R-RES-2: such sources "instead gain Immunity").
+    Both stop the damage here, first (AR-11), so the armor spends no halving step on it."""
     if ctx.irreducible:
         return
     if calc.type and calc.type in ctx.target.immune:
         calc.step(f"immune ({calc.type})", 0)
         ctx.stopped = True
+        return
+    if calc.amount > 0:
+        resist = stacked_resistance(ctx, calc.type)
+        if resist:
+            calc.step(f"immune ({resist} resistances to {calc.type})", 0)
+            ctx.stopped = True
 
 
 def shield(calc: DamageCalc, ctx: DamageContext) -> None:
@@ -166,18 +175,24 @@ def resistance_count(target: RealmsCreature, damage_type: str,
     return resist, target.vulnerable.count(damage_type)
 
 
+def stacked_resistance(ctx: DamageContext, damage_type: str) -> int:
+    """The Resistances to ``damage_type`` when they make the target immune (R-RES-2: net two
+    or more, AR-12; two or more before any Vulnerability under ``immunity-first``), else 0."""
+    resist, vulnerable = resistance_count(ctx.target, damage_type, ctx.rulings)
+    if resist < 2:
+        return 0
+    immune_first = ctx.ruling_is("AR-12", "immunity-first")
+    return resist if immune_first or resist - vulnerable >= 2 else 0
+
+
 def resistance(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-RES-1 (half, rounded up), R-RES-2 (two sources: immune), R-VUL-1 (double),
-    R-RV-1 (they cancel one for one)."""
+    """R-RES-1 (half, rounded up), R-VUL-1 (double), R-RV-1 (they cancel one for one);
+    R-RES-2's Immunity (net two or more) already stopped the damage at ``immunity``."""
     if ctx.irreducible or ctx.stopped or calc.amount <= 0:
         return
     resist, vulnerable = resistance_count(ctx.target, calc.type, ctx.rulings)
-    immune_first = ctx.ruling_is("AR-12", "immunity-first") and resist >= 2
-    net = 2 if immune_first else resist - vulnerable
-    if net >= 2:
-        calc.step(f"immune ({resist} resistances to {calc.type})", 0)
-        ctx.stopped = True
-    elif net == 1:
+    net = resist - vulnerable  # net two or more stopped at the immunity step (R-RES-2)
+    if net == 1:
         calc.step(f"resistance ({calc.type})", half_round_up(calc.amount))
     elif net <= -1:
         calc.step(f"vulnerability ({calc.type})", 2 * calc.amount)

@@ -343,6 +343,12 @@ def allies(a: Creature, b: Creature) -> bool:
     return a.id == b.id or (a.side is not None and a.side == b.side)
 
 
+def touch_forbidden(toucher: Creature, touched: Creature) -> bool:
+    """Z-COV-3: a creature in cover cannot touch allies unless they are in cover too. Asked
+    when a touch is made and whenever cover changes (a touch it forbids ends then)."""
+    return toucher.has("cover") and allies(toucher, touched) and not touched.has("cover")
+
+
 def zones(state: EncounterState) -> dict[str, dict[str, Any]]:
     """The zone map: id → {adjacent: [...], indoor: bool}."""
     out: dict[str, dict[str, Any]] = state.extra.get("zones", {})

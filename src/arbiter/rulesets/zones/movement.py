@@ -13,7 +13,15 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from .base import ZonesBase, names
-from .model import ALTITUDE, RANGE_BANDS, Creature, allies, creatures, default_range, engaged
+from .model import (
+    ALTITUDE,
+    RANGE_BANDS,
+    Creature,
+    creatures,
+    default_range,
+    engaged,
+    touch_forbidden,
+)
 
 FLANK_HINDRANCE = {"basic": 1, "severe": 3}
 FLANK_CUTOFFS = {"80-160": (80, 160), "90-170": (90, 170)}
@@ -195,17 +203,21 @@ class Movement(ZonesBase):
         members = [c.id for c in creatures(state) if c.group == group]
         return [Event("engaged", {"ids": members, "engagement": group})]
 
-    @command("Touch a creature (a free action); from cover, only allies also in cover.",
-             who="player", actor="required", cost="free", rules=("Z-COV-3", "Z-AOE-3"),
+    @command("Touch a creature (a free action) in its engagement; from cover, only allies "
+             "also in cover.",
+             who="player", actor="required", cost="free", rules=("Z-COV-3", "Z-AOE-3", "ZR-10"),
              target=args.creature("the creature touched", required=True))
     def do_touch(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Touch a creature (a free action); from cover, only allies also in cover
-        (Z-COV-3)."""
+        """Touch a creature (a free action) in its engagement (ruling ZR-10); from cover,
+        only allies also in cover (Z-COV-3)."""
         actor = self.acting(state, command)
         target = self.creature(state, command.a.target)
         if target.id == actor.id:
             raise IllegalCommand(f"{actor.id} cannot touch itself")
-        if actor.has("cover") and allies(actor, target) and not target.has("cover"):
+        if self.ruling_is(state, "ZR-10", "engaged") and not engaged(actor, target):
+            raise IllegalCommand(f"{actor.id} is not in {target.id}'s engagement and cannot "
+                                 "touch it", rule="ZR-10")
+        if touch_forbidden(actor, target):
             raise IllegalCommand(f"{actor.id} is using cover and cannot touch {target.id}, "
                                  "an ally not in cover", rule="Z-COV-3")
         return [Event("touched", {"actor": actor.id, "target": target.id})]
@@ -216,6 +228,27 @@ class Movement(ZonesBase):
         actor = self.creature(state, data["actor"])
         if data["target"] not in actor.touching:  # replaced, never changed (model.py: SHARED)
             actor.touching = [*actor.touching, data["target"]]
+
+    @event("{actor} no longer touches {target}[ ({why})].",
+           actor=args.creature("who touched"), target=args.creature("who was touched"),
+           why=args.text("why the touch ends"))
+    def apply_touch_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+        actor = self.creature(state, data["actor"])
+        # replaced, never changed (model.py: SHARED)
+        actor.touching = [t for t in actor.touching if t != data["target"]]
+
+    def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """The command's events, then the end of each touch they leave forbidden: the rules
+        of a touch (Z-COV-3, ruling ZR-10) hold wherever cover or places change, not only
+        as the touch is made, so an AoE never counts a touch they no longer allow
+        (Z-AOE-3)."""
+        events = super().decide(state, command, dice)
+        for e in events:
+            kind = e.type
+            if kind in TOUCH_CHANGES or (kind == "condition_removed"
+                                         and e.data.get("name") == "cover"):
+                return events + touches_ended(self, state, events)
+        return events
 
     @command("Set how a creature is flanked: the direction of each group, or the type "
              "(basic, severe, none) and the groups.", rules=("Z-FLK-1", "Z-FLK-2", "Z-FLK-3"),
@@ -283,6 +316,38 @@ class Movement(ZonesBase):
     def apply_flank_prioritized(self, state: EncounterState, data: dict[str, Any]) -> None:
         who = self.creature(state, data["target"])
         who.flanking = {**who.flanking, "prioritized": list(data["groups"])}
+
+
+TOUCH_CHANGES = frozenset({"cover_taken", "cover_left", "moved", "displaced", "placed",
+                           "engaged", "ruling_set"})
+"""The events by which a creature takes or leaves cover (``condition_removed`` of ``cover``,
+the GM's ``uncondition``, too) or changes place or engagement, or the GM changes a ruling
+(ZR-10 to engaged): after them the touches that Z-COV-3 and ruling ZR-10 forbid end."""
+
+
+def touches_ended(rules: ZonesBase, state: EncounterState, events: list[Event]) -> list[Event]:
+    """``touch_ended`` for each touch forbidden once ``events`` have happened: a toucher in
+    cover and an ally it touches not in cover (Z-COV-3: the toucher took cover, or the
+    touched ally left it); two creatures no longer in one engagement (ruling ZR-10)."""
+    if not any(c.touching for c in creatures(state)):
+        return []
+    after = rules.lookahead(state, events)
+    near = rules.ruling_is(after, "ZR-10", "engaged")
+    out: list[Event] = []
+    for toucher in creatures(after):
+        for name in toucher.touching:
+            touched = after.entities.get(name)
+            if not isinstance(touched, Creature):
+                continue
+            if touch_forbidden(toucher, touched):
+                why = f"{toucher.id} is in cover and {name}, an ally, is not (Z-COV-3)"
+            elif near and not engaged(toucher, touched):
+                why = f"{toucher.id} and {name} are no longer in one engagement (ZR-10)"
+            else:
+                continue
+            out.append(Event("touch_ended", {"actor": toucher.id, "target": name,
+                                             "why": why}))
+    return out
 
 
 def moved(rules: ZonesBase, state: EncounterState, command: Command, who: Creature,

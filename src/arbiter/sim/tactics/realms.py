@@ -8,15 +8,19 @@
    the rules make it (R-CMP-8);
 3. a creature with the ``medicine`` skill first stabilizes a Dying ally below 0 Health that is
    not yet stabilized (2 AP, a Medicine roll against DS 10), the most hurt first;
-4. on the grid, a melee fighter more than one space from its target walks toward it first
-   (a path of single steps around other creatures; the rules price it);
+4. on the grid, a melee fighter beyond its weapon's reach of its target (1 space unless the
+   weapon says more, between the nearest squares of the footprints: RLM-11) walks toward
+   it first (a path of single steps around other creatures; the rules price it);
 5. then it attacks the most wounded enemy still standing (least Health; ties: the first
-   added) while it has the AP for an attack.
+   added) while it has the AP for an attack; when the walk fell short of that enemy (the AP
+   or the way ran out), it attacks the most wounded enemy within reach instead, and with
+   none within reach its turn ends.
 
-Realms attacks have no reach check of their own, so the only command that could be refused
-is a move (terrain or AP): the policy asks the rules first (``decide`` with throw-away dice)
-and shortens the path until they accept it. The outcomes follow realms' own words: dead (or
-unsummoned) is ``dead``, Dying is ``dying``, and both are out of the fight.
+A move may be refused (terrain or AP): the policy asks the rules first (``decide`` with
+throw-away dice) and shortens the path until they accept it. A melee attack out of reach
+would be refused too (RLM-11 ``weapon-reach``), so the policy attacks only within reach.
+The outcomes follow realms' own words: dead (or unsummoned) is ``dead``, Dying is
+``dying``, and both are out of the fight.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Event, Ruleset
-from ...rulesets.realms.model import RealmsCreature, ap_costs
+from ...rulesets.realms.model import RealmsCreature, ap_costs, spaces_between
 from ...rulesets.realms.movement import distance
 from ..hooks import STANDING, DamageRecord, register_outcomes
 from ..policy import register_policy
@@ -94,6 +98,30 @@ def _target(state: EncounterState, me: RealmsCreature) -> RealmsCreature | None:
     return best
 
 
+def _in_reach(state: EncounterState, ruleset: Ruleset, me: RealmsCreature,
+              other: RealmsCreature) -> bool:
+    """Whether ``me`` may attack ``other`` with its own weapon where they stand (RLM-11: a
+    melee weapon's reach, between the footprints; off the map, ranged, or the GM's reach)."""
+    if me.weapon_range != "melee":
+        return True
+    between = spaces_between(me, other)
+    return (between is None or between <= me.weapon_reach
+            or not ruleset.ruling_is(state, "RLM-11", "weapon-reach"))
+
+
+def _target_in_reach(state: EncounterState, ruleset: Ruleset,
+                     me: RealmsCreature) -> RealmsCreature | None:
+    """The enemy standing within reach with the least Health (ties: the first added)."""
+    best: RealmsCreature | None = None
+    side = me.side
+    for other in state.entities.values():
+        if (isinstance(other, RealmsCreature) and other.side != side and other.side is not None
+                and not defeated(state, other) and (best is None or other.health < best.health)
+                and _in_reach(state, ruleset, me, other)):
+            best = other
+    return best
+
+
 def _dying_ally(state: EncounterState, me: RealmsCreature) -> RealmsCreature | None:
     """A Dying ally below 0 Health, not stabilized, not dead: the lowest Health first."""
     best: RealmsCreature | None = None
@@ -108,8 +136,8 @@ def _dying_ally(state: EncounterState, me: RealmsCreature) -> RealmsCreature | N
 
 def _path(state: EncounterState, me: RealmsCreature,
           target: RealmsCreature) -> list[list[int]]:
-    """Single steps from ``me`` toward ``target`` until within 1 space, never onto another
-    creature's squares (straight where the diagonal is taken)."""
+    """Single steps from ``me`` toward ``target`` until within its weapon's reach (RLM-11),
+    never onto another creature's squares (straight where the diagonal is taken)."""
     assert me.position is not None
     goal = target.squares()
     taken = {sq for other in state.entities.values()
@@ -119,7 +147,7 @@ def _path(state: EncounterState, me: RealmsCreature,
     here = list(me.position)
     path: list[list[int]] = []
     for _ in range(64):
-        if distance(me.squares(here), goal) <= 1:
+        if distance(me.squares(here), goal) <= me.weapon_reach:
             break
         tx = sum(x for x, _ in goal) / len(goal)
         ty = sum(y for _, y in goal) / len(goal)
@@ -164,7 +192,7 @@ class Skirmish:
                 return
             if (not moved and me.position is not None and target.position is not None
                     and me.weapon_range == "melee"
-                    and distance(me.squares(), target.squares()) > 1):
+                    and distance(me.squares(), target.squares()) > me.weapon_reach):
                 moved = True
                 path = _path(state, me, target)
                 while path:
@@ -174,4 +202,8 @@ class Skirmish:
                         break
                     path = path[:-1]
                 continue
+            if not _in_reach(state, ruleset, me, target):
+                target = _target_in_reach(state, ruleset, me)
+                if target is None:
+                    return
             yield Command("attack", me.id, {"target": target.id})
