@@ -366,6 +366,10 @@ def serve_command(
         envvar="ARBITER_ADMIN_TOKEN",
         help="Token needed to create or import campaigns (default: none on 127.0.0.1, a "
              "fresh one on any other address).")] = None,
+    trusted_proxy: Annotated[list[str] | None, typer.Option(
+        help="Address of a reverse proxy whose X-Forwarded-For header names the client for "
+             "the rate limit (repeat for several; default: none, the header is ignored).")
+    ] = None,
 ) -> None:
     """Run the game server (GM console and API) on an embedded SQLite database."""
     from .server import run_server
@@ -377,7 +381,8 @@ def serve_command(
                  "the path)")
         if db.exists() and not db.is_file():
             fail(f"--db {db}: that is not a file")
-    run_server(host=host, port=port, db=db, admin_token=admin_token)
+    run_server(host=host, port=port, db=db, admin_token=admin_token,
+               trusted_proxies=tuple(trusted_proxy or ()))
 
 
 # -- campaigns: export, import, the roster of a campaign file ------------------------------

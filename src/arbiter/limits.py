@@ -34,6 +34,14 @@ JSON_DEPTH = 24
 """How deeply lists and objects may nest in a request body or WebSocket message."""
 WS_MESSAGE_BYTES = 4096
 """Bytes in one WebSocket message from a client (the first carries the token)."""
+WS_PER_TOKEN = 8
+"""WebSocket subscriptions one token may hold at once (all encounters together): the 9th is
+closed with code 4429 saying so."""
+WS_PER_ADDRESS = 32
+"""WebSocket subscriptions one client address may hold at once (code 4429 past it)."""
+WS_MESSAGES_PER_SECOND = 5
+"""Messages (pings) a client may send on one WebSocket in a second: past it the socket is
+closed with code 4429 saying so (the console pings every 20 s)."""
 TEXT_CHARS = 200
 """Characters in a name (campaign, encounter, player)."""
 IMPORT_RECORDS = 200_000
@@ -57,12 +65,25 @@ client gets a 503 saying so."""
 RATE_PER_MINUTE = 120
 """Requests per minute one client address may make to the routes that need no token."""
 
+# -- the battle map ---------------------------------------------------------------------------
+MOVE_SQUARES = 1000
+"""Squares one move on a grid may cover (Polemos ``move``), whatever the rules would allow:
+refused before any path is looked at. A creature's movement for the turn bounds it further
+in turn-by-turn play."""
+PAINT_SQUARES = 1000
+"""Squares one terrain command may paint or clear (the command's list of squares; the same
+bound as every list argument, ``core.catalogue.MAX_ITEMS``)."""
+MAP_SQUARES = 40_000
+"""Squares of terrain one encounter's map may hold (Polemos walls, windows and smoke;
+realms difficult terrain): a paint past it is refused, clearing is always allowed."""
+
 __all__ = [
     "BODY_BYTES",
     "DICE_MAX_DEPTH",
     "IMPORT_BYTES",
     "IMPORT_RECORDS",
     "JSON_DEPTH",
+    "MAP_SQUARES",
     "MAX_DICE_PER_TERM",
     "MAX_EXACT_BITS",
     "MAX_EXACT_MAGNITUDE",
@@ -75,10 +96,15 @@ __all__ = [
     "MAX_REROLLS",
     "MAX_ROLLS",
     "MAX_TERMS",
+    "MOVE_SQUARES",
+    "PAINT_SQUARES",
     "RATE_PER_MINUTE",
     "TEXT_CHARS",
     "WORK_SECONDS",
+    "WS_MESSAGES_PER_SECOND",
     "WS_MESSAGE_BYTES",
+    "WS_PER_ADDRESS",
+    "WS_PER_TOKEN",
     "YAML_ALIASES",
     "YAML_BYTES",
     "YAML_DEPTH",

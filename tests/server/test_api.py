@@ -201,8 +201,13 @@ def test_a_player_never_receives_the_hidden_creature(table: Table) -> None:
             seen.append(r.text)
         r = table.command({"do": "attack", "actor": HIDDEN_ID, "target": "nia"}, dice=[15, 3, 3])
         assert r.status_code == 201, r.text
-        for _ in range(len(gm_moves) + 2 + 1):
-            seen.append(json.dumps(ws.receive_json()))
+        assert table.command({"do": "note", "text": "the last one"}).status_code == 201
+        # a record the player sees nothing of sends them nothing: the messages are those of
+        # the start, the player's two commands and the last note (the unseen lurker's bite
+        # shows only as nia's lower health)
+        messages = [ws.receive_json() for _ in range(4)]
+        assert messages[-1]["record"]["text"] == "Note: the last one"
+        seen.extend(json.dumps(m) for m in messages)
     for path in ("", "/log", "/rulings", "/commands"):
         seen.append(c.get(f"/api/encounters/{eid}{path}", headers=player).text)
     seen.append(c.get(f"/api/campaigns/{cid}", headers=player).text)

@@ -88,8 +88,12 @@ def test_the_websocket_never_carries_the_hidden_creature_or_its_square(
         ]
         for body in moves:
             command(game, body)
-        for _ in moves:
+        command(game, {"do": "note", "text": "the last one"})
+        # the imp's two placements send the player nothing: the bandit's move, the terrain
+        # and the note arrive
+        for _ in range(3):
             seen.append(json.dumps(ws.receive_json()))
+        assert json.loads(seen[-1])["record"]["text"] == "Note: the last one"
     assert any('"position": [3, 2]' in text for text in seen)  # the bandit's move arrives
     for text in seen:
         assert_no_imp(text)

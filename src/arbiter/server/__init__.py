@@ -29,14 +29,26 @@ def admin_token_for(host: str, given: str | None) -> str | None:
     return given
 
 
-def run_server(host: str, port: int, db: Path | None, admin_token: str | None = None) -> None:
+def uvicorn_options() -> dict[str, object]:
+    """What ``run_server`` tells uvicorn beyond the address: uvicorn never rewrites the
+    client's address from ``X-Forwarded-For`` (by default it trusts any loopback client's
+    header); the API reads that header itself, and only from ``--trusted-proxy`` addresses
+    (``Api.address``)."""
+    return {"access_log": False, "log_level": "warning", "ws_max_size": 64 * 1024,
+            "h11_max_incomplete_event_size": 64 * 1024, "proxy_headers": False,
+            "forwarded_allow_ips": ""}
+
+
+def run_server(host: str, port: int, db: Path | None, admin_token: str | None = None,
+               trusted_proxies: tuple[str, ...] = ()) -> None:
     """Serve the API on ``host:port`` with the store at ``db`` (or ``$ARBITER_DATABASE_URL``,
     or ``./arbiter.db``). On an empty store, create a demo campaign and print its game
     master's URL once (tokens are stored only as digests, so it cannot be shown again).
 
     Creating and importing campaigns needs ``admin_token`` when one is given; on an address
     other than the loopback one, a fresh admin token is made when none is given, so nobody
-    on the network can fill the database. Its link is printed."""
+    on the network can fill the database. Its link is printed. ``X-Forwarded-For`` is read
+    for the rate limit only from the ``trusted_proxies`` addresses."""
     import uvicorn
 
     admin_token = admin_token_for(host, admin_token)
@@ -68,12 +80,12 @@ def run_server(host: str, port: int, db: Path | None, admin_token: str | None = 
         print(f"  admin (creating and importing campaigns): {base}/#admin={admin_token}",
               file=sys.stderr)
     print(f"arbiter: API on {base}/api (description: {base}/openapi.json)", file=sys.stderr)
-    app = create_app(service=service, admin_token=admin_token)
+    app = create_app(service=service, admin_token=admin_token,
+                     trusted_proxies=tuple(trusted_proxies))
     try:
-        uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning",
-                    ws_max_size=64 * 1024, h11_max_incomplete_event_size=64 * 1024)
+        uvicorn.run(app, host=host, port=port, **uvicorn_options())  # type: ignore[arg-type]
     finally:
         store.close()
 
 
-__all__ = ["admin_token_for", "create_app", "run_server"]
+__all__ = ["admin_token_for", "create_app", "run_server", "uvicorn_options"]

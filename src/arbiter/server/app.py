@@ -51,6 +51,7 @@ from ..limits import (
     RATE_PER_MINUTE,
     WORK_SECONDS,
     WS_MESSAGE_BYTES,
+    WS_MESSAGES_PER_SECOND,
 )
 from ..store import (
     Conflict,
@@ -70,7 +71,7 @@ from ..store.store import NOTIFY_CHANNEL
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
 from .schema import ValidationError, check, depth
-from .views import RosterView, View, campaign_record, odds_json, plain
+from .views import RosterView, View, campaign_record, finder, odds_json, plain
 
 log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
@@ -368,9 +369,12 @@ class Api:
 
     def __init__(self, service: GameService | None = None, db: Path | str | None = None,
                  snapshot_every: int = 200, admin_token: str | None = None,
-                 rate_per_minute: int = RATE_PER_MINUTE) -> None:
+                 rate_per_minute: int = RATE_PER_MINUTE,
+                 trusted_proxies: tuple[str, ...] = ()) -> None:
         self.admin_digest = digest(admin_token) if admin_token else None
         self.limiter = RateLimiter(rate_per_minute)
+        self.trusted_proxies = frozenset(trusted_proxies)
+        """Addresses whose ``X-Forwarded-For`` names the client (``--trusted-proxy``)."""
         self.service = service
         self.db = db
         self.snapshot_every = snapshot_every
@@ -388,6 +392,7 @@ class Api:
             store = await run_in_threadpool(open_store, self.db)
             self.service = GameService(store, snapshot_every=self.snapshot_every)
         self.service.listeners.append(self.hub.on_record)
+        self.hub.records = self.service.records
         stop = threading.Event()
         listener = None
         backend = self.service.store.backend
@@ -488,9 +493,23 @@ class Api:
                     raise UnknownEntity(ref, view.visible_ids())
         return guard
 
+    def address(self, conn: Request | WebSocket) -> str:
+        """The client's address: the peer's, or, when the peer is a trusted proxy
+        (``arbiter serve --trusted-proxy``), the last address of ``X-Forwarded-For`` that is
+        not a trusted proxy itself. Nobody else's header is read: a client cannot claim
+        another address's budget."""
+        peer = conn.client.host if conn.client else "unknown"
+        if peer not in self.trusted_proxies:
+            return peer
+        hops = [h.strip() for h in conn.headers.get("x-forwarded-for", "").split(",")]
+        for hop in reversed(hops):
+            if hop and hop not in self.trusted_proxies:
+                return hop[:64]
+        return peer
+
     def limit(self, request: Request) -> None:
         """The rate limit of the routes that need no token, per client address."""
-        client = request.client.host if request.client else "unknown"
+        client = self.address(request)
         wait = self.limiter.wait(client)
         if wait:
             seconds = max(1, int(wait + 0.999))
@@ -905,7 +924,8 @@ class Api:
 
         def render(loaded: Loaded) -> dict[str, Any]:
             records = games.records(eid, after, limit)
-            view = View(loaded.state, principal, loaded.ruleset)
+            view = View(loaded.state, principal, loaded.ruleset,
+                        finder(lambda a, n: games.records(eid, a, n)))
             return {"version": loaded.version, "records": view.records(records)}
         return JSONResponse(await run_in_threadpool(games.read, eid, render))
 
@@ -1107,14 +1127,19 @@ class Api:
     async def websocket(self, ws: WebSocket) -> None:
         await ws.accept()
         try:
-            principal, eid = await self._ws_hello(ws)
+            principal, eid, token = await self._ws_hello(ws)
         except ApiError as err:
             await _ws_close(ws, {"type": "error", "error": err.message, "field": err.field},
                             4000 + err.status)
             return
         except (TimeoutError, WebSocketDisconnect):
             return
-        sub = Subscriber(eid, principal, asyncio.get_running_loop())
+        sub = Subscriber(eid, principal, asyncio.get_running_loop(), token=token,
+                         address=self.address(ws))
+        refused = self.hub.reserve(sub)
+        if refused is not None:
+            await _ws_close(ws, {"type": "error", "error": refused}, 4429, refused)
+            return
         games = self.games
 
         def hello(loaded: Loaded) -> dict[str, Any]:
@@ -1131,6 +1156,9 @@ class Api:
                                              return_when=asyncio.FIRST_COMPLETED)
                 if reader in done:
                     getter.cancel()
+                    excess = reader.result()
+                    if excess is not None:
+                        await _ws_close(ws, {"type": "error", "error": excess}, 4429, excess)
                     break
                 message = getter.result()
                 if message is CLOSE:
@@ -1142,8 +1170,9 @@ class Api:
             pass
         finally:
             self.hub.remove(sub)
+            self.hub.release(sub)
 
-    async def _ws_hello(self, ws: WebSocket) -> tuple[Principal, str]:
+    async def _ws_hello(self, ws: WebSocket) -> tuple[Principal, str, str]:
         eid = str(ws.path_params.get("encounter_id", ""))
         if not ID_RE.match(eid):
             raise ApiError(404, f"no encounter {eid[:80]!r}")
@@ -1171,7 +1200,7 @@ class Api:
         principal = await run_in_threadpool(self.games.authenticate, record.campaign_id, token)
         if principal is None:
             raise ApiError(401, "this token is not valid for this campaign", "token")
-        return principal, eid
+        return principal, eid, digest(token)
 
 
 def _outcome(loaded: Loaded, record: LogRecord, principal: Principal) -> dict[str, Any]:
@@ -1224,22 +1253,32 @@ def _rulings_json(ruleset: str, chosen: dict[str, str]) -> list[dict[str, Any]]:
     return [_ruling_json(r, chosen.get(r.id, r.default)) for r in rules.rulings]
 
 
-async def _ws_reader(ws: WebSocket) -> None:
-    """Answer pings; return when the client goes away."""
+async def _ws_reader(ws: WebSocket) -> str | None:
+    """Answer pings; return when the client goes away (None), or the refusal to close with
+    when it sends more than ``WS_MESSAGES_PER_SECOND`` messages in a second."""
+    window, count = time.monotonic(), 0
     while True:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
-            return
+            return None
+        now = time.monotonic()
+        if now - window >= 1:
+            window, count = now, 0
+        count += 1
+        if count > WS_MESSAGES_PER_SECOND:
+            return (f"too many messages: at most {WS_MESSAGES_PER_SECOND} a second on one "
+                    "WebSocket (limit WS_MESSAGES_PER_SECOND)")
         text = message.get("text")
         if text and len(text) < WS_MESSAGE_BYTES and '"ping"' in text:
             await ws.send_json({"type": "pong"})
 
 
-async def _ws_close(ws: WebSocket, message: dict[str, Any], code: int) -> None:
+async def _ws_close(ws: WebSocket, message: dict[str, Any], code: int,
+                    reason: str | None = None) -> None:
     with contextlib.suppress(Exception):
         if ws.application_state == WebSocketState.CONNECTED:
             await ws.send_json(message)
-            await ws.close(code)
+            await ws.close(code, (reason or "")[:120] or None)
 
 
 Handler = Callable[[Request], Awaitable[Response]]
@@ -1377,11 +1416,13 @@ def routes(api: Api) -> list[BaseRoute]:
 
 def create_app(db: Path | str | None = None, service: GameService | None = None,
                snapshot_every: int = 200, admin_token: str | None = None,
-               rate_per_minute: int = RATE_PER_MINUTE) -> Starlette:
+               rate_per_minute: int = RATE_PER_MINUTE,
+               trusted_proxies: tuple[str, ...] = ()) -> Starlette:
     """The ASGI application. It opens the store (``db``, else ``$ARBITER_DATABASE_URL``,
     else ``./arbiter.db``) when it starts, unless given a ``service``. With
-    ``admin_token``, creating and importing campaigns needs it."""
-    api = Api(service, db, snapshot_every, admin_token, rate_per_minute)
+    ``admin_token``, creating and importing campaigns needs it. ``trusted_proxies``: the
+    addresses whose ``X-Forwarded-For`` is read for the rate limit (none by default)."""
+    api = Api(service, db, snapshot_every, admin_token, rate_per_minute, trusted_proxies)
     app = Starlette(
         routes=routes(api),
         lifespan=api.lifespan,

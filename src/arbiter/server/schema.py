@@ -15,13 +15,15 @@ import msgspec
 from msgspec import Meta, Struct
 
 from ..core.catalogue import TEXT_PATTERN
+from ..core.model import MAX_NAME, NAME_PATTERN
 
 Schema = dict[str, Any]
 
 ID_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 Id = Annotated[str, Meta(pattern=ID_PATTERN, description="letters, digits, '-' and '_'")]
-Name = Annotated[str, Meta(min_length=1, max_length=200, pattern=TEXT_PATTERN,
-                           description="a name: 1 to 200 characters, no control characters")]
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_NAME, pattern=NAME_PATTERN,
+                           description=f"a name: 1 to {MAX_NAME} printable characters (no "
+                                       "line break, tab or control character)")]
 Version = Annotated[int, Meta(ge=0, le=2**53)]
 Rulings = Annotated[dict[str, Annotated[str, Meta(max_length=200)]], Meta(max_length=200)]
 Command = Annotated[dict[str, Any], Meta(

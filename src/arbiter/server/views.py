@@ -16,12 +16,17 @@ A player's view of an encounter:
   not in the state, the turn order, the log, odds, error messages or WebSocket messages.
   In the log, keys and list items naming it are taken out of events (after
   ``Ruleset.public_event`` has rewritten what the rules say a player learns, such as
-  zones' blind attacks), an event that names it in any other way is left out, an entry
-  whose command names it as the player sees the command (their own in full, anyone else's
-  as its ``do`` and ``actor``), or all of whose events are left out, is sent as
-  ``{"seq": n, "kind": "entry", "redacted": true}``, and an entry that lost anything
-  about a concealed creature loses its dice too (their count would betray it). Naming it
-  in a command gets the same answer as naming nobody.
+  zones' blind attacks), an event that names it in any other way is left out, and so is
+  the game master's bookkeeping (``Ruleset.gm_only_events``); an
+  entry whose command names it as the player sees the command (their own in full, anyone
+  else's as its ``do`` and ``actor``) keeps its other events but not its command, an
+  entry all of whose events are left out is left out itself (of the log, of ``text`` and
+  of WebSocket messages: no placeholder counts the hidden), and an entry that lost
+  anything about a concealed creature loses its dice too (their count would betray it).
+  Naming it in a command gets the same answer as naming nobody. What the player wrote
+  themselves (the strings of their own command) is never compared with a concealed
+  creature's name: it comes back as sent; and in the state only a concealed creature's
+  id, never its name, decides what is taken out (a guessed name cannot be tested).
 - **Other creatures show their public face**: id, name, kind, side, conditions (name and
   level), a wound status (``unhurt``, ``wounded``, ``bloodied``, ``down``) instead of
   their health and stat block, and where they are on the map (:data:`MAP_FIELDS`:
@@ -55,6 +60,9 @@ from ..store import LogRecord, Principal
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
 SECRET_EVENT_KEYS = frozenset({"health", "health_max", "spec", "stats", "old", "value",
                                "reason", "pipeline", "hp", "wounds"})
+PUBLIC_EVENT_KEYS = {"initiative_set": frozenset({"value"})}
+"""Keys of :data:`SECRET_EVENT_KEYS` that an event type shows anyone: a creature's
+initiative is in every player's state (``initiative``)."""
 SECRET_ODDS_KEYS = frozenset({"down", "dead"})
 """Odds that tell a target's Health (the chance one attack takes it down or kills it):
 a player sees them only against their own side."""
@@ -116,6 +124,38 @@ def wound_status(entity: Entity) -> str | None:
     return "wounded" if health * 2 > most else "bloodied"
 
 
+def finder(records: Callable[[int, int], list[LogRecord]]) -> Callable[[int], LogRecord | None]:
+    """A record by its seq, from a function giving ``limit`` records after a seq (the game
+    service's ``records``, bound to an encounter)."""
+    def find(seq: int) -> LogRecord | None:
+        found = records(seq - 1, 1)
+        return found[0] if found and found[0].seq == seq else None
+    return find
+
+
+def _pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
+    """A pattern matching any of ``terms`` as a whole word (None for no terms)."""
+    ordered = sorted(terms, key=len, reverse=True)
+    return (re.compile("|".join(f"(?<![{_BOUNDARY}]){re.escape(t)}(?![{_BOUNDARY}])"
+                                for t in ordered)) if ordered else None)
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON value, keys included."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            out.extend(str(k) for k in item)
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return out
+
+
 def _marker_text(record: LogRecord) -> str:
     verb = "undoes" if record.kind == "undo" else "redoes"
     return f"The game master {verb} #{record.target}."
@@ -128,7 +168,11 @@ class _Mentioned(Exception):
 class View:
     """The view of one encounter state for one principal."""
 
-    def __init__(self, state: EncounterState, principal: Principal, ruleset: Ruleset) -> None:
+    def __init__(self, state: EncounterState, principal: Principal, ruleset: Ruleset,
+                 find: Callable[[int], LogRecord | None] | None = None) -> None:
+        """``find`` reads a record of the encounter's log by its seq (for an undo or a
+        redo: the entry it names)."""
+        self.find = find
         self.state = state
         self.ruleset = ruleset
         self.principal = principal
@@ -151,9 +195,10 @@ class View:
             name = state.entities[who].name
             if name:
                 terms.add(name)
-        self._secret = (re.compile("|".join(
-            f"(?<![{_BOUNDARY}]){re.escape(t)}(?![{_BOUNDARY}])"
-            for t in sorted(terms, key=len, reverse=True))) if terms else None)
+        self._secret = _pattern(terms)
+        # what the state holds of a creature the player sees in full names others by id: a
+        # text equal to a concealed creature's name there is the player's own free text
+        self._ids = _pattern(self.concealed)
 
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
@@ -191,14 +236,14 @@ class View:
                 stack.extend(item)
         return None
 
-    def _mentions(self, value: Any) -> bool:
+    def _mentions(self, value: Any, said: frozenset[str] = frozenset()) -> bool:
         if self._secret is None:
             return False
         stack = [value]
         while stack:
             item = stack.pop()
             if isinstance(item, str):
-                if self._secret.search(item):
+                if item not in said and self._secret.search(item):
                     return True
             elif isinstance(item, dict):
                 stack.extend(str(k) for k in item)
@@ -252,8 +297,9 @@ class View:
         """The round and whose turn it is, as this principal may know them. While a
         concealed creature acts, a player sees the turn of the last creature they can see
         that acted before it (in the previous round if need be), so nothing tells them that
-        someone unseen is acting; when nobody they can see has acted yet, round 0 and
-        nobody (turn-by-turn play is about to begin)."""
+        someone unseen is acting; when nobody they can see has acted yet (concealed
+        creatures open round 1), the turn as it would be without them: round 1, the first
+        creature they can see in the order."""
         s = self.state
         current = s.current
         if current is None or current not in self.concealed:
@@ -268,7 +314,10 @@ class View:
             who = order[j % len(order)]
             if who not in self.concealed:
                 return round_, who
-        return 0, None
+        for who in order[index:]:
+            if who not in self.concealed:
+                return s.round, who
+        return s.round, None
 
     def names(self) -> dict[str, str]:
         """Creature names by id, of the creatures this principal can see."""
@@ -308,9 +357,11 @@ class View:
         return out
 
     # -- log ----------------------------------------------------------------------------
-    def record(self, record: LogRecord) -> dict[str, Any]:
+    def record(self, record: LogRecord) -> dict[str, Any] | None:
         """A log record for this principal, with ``text``: its events as sentences written
-        for the principal's role (``Ruleset.describe``)."""
+        for the principal's role (``Ruleset.describe``); None when a player sees nothing of
+        it (every event is about a concealed creature or is the game master's bookkeeping):
+        such a record is left out of the player's log and WebSocket messages entirely."""
         if self.gm:
             out = record.to_json()
             if record.kind == "entry":
@@ -321,29 +372,43 @@ class View:
                 out["text"] = _marker_text(record)
             return out
         if record.kind != "entry":
+            # the undo or redo of an entry the player saw nothing of is nothing to them
+            undone = (self.find(record.target) if self.find is not None
+                      and record.target is not None else None)
+            if undone is not None and undone.kind == "entry" and self.record(undone) is None:
+                return None
             return {"seq": record.seq, "kind": record.kind, "target": record.target,
                     "text": _marker_text(record)}
         payload = record.payload
-        redacted = {"seq": record.seq, "kind": "entry", "redacted": True, "text": ""}
         command = dict(payload.get("command", {}))
+        said = self._said(record, command)
         if command.get("actor") not in self.own:  # its arguments are the GM's alone
             command = {k: command[k] for k in ("do", "actor") if k in command}
-        if self._mentions(command):
-            return redacted
+        withheld = self._mentions(command, said)
+        if withheld:  # a command naming a concealed creature: only its visible effects
+            command = {}
         events = []
-        whole = True
+        whole = not withheld
         for event in payload.get("events", []):
-            shown, intact = self._event(event)
+            shown, intact = self._event(event, said)
             if shown is not None:
                 events.append(shown)
             whole = whole and intact
-        if payload.get("events") and not events:
-            return redacted
+        if not events and (payload.get("events") or withheld):
+            return None
         # Dice only when nothing about a concealed creature was taken out (its rolls would
         # count it); what is kept from the player of a creature they see (its Health) is not
         # in the dice.
         return {"seq": record.seq, "kind": "entry", "command": command, "events": events,
                 "dice": payload.get("dice", []) if whole else [], "text": self.text(events)}
+
+    def _said(self, record: LogRecord, command: Mapping[str, Any]) -> frozenset[str]:
+        """The strings of a command the player sent themselves (a player's, for one of
+        their characters): echoing them back tells nothing, so they are never compared with
+        a concealed creature's id or name (else the answer would test a guess)."""
+        if not record.author.startswith("player:") or command.get("actor") not in self.own:
+            return frozenset()
+        return frozenset(_strings(command))
 
     def text(self, events: Iterable[dict[str, Any]]) -> str:
         """Events (as this principal sees them) as sentences for this principal's role."""
@@ -356,12 +421,16 @@ class View:
                 out.append(describe(str(event.get("type", "")), data, names, self.gm))
         return " ".join(s for s in out if s)
 
-    def _event(self, event: dict[str, Any]) -> tuple[dict[str, Any] | None, bool]:
-        """The event as this player may see it (None when it is about a concealed one), and
-        whether nothing about a concealed creature was taken out of it."""
+    def _event(self, event: dict[str, Any], said: frozenset[str] = frozenset()
+               ) -> tuple[dict[str, Any] | None, bool]:
+        """The event as this player may see it (None when it is about a concealed one, or
+        the game master's bookkeeping: ``Ruleset.gm_only_events``), and whether nothing
+        about a concealed creature was taken out of it."""
         data = event.get("data", {})
         if not isinstance(data, dict):
             return None, False
+        if event.get("type") in self.ruleset.gm_only_events:
+            return None, True
         intact = True
         if self.concealed:
             public = self.ruleset.public_event(str(event.get("type", "")), data,
@@ -372,41 +441,50 @@ class View:
         if subject is None and isinstance(data.get("path"), str):
             subject = data["path"].split(".")[0]
         if subject is not None and subject not in self.friends:
-            private = event.get("type") in self.ruleset.private_events
+            kind = str(event.get("type", ""))
+            private = kind in self.ruleset.private_events
+            secret = SECRET_EVENT_KEYS - PUBLIC_EVENT_KEYS.get(kind, frozenset())
             data = ({"target": subject} if private else
-                    {k: v for k, v in data.items() if k not in SECRET_EVENT_KEYS})
+                    {k: v for k, v in data.items() if k not in secret})
         try:
-            scrubbed = self._scrub(data)
+            scrubbed = self._scrub(data, said)
         except _Mentioned:
             return None, False
         return {**event, "data": scrubbed}, intact and scrubbed == data
 
-    def _scrub(self, value: Any) -> Any:
+    def _scrub(self, value: Any, said: frozenset[str] = frozenset()) -> Any:
         """``value`` without keys or list items that are concealed ids or names; raises
-        :class:`_Mentioned` when any other text names one."""
-        return self._clean(value, self._refuse_text)
+        :class:`_Mentioned` when any other text names one. Strings in ``said`` (what the
+        player sent) are kept as they are."""
+        return self._clean(value, self._refuse_text, said)
 
     def _soften(self, value: Any) -> Any:
-        """``value`` (a creature the player sees in full) with nothing that names a
-        concealed creature: keys and list items naming one are taken out, a text that is
-        one's id or name becomes None (a condition's ``source``, a rider's mount), and a
-        text that mentions one becomes "(out of sight)"."""
-        return self._clean(value, self._soften_text)
+        """``value`` (a creature the player sees in full, the map) with nothing that names a
+        concealed creature by its id (what the state refers to creatures by): keys and list
+        items that are one's id are taken out, a text that is one's id becomes None (a
+        condition's ``source``, a rider's mount), and a text that mentions one becomes
+        "(out of sight)". A concealed creature's name is not looked for: in the state a
+        text equal to it is free text the player wrote (a group, a place), and blanking it
+        would let them test guesses."""
+        return self._clean(value, self._soften_text, secret=self._ids)
 
-    def _clean(self, value: Any, text: Callable[[str], Any]) -> Any:
-        """The walk both share: keys and list items naming a concealed creature are taken
-        out, every other text goes through ``text``."""
-        secret = self._secret
-        if secret is None:
+    def _clean(self, value: Any, text: Callable[[str], Any],
+               said: frozenset[str] = frozenset(),
+               secret: re.Pattern[str] | bool | None = True) -> Any:
+        """The walk both share: keys and list items naming a concealed creature (``secret``:
+        by default its id or name) are taken out, every other text goes through ``text``;
+        a string in ``said`` stays as it is."""
+        pattern = self._secret if secret is True else secret
+        if not isinstance(pattern, re.Pattern):
             return value
         if isinstance(value, str):
-            return text(value)
+            return value if value in said else text(value)
         if isinstance(value, dict):
-            return {k: self._clean(v, text) for k, v in value.items()
-                    if not (isinstance(k, str) and secret.fullmatch(k))}
+            return {k: self._clean(v, text, said, pattern) for k, v in value.items()
+                    if not (isinstance(k, str) and k not in said and pattern.fullmatch(k))}
         if isinstance(value, list):
-            return [self._clean(v, text) for v in value
-                    if not (isinstance(v, str) and secret.fullmatch(v))]
+            return [self._clean(v, text, said, pattern) for v in value
+                    if not (isinstance(v, str) and v not in said and pattern.fullmatch(v))]
         return value
 
     def _refuse_text(self, value: str) -> str:
@@ -415,14 +493,16 @@ class View:
         return value
 
     def _soften_text(self, value: str) -> str | None:
-        if self._secret is None:
+        if self._ids is None:
             return value
-        if self._secret.fullmatch(value):
+        if self._ids.fullmatch(value):
             return None
-        return "(out of sight)" if self._secret.search(value) else value
+        return "(out of sight)" if self._ids.search(value) else value
 
     def records(self, records: Iterable[LogRecord]) -> list[dict[str, Any]]:
-        return [self.record(r) for r in records]
+        """The records this principal sees (those a player sees nothing of left out)."""
+        shown = (self.record(r) for r in records)
+        return [r for r in shown if r is not None]
 
     # -- odds ---------------------------------------------------------------------------
     def odds(self, command_target: Any, odds: dict[str, Any]) -> dict[str, Any] | None:

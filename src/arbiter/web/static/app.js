@@ -344,25 +344,58 @@ async function send(command, dice) {
   }
 }
 
+// The turn-changing buttons (start, next, end, undo, redo) send the version of the state the
+// GM is looking at: when another console changed it first, the server answers 409 and
+// nothing more happens (two presses of Next at once end one turn, not two). The console
+// then loads the state again and says so.
+async function turnChange(command) {
+  const body = { command, expected_version: S.state ? S.state.version : undefined };
+  try {
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
+    addRecord(out.record);
+    setState(out.state);
+    return out;
+  } catch (err) {
+    if (err.status === 409 && err.field === "expected_version") await changedMeanwhile();
+    else toast(err.message, "error");
+    throw err;
+  }
+}
+
+async function changedMeanwhile() {
+  toast("the turn had already changed (another console was first): the state is shown again, nothing more was done", "error");
+  const id = S.encounter;
+  try {
+    const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
+    if (id !== S.encounter) return;
+    for (const record of records) addRecord(record);
+    setState(state);
+  } catch (err) {
+    toast(err.message, "error");
+  }
+}
+
 async function step(kind) {
   if (!S.encounter) return;
   try {
-    const out = await S.api.post(`/api/encounters/${S.encounter}/${kind}`, {});
+    const body = S.state ? { expected_version: S.state.version } : {};
+    const out = await S.api.post(`/api/encounters/${S.encounter}/${kind}`, body);
     addRecord(out.record);
     setState(out.state);
     toast(`${kind} #${out.record.target}`);
   } catch (err) {
-    toast(err.message, "error");
+    if (err.status === 409 && err.field === "expected_version") await changedMeanwhile();
+    else toast(err.message, "error");
   }
 }
 
 async function nextTurn() {
   if (!S.state || !S.state.in_combat) return;
   try {
-    const out = await send({ do: "next" });
+    const out = await turnChange({ do: "next" });
     turnFeed(out.record);
   } catch {
-    // shown by send
+    // shown by turnChange
   }
 }
 
@@ -859,8 +892,8 @@ function wire() {
   $("#many-clear").addEventListener("click", () => { S.selected.clear(); render(); });
   $("#override").addEventListener("submit", (e) => { e.preventDefault(); override(); });
   $("#roller").addEventListener("submit", (e) => { e.preventDefault(); diceRoller(); });
-  $("#start").addEventListener("click", () => send({ do: "start" }).then((out) => turnFeed(out.record), () => {}));
-  $("#end").addEventListener("click", () => send({ do: "end" }).catch(() => {}));
+  $("#start").addEventListener("click", () => turnChange({ do: "start" }).then((out) => turnFeed(out.record), () => {}));
+  $("#end").addEventListener("click", () => turnChange({ do: "end" }).catch(() => {}));
   $("#next").addEventListener("click", nextTurn);
   $("#undo").addEventListener("click", () => step("undo"));
   $("#redo").addEventListener("click", () => step("redo"));
