@@ -108,7 +108,9 @@ def test_a_move_preview_names_no_hidden_flanker(client: TestClient) -> None:
     r = client.post(f"/api/encounters/{game.encounter}/odds", json=move, headers=game.player)
     assert r.status_code == 200, r.text
     odds = r.json()["odds"]
-    assert odds["flank_reaction"] == ["bandit"] and odds["leaves_reach"] == ["bandit"]
+    # the preview is the rules' answer with nobody where the imp is: the bandit alone does
+    # not flank nia, so nobody gets the flanking reaction (the GM adjudicates the imp's)
+    assert odds["flank_reaction"] == [] and odds["leaves_reach"] == ["bandit"]
     assert odds["ap_left"] == 3 and odds["spaces"] == 2
     assert "imp" not in r.text
     # and nia's state, after the move, still shows no imp
@@ -148,3 +150,34 @@ def test_polemos_walls_are_public_and_lines_of_sight_only_among_the_seen(
     assert st["entities"]["ganger"]["position"] == [6, 0]
     assert st["map"]["sight"] == {"vera": {"ganger": [3, 0]}, "ganger": {"vera": [3, 0]}}
     assert "spy" not in json.dumps(st)
+
+
+def test_a_players_move_previews_are_the_same_with_or_without_a_hidden_creature(
+        client: TestClient) -> None:
+    """The issue's finding: a hidden creature beside a player's path changed the preview
+    (``flanked_at_end``, difficult steps, spaces). Previews are now the rules' answer on the
+    player's view of the state, in which the hidden creature does not exist: the same
+    answers, byte for byte, as after the GM removes it."""
+    game = realms_game(client)
+    moves = [[[2, 3], [2, 4]], [[3, 3], [4, 4]], [[3, 2], [4, 3], [5, 4]], [[1, 3]]]
+    spots = [[3, 3], [2, 4], [4, 4], [3, 1]]
+
+    def previews() -> list[str]:
+        out = []
+        for path in moves:
+            r = client.post(f"/api/encounters/{game.encounter}/odds", headers=game.player,
+                            json={"command": {"do": "move", "actor": "nia", "path": path}})
+            out.append(f"{r.status_code} {r.text}")
+        options = client.get(f"/api/encounters/{game.encounter}/options?actor=nia",
+                             headers=game.player).json()
+        out.append(json.dumps({k: v for k, v in options.items() if k != "version"}))
+        return out
+
+    with_imp = []
+    for spot in spots:
+        command(game, {"do": "place", "target": "imp", "at": spot})
+        with_imp.append(previews())
+    command(game, {"do": "remove", "target": "imp"})
+    without = previews()
+    for seen in with_imp:
+        assert seen == without

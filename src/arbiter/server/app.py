@@ -1003,8 +1003,9 @@ class Api:
 
         def work() -> dict[str, Any]:
             with games.locked(eid):
-                try:
-                    result = games.odds(eid, command, guard)
+                try:  # a player's odds: on the state as they know it (View.projection)
+                    result = games.odds(eid, command, guard,
+                                        lambda ld: seen[0].projection() if seen else ld.state)
                 except NoOdds as err:  # legal, but nothing to compute: not an error
                     return {"command": command.to_json(), "odds": None, "reason": str(err)}
                 except RulesError as err:
@@ -1054,8 +1055,7 @@ class Api:
                 def allowed(command: Command, shape: bool) -> None:
                     authorize(catalogue, command, own, state.current, state.in_combat,
                               shape=shape)
-            options = ruleset.options(state, actor, candidates=view.visible_ids(),
-                                      allowed=allowed)
+            options = ruleset.options(view.projection(), actor, allowed=allowed)
             out = options_json(options, actor, view.names())
             if not principal.is_gm:
                 for option in out["options"]:

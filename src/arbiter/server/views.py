@@ -213,6 +213,25 @@ class View:
         return any(detected(self.state, who, entity.id) for who in self.own)
 
     # -- questions ----------------------------------------------------------------------
+    def projection(self) -> EncounterState:
+        """The state as this principal may know it, for the questions a player asks before
+        acting (odds, move previews, the legal options): a copy in which the concealed
+        creatures do not exist (not in the entities, the order or the initiative; while one
+        of them acts, nobody's turn). The rules then answer as they would with nobody
+        there, and the game master adjudicates the surprise when the command is made. The
+        game master's, and a player's who sees everyone, is the state itself."""
+        if self.gm or not self.concealed:
+            return self.state
+        out = self.state.copy()
+        hidden = self.concealed
+        current = out.current
+        for who in hidden:
+            del out.entities[who]
+        out.order = [w for w in out.order if w not in hidden]
+        out.initiative = {k: v for k, v in out.initiative.items() if k not in hidden}
+        out.turn_index = out.order.index(current) if current in out.order else -1
+        return out
+
     def visible_ids(self) -> list[str]:
         return [e for e in self.state.entities if e not in self.concealed]
 

@@ -404,16 +404,19 @@ class GameService:
         _all_used(command, forced)
         return Entry(loaded.version + 1, command, events, list(recorder.rolls))
 
-    def odds(self, encounter_id: str, command: Command, guard: Guard | None = None
-             ) -> dict[str, Any]:
+    def odds(self, encounter_id: str, command: Command, guard: Guard | None = None,
+             project: Callable[[Loaded], EncounterState] | None = None) -> dict[str, Any]:
+        """The odds of ``command`` on the encounter's state, or on ``project`` of it (a
+        player's view of it: the server's odds route)."""
         with self.locked(encounter_id):
             loaded = self._current(encounter_id)
             if guard is not None:
                 guard(loaded, command)
+            state = loaded.state if project is None else project(loaded)
             try:
                 # Odds of a command the rules would refuse now (no AP left, not engaged)
                 # answer with the refusal (Ruleset.preview: the path scenarios take too).
-                return loaded.ruleset.preview(loaded.state, command)
+                return loaded.ruleset.preview(state, command)
             except RulesError:
                 raise
             except Exception as err:
