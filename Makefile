@@ -19,8 +19,10 @@ $(VENV)/.dev: $(BIN)/arbiter
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# `make run PORT=8001` serves on another port.
+PORT ?= 8000
 run: $(BIN)/arbiter
-	$(BIN)/arbiter serve
+	$(BIN)/arbiter serve --port $(PORT)
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests bench tools

@@ -87,3 +87,15 @@ def test_the_answer_is_the_same_until_the_state_changes(table: Table) -> None:
     assert r.status_code == 201, r.text
     after = _options(table, "nia", table.player).json()
     assert after["version"] > first["version"]
+
+
+def test_a_downed_enemy_is_listed_but_never_the_default(table: Table) -> None:
+    _start(table)
+    r = table.command({"do": "damage", "target": "wolf", "amount": 200})
+    assert r.status_code == 201, r.text
+    attack = next(o for o in _options(table, "nia", table.player).json()["options"]
+                  if o["command"] == "attack")
+    wolf = next(t for t in attack["targets"] if t["id"] == "wolf")
+    assert wolf["down"] is True
+    assert attack["suggested"] is None  # bram is an ally: no default at all
+    assert attack["no_default"] == "every enemy it could target is down"

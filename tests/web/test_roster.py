@@ -52,10 +52,13 @@ def add_character(page: Page, ident: str, name: str, template: str, side: str, o
     form.locator("[name=template]").select_option(template)
     form.locator("[name=name]").fill(name)
     expect(form.locator("[name=id]")).to_have_value(ident)  # suggested from the name
+    # the side is the party's (heroes in a new roster), never left empty by the form's reset
+    expect(form.locator("[name=side]")).not_to_have_value("")
     form.locator("[name=side]").fill(side)
     form.locator("[name=owner]").fill(owner)
     form.locator("button[type=submit]").click()
     expect(roster_item(page, ident)).to_be_visible()
+    expect(form.locator("[name=side]")).not_to_have_value("")
 
 
 def save_beast(

@@ -79,6 +79,8 @@ class TargetOption:
     relation: Relation
     distance: int | None
     refusal: Refusal | None = None
+    down: bool = False
+    """Out of the fight (the ruleset's ``down``): legal, perhaps, but never the default."""
 
     @property
     def legal(self) -> bool:
@@ -87,6 +89,8 @@ class TargetOption:
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "relation": self.relation,
                                "distance": self.distance, "legal": self.legal}
+        if self.down:
+            out["down"] = True
         if self.refusal is not None:
             out.update(self.refusal.to_json())
         return out
@@ -98,7 +102,8 @@ class Option:
     (``None`` when it takes none); ``needs`` the other arguments it cannot go without (a
     square to move to), which the rules check when they are given (``checked`` is false
     then: only the issuer's authority was asked); ``suggested`` the default target: the
-    nearest legal enemy, never an ally or the actor itself."""
+    nearest legal enemy still in the fight (not ``down``), never an ally or the actor
+    itself."""
 
     command: str
     summary: str
@@ -117,7 +122,7 @@ class Option:
     @property
     def suggested(self) -> str | None:
         for target in self.targets:  # nearest first
-            if target.legal and target.relation == "enemy":
+            if target.legal and target.relation == "enemy" and not target.down:
                 return target.id
         return None
 
@@ -133,10 +138,13 @@ class Option:
             out["suggested"] = self.suggested
             if self.suggested is None:
                 enemies = [t for t in self.targets if t.relation == "enemy"]
-                out["no_default"] = (
-                    "no enemy is a legal target now" + (
-                        f": {enemies[0].refusal.reason}" if enemies and enemies[0].refusal
-                        else "") if enemies else "no enemy in sight")
+                refused = next((t.refusal for t in enemies if t.refusal), None)
+                if any(t.legal for t in enemies):
+                    out["no_default"] = "every enemy it could target is down"
+                elif refused is not None:
+                    out["no_default"] = f"no enemy is a legal target now: {refused.reason}"
+                else:
+                    out["no_default"] = "no enemy in sight"
         if self.needs:
             out["needs"] = list(self.needs)
         return out
@@ -235,7 +243,8 @@ def legal_options(ruleset: Ruleset, state: EncounterState, actor: str, *,
                     refusal = refusal_of(ruleset, err)
             if refusal is None and not needs:
                 refusal = _asked(ruleset, state, command, spec)
-            targets.append(TargetOption(other.id, relation(me, other), far, refusal))
+            targets.append(TargetOption(other.id, relation(me, other), far, refusal,
+                                        bool(getattr(other, "down", False))))
         legal = [t for t in targets if t.legal]
         refusal = None
         if not legal:

@@ -16,7 +16,7 @@ const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling",
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  actorTouched: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
+  actorTouched: false, pickAction: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
 };
 
 // -- saved campaigns (this browser only) --------------------------------------------------
@@ -241,6 +241,7 @@ function render() {
     S.shownCurrent = st.current;
     S.actorTouched = false;
     S.targetTouched = false;
+    S.pickAction = true;  // the new creature's own attack, once its options are known
   }
   replace($("#tracker"), tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }));
   const ids = Object.keys(st.entities);
@@ -560,6 +561,19 @@ async function probeTargets() {
       return;
     }
     option = data.options.find((o) => o.command === base.do) || null;
+    // A new turn opens on the creature's own attack: the first attack of the catalogue
+    // that has a default target (a melee creature's melee, not the ranged attack it lacks).
+    if (S.pickAction && option && option.suggested == null && GROUPS[0][1](base.do, S.commands[base.do])) {
+      S.pickAction = false;
+      const own = data.options.find((o) => o.suggested && S.commands[o.command]
+        && GROUPS[0][1](o.command, S.commands[o.command]) && [...$("#do").options].some((x) => x.value === o.command));
+      if (own) {
+        $("#do").value = own.command;
+        fillOptions();
+        scheduleProbe();
+        return;
+      }
+    }
   }
   if (seq !== S.probe) return;
   sel.dataset.probedFor = base.actor || "";  // the targets now shown are this actor's
@@ -574,7 +588,7 @@ async function probeTargets() {
     return;
   }
   const { legal, illegal, pick, why } = targetChoices(option, { keep, touched: S.targetTouched, last: S.lastTarget[base.actor] });
-  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : "");
+  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : t.down ? " (down)" : "");
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
     legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
     illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true, title: refusalText(t) }, `${label(t.id)}: ${refusalText(t)}`))) : null);
@@ -868,7 +882,8 @@ function wire() {
       setState(out.state);
       F(form, "id").value = "";
       F(form, "name").value = "";
-      toast(`${id} added`);
+      F(form, "hidden").checked = false;  // the next creature is not hidden unless asked again
+      toast(`${id} added${body.hidden ? " (hidden from players)" : ""}`);
     }, { id: "id", command: "more", template: "template" });
   });
   $("#add [name=template]").addEventListener("change", (e) => {
@@ -880,7 +895,7 @@ function wire() {
     }
   });
   $("#action").addEventListener("submit", (e) => { e.preventDefault(); roll(); });
-  $("#do").addEventListener("change", () => { fillOptions(); scheduleProbe(); });
+  $("#do").addEventListener("change", () => { S.pickAction = false; fillOptions(); scheduleProbe(); });
   $("#do-search").addEventListener("input", () => { fillActions(); scheduleProbe(); });
   $("#actor").addEventListener("change", () => { S.actorTouched = true; scheduleProbe(); });
   $("#target").addEventListener("change", () => { S.targetTouched = true; refreshOdds(); });

@@ -108,7 +108,12 @@ function fillOptions() {
   const spec = S.commands[name];
   // the arguments the rules leave to the game master are not the player's to set
   const args = commandArgs(spec).filter((a) => !["actor", "target"].includes(a.name) && a.who !== "gm");
-  replace($("#opts"), args.map((a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a))));
+  // the required ones in view, the optional ones one click away (as on the GM's console)
+  const field = (a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
+  const optional = args.filter((a) => a.optional);
+  replace($("#opts"), args.filter((a) => !a.optional).map(field),
+    optional.length ? h("details", { class: "more-opts" }, h("summary", {}, `Options (${optional.length})`),
+      h("div", { class: "opts" }, optional.map(field))) : null);
   $("#target-row").hidden = !(spec && spec.args && "target" in spec.args);
   replace($("#do-help"), spec ? spec.summary : "");
 }
@@ -180,7 +185,7 @@ async function probe() {
   }
   const sel = $("#target");
   const { legal, illegal, pick, why } = targetChoices(option, { keep: sel.value, touched: S.touched, last: S.last });
-  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (yourself)" : "");
+  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (yourself)" : t.down ? " (down)" : "");
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
     legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
     illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true }, `${label(t.id)}: ${refusalText(t)}`))) : null);

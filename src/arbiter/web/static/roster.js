@@ -447,9 +447,20 @@ export class RosterPanels {
     id.dataset.auto = "1";
   }
 
+  // The side most of the roster's characters are on (the party's), "heroes" for a new roster.
+  partySide() {
+    const counts = new Map();
+    for (const c of this.characters) if (c.side) counts.set(c.side, (counts.get(c.side) || 0) + 1);
+    let best = "heroes";
+    let most = 0;
+    for (const [side, n] of counts) if (n > most) [best, most] = [side, n];
+    return best;
+  }
+
   resetCharacterForm() {
     const form = this.characterForm;
     form.reset();
+    field(form, "side").value = this.partySide();  // reset() empties a value set as a property
     clearError(form);
     form.dataset.editing = "";
     field(form, "id").disabled = false;

@@ -531,14 +531,15 @@ export function refusalText(item) {
 
 // The targets of one command of the legal options, for a target select: the legal ones, the
 // refused ones, and the default. The default is never an ally or the actor itself: the one it
-// attacked last while that is still a legal enemy, else the choice already made while it is
-// one, else the nearest legal enemy the server suggests, else none (``why`` says why).
+// attacked last while that is still a legal enemy in the fight (not down), else the choice
+// already made while it is one, else the nearest legal enemy the server suggests, else none
+// (``why`` says why).
 export function targetChoices(option, { keep = "", touched = false, last = "" } = {}) {
   const targets = option && option.targets ? option.targets : [];
   const legal = targets.filter((t) => t.legal);
   const illegal = targets.filter((t) => !t.legal);
   const isLegal = (id) => Boolean(id) && legal.some((t) => t.id === id);
-  const isEnemy = (id) => Boolean(id) && legal.some((t) => t.id === id && t.relation === "enemy");
+  const isEnemy = (id) => Boolean(id) && legal.some((t) => t.id === id && t.relation === "enemy" && !t.down);
   const pick = (touched && isLegal(keep) && keep) || (isEnemy(last) && last) || (isEnemy(keep) && keep)
     || (option && option.suggested) || "";
   const why = pick ? "" : (option && (option.no_default || refusalText(option))) || "";
