@@ -370,6 +370,10 @@ def serve_command(
         help="Address of a reverse proxy whose X-Forwarded-For header names the client for "
              "the rate limit (repeat for several; default: none, the header is ignored).")
     ] = None,
+    allowed_host: Annotated[list[str] | None, typer.Option(
+        help="A Host name the server answers to besides localhost, 127.0.0.1, ::1 and "
+             "--host (repeat for several); other Hosts get 400, against DNS rebinding.")
+    ] = None,
 ) -> None:
     """Run the game server (GM console and API) on an embedded SQLite database."""
     from .server import run_server
@@ -382,7 +386,8 @@ def serve_command(
         if db.exists() and not db.is_file():
             fail(f"--db {db}: that is not a file")
     run_server(host=host, port=port, db=db, admin_token=admin_token,
-               trusted_proxies=tuple(trusted_proxy or ()))
+               trusted_proxies=tuple(trusted_proxy or ()),
+               allowed_hosts=tuple(allowed_host or ()))
 
 
 # -- campaigns: export, import, the roster of a campaign file ------------------------------

@@ -64,6 +64,22 @@ WORK_SECONDS = 5.0
 client gets a 503 saying so."""
 RATE_PER_MINUTE = 120
 """Requests per minute one client address may make to the routes that need no token."""
+HEADER_SECONDS = 10.0
+"""Seconds a client has to send a request's headers (from its connection, or from the
+request's first byte on a kept-alive connection): past it the connection is closed
+(``arbiter.server.guard``; uvicorn has no header timeout)."""
+REQUEST_SECONDS = 60.0
+"""Seconds a client has to send a request's body once its headers are in (a full import,
+IMPORT_BYTES, needs about 0.5 MB/s): past it the connection is closed."""
+PENDING_REQUESTS = 1000
+"""Connections that may wait for their request headers at once (at most a quarter of the
+process's file descriptors): a new one past it closes the one that has waited longest."""
+KEEP_ALIVE_SECONDS = 5
+"""Seconds an idle kept-alive connection stays open between requests (uvicorn's
+``timeout_keep_alive``)."""
+CONNECTIONS = 2000
+"""Connections and requests at once (uvicorn's ``limit_concurrency``, at most half the
+process's file descriptors): past it a request is answered 503 at once."""
 
 # -- the battle map ---------------------------------------------------------------------------
 MOVE_SQUARES = 1000
@@ -79,10 +95,13 @@ realms difficult terrain): a paint past it is refused, clearing is always allowe
 
 __all__ = [
     "BODY_BYTES",
+    "CONNECTIONS",
     "DICE_MAX_DEPTH",
+    "HEADER_SECONDS",
     "IMPORT_BYTES",
     "IMPORT_RECORDS",
     "JSON_DEPTH",
+    "KEEP_ALIVE_SECONDS",
     "MAP_SQUARES",
     "MAX_DICE_PER_TERM",
     "MAX_EXACT_BITS",
@@ -98,7 +117,9 @@ __all__ = [
     "MAX_TERMS",
     "MOVE_SQUARES",
     "PAINT_SQUARES",
+    "PENDING_REQUESTS",
     "RATE_PER_MINUTE",
+    "REQUEST_SECONDS",
     "TEXT_CHARS",
     "WORK_SECONDS",
     "WS_MESSAGES_PER_SECOND",

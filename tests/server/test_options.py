@@ -99,3 +99,28 @@ def test_a_downed_enemy_is_listed_but_never_the_default(table: Table) -> None:
     assert wolf["down"] is True
     assert attack["suggested"] is None  # bram is an ally: no default at all
     assert attack["no_default"] == "every enemy it could target is down"
+
+
+def test_an_odds_question_about_a_state_already_gone_is_stale_not_refused(
+        table: Table) -> None:
+    """The console asks the odds of the state it shows; when the encounter has moved on
+    (a turn ended meanwhile), the answer says so (200, nothing worked out) instead of a
+    refusal by rules that no longer hold. (The game master's only: a player's versions lag
+    on purpose while hidden creatures act.)"""
+    _start(table)
+    version = table.client.get(f"/api/encounters/{table.encounter}",
+                               headers=table.gm).json()["version"]
+    ask = {"command": {"do": "attack", "actor": "nia", "target": "wolf"}, "version": version}
+    r = table.client.post(f"/api/encounters/{table.encounter}/odds", json=ask,
+                          headers=table.gm)
+    assert r.status_code == 200 and r.json()["odds"]["hit"]
+    assert table.command({"do": "next"}).status_code == 201  # bram's turn now
+    r = table.client.post(f"/api/encounters/{table.encounter}/odds", json=ask,
+                          headers=table.gm)
+    assert r.status_code == 200, r.text
+    assert r.json()["stale"] is True and r.json()["odds"] is None
+    assert r.json()["version"] > version
+    del ask["version"]  # asked of the state now: the rules' refusal
+    r = table.client.post(f"/api/encounters/{table.encounter}/odds", json=ask,
+                          headers=table.gm)
+    assert r.status_code == 422 and "turn" in r.json()["error"]

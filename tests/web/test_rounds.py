@@ -127,8 +127,9 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     refused: list[str] = []  # normal play asks nothing the server refuses (no 4xx)
-    page.on("response", lambda r: refused.append(f"{r.status} {r.request.method} {r.url}")
-            if r.status >= 400 else None)
+    page.on("response", lambda r: refused.append(
+        f"{r.status} {r.request.method} {r.url} {r.request.post_data} {r.text()}")
+        if r.status >= 400 else None)
     try:
         page.goto(console_link(server.url, [table]))
         expect(page.locator("#ruleset-name")).to_have_text(ruleset)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..store import GameService, database_target, open_store
 from .app import create_app
+from .hardening import allowed_hosts_for
 
 LOOPBACK = ("127.", "::1", "localhost")
 
@@ -33,14 +34,29 @@ def uvicorn_options() -> dict[str, object]:
     """What ``run_server`` tells uvicorn beyond the address: uvicorn never rewrites the
     client's address from ``X-Forwarded-For`` (by default it trusts any loopback client's
     header); the API reads that header itself, and only from ``--trusted-proxy`` addresses
-    (``Api.address``)."""
+    (``Api.address``). Slow clients (docs/server.md): the HTTP protocol is
+    :class:`~arbiter.server.guard.GuardedHttp` (a deadline for each request's headers and
+    body, a cap on half-sent requests), idle kept-alive connections close after
+    KEEP_ALIVE_SECONDS, and past CONNECTIONS (at most half the file descriptors) a request
+    is answered 503 at once."""
+    import resource
+
+    from ..limits import CONNECTIONS, KEEP_ALIVE_SECONDS
+    from .guard import GuardedHttp
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    connections = CONNECTIONS if soft == resource.RLIM_INFINITY else max(
+        16, min(CONNECTIONS, soft // 2))
     return {"access_log": False, "log_level": "warning", "ws_max_size": 64 * 1024,
             "h11_max_incomplete_event_size": 64 * 1024, "proxy_headers": False,
-            "forwarded_allow_ips": ""}
+            "forwarded_allow_ips": "", "http": GuardedHttp,
+            "timeout_keep_alive": KEEP_ALIVE_SECONDS, "limit_concurrency": connections,
+            "backlog": 2048}
 
 
 def run_server(host: str, port: int, db: Path | None, admin_token: str | None = None,
-               trusted_proxies: tuple[str, ...] = ()) -> None:
+               trusted_proxies: tuple[str, ...] = (),
+               allowed_hosts: tuple[str, ...] = ()) -> None:
     """Serve the API on ``host:port`` with the store at ``db`` (or ``$ARBITER_DATABASE_URL``,
     or ``./arbiter.db``). On an empty store, create a demo campaign and print its game
     master's URL once (tokens are stored only as digests, so it cannot be shown again).
@@ -48,10 +64,18 @@ def run_server(host: str, port: int, db: Path | None, admin_token: str | None = 
     Creating and importing campaigns needs ``admin_token`` when one is given; on an address
     other than the loopback one, a fresh admin token is made when none is given, so nobody
     on the network can fill the database. Its link is printed. ``X-Forwarded-For`` is read
-    for the rate limit only from the ``trusted_proxies`` addresses."""
+    for the rate limit only from the ``trusted_proxies`` addresses. Only the loopback
+    names, ``host`` and ``allowed_hosts`` are answered as the Host (any Host on a wildcard
+    address with no ``allowed_hosts``, with a warning)."""
     import uvicorn
 
     admin_token = admin_token_for(host, admin_token)
+    hosts = allowed_hosts_for(host, allowed_hosts)
+    if hosts is None:
+        print(f"arbiter: warning: serving on {host} with no --allowed-host: any Host header "
+              "is accepted, so a page on another site could reach this server through DNS "
+              "rebinding (give --allowed-host NAME for each name it is reached by)",
+              file=sys.stderr)
 
     target = database_target(db)
     store = open_store(target)
@@ -81,7 +105,7 @@ def run_server(host: str, port: int, db: Path | None, admin_token: str | None = 
               file=sys.stderr)
     print(f"arbiter: API on {base}/api (description: {base}/openapi.json)", file=sys.stderr)
     app = create_app(service=service, admin_token=admin_token,
-                     trusted_proxies=tuple(trusted_proxies))
+                     trusted_proxies=tuple(trusted_proxies), allowed_hosts=hosts)
     try:
         uvicorn.run(app, host=host, port=port, **uvicorn_options())  # type: ignore[arg-type]
     finally:

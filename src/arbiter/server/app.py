@@ -18,13 +18,14 @@ import multiprocessing
 import re
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
@@ -66,8 +67,10 @@ from ..store import (
     open_store,
 )
 from ..store.backends import PostgresBackend
+from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
-from ..store.store import NOTIFY_CHANNEL
+from ..store.store import NOTIFY_CHANNEL, CampaignRecord
+from .hardening import LOOPBACK_HOSTS, TEST_HOST, Hardening
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
 from .schema import ValidationError, check, depth
@@ -179,6 +182,11 @@ def _no_constants(name: str) -> Any:
 async def read_json(request: Request, schema: str | None, limit: int = BODY_BYTES,
                     optional: bool = False) -> Any:
     """The request's JSON body, bounded in size and depth and checked against ``schema``."""
+    return parse_json(await read_body(request, limit), schema, optional)
+
+
+async def read_body(request: Request, limit: int = BODY_BYTES) -> bytes:
+    """The request's body, refused with a 413 past ``limit`` bytes."""
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > limit):
         raise ApiError(413, f"the request body is larger than {limit} bytes")
@@ -187,6 +195,12 @@ async def read_json(request: Request, schema: str | None, limit: int = BODY_BYTE
         body += chunk
         if len(body) > limit:
             raise ApiError(413, f"the request body is larger than {limit} bytes")
+    return bytes(body)
+
+
+def parse_json(body: bytes, schema: str | None, optional: bool = False) -> Any:
+    """A body read as JSON, bounded in depth and checked against ``schema`` (CPU work: a
+    big body, an import's, is parsed off the event loop)."""
     if not body.strip():
         if optional:
             return {}
@@ -614,9 +628,21 @@ class Api:
     async def import_campaign(self, request: Request) -> Response:
         self.limit(request)
         self.require_admin(request, "importing a campaign")
-        body = await read_json(request, "CampaignFile", limit=IMPORT_BYTES)
+        raw = await read_body(request, limit=IMPORT_BYTES)
+        waiting = Deadline(WORK_SECONDS)  # waiting for a worker counts too
+        games = self.games
+
+        def work() -> CampaignRecord:
+            waiting.check()
+            document = parse_json(raw, "CampaignFile")  # (bounded by IMPORT_BYTES)
+            return games.import_campaign(document, Deadline(WORK_SECONDS))
+
+        # Not heavy(): the work is not abandoned at the deadline but stops itself, rolling
+        # back, so a 503 always means nothing was stored, and work that committed is a 201.
         try:
-            record = await heavy(self.games.import_campaign, body)
+            record = await asyncio.get_running_loop().run_in_executor(_HEAVY, work)
+        except DeadlineExceeded as err:
+            raise ApiError(503, str(err), retry_after="5") from None
         except ExportFormatError as err:
             raise ApiError(422, str(err), err.field) from None
         except RulesError as err:
@@ -1001,8 +1027,16 @@ class Api:
         seen: list[View] = []  # the player's view, built by the guard (odds change nothing)
         guard = self.player_guard(principal, seen)
 
+        asked = body.get("version")
+
         def work() -> dict[str, Any]:
             with games.locked(eid):
+                if asked is not None and principal.is_gm:  # a player's view may lag on
+                    current = games.read(eid, lambda ld: ld.version)  # purpose (secrecy)
+                    if current != asked:  # a question about a state that is gone
+                        return {"command": command.to_json(), "odds": None, "stale": True,
+                                "version": current,
+                                "reason": "the encounter has changed since: ask again"}
                 try:  # a player's odds: on the state as they know it (View.projection)
                     result = games.odds(eid, command, guard,
                                         lambda ld: seen[0].projection() if seen else ld.state)
@@ -1417,16 +1451,22 @@ def routes(api: Api) -> list[BaseRoute]:
 def create_app(db: Path | str | None = None, service: GameService | None = None,
                snapshot_every: int = 200, admin_token: str | None = None,
                rate_per_minute: int = RATE_PER_MINUTE,
-               trusted_proxies: tuple[str, ...] = ()) -> Starlette:
+               trusted_proxies: tuple[str, ...] = (),
+               allowed_hosts: Iterable[str] | None = (*LOOPBACK_HOSTS, TEST_HOST),
+               ) -> Starlette:
     """The ASGI application. It opens the store (``db``, else ``$ARBITER_DATABASE_URL``,
     else ``./arbiter.db``) when it starts, unless given a ``service``. With
     ``admin_token``, creating and importing campaigns needs it. ``trusted_proxies``: the
-    addresses whose ``X-Forwarded-For`` is read for the rate limit (none by default)."""
+    addresses whose ``X-Forwarded-For`` is read for the rate limit (none by default).
+    ``allowed_hosts``: the Host names answered (others get 400, a foreign ``Origin`` 403;
+    None: any Host); by default the loopback ones and the test client's ``testserver``
+    (``arbiter serve`` passes :func:`~arbiter.server.hardening.allowed_hosts_for`)."""
     api = Api(service, db, snapshot_every, admin_token, rate_per_minute, trusted_proxies)
     app = Starlette(
         routes=routes(api),
         lifespan=api.lifespan,
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
+        middleware=[Middleware(Hardening, allowed_hosts=allowed_hosts)],
     )
     app.state.api = api
     return app

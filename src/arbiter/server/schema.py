@@ -178,6 +178,11 @@ class Submit(Struct, forbid_unknown_fields=True):
 
 class Odds(Struct, forbid_unknown_fields=True):
     command: Command
+    version: Version | None = None
+    """The state version the game master's question is about: when the encounter has moved
+    on since, the answer is ``"stale": true`` (200, nothing worked out) rather than a
+    refusal by rules that no longer hold. A player's version is not compared: the versions
+    a player sees lag on purpose while hidden creatures act."""
 
 
 class Step(Struct, forbid_unknown_fields=True):

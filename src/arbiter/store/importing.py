@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeGuard
@@ -39,7 +40,7 @@ from ..core import events as core_events
 from ..core.events import Command, upcast
 from ..core.roster import Roster, RosterState
 from ..limits import IMPORT_RECORDS
-from .errors import AlreadyExists, ExportFormatError
+from .errors import AlreadyExists, ExportFormatError, StoreError
 from .replay import stacks
 from .store import (
     LOG_SCHEMA,
@@ -73,18 +74,54 @@ class CampaignImport:
     """The campaign's own log (its roster and bestiary)."""
 
 
+class DeadlineExceeded(StoreError):
+    """An import ran past its deadline and was stopped: nothing of it was stored (the
+    check before the commit rolls the whole transaction back)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"this took longer than {seconds:g} s and was stopped; nothing was "
+                         "stored: import a smaller file, or try again when the server is "
+                         "less busy")
+
+
+class Deadline:
+    """When an import must be done by (``time.monotonic``), checked between its steps and
+    once more just before it commits; :meth:`check` raises :class:`DeadlineExceeded`."""
+
+    __slots__ = ("at", "seconds")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.at = time.monotonic() + seconds
+
+    def check(self) -> None:
+        if time.monotonic() > self.at:
+            raise DeadlineExceeded(self.seconds)
+
+
+def _no_deadline() -> None:
+    return None
+
+
 def _fail(message: str, field: str | None) -> NoReturn:
     raise ExportFormatError(message, field)
 
 
-def read_campaign_file(document: Any, store: EventStore) -> CampaignImport:
-    """The records of an exported campaign, or the first reason it cannot be imported."""
+def read_campaign_file(document: Any, store: EventStore,
+                       deadline: Deadline | None = None) -> CampaignImport:
+    """The records of an exported campaign, or the first reason it cannot be imported.
+    With a ``deadline``, :class:`DeadlineExceeded` once it has passed (checked between
+    steps, and record by record while logs replay)."""
+    check = deadline.check if deadline is not None else _no_deadline
+    check()
     doc = _upcast_export(document)
     campaign_doc, token_docs, encounter_docs = _shape(doc)
     _count_records(encounter_docs, len(doc["log"]))
     _scan(doc)
+    check()
     campaign, ruleset = _campaign(campaign_doc)
-    campaign_log = _campaign_log(doc["log"], ruleset)
+    campaign_log = _campaign_log(doc["log"], ruleset, check)
     if store.has_campaign(campaign.id):
         raise AlreadyExists("campaign", campaign.id, "campaign.id")
     tokens = _tokens(token_docs, campaign.id)
@@ -94,7 +131,7 @@ def read_campaign_file(document: Any, store: EventStore) -> CampaignImport:
         if eid in taken:
             _fail(f"an encounter {eid!r} already exists in this store (in another campaign); "
                   "an import never replaces one", f"encounters.{i}.id")
-    encounters = [_encounter(e, i, ids[i], campaign.id, ruleset)
+    encounters = [_encounter(e, i, ids[i], campaign.id, ruleset, check)
                   for i, e in enumerate(encounter_docs)]
     return CampaignImport(campaign, tokens, encounters, campaign_log)
 
@@ -296,7 +333,8 @@ def _encounter_ids(docs: list[dict[str, Any]]) -> list[str]:
     return ids
 
 
-def _encounter(e: dict[str, Any], i: int, eid: str, campaign_id: str, ruleset: Ruleset
+def _encounter(e: dict[str, Any], i: int, eid: str, campaign_id: str, ruleset: Ruleset,
+               check: Callable[[], None] = _no_deadline
                ) -> tuple[EncounterRecord, list[LogRecord]]:
     here = f"encounters.{i}"
     name = _text(e.get("name"), f"{here}.name")
@@ -308,6 +346,7 @@ def _encounter(e: dict[str, Any], i: int, eid: str, campaign_id: str, ruleset: R
     records: list[LogRecord] = []
     entries: list[Entry | None] = []
     for j, r in enumerate(log_docs):
+        check()
         record, entry = _record(r, j, f"{here}.log.{j}")
         _check_create(entry, j, f"{here}.log.{j}")
         records.append(record)
@@ -316,7 +355,7 @@ def _encounter(e: dict[str, Any], i: int, eid: str, campaign_id: str, ruleset: R
         _fail(f"must be the number of the last log record ({len(log_docs)})",
               f"{here}.version")
     active, undone = _stacks(records, f"{here}.log")
-    _replay(ruleset, entries, active, undone, f"{here}.log")
+    _replay(ruleset, entries, active, undone, f"{here}.log", check)
     return EncounterRecord(eid, campaign_id, name, len(records), created_at), records
 
 
@@ -452,10 +491,11 @@ def _stacks(records: list[LogRecord], here: str, opening: bool = True
 
 
 def _replay(ruleset: Ruleset, entries: list[Entry | None], active: list[int],
-            undone: list[int], here: str) -> None:
+            undone: list[int], here: str, check: Callable[[], None] = _no_deadline) -> None:
     """Apply the entries in effect, then (on a copy) those a redo would put back."""
     state = EncounterState(ruleset="")
     for seq in active:
+        check()
         _apply(ruleset, state, entries[seq - 1], f"{here}.{seq - 1}")
         if seq == 1 and state.ruleset != ruleset.name:
             _fail(f"the first record must create a {ruleset.name!r} encounter, the campaign's "
@@ -464,6 +504,7 @@ def _replay(ruleset: Ruleset, entries: list[Entry | None], active: list[int],
     if undone:
         later = state.copy()
         for seq in reversed(undone):
+            check()
             _apply(ruleset, later, entries[seq - 1], f"{here}.{seq - 1}")
 
 
@@ -480,7 +521,8 @@ def _apply(ruleset: Ruleset, state: EncounterState, entry: Entry | None, here: s
 
 
 # -- the campaign's own log ----------------------------------------------------------------
-def _campaign_log(docs: list[Any], ruleset: Ruleset) -> list[LogRecord]:
+def _campaign_log(docs: list[Any], ruleset: Ruleset,
+                  check: Callable[[], None] = _no_deadline) -> list[LogRecord]:
     """The records of the campaign's own log (its roster and bestiary), checked: numbered,
     of known versions, commands of the roster, markers play would write, and replaying
     (the commands that could still be redone included)."""
@@ -488,6 +530,7 @@ def _campaign_log(docs: list[Any], ruleset: Ruleset) -> list[LogRecord]:
     records: list[LogRecord] = []
     entries: list[Entry | None] = []
     for j, r in enumerate(docs):
+        check()
         here = f"log.{j}"
         record, entry = _record(r, j, here, opening=False)
         if entry is not None and entry.command.name not in roster.catalogue:
@@ -498,6 +541,7 @@ def _campaign_log(docs: list[Any], ruleset: Ruleset) -> list[LogRecord]:
     active, undone = _stacks(records, "log", opening=False)
     state = RosterState()
     for seq in active:
+        check()
         _apply_roster(roster, state, entries[seq - 1], f"log.{seq - 1}")
     if undone:
         later = state.copy()
@@ -551,4 +595,5 @@ def _json_type(value: Any) -> str:
     return type(value).__name__
 
 
-__all__ = ["EXPORT_FORMAT", "EXPORT_SCHEMA", "CampaignImport", "read_campaign_file"]
+__all__ = ["EXPORT_FORMAT", "EXPORT_SCHEMA", "CampaignImport", "Deadline", "DeadlineExceeded",
+           "read_campaign_file"]

@@ -39,7 +39,7 @@ from ..core.ruleset import BATCH_LIMIT
 from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
 from ..dice.sources import NoDice
 from .errors import Conflict, NotFound, NothingToUndo, SnapshotError, StoreError
-from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, read_campaign_file
+from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, Deadline, read_campaign_file
 from .replay import (
     apply_entries,
     effective_entries,
@@ -678,16 +678,20 @@ class GameService:
         return {"format": EXPORT_FORMAT, "v": EXPORT_SCHEMA,
                 **self.store.export_rows(campaign_id)}
 
-    def import_campaign(self, document: Any) -> CampaignRecord:
+    def import_campaign(self, document: Any, deadline: Deadline | None = None
+                        ) -> CampaignRecord:
         """Store an exported campaign under its own ids, all of it or nothing.
 
         The whole document is checked before anything is written (see
         :mod:`arbiter.store.importing`): a bad one raises :class:`ExportFormatError` naming
         the first bad field (``encounters.0.log.3.v``), a campaign already in the store
-        :class:`AlreadyExists`."""
-        checked = read_campaign_file(document, self.store)
+        :class:`AlreadyExists`. With a ``deadline``, :class:`DeadlineExceeded` once it has
+        passed, and then nothing is stored: it is checked while the file is read and once
+        more inside the transaction, just before it commits (which rolls it back)."""
+        checked = read_campaign_file(document, self.store, deadline)
         self.store.import_rows(checked.campaign, checked.tokens, checked.encounters,
-                               checked.log)
+                               checked.log,
+                               before_commit=deadline.check if deadline is not None else None)
         self._tokens.pop(checked.campaign.id, None)
         self._rosters.pop(checked.campaign.id, None)
         return checked.campaign

@@ -498,8 +498,12 @@ class EventStore:
         self, campaign: CampaignRecord, tokens: Iterable[TokenRecord],
         encounters: Iterable[tuple[EncounterRecord, list[LogRecord]]],
         campaign_log: Sequence[LogRecord] = (),
+        before_commit: Callable[[], None] | None = None,
     ) -> None:
         """Write a whole campaign in one transaction (all of it or nothing).
+
+        ``before_commit`` (an import's deadline check) runs last inside the transaction:
+        if it raises, the transaction is rolled back and nothing of the campaign is stored.
 
         An id already taken, even by an import running at the same moment, refuses the
         whole campaign (:class:`AlreadyExists` for the campaign, :class:`ExportFormatError`
@@ -525,6 +529,8 @@ class EventStore:
                         f"an encounter {enc.id!r} already exists in this store; an import "
                         "never replaces one", f"encounters.{i}.id")
                 self._insert_records(tx, enc.id, 0, records)
+            if before_commit is not None:
+                before_commit()
 
 
 class GroupCommit:

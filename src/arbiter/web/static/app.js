@@ -607,8 +607,12 @@ async function probeTargets() {
 
 async function showOdds(seq, command, head = "Odds") {
   try {
-    const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
+    const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version });
     if (seq !== S.probe) return;
+    if (out.stale) {  // asked about a state already gone: read the new one (which asks again)
+      setState(await S.api.get(`/api/encounters/${S.encounter}`));
+      return;
+    }
     if (out.odds === null) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${command.do}.`));
     else replace($("#odds"), h("div", { class: "oddshead" }, head), oddsView(out.odds));
   } catch (err) {
@@ -802,7 +806,7 @@ function wire() {
   S.roster = new RosterPanels(rosterHooks());
   S.map = new BattleMap($("#map-panel"), {
     role: "gm",
-    odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
+    odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version }),
     submit: (command) => send(command),
   });
   // A form's error goes as soon as the game master changes what it was about.

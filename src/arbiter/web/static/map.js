@@ -39,7 +39,8 @@ const PHONE = "(max-width: 760px)";
 const BANDS = { engagement: "eng.", short: "short", medium: "med.", long: "long" };
 let uid = 0;
 
-// The overlays' own look, kept with the code that draws them (one <style> per page).
+// The overlays' own look, kept with the code that draws them (one constructed style sheet
+// per page: the Content-Security-Policy forbids <style> elements, not the CSSOM).
 const STYLE = `
 .maptools { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; font-size: .8rem; }
 .maptools[hidden], .maptools [hidden] { display: none; }
@@ -65,12 +66,12 @@ const STYLE = `
 .battlemap .paint { fill: rgba(176,122,18,.35); stroke: #b07a12; }
 `;
 
+let sheet = null;
 function ensureStyle() {
-  if (document.querySelector("style[data-map]")) return;
-  const tag = document.createElement("style");
-  tag.dataset.map = "";
-  tag.textContent = STYLE;
-  document.head.append(tag);
+  if (sheet) return;
+  sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLE);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -1339,7 +1340,9 @@ export class BattleMap {
       let facts = null;
       try {
         const out = await this.odds(plan.command);
-        if (out.odds === null) {  // the ruleset computes none: legal as far as it knows
+        if (out.stale) {  // the encounter moved on under the drag: the next move asks again
+          text = "checking…";
+        } else if (out.odds === null) {  // the ruleset computes none: legal as far as it knows
           text = "no cost preview (the rules check it on the drop)";
         } else {
           facts = moveFacts(out.odds, this.state);

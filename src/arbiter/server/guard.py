@@ -1,0 +1,111 @@
+"""Slow clients: uvicorn's HTTP protocol with a deadline for reading each request.
+
+uvicorn has no header timeout: a connection that sends half a request line and waits holds a
+file descriptor for ever, and once the process has none left (19,990 such connections opened
+in 12 s did it) the server accepts nobody. :class:`GuardedHttp` (``arbiter serve`` runs
+uvicorn with it, :func:`arbiter.server.uvicorn_options`):
+
+- closes a connection whose request headers are not all in :data:`~arbiter.limits.HEADER_SECONDS`
+  after the request began (its connection, or its first byte on a kept-alive connection),
+  and one whose body is not all in :data:`~arbiter.limits.REQUEST_SECONDS`;
+- keeps at most :func:`pending_cap` connections waiting for their headers at once (a
+  quarter of the process's file descriptors, at most :data:`~arbiter.limits.PENDING_REQUESTS`):
+  a new connection past it closes the one that has waited longest, so a flood of half-sent
+  requests can never use up the descriptors that the next client needs.
+
+A WebSocket upgrade leaves the guard once its request is read (the WebSocket has its own
+limits). See docs/server.md, "Slow clients".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import weakref
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from .. import limits
+
+
+def pending_cap() -> int:
+    """Connections that may wait for their request headers at once: a quarter of the file
+    descriptors this process may open, at most PENDING_REQUESTS."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return limits.PENDING_REQUESTS
+    return max(8, min(limits.PENDING_REQUESTS, soft // 4))
+
+
+_WAITING: weakref.WeakKeyDictionary[Any, dict[GuardedHttp, None]] = (
+    weakref.WeakKeyDictionary())
+"""Per server (its uvicorn ``ServerState``): connections waiting for their request
+headers, oldest first (a dict keeps insertion order)."""
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline for each request's headers and body and
+    a cap on connections waiting for their headers (the oldest is closed past it)."""
+
+    _timer: asyncio.TimerHandle | None = None
+
+    def _waiting(self) -> dict[GuardedHttp, None]:
+        return _WAITING.setdefault(self.server_state, {})
+
+    def _begin(self) -> None:
+        """A request begins: its headers are due in HEADER_SECONDS."""
+        if self._timer is not None:
+            return
+        waiting = self._waiting()
+        waiting[self] = None
+        self._timer = self.loop.call_later(limits.HEADER_SECONDS, self._too_slow)
+        cap = pending_cap()
+        while len(waiting) > cap:
+            oldest = next(iter(waiting))
+            oldest._too_slow()
+
+    def _headers_read(self) -> None:
+        """The headers are in: no longer waiting; the body is due in REQUEST_SECONDS."""
+        self._waiting().pop(self, None)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self.loop.call_later(limits.REQUEST_SECONDS, self._too_slow)
+
+    def _done(self) -> None:
+        self._waiting().pop(self, None)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._done()
+        if not self.transport.is_closing():
+            self.transport.close()  # (connection_lost tells a running request's cycle)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._begin()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._done()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._begin()
+
+    def on_headers_complete(self) -> None:
+        self._headers_read()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._done()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._done()
+        super().handle_websocket_upgrade()
+
+
+__all__ = ["GuardedHttp", "pending_cap"]
