@@ -74,7 +74,7 @@ from .hardening import LOOPBACK_HOSTS, TEST_HOST, Hardening
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
 from .schema import ValidationError, check, depth
-from .views import RosterView, View, campaign_record, finder, odds_json, plain
+from .views import RosterView, View, campaign_record, finder, odds_json, plain, strings
 
 log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
@@ -133,7 +133,7 @@ def rules_error(err: RulesError, command: Command | None = None,
         if isinstance(err, UnknownEntity):
             message = str(UnknownEntity(err.name, view.visible_ids()))
         else:
-            message = view.error_text(message, _strings(command.to_json() if command else {}))
+            message = view.error_text(message, strings(command.to_json() if command else {}))
     extra: dict[str, Any] = {}
     if isinstance(err, IllegalCommand) and err.rule:
         extra["rule"] = err.rule
@@ -157,22 +157,6 @@ def _with_path_id(body: dict[str, Any], ident: str, whose: str) -> dict[str, Any
         raise ApiError(422, f"the id is the path's ({ident!r}); {whose} id does not change",
                        "id")
     return {**body, "id": ident}
-
-
-def _strings(value: Any) -> list[str]:
-    """Every string in a JSON value, keys included."""
-    out: list[str] = []
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return out
 
 
 def _no_constants(name: str) -> Any:

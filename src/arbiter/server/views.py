@@ -140,7 +140,7 @@ def _pattern(terms: Iterable[str]) -> re.Pattern[str] | None:
                                 for t in ordered)) if ordered else None)
 
 
-def _strings(value: Any) -> list[str]:
+def strings(value: Any) -> list[str]:
     """Every string in a JSON value, keys included."""
     out: list[str] = []
     stack = [value]
@@ -427,7 +427,7 @@ class View:
         a concealed creature's id or name (else the answer would test a guess)."""
         if not record.author.startswith("player:") or command.get("actor") not in self.own:
             return frozenset()
-        return frozenset(_strings(command))
+        return frozenset(strings(command))
 
     def text(self, events: Iterable[dict[str, Any]]) -> str:
         """Events (as this principal sees them) as sentences for this principal's role."""

@@ -1,8 +1,8 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
 import { Api, ApiError, fragment } from "./api.js";
 import {
-  InputError, argInput, arith, argValue, card, chart, commandArgs, creatureLabel, creatureName, h,
-  logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, takesActor, targetChoices, toast, tracker,
+  InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
+  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, takesActor, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -16,7 +16,7 @@ const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling",
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  actorTouched: false, pickAction: false, probe: 0, legal: {}, oddsTimer: null, lastTarget: {}, targetTouched: false,
+  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, lastTarget: {}, targetTouched: false,
 };
 
 // -- saved campaigns (this browser only) --------------------------------------------------
@@ -511,19 +511,13 @@ function scheduleProbe() {
   S.oddsTimer = setTimeout(probeTargets, 120);
 }
 
-// The legal options of a creature's turn (GET /options), once per state version: every
-// command it may be given now, each target with the rules' answer, and the default target.
-async function optionsOf(actor) {
-  const key = `${S.encounter}/${actor}@${S.state.version}`;
-  if (S.options && S.options.key === key) return S.options.data;
-  const data = await S.api.get(`/api/encounters/${S.encounter}/options?actor=${encodeURIComponent(actor)}`);
-  S.options = { key, data };
-  return data;
+// The legal options of a creature's turn now, once per state version (ui.js LegalOptions).
+function optionsOf(actor) {
+  return S.legal.of(S.api, S.encounter, actor, S.state.version);
 }
 
-// Whether a command has every argument it cannot go without (its target aside).
 function complete(command) {
-  return argsOf(command.do).every((a) => a.optional || a.name === "target" || a.name in command);
+  return isComplete(S.commands[command.do], command);
 }
 
 // Which targets are legal: the legal options say, with the reason for each refused one; the

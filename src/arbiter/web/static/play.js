@@ -2,7 +2,7 @@
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment } from "./api.js";
 import {
-  InputError, argInput, card, commandArgs, creatureLabel, creatureName, h, logEntry, logList,
+  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList,
   oddsView, readArg, refusalText, replace, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
@@ -10,7 +10,7 @@ import { BattleMap } from "./map.js";
 const $ = (sel) => document.querySelector(sel);
 const S = {
   api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null,
-  options: null, last: "", touched: false,
+  legal: new LegalOptions(), last: "", touched: false,
 };
 
 function problem(text) {
@@ -133,18 +133,13 @@ function schedule() {
   S.timer = setTimeout(probe, 120);
 }
 
-// The legal options of the player's character now (GET /options), once per state version.
-async function optionsOf(actor) {
-  const key = `${S.encounter}/${actor}@${S.state.version}`;
-  if (S.options && S.options.key === key) return S.options.data;
-  const data = await S.api.get(`/api/encounters/${S.encounter}/options?actor=${encodeURIComponent(actor)}`);
-  S.options = { key, data };
-  return data;
+// The legal options of a creature's turn now, once per state version (ui.js LegalOptions).
+function optionsOf(actor) {
+  return S.legal.of(S.api, S.encounter, actor, S.state.version);
 }
 
-// Whether a command has every argument it cannot go without (its target aside).
 function complete(command) {
-  return commandArgs(S.commands[command.do]).every((a) => a.optional || a.name === "target" || a.name in command);
+  return isComplete(S.commands[command.do], command);
 }
 
 async function probe() {

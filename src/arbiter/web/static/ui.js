@@ -547,6 +547,29 @@ export function targetChoices(option, { keep = "", touched = false, last = "" } 
   return { legal, illegal, pick, why };
 }
 
+// The legal options of a creature's turn (GET /options), asked once per state version.
+export class LegalOptions {
+  constructor() {
+    this.key = "";
+    this.data = null;
+  }
+
+  async of(api, encounter, actor, version) {
+    const key = `${encounter}/${actor}@${version}`;
+    if (this.key === key) return this.data;
+    const data = await api.get(`/api/encounters/${encounter}/options?actor=${encodeURIComponent(actor)}`);
+    this.key = key;
+    this.data = data;
+    return data;
+  }
+}
+
+// Whether a command has every argument it cannot go without (its target aside): only then
+// are its odds asked.
+export function complete(spec, command) {
+  return commandArgs(spec).every((a) => a.optional || a.name === "target" || a.name in command);
+}
+
 export function takesActor(spec) {
   return Boolean(spec) && spec.actor !== "none";
 }
