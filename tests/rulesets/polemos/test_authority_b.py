@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from arbiter.core import Command, Encounter, load_ruleset
-from arbiter.core.catalogue import InvalidArgument, NotAllowed, authorize
+from arbiter.core.catalogue import InvalidArgument
 from arbiter.dice import ForcedDice
+
+from ..authority import Player
 
 POLEMOS = load_ruleset("polemos")
 PLAYER = frozenset({"nia", "kit"})
@@ -22,29 +24,8 @@ PLAYER = frozenset({"nia", "kit"})
 NONE = ForcedDice([])
 
 
-def as_player(payload: dict[str, Any], current: str = "nia") -> None:
-    """Authorize ``payload`` for the player of Nia and Kit on ``current``'s turn."""
-    authorize(POLEMOS.catalogue, Command.from_json(payload), PLAYER, current=current,
-              in_combat=True)
-
-
-def refused(payload: dict[str, Any], field: str) -> None:
-    """A player may not set ``field``: NotAllowed, naming it."""
-    with pytest.raises(NotAllowed) as info:
-        as_player(payload)
-    assert info.value.field == f"command.{field}"
-    assert repr(field) in str(info.value)
-
-
-def out_of_bounds(payload: dict[str, Any], field: str) -> None:
-    """Refused for a player and for the game master alike: the number is beyond what the
-    rule could give."""
-    with pytest.raises(InvalidArgument) as info:
-        as_player(payload)
-    assert info.value.field == f"command.{field}"
-    with pytest.raises(InvalidArgument) as again:
-        POLEMOS.validate(Command.from_json(payload))
-    assert again.value.field == f"command.{field}"
+PLAYING = Player(POLEMOS, PLAYER)
+as_player, refused, out_of_bounds = PLAYING.send, PLAYING.refused, PLAYING.invalid
 
 
 ACTORS: dict[str, dict[str, Any]] = {

@@ -12,37 +12,18 @@ from typing import Any
 import pytest
 
 from arbiter.core import Command, Encounter, load_ruleset
-from arbiter.core.catalogue import InvalidArgument, NotAllowed, authorize
 from arbiter.dice import ForcedDice
 from arbiter.scenario.runner import last_result
+
+from ..authority import Player
 
 REALMS = load_ruleset("realms")
 PLAYER = frozenset({"nia", "kes"})
 """The player's characters: Nia and her companion Kes."""
 
 
-def as_player(payload: dict[str, Any], current: str = "nia") -> None:
-    """Authorize ``payload`` for the player of Nia and Kes on ``current``'s turn."""
-    authorize(REALMS.catalogue, Command.from_json(payload), PLAYER, current=current,
-              in_combat=True)
-
-
-def refused(payload: dict[str, Any], field: str) -> None:
-    with pytest.raises(NotAllowed) as info:
-        as_player(payload)
-    assert info.value.field == f"command.{field}"
-    assert repr(field) in str(info.value)
-
-
-def invalid(payload: dict[str, Any], field: str) -> None:
-    """Refused for a player and for the game master alike: the word is not one the rules
-    know."""
-    with pytest.raises(InvalidArgument) as info:
-        as_player(payload)
-    assert info.value.field == f"command.{field}"
-    with pytest.raises(InvalidArgument) as again:
-        REALMS.validate(Command.from_json(payload))
-    assert again.value.field == f"command.{field}"
+PLAYING = Player(REALMS, PLAYER)
+as_player, refused, invalid = PLAYING.send, PLAYING.refused, PLAYING.invalid
 
 
 ACTORS: dict[str, dict[str, Any]] = {
