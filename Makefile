@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium
+.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium random-play
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -80,3 +80,8 @@ mutate: $(VENV)/.dev
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
+
+# The long random-play run (issue 32): 400 sequences of up to 120 steps per ruleset, with the
+# invariants, replay and undo/redo checked after every step; prints what it played.
+random-play: $(VENV)/.dev
+	ARBITER_RANDOM_PLAY=long $(BIN)/pytest -q -s -p no:cacheprovider tests/rulesets/test_random_play.py

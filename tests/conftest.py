@@ -27,3 +27,14 @@ def watchdog() -> Iterator[None]:
         yield
     finally:
         timer.cancel()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def invariants_checked() -> Iterator[None]:
+    """Every encounter the suite plays checks its ruleset's invariants after each event and
+    each command (``arbiter.core.invariants``): a broken one fails the test that broke it,
+    naming the invariant, its rule, the command and the event."""
+    from arbiter.core.invariants import checking
+
+    with checking():
+        yield

@@ -337,6 +337,43 @@ def commands_command(
     console.print(table)
 
 
+@app.command("invariants")
+def invariants_command(
+    ruleset: Annotated[str, typer.Argument(help="Ruleset name.")],
+    as_markdown: Annotated[bool, typer.Option(
+        "--markdown", help="Print the invariant table of docs/rulesets/RULESET.md.")] = False,
+    write: Annotated[Path | None, typer.Option(
+        help="Write the invariant table into this Markdown file, between its markers.")
+    ] = None,
+) -> None:
+    """List what a ruleset keeps true of every state: each invariant, its rule, and when
+    it is checked (after every event, every command, or a turn's start or end)."""
+    from .core.catalogue import with_table
+    from .core.invariants import MARKERS, WHEN, markdown
+
+    try:
+        rules = load_ruleset(ruleset)
+    except RulesError as err:
+        fail(str(err))
+    table_text = markdown(rules.invariants)
+    if write is not None:
+        try:
+            document = write.read_text(encoding="utf-8")
+            write.write_text(with_table(document, table_text, MARKERS), encoding="utf-8")
+        except (OSError, ValueError) as err:
+            fail(f"{write}: {err}")
+        return
+    if as_markdown:
+        sys.stdout.write(table_text)
+        return
+    table = Table(title=f"invariants of {ruleset}")
+    for col in ("rule", "checked after", "what holds", "invariant"):
+        table.add_column(col)
+    for inv in sorted(rules.invariants, key=lambda i: (i.rule, i.name)):
+        table.add_row(inv.rule, WHEN[inv.after], escape(inv.text), inv.name)
+    console.print(table)
+
+
 @app.command("rulesets")
 def rulesets_command() -> None:
     """List the installed rulesets."""

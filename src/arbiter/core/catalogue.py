@@ -671,13 +671,14 @@ BEGIN, END = "<!-- commands:begin (arbiter commands RULESET --markdown) -->", \
     "<!-- commands:end -->"
 
 
-def with_table(document: str, table: str) -> str:
-    """``document`` with the text between the command-table markers replaced by ``table``
-    (ValueError when the markers are missing)."""
-    start, end = document.find(BEGIN), document.find(END)
+def with_table(document: str, table: str, markers: tuple[str, str] = (BEGIN, END)) -> str:
+    """``document`` with the text between a table's markers (by default the command
+    table's) replaced by ``table`` (ValueError when the markers are missing)."""
+    begin, finish = markers
+    start, end = document.find(begin), document.find(finish)
     if start < 0 or end < start:
-        raise ValueError("the document has no command-table markers")
-    return document[:start + len(BEGIN)] + "\n\n" + table + "\n" + document[end:]
+        raise ValueError(f"the document has no table markers ({begin} ... {finish})")
+    return document[:start + len(begin)] + "\n\n" + table + "\n" + document[end:]
 
 
 # -- events ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 from ..dice import DiceSource, RecordingDice
 from ..dice.sources import NoDice
 from .events import Command, Entry, Event
+from .invariants import CHECKING, apply_checked
 from .model import EncounterState
 from .ruleset import Ruleset
 
@@ -64,8 +65,13 @@ class Encounter:
         return entry
 
     def apply(self, entry: Entry) -> None:
-        for event in entry.events:
-            self.ruleset.evolve(self.state, event)
+        """Apply an entry's events; with invariant checking on (``core/invariants.py``),
+        each event and then the whole command is checked against the ruleset's invariants."""
+        if CHECKING.on:
+            apply_checked(self.ruleset, self.state, entry)
+        else:
+            for event in entry.events:
+                self.ruleset.evolve(self.state, event)
         self.log.append(entry)
 
     @classmethod

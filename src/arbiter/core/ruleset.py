@@ -9,7 +9,7 @@ that changes state. Rulesets are found through the ``arbiter.rulesets`` entry-po
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -33,6 +33,7 @@ from .deferred import Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
+from .invariants import Invariant, invariant, invariants_of
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint, name_problem
 from .options import Option, legal_options
 from .paths import get_path, set_path
@@ -577,9 +578,16 @@ class Ruleset:
     @command("Remove a creature or object from the encounter.",
              target=args.creature("who leaves the encounter", required=True))
     def do_remove(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Remove a creature or object from the encounter."""
+        """Remove a creature or object from the encounter; first what ties others to it
+        ends (:meth:`departures`)."""
         target = state.entity(command.a.target)
-        return [Event("entity_removed", {"id": target.id})]
+        return [*self.departures(state, target.id), Event("entity_removed", {"id": target.id})]
+
+    def departures(self, state: EncounterState, who: str) -> list[Event]:
+        """The events that end what ties other creatures to ``who`` as it leaves the
+        encounter (a grapple, a touch), so that no fact names a creature that is gone (the
+        ruleset's invariants). None by default."""
+        return []
 
     @event("{id} leaves the encounter.", id=args.creature("who leaves"))
     def apply_entity_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -616,7 +624,11 @@ class Ruleset:
         order = self.initiative_order(state, initiative)
         events = [Event("combat_started", {"initiative": initiative, "order": order,
                                            "rolls": rolls})]
-        return events + self._begin_turn(self.lookahead(state, events), order[0], 1, dice)
+        after = self.lookahead(state, events)
+        # the first in the order who takes a turn: one the rules put out of the fight before
+        # it began (down, dead) is skipped, as ``next`` skips it (invariant CORE-TURN)
+        first = next((who for who in order if self.takes_turn(after, who)), order[0])
+        return events + self._begin_turn(after, first, 1, dice)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """Highest first; ties keep the order creatures were added (a ruleset may refine)."""
@@ -877,7 +889,7 @@ class Ruleset:
         self, state: EncounterState, command: Command, dice: DiceSource
     ) -> list[Event]:
         """The game master sets any value the state holds (a dotted path), with a reason the
-        log keeps."""
+        log keeps; what the rules derive from the new value follows (:meth:`settle`)."""
         path = command.a.path
         reason = command.a.reason or ""
         if not reason.strip():
@@ -889,8 +901,17 @@ class Ruleset:
         value = command.a.value
         probe = state.copy()
         set_path(probe, path, value)
-        return [Event("overridden", {"path": path, "value": value, "old": _plain(old),
-                                     "reason": reason})]
+        events = [Event("overridden", {"path": path, "value": value, "old": _plain(old),
+                                       "reason": reason})]
+        return events + self.settle(state, events, dice)
+
+    def settle(self, state: EncounterState, events: list[Event],
+               dice: DiceSource) -> list[Event]:
+        """The events that follow from ``events`` by the rules, for a command that sets
+        values directly (the GM's ``override``): what a ruleset derives from a value (a
+        status condition from SP, Dying from Health, a touch that cover forbids) is kept
+        true however the value changed (the ruleset's invariants). None by default."""
+        return []
 
     @event("The game master sets {path} to {value}[ (was {old})][: {reason}].",
            player="The game master changes {path}.", path=args.text("what changed"),
@@ -967,6 +988,55 @@ class Ruleset:
     @event("Note: {text}", text=args.text("the note"))
     def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
         return None
+
+    # -- invariants every ruleset keeps (core/invariants.py) ------------------------------
+    @property
+    def invariants(self) -> tuple[Invariant, ...]:
+        """Every fact this ruleset keeps true of each state, declared beside its rules."""
+        return invariants_of(type(self))
+
+    @invariant("CORE-TURN", "the turn order lists each creature present at most once")
+    def holds_turn_order(self, state: EncounterState) -> Iterator[str]:
+        seen: set[str] = set()
+        for who in state.order:
+            if who not in state.entities:
+                yield f"{who!r} is in the turn order but not in the encounter"
+            if who in seen:
+                yield f"{who!r} is twice in the turn order"
+            seen.add(who)
+
+    @invariant("CORE-TURN", "in turn-by-turn play, the turn is one of the order's places "
+               "(a command that starts a fight starts its first turn too)", after="command")
+    def holds_a_turn_in_play(self, state: EncounterState) -> Iterator[str]:
+        if state.in_combat and state.order and not 0 <= state.turn_index < len(state.order):
+            yield f"turn index {state.turn_index} outside the order of {len(state.order)}"
+
+    @invariant("CORE-TURN", "a turn starts only for a creature that takes turns (one the "
+               "rules put out of the fight is skipped), unless nobody in the order does",
+               after="turn_start")
+    def holds_turn_taker(self, state: EncounterState, who: str) -> Iterator[str]:
+        if who not in state.entities:
+            yield f"the turn of {who!r} starts, who is not in the encounter"
+        elif not self.takes_turn(state, who) and any(
+                self.takes_turn(state, other) for other in state.order):
+            yield f"{who}'s turn starts, but {who} takes no turn"
+
+    @invariant("CORE-INIT", "initiative values belong to creatures present")
+    def holds_initiative_of_present(self, state: EncounterState) -> Iterator[str]:
+        for who in state.initiative:
+            if who not in state.entities:
+                yield f"{who!r} has an initiative value but is not in the encounter"
+
+    @invariant("CORE-COND", "a creature has each condition once, at a level of 0 or more")
+    def holds_conditions_once(self, state: EncounterState) -> Iterator[str]:
+        for entity in state.entities.values():
+            names: set[str] = set()
+            for cond in entity.conditions:
+                if cond.name in names:
+                    yield f"{entity.id} has the condition {cond.name!r} twice"
+                names.add(cond.name)
+                if cond.level < 0:
+                    yield f"{entity.id}'s {cond.name!r} is at level {cond.level}"
 
 
 def set_detection(entity: Entity, names: frozenset[str], who: str, detected: bool) -> None:

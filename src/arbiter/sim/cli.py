@@ -26,6 +26,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..core import RulesError
+from ..core.invariants import InvariantBroken, checking
 from ..scenario import ScenarioError
 from .encounter import (
     EncounterFile,
@@ -66,6 +67,8 @@ def _errors() -> Iterator[None]:
         yield
     except (ScenarioError, SimError, RulesError) as err:
         fail(str(err))
+    except InvariantBroken as err:  # --check found a defect of the rules
+        fail(f"the rules broke an invariant: {err}")
 
 
 @contextmanager
@@ -144,16 +147,21 @@ def sim_command(
     characters: Annotated[str | None, typer.Option(
         help="Roster characters of --campaign that join, with what they carry: id1,id2.")
     ] = None,
+    check: Annotated[bool, typer.Option(
+        "--check", help="Debug mode: check the ruleset's invariants after every event and "
+        "command of every run (one process, slower); a broken one stops with its name, "
+        "rule, command and event.")] = False,
 ) -> None:
     """Play an encounter many times: win odds per side, rounds, who falls, damage."""
     _check_scheduler(scheduler)
-    with _errors():
+    with _errors(), checking(check):
         loaded = load_encounter(encounter)
         if campaign is not None or characters is not None:
             loaded = _with_roster(loaded, campaign, characters)
         job = prepare(loaded, seed=seed)
         with _progress(runs, encounter.name) as note:
-            result = simulate(job, runs, workers=workers, scheduler=scheduler, progress=note)
+            result = simulate(job, runs, workers=1 if check else workers,
+                              scheduler=scheduler, progress=note)
     summary = result.summary()
     if plot is not None:
         from .plot import plot_sim

@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
-from ..core import Command, Encounter, EncounterState, RulesError, load_ruleset
+from ..core import Command, Encounter, EncounterState, Entry, RulesError, load_ruleset
 from ..core.copying import IN_PLACE_EVENTS, own_fully, run_copy
+from ..core.invariants import CHECKING, apply_checked
 from ..dice import SeededDice
 from .encounter import Job
 from .hooks import outcomes_for
@@ -71,13 +72,19 @@ class Simulator:
         dealt, taken = tally.dealt, tally.taken
         sides_in_order = self.members
 
+        checked = CHECKING.on  # the debug mode (``arbiter sim --check``): invariants too
+
         def run(command: Command) -> None:
             if log is None:
                 events = decide(state, command, dice)
-                for event in events:
-                    if event.type in IN_PLACE_EVENTS:  # what it shares with the set-up
-                        own_fully(state)
-                    evolve(state, event)
+                if checked:
+                    own_fully(state)
+                    apply_checked(ruleset, state, Entry(0, command, events, []))
+                else:
+                    for event in events:
+                        if event.type in IN_PLACE_EVENTS:  # what it shares with the set-up
+                            own_fully(state)
+                        evolve(state, event)
             else:
                 events = log.execute(command, dice).events
             for dealer, target, amount in damage(command, events):

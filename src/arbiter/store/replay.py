@@ -23,6 +23,7 @@ from typing import Any
 from .. import __version__ as ARBITER_VERSION
 from ..core import EncounterState, Entry, Ruleset
 from ..core.events import EVENT_SCHEMA
+from ..core.invariants import CHECKING, apply_checked
 from .codec import allow_module_prefix, decode_state, encode_state
 from .errors import NothingToUndo, SnapshotError
 from .store import LogRecord, RecordKind, Snapshot
@@ -113,6 +114,12 @@ def snapshot_state(ruleset: Ruleset, snapshot: Snapshot | None) -> EncounterStat
 
 
 def apply_entries(ruleset: Ruleset, state: EncounterState, entries: Iterable[Entry]) -> None:
+    """Apply ``entries`` in order; with invariant checking on (the test suite), each is
+    checked as :class:`~arbiter.core.Encounter` checks it (``core/invariants.py``)."""
+    if CHECKING.on:
+        for entry in entries:
+            apply_checked(ruleset, state, entry)
+        return
     evolve = ruleset.evolve
     for entry in entries:
         for event in entry.events:

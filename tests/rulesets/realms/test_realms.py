@@ -187,9 +187,9 @@ def test_odds_of_stabilizing_overcoming_and_handling_a_mount() -> None:
     R-MNT-6 (Animal Handling +1 against 10 + the mount's level 2)."""
     enc = encounter(("nia", {"skills": {"medicine": 2, "animal_handling": 1},
                              "defenses": {"might": 4}}),
-                    ("bo", {"health": -1}),
+                    ("bo", {"health": 10, "health_now": -1}),
                     ("nag", {"template": "war_horse", "willing": False, "saddled": False}))
-    enc.execute({"do": "condition", "target": "bo", "name": "dying"}, ForcedDice([]))
+    assert enc.state.entity("bo").has("dying")  # added at -1 Health: Dying (R-DY-1)
     enc.execute({"do": "condition", "target": "nia", "name": "grappled"}, ForcedDice([]))
     stabilize = REALMS.odds(enc.state, Command("stabilize", "nia", {"target": "bo"}))
     assert stabilize == {"success": Fraction(13, 20), "failure": Fraction(7, 20)}

@@ -23,6 +23,7 @@ from .cover import CoverRules
 from .damage import DamageRules
 from .devices import DeviceRules
 from .injuries import InjuryRules
+from .invariants import Invariants
 from .lasting import LastingRules
 from .model import Creature
 from .movement import MovementRules
@@ -39,7 +40,7 @@ from .turns import TurnRules
 class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
                      MovementRules, CheckRules, OddsRules, LastingRules, InjuryRules,
                      CoverRules, TargetRules, StealthRules, SocialRules, NetworkRules,
-                     DeviceRules, SphereRules, PolemosBase):
+                     DeviceRules, SphereRules, Invariants, PolemosBase):
     name = "polemos"
     title = "Polemos: 8th Age"
     seed = "000_415f966c2cbdbe2b"

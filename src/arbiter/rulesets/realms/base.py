@@ -123,7 +123,11 @@ class RealmsBase(Ruleset):
             if key in spec:
                 setattr(m, key, int(spec[key]))
         m.health_max = m.health = int(spec.get("health", 10))
+        if m.health_max < 1:
+            raise ValueError(f"health (the maximum) is at least 1, not {m.health_max}")
         m.energy_max = m.energy = int(spec.get("energy", 0))
+        if m.energy_max < 0:
+            raise ValueError(f"energy (the maximum) is at least 0, not {m.energy_max}")
         m.health = int(spec.get("health_now", m.health))  # a roster character's lasting state
         m.energy = int(spec.get("energy_now", m.energy))
         m.initiative_bonus = int(spec.get("initiative", m.agility))

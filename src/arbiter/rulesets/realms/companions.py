@@ -30,7 +30,18 @@ class CompanionRules(RealmsBase):
                         if isinstance(e, RealmsCreature) and e.companion_of == owner)
             if count >= 2:
                 raise IllegalCommand(f"{owner} already has two companions", rule="R-CMP-1")
-        return events
+        return events + self._added_down(state, events, dice)
+
+    def _added_down(self, state: EncounterState, events: list[Event],
+                    dice: DiceSource) -> list[Event]:
+        """A creature added at 0 Health or below (a roster character's lasting state,
+        ``health_now``) is Dying, or dead, as damage would have left it (R-DY-1, R-DTH-1)."""
+        who = str(events[0].data["id"])
+        after = self.lookahead(state, events)
+        added = after.entities.get(who)
+        if not isinstance(added, RealmsCreature) or added.health > 0:
+            return []
+        return self.consequences(after, who, added.health, dice)
 
     @command("Ready a dodge with every AP left: +1 Evasion against that many attacks.",
              who="player", actor="required", cost="dodge", rules=("R-CMP-8",))

@@ -19,6 +19,7 @@ from .companions import CompanionRules
 from .conditions import ConditionRules
 from .damage import DamageRules
 from .energy import EnergyRules
+from .invariants import Invariants
 from .lasting import LastingRules
 from .model import RealmsCreature
 from .mounts import MountRules
@@ -30,7 +31,7 @@ from .turns import TurnRules
 @mypyc_attr(native_class=False)
 class RealmsRuleset(OddsRules, TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
                     MovementRules, CheckRules, MountRules, CompanionRules, EnergyRules,
-                    LastingRules, RealmsBase):
+                    LastingRules, Invariants, RealmsBase):
     """Realms: its topics composed (``OddsRules`` first: it sits on the topics whose setups
     it reads), and what names and describes it."""
 

@@ -25,7 +25,7 @@ class Conditions(ZonesBase):
         """Two creatures are in a grapple (the GM's word: grappling rules themselves are
         outside the excerpt); neither keeps cover."""
         actor = self.creature(state, self.actor(state, command).id)
-        return _grapple_events(actor, self.creature(state, command.a.target))
+        return _grapple_events(self, state, actor, self.creature(state, command.a.target))
 
     @command("End the actor's grapple (both creatures stop grappling).", actor="required",
              rules=("Z-RA-8",))
@@ -69,7 +69,7 @@ class Conditions(ZonesBase):
             partner = self.creature(state, a.source)
             if partner.id == target.id:
                 raise InvalidCommand("condition: a creature cannot grapple itself")
-            return _grapple_events(target, partner)
+            return _grapple_events(self, state, target, partner)
         events = super().do_condition(state, command, dice)
         return events + aftermath(self, state, events) if name == "down" else events
 
@@ -87,9 +87,25 @@ class Conditions(ZonesBase):
         return events
 
 
-def _grapple_events(actor: Creature, target: Creature) -> list[Event]:
-    """Two creatures in a grapple, each the other's source; neither keeps cover (Z-COV-2)."""
-    events = [Event("condition_added", {"target": a.id, "condition": Condition(
+def _grapple_events(rules: ZonesBase, state: EncounterState, actor: Creature,
+                    target: Creature) -> list[Event]:
+    """Two creatures in a grapple, each the other's source; neither keeps cover (Z-COV-2).
+    A creature is in one grapple at a time (ruling ZR-11; the grapple condition names one
+    partner): by default one already grappling another is refused, naming the release that
+    frees it; under ``replace`` the earlier grapple is released first."""
+    events: list[Event] = []
+    for who, other in ((actor, target), (target, actor)):
+        held = who.grappling()
+        if held is None or held == other.id:
+            continue
+        if rules.ruling_is(state, "ZR-11", "one"):
+            raise IllegalCommand(f"{who.id} is already in a grapple with {held}: release it "
+                                 "first (one grapple at a time, ruling ZR-11)", rule="ZR-11",
+                                 remedy=("release", f"release {who.id}'s grapple"))
+        for w in (who.id, held):
+            events.append(Event("condition_removed", {"target": w, "name": "grappling",
+                                                      "why": "released"}))
+    events += [Event("condition_added", {"target": a.id, "condition": Condition(
         "grappling", source=b.id).to_json()}) for a, b in ((actor, target), (target, actor))]
     for who in (actor, target):
         if who.has("cover"):  # no cover while grappling (Z-COV-2)

@@ -20,6 +20,7 @@ from .checks import Checks
 from .conditions import Conditions
 from .cover import Cover
 from .damage import Damage
+from .invariants import Invariants
 from .lasting import Lasting
 from .model import Creature
 from .movement import Movement
@@ -29,7 +30,7 @@ from .turns import Turns
 
 @mypyc_attr(native_class=False)
 class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Checks, Odds,
-                   Lasting, ZonesBase):
+                   Lasting, Invariants, ZonesBase):
     name = "zones"
     title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
     seed = "002_f87c09dfc02f1736.txt"
