@@ -13,7 +13,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "arbiter"
 SEEDS = ("polemos", "zones", "realms")
 CORE_MODULES = {"__init__", "model", "base", "rules", "turns", "actions", "attacks",
-                "damage", "conditions", "movement", "checks", "odds", "lasting"}
+                "damage", "conditions", "movement", "checks", "odds", "lasting", "invariants"}
 """Each seed ruleset's package has these modules, with the same meaning (docs/extending.md)."""
 MOST_LINES = 700
 
