@@ -84,4 +84,4 @@ clean:
 # The long random-play run (issue 32): 400 sequences of up to 120 steps per ruleset, with the
 # invariants, replay and undo/redo checked after every step; prints what it played.
 random-play: $(VENV)/.dev
-	ARBITER_RANDOM_PLAY=long $(BIN)/pytest -q -s -p no:cacheprovider tests/rulesets/test_random_play.py
+	ARBITER_RANDOM_PLAY=long ARBITER_WATCHDOG=3600 $(BIN)/pytest -q -s -p no:cacheprovider tests/rulesets/test_random_play.py

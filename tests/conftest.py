@@ -15,12 +15,13 @@ import pytest
 def watchdog() -> Iterator[None]:
     """A test stuck for five minutes (a lost WebSocket message, a lock) prints every
     thread's traceback and interrupts the run as Ctrl-C would, so fixtures still clean up
-    (the PostgreSQL server is stopped) instead of CI hanging."""
+    (the PostgreSQL server is stopped) instead of CI hanging. ``ARBITER_WATCHDOG`` sets
+    other seconds (the long random-play run of ``make random-play`` takes longer)."""
     def bite() -> None:
         faulthandler.dump_traceback(all_threads=True)
         os.kill(os.getpid(), signal.SIGINT)
 
-    timer = threading.Timer(300, bite)
+    timer = threading.Timer(float(os.environ.get("ARBITER_WATCHDOG", "300")), bite)
     timer.daemon = True
     timer.start()
     try:
