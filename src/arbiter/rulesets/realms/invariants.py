@@ -24,8 +24,8 @@ def _creatures(state: EncounterState) -> list[RealmsCreature]:
 
 @mypyc_attr(native_class=False)
 class Invariants(RealmsBase):
-    """The realms ruleset's invariants, and ``settle``, which keeps Dying and death true
-    after the GM sets a value."""
+    """The realms ruleset's invariants, and what keeps them true after the GM sets a value
+    (``settle``: Dying and death) or removes a creature (``departures``: its riders)."""
 
     def settle(self, state: EncounterState, events: list[Event],
                dice: DiceSource) -> list[Event]:
@@ -37,6 +37,12 @@ class Invariants(RealmsBase):
             if me.health <= 0 and not (me.dead or me.unsummoned or me.dying):
                 out += self.consequences(after, me.id, me.health, dice)
         return out
+
+    def departures(self, state: EncounterState, who: str) -> list[Event]:
+        """A mount leaving the encounter leaves its riders on the ground where they are
+        (R-MNT-1: dismounted, no movement spent)."""
+        return [Event("dismounted", {"actor": me.id, "move_actions": 0, "at": None})
+                for me in _creatures(state) if me.mounted_on == who and me.id != who]
 
     @invariant("R-DTH-1", "a creature at −(maximum Health) or below is dead (AR-5); one "
                "above 10 Exhaustion too (R-DTH-2)", after="command")
