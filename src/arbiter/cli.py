@@ -394,6 +394,26 @@ def demo_command(
         fail(str(err))
 
 
+def port_in_use(host: str, port: int) -> str:
+    """Why ``host:port`` cannot be listened on (empty when it can): bound for a moment the
+    way uvicorn binds it (``SO_REUSEADDR``, so a port left in TIME_WAIT counts as free)."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except OSError as err:
+        return f"cannot resolve {host}: {err}"
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as err:
+            return err.strerror or str(err)
+    return ""
+
+
 @app.command("serve")
 def serve_command(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
@@ -422,6 +442,12 @@ def serve_command(
                  "the path)")
         if db.exists() and not db.is_file():
             fail(f"--db {db}: that is not a file")
+    # Before the database is opened (and the demo campaigns made and their links printed):
+    # a port another program holds is said in one line, and nothing is created.
+    busy = port_in_use(host, port)
+    if busy:
+        fail(f"--port {port}: {host}:{port} is already in use ({busy}); stop the other "
+             f"server or give another port (make run PORT={port + 1})")
     run_server(host=host, port=port, db=db, admin_token=admin_token,
                trusted_proxies=tuple(trusted_proxy or ()),
                allowed_hosts=tuple(allowed_host or ()))

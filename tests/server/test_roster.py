@@ -359,7 +359,7 @@ def test_the_campaign_settings_are_the_game_masters(game: Campaign) -> None:
     assert r.status_code == 200, r.text
     assert r.json()["settings"] == {"dice_dialect": "roll20"}
     assert r.json()["record"]["text"] == \
-        "The campaign's settings change: dice_dialect roll20."
+        "The campaign's settings change: dice dialect roll20."
     for who in (game.gm, game.player):
         shown = c.get(game.url(), headers=who).json()["campaign"]
         assert shown["settings"] == {"dice_dialect": "roll20"}

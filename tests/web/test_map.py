@@ -248,7 +248,8 @@ def setup_for(ruleset: str) -> list[dict[str, Any]]:
                 {"do": "terrain", "squares": [[5, 1], [5, 2], [5, 3]], "what": "wall"},
                 {"do": "terrain", "squares": [[5, 4]], "what": "window"},
                 {"do": "terrain", "squares": [[3, 6], [4, 6]], "what": "smoke"}]
-    return [{"do": "zone", "id": "ford", "adjacent": ["here", "ridge"]},
+    return [{"do": "displace", "target": "rook", "zone": "here"},  # (the demo's street)
+            {"do": "zone", "id": "ford", "adjacent": ["here", "ridge"]},
             {"do": "zone", "id": "ruins", "adjacent": ["ridge"], "indoor": True},
             {"do": "displace", "target": "bandit", "zone": "ford"},
             {"do": "displace", "target": "ogre", "zone": "ford", "engagement": "bandit"},
@@ -295,7 +296,10 @@ def test_each_rulesets_map_on_a_desk_and_a_phone(
 
 def test_the_gm_places_a_creature_from_the_tray(server: ServerThread, api: httpx.Client,
                                                 desk: BrowserContext) -> None:
-    made = table(server, "realms", [{"do": "place", "target": "nia", "at": [2, 2]}])
+    # the demo places everyone (demo.yaml): all but nia taken off the map, into the tray
+    made = table(server, "realms", [{"do": "place", "target": "nia", "at": [2, 2]}, *(
+        {"do": "override", "path": f"{who}.position", "value": None, "reason": "off the map"}
+        for who in ("hound", "bandit", "ogre", "imp"))])
     current = state(api, made)["current"]
     other = next(e for e in ("bandit", "ogre", "hound") if e != current)
     page = open_console(desk, server, made)

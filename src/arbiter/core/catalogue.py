@@ -776,7 +776,7 @@ def _word(value: Any, kind: str | None, names: Mapping[str, str]) -> str:
         total = value.get("total", value.get("text"))
         if total is not None:
             return str(total)
-        return ", ".join(f"{k} {v}" for k, v in value.items())
+        return ", ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in value.items())
     return str(value).replace("_", " ")
 
 

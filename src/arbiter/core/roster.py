@@ -139,6 +139,18 @@ def merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def numbered_name(name: str, taken: Collection[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``... when a creature already bears it: two
+    creatures of one template or bestiary entry are told apart in the tracker and the log
+    ("Salt raider", "Salt raider 2")."""
+    if name not in taken:
+        return name
+    n = 2
+    while f"{name} {n}" in taken:
+        n += 1
+    return f"{name} {n}"
+
+
 def lasting_conditions(state: EncounterState, entity: Entity,
                        fight_only: Collection[str] = ()) -> list[dict[str, Any]]:
     """The conditions of ``entity`` that outlast the encounter, as stat-block conditions.
@@ -264,6 +276,7 @@ class Roster:
         asked for (``characters.0``, ``creatures.1``) to name in a refusal."""
         out: list[tuple[str, dict[str, Any]]] = []
         taken: set[str] = set()
+        names: set[str] = set()  # the creatures' names so far
         for i, ident in enumerate(characters):
             here = f"characters.{i}"
             if ident in taken:
@@ -271,7 +284,9 @@ class Roster:
             if ident not in state.characters:
                 raise NotListed("character", ident, state.characters, here)
             taken.add(ident)
-            out.append((here, {"do": "add", **self.joining(state, ident)}))
+            joins = self.joining(state, ident)
+            names.add(str(joins.get("name") or ident))
+            out.append((here, {"do": "add", **joins}))
         for i, item in enumerate(creatures):
             here = f"creatures.{i}"
             template = str(item.get("template", ""))
@@ -288,6 +303,12 @@ class Roster:
                 name = str(given)
             taken.add(name)
             spec = self.resolve(state, {"template": template}, f"{here}.template")
+            shown = spec.get("name")
+            if shown is None and template in self.ruleset.templates:
+                shown = self.ruleset.templates[template].get("name")
+            if isinstance(shown, str):  # one entry twice: "Salt raider", "Salt raider 2"
+                spec["name"] = numbered_name(shown, names)
+                names.add(spec["name"])
             if item.get("side") is not None:
                 spec["side"] = item["side"]
             out.append((here, {"do": "add", "id": name, **spec}))

@@ -104,6 +104,7 @@ def run_server(host: str, port: int, db: Path | None, admin_token: str | None = 
         print(f"  admin (creating and importing campaigns): {base}/#admin={admin_token}",
               file=sys.stderr)
     print(f"arbiter: API on {base}/api (description: {base}/openapi.json)", file=sys.stderr)
+    print("arbiter: press Ctrl+C to stop", file=sys.stderr)
     app = create_app(service=service, admin_token=admin_token,
                      trusted_proxies=tuple(trusted_proxies), allowed_hosts=hosts)
     try:

@@ -322,7 +322,9 @@ class GameService:
                     raise Conflict(encounter_id, expected_version, loaded.version)
                 if guard is not None:
                     guard(loaded, command)
-                entry = self._decide(loaded, self._bestiary(loaded, command), dice, source)
+                entry = self._decide(loaded, _numbered(loaded, command,
+                                                       self._bestiary(loaded, command)),
+                                     dice, source)
                 record = LogRecord(loaded.version + 1, "entry", _payload(entry),
                                    author=author, created_at=now())
                 try:
@@ -729,6 +731,46 @@ def _payload(entry: Entry) -> dict[str, Any]:
     data = entry.to_json()
     data.pop("seq", None)
     return data
+
+
+def _numbered(loaded: Loaded, asked: Command, command: Command) -> Command:
+    """``command`` (``asked`` with the bestiary filled in) with each creature it adds under
+    a name no other creature bears: a second creature of one template or bestiary entry is
+    "Salt raider 2" (``roster.numbered_name``). A name the game master typed is kept."""
+    from ..core.roster import numbered_name
+
+    if command.name not in ("add", "batch"):
+        return command
+    shipped = loaded.ruleset.templates
+    names = {e.name or e.id for e in loaded.state.entities.values()}
+
+    def named(given: Any, args: Any) -> Any:
+        if not isinstance(args, dict) or args.get("do", "add") != "add":
+            return args
+        if isinstance(given, dict) and "name" in given:
+            names.add(str(given["name"]))
+            return args
+        name = args.get("name")
+        template = args.get("template")
+        if name is None and isinstance(template, str) and template in shipped:
+            name = shipped[template].get("name")
+        if not isinstance(name, str):
+            return args
+        unique = numbered_name(name, names)
+        names.add(unique)
+        return args if unique == name else {**args, "name": unique}
+
+    if command.name == "add":
+        args = named(asked.args, dict(command.args))
+        return command if args == command.args else Command("add", command.actor, args)
+    items = command.args.get("commands")
+    if not isinstance(items, list):
+        return command
+    given = asked.args.get("commands")
+    before = given if isinstance(given, list) and len(given) == len(items) else items
+    out = [named(g, i) for g, i in zip(before, items, strict=True)]
+    return command if out == items else Command("batch", command.actor,
+                                                {**command.args, "commands": out})
 
 
 __all__ = ["GameService", "Loaded", "NotFound", "Principal", "RosterLoaded", "digest"]

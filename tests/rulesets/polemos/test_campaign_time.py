@@ -75,9 +75,9 @@ def test_wounds_carry_into_the_next_encounter_and_heal_as_days_pass(
     data = record.payload["events"][0]["data"]
     assert data["clock"] == 86400 and data["who"] == ["kit"]
     assert data["happened"]["kit"] == [
-        "Kit: relax for 28800 rounds, SP 12, FP 10; fatigue wounds removed: kit-w2.",
+        "Kit: relax for a day, SP 12, FP 10; fatigue wounds removed: kit-w2.",
         "Kit's endurance roll for wound kit-w1: 9; it stays.",
-        "Kit's body mends over 1 day(s): vitality left_leg 3."]
+        "Kit's body mends over 1 day(s): vitality left leg 3."]
     kept = lasting(service, cid, "kit")
     assert [(w["name"], w["level"], w["age"]) for w in kept["wounds"]] == [
         ("gash", 1, 100 + DAY)]

@@ -73,8 +73,8 @@ def test_attack_odds_match_every_roll_enumerated() -> None:
     assert odds["hit"] == Fraction(hits, 6 ** 4)
     assert odds["miss"] == 1 - odds["hit"]
     # pistol: 1D6 + 2 damage; 3-5 gives 1 point, 6-8 gives 2 points (P-CDP-1)
-    assert odds["critical_points"] == {0: 1 - odds["hit"], 1: odds["hit"] / 2,
-                                       2: odds["hit"] / 2}
+    # (no points is a miss, said once as "miss", not again as "critical points 0")
+    assert odds["critical_points"] == {1: odds["hit"] / 2, 2: odds["hit"] / 2}
     assert odds["damage_mean"] == Fraction(11, 2)
 
 

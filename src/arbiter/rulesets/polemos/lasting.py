@@ -38,6 +38,22 @@ plays one by one (1,200: an hour, P-TIM-2); a longer stretch is refused (P-CON-9
 ENDURANCE = {"10-6": (10, 6), "12-7": (12, 7)}  # POL-2: heal at or above, worsen at or below
 
 
+def time_words(rounds: int) -> str:
+    """Rounds in words for the log: "a day", "2 days 8 hours", "20 minutes", "5 rounds"
+    (P-TIM-1, P-TIM-2: twenty rounds a minute)."""
+    counts: list[tuple[int, str]] = []
+    left = rounds
+    for name, size in (("week", DAY * 7), ("day", DAY), ("hour", HOUR), ("minute", HOUR // 60),
+                       ("round", 1)):
+        count, left = divmod(left, size)
+        if count:
+            counts.append((count, name))
+    if len(counts) == 1 and counts[0][0] == 1:
+        return f"{'an' if counts[0][1] == 'hour' else 'a'} {counts[0][1]}"
+    parts = [f"{count} {name}{'s' if count > 1 else ''}" for count, name in counts]
+    return " ".join(parts) or "no time"
+
+
 @mypyc_attr(native_class=False)
 class LastingRules(PolemosBase):
     """What outlasts the encounter, and time passing."""
@@ -174,7 +190,8 @@ class LastingRules(PolemosBase):
                 -((-rounds) // HOUR)
             fp = min(target.fp + started, target.fp_max)
         events = [Event("rested", {"target": target.id, "activity": activity, "rounds": rounds,
-                                   "hours": hours, "sp": sp, "fp": fp, "removed": removed})]
+                                   "time": time_words(rounds), "hours": hours, "sp": sp,
+                                   "fp": fp, "removed": removed})]
         if activity == "sleep":  # P-CON-7: sustained conditions end when the sustainer sleeps
             for other in state.entities.values():
                 for cond in other.conditions:
@@ -186,10 +203,11 @@ class LastingRules(PolemosBase):
         events += self._pass_time(self.lookahead(state, events), rounds, dice)
         return events + self._consequences(state, events)
 
-    @event("{target}: {activity} for {rounds} rounds[, SP {sp}][, FP {fp}][; fatigue wounds "
+    @event("{target}: {activity}[ for {time}][, SP {sp}][, FP {fp}][; fatigue wounds "
            "removed: {removed}].",
            target=args.creature("who rests"), activity=args.text("rest, relax or sleep"),
            rounds=args.integer("rounds of rest"), hours=args.integer("complete hours"),
+           time=args.text("the rounds in words: 'a day', '8 hours' (P-TIM-2)"),
            sp=args.integer("SP after"), fp=args.integer("FP after"),
            removed=args.items("the fatigue wounds removed"))
     def apply_rested(self, state: EncounterState, data: dict[str, Any]) -> None:

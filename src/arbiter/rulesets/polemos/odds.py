@@ -79,7 +79,11 @@ class OddsRules(PolemosBase):
                 s["target"].skill(s["defense_skill"]) + s["defense_bonus"], s["defense_dice"],
                 s["defense_penalty"], rule2, ties, s["weapon"].damage[s["type"]],
                 s["actor"].critical_threshold)
-            return {"hit": hit, "miss": miss, "critical_points": dict(critical),
+            # the chance of each number of critical damage points: a miss earns none and
+            # is said once, as "miss" (0 stays for a hit that earns none)
+            return {"hit": hit, "miss": miss,
+                    "critical_points": {k: v - miss if k == 0 else v for k, v in critical
+                                        if k or v != miss},
                     "damage_mean": mean}
         if command.name == "stress" and a.discipline is not None:
             target = self.creature(state, a.target)

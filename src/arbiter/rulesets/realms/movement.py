@@ -71,6 +71,25 @@ def enemies(state: EncounterState, who: RealmsCreature) -> list[RealmsCreature]:
     return out
 
 
+def space_sharers(state: EncounterState, me: RealmsCreature,
+                  at: list[int] | None = None) -> list[RealmsCreature]:
+    """The creatures in whose space ``me`` stands at ``at`` (default: where it is) and may
+    not end its turn (R-SIZ-5: one not more than double its size; a rider shares its mount's
+    space, the dead are no obstacle)."""
+    mine = me.squares(at)
+    if not mine or me.mounted_on:
+        return []
+    out = []
+    for other in state.entities.values():
+        if (not isinstance(other, RealmsCreature) or other.id == me.id
+                or other.mounted_on == me.id or other.dead):
+            continue
+        theirs = other.squares()
+        if theirs and set(mine) & set(theirs) and other.spaces <= 2 * me.spaces:
+            out.append(other)
+    return out
+
+
 def _side_of(target: list[tuple[int, int]], other: list[tuple[int, int]]) -> tuple[int, int]:
     tx = sum(x for x, _ in target) * len(other)
     ty = sum(y for _, y in target) * len(other)
@@ -261,8 +280,9 @@ class MovementRules(RealmsBase):
         or its refusal: ``spaces`` of movement, the move actions bought and the ``ap_spent``
         on them, the ``ap_left`` and ``movement_left`` (spaces of bought movement) after it,
         the ``difficult_steps``, the flankers offered a reaction (``flank_reaction``,
-        R-FLK-2), the enemies whose reach (their weapon's, RLM-11) it leaves (``leaves_reach``) and
-        those flanking it where it ends (``flanked_at_end``)."""
+        R-FLK-2), the enemies whose reach (their weapon's, RLM-11) it leaves (``leaves_reach``),
+        those flanking it where it ends (``flanked_at_end``) and those in whose space it
+        would end, where its turn cannot end (``ends_in_space_of``, R-SIZ-5)."""
         (moved,) = self.do_move(state, command, ProbeDice())
         data = moved.data
         me = self.creature(state, data["actor"])
@@ -278,6 +298,9 @@ class MovementRules(RealmsBase):
             "flank_reaction": list(data["provoked"]),
             "leaves_reach": [e.id for e in near if distance(after, e.squares()) > e.weapon_reach],
             "flanked_at_end": flankers(state, me, data["to"]) if after else [],
+            # R-SIZ-5: legal as a step, but the turn cannot end there
+            "ends_in_space_of": [e.id for e in space_sharers(state, me, data["to"])]
+            if after else [],
         }
         if economy is not None:
             out["ap_left"] = economy["ap"]

@@ -31,6 +31,7 @@ from ...dice import DiceSource, roll
 from .base import ROLL_FIELDS, RealmsBase
 from .model import AP_PER_TURN, RealmsCreature, reduce_with_floor
 from .mounts import unruly
+from .movement import space_sharers
 from .pipeline import resolve
 
 
@@ -204,18 +205,10 @@ class TurnRules(RealmsBase):
         return events
 
     def check_shared_space(self, state: EncounterState, me: RealmsCreature) -> None:
-        mine = me.squares()
-        if not mine or me.mounted_on:
-            return
-        for other in state.entities.values():
-            if (not isinstance(other, RealmsCreature) or other.id == me.id
-                    or other.mounted_on == me.id or other.dead):
-                continue
-            theirs = other.squares()
-            if theirs and set(mine) & set(theirs) and other.spaces <= 2 * me.spaces:
-                raise IllegalCommand(
-                    f"{me.id} cannot end its turn in {other.id}'s space ({other.id} fills "
-                    f"{other.spaces} spaces, not more than double {me.spaces})", rule="R-SIZ-5")
+        for other in space_sharers(state, me)[:1]:  # R-SIZ-5, the rule in movement.py
+            raise IllegalCommand(
+                f"{me.id} cannot end its turn in {other.id}'s space ({other.id} fills "
+                f"{other.spaces} spaces, not more than double {me.spaces})", rule="R-SIZ-5")
 
     def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_turn_started(state, data)

@@ -62,6 +62,7 @@ class Hit:
     shielded: bool = False
     shielding_counts: tuple[int, int] = (1, 1)
     rulings: Mapping[str, str] = field(default_factory=dict)
+    armor_off: bool = False
 
 
 def _kinetic_shielding(calc: DamageCalc, hit: Hit) -> None:
@@ -81,6 +82,10 @@ def _kinetic_shielding(calc: DamageCalc, hit: Hit) -> None:
 def _armor_and_drive(calc: DamageCalc, hit: Hit) -> None:
     """Armor against drive (ruling ZR-2), with the cover or shield bonus (AZ-11)."""
     if calc.amount <= 0:
+        return
+    if hit.armor_off:  # the game master's damage with armor: false
+        bonus = f"; {hit.bonus_label} {hit.bonus}" if hit.bonus else ""
+        calc.step(f"armor bypassed{bonus}", max(calc.amount - hit.bonus, 0))
         return
     against_drive = hit.armor + hit.bonus
     reduction = hit.armor if hit.bonus_vs_drive_only else hit.armor + hit.bonus
@@ -129,16 +134,18 @@ class Damage(ZonesBase):
              amount=args.integer("damage before armor", lo=0, hi=9999, required=True),
              drive=args.integer("the damage's drive", lo=0, hi=9999, default=0),
              type=args.choice("the damage type", *DAMAGE_TYPES, default="kinetic"),
-             bonus=args.integer("an armor bonus (cover, shield)", lo=0, hi=9999, default=0))
+             bonus=args.integer("an armor bonus (cover, shield)", lo=0, hi=9999, default=0),
+             armor=args.flag("armor applies (false: bypass it, as Polemos' damage)",
+                             default=True, who="gm"))
     def do_damage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The GM's damage, through the target's armor (and a bonus) against its drive
-        (ruling ZR-2)."""
+        (ruling ZR-2), or past the armor with ``armor: false``."""
         a = command.a
         target = self.creature(state, a.target)
         amount: int = a.amount
         kind: str = a.type
         hit = Hit(armor=target.armor, drive=a.drive, bonus=a.bonus, bonus_label="bonus",
-                  rulings=state.rulings)
+                  rulings=state.rulings, armor_off=not a.armor)
         calc = run(amount, kind, hit)
         events = damage_events(target, Deferred(calc.to_json), calc.amount, 0, None, "gm")
         if not events:

@@ -2,7 +2,7 @@
 import { Api, ApiError, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, takesActor, targetChoices, toast, tracker,
+  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -172,6 +172,8 @@ function fillEncounterSelect(current) {
 
 async function openEncounter(id) {
   if (S.sub) S.sub.close();
+  clearTimeout(S.oddsTimer);  // a probe of the last encounter's creatures must not ask this one
+  S.state = null;
   S.encounter = id;
   S.map.reset();
   S.selected.clear();
@@ -243,7 +245,7 @@ function render() {
     S.targetTouched = false;
     S.pickAction = true;  // the new creature's own attack, once its options are known
   }
-  replace($("#tracker"), tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }));
+  replace($("#tracker"), gmTracker(st));
   const ids = Object.keys(st.entities);
   for (const id of [...S.selected]) if (!ids.includes(id)) S.selected.delete(id);
   replace($("#cards"), ids.length ? ids.map((id) => card(st.entities[id], st, {
@@ -523,7 +525,7 @@ function complete(command) {
 // Which targets are legal: the legal options say, with the reason for each refused one; the
 // odds are asked for the chosen target only.
 async function probeTargets() {
-  if (!S.state || !S.encounter) return;
+  if (!S.state || !S.encounter || S.state.encounter !== S.encounter) return;
   const seq = ++S.probe;
   const sel = $("#target");
   let base;
@@ -555,14 +557,13 @@ async function probeTargets() {
       return;
     }
     option = data.options.find((o) => o.command === base.do) || null;
-    // A new turn opens on the creature's own attack: the first attack of the catalogue
-    // that has a default target (a melee creature's melee, not the ranged attack it lacks).
-    if (S.pickAction && option && option.suggested == null && GROUPS[0][1](base.do, S.commands[base.do])) {
+    // A new turn opens on the creature's own attack, whatever the last creature used
+    // (openingAction): a melee creature's melee, not the ranged attack it lacks.
+    if (S.pickAction) {
       S.pickAction = false;
-      const own = data.options.find((o) => o.suggested && S.commands[o.command]
-        && GROUPS[0][1](o.command, S.commands[o.command]) && [...$("#do").options].some((x) => x.value === o.command));
-      if (own) {
-        $("#do").value = own.command;
+      const own = openingAction(base.actor, data.options);
+      if (own && own !== base.do) {
+        $("#do").value = own;
         fillOptions();
         scheduleProbe();
         return;
@@ -582,9 +583,17 @@ async function probeTargets() {
     return;
   }
   const { legal, illegal, pick, why } = targetChoices(option, { keep, touched: S.targetTouched, last: S.lastTarget[base.actor] });
-  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : t.down ? " (down)" : "");
+  // Enemies first, marked as enemies (the ones still standing before the downed), then the
+  // allies, the creature itself and objects apart (the relation is the server's, /options).
+  const tag = (t) => (t.relation === "enemy" ? (t.down ? " (enemy, down)" : " (enemy)")
+    : t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : t.down ? " (down)" : "");
+  const foes = legal.filter((t) => t.relation === "enemy");
+  foes.sort((a, b) => Number(Boolean(a.down)) - Number(Boolean(b.down)));
+  const rest = legal.filter((t) => t.relation !== "enemy");
+  const opt = (t) => h("option", { value: t.id, dataset: { relation: t.relation } }, `${label(t.id)}${tag(t)}`);
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
-    legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
+    foes.length ? h("optgroup", { label: "enemies" }, foes.map(opt)) : null,
+    rest.length ? h("optgroup", { label: foes.length ? "allies and others" : "not enemies" }, rest.map(opt)) : null,
     illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true, title: refusalText(t) }, `${label(t.id)}: ${refusalText(t)}`))) : null);
   sel.value = pick;
   const others = illegal.filter((t) => t.relation !== "self");
@@ -597,6 +606,174 @@ async function probeTargets() {
     const seqNow = seq;
     await showOdds(seqNow, { ...base, target: chosen }, `Odds against ${nameOf(chosen)}`);
   } else replace($("#odds"));
+}
+
+// The action a creature's turn opens on: among the attacks it has now (the catalogue's
+// Attacks group, in the legal options), the first with a default target; else the attack
+// named after the kind all its weapons share (zones' `melee` for a wolf's bite and claws);
+// else `attack`.
+function openingAction(actor, options) {
+  const offered = new Set([...$("#do").options].map((x) => x.value));
+  const attacks = options.filter((o) => S.commands[o.command] && offered.has(o.command)
+    && GROUPS[0][1](o.command, S.commands[o.command]));
+  const e = S.state.entities[actor];
+  const weapons = e && e.weapons && typeof e.weapons === "object" && !Array.isArray(e.weapons) ? e.weapons : {};
+  const kinds = [...new Set(Object.entries(weapons).filter(([n]) => n !== "unarmed")
+    .map(([, w]) => (w && typeof w === "object" ? w.kind : null)).filter(Boolean))];
+  // the weapons' own attack first when they are all of one kind, then the plain attack, then
+  // the attack of each kind it carries (never a special attack such as a critical)
+  const wanted = [...new Set([...(kinds.length === 1 ? kinds : []), "attack", ...kinds])]
+    .filter((name) => attacks.some((o) => o.command === name));
+  const aimed = wanted.find((name) => attacks.find((o) => o.command === name).suggested);
+  return aimed || wanted[0] || null;
+}
+
+// A creature clicked on the map or in the turn order: the target of the chosen action when
+// the rules take it, else a message saying why not.
+function pickTarget(id, where) {
+  const sel = $("#target");
+  const action = $("#do").value.replace(/_/g, " ");
+  if ($("#target-row").hidden) {
+    if (where === "order") return;  // a click on the name only; nothing to aim
+    toast(`${action} takes no target`, "info");
+    return;
+  }
+  const opt = [...sel.options].find((o) => o.value === id);
+  if (!opt) {
+    toast(`${nameOf(id)} is not a target of ${action} (yet: the targets are being checked)`, "error");
+    return;
+  }
+  if (opt.disabled) {
+    toast(`${nameOf(id)}: ${opt.title || "not possible"}`, "error");
+    return;
+  }
+  sel.value = id;
+  S.targetTouched = true;
+  sel.classList.remove("flash");
+  void sel.offsetWidth;  // restart the highlight
+  sel.classList.add("flash");
+  refreshOdds();
+}
+
+// -- the turn order, edited in place --------------------------------------------------------
+// Each row: its initiative in a field (the kernel's `initiative` command), a field taking
+// -7 / +3 (the ruleset's `damage` / `heal` commands, as the cards' buttons), a click on the
+// name to target it, and a drag to reorder (one `initiative` command per move: logged, undone
+// with U).
+function gmTracker(st) {
+  const out = tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } });
+  const init = S.commands.initiative;
+  const canInit = Boolean(init && st.in_combat);
+  for (const li of out.querySelectorAll("li[data-id]")) {
+    const id = li.dataset.id;
+    const name = nameOf(id);
+    if (canInit) {
+      const field = h("input", { class: "initin", inputmode: "numeric", value: st.initiative[id] ?? "", "aria-label": `initiative of ${name}`, title: "initiative: type a number, Enter" });
+      field.addEventListener("change", () => setInitiative(id, field));
+      field.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); field.blur(); } });
+      li.querySelector(".init").replaceChildren(field);
+      li.draggable = true;
+      li.title = "drag to reorder the turn order";
+      li.addEventListener("dragstart", (e) => { S.draggedRow = id; li.classList.add("lifted"); if (e.dataTransfer) { e.dataTransfer.effectAllowed = "move"; e.dataTransfer.setData("text/plain", id); } });
+      li.addEventListener("dragend", () => { li.classList.remove("lifted"); S.draggedRow = null; });
+      li.addEventListener("dragover", (e) => { if (S.draggedRow && S.draggedRow !== id) { e.preventDefault(); li.classList.add("dropto"); } });
+      li.addEventListener("dragleave", () => li.classList.remove("dropto"));
+      li.addEventListener("drop", (e) => {
+        e.preventDefault();
+        li.classList.remove("dropto");
+        const moved = S.draggedRow || (e.dataTransfer && e.dataTransfer.getData("text/plain"));
+        const box = li.getBoundingClientRect();
+        if (moved && moved !== id) reorder(moved, id, e.clientY > box.top + box.height / 2);
+      });
+    }
+    const who = li.querySelector(".who");
+    who.classList.add("aimable");
+    who.title = "click: the target of the chosen action";
+    who.addEventListener("click", () => pickTarget(id, "order"));
+    const hp = h("input", { class: "hpin", inputmode: "text", placeholder: "±hp", size: 4, "aria-label": `damage or heal ${name}`, title: "-7 damages, +3 heals (Enter)" });
+    hp.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); healthChange(id, hp); } });
+    li.querySelector(".hl").after(hp);
+    // a field of a draggable row takes the pointer for its text, not for a drag of the row
+    for (const input of li.querySelectorAll("input")) {
+      input.addEventListener("pointerdown", () => { li.draggable = false; });
+      input.addEventListener("blur", () => { li.draggable = canInit; });
+    }
+  }
+  return out;
+}
+
+async function setInitiative(id, field) {
+  const text = field.value.trim();
+  if (text === String(S.state.initiative[id] ?? "")) return;
+  let value;
+  try {
+    value = arith(text, S.state.initiative[id], "initiative");
+  } catch (err) {
+    field.setAttribute("aria-invalid", "true");
+    toast(`${nameOf(id)}: ${err.message}`, "error");
+    return;
+  }
+  await send({ do: "initiative", target: id, value }).catch(() => { field.value = S.state.initiative[id] ?? ""; });
+}
+
+// "-7" damages through the ruleset's damage command, "+3" heals through its heal command.
+async function healthChange(id, field) {
+  const text = field.value.trim();
+  const m = /^([+-])\s*(.+)$/.exec(text);
+  if (!m) {
+    field.setAttribute("aria-invalid", "true");
+    toast(`${nameOf(id)}: type -7 to damage or +3 to heal`, "error");
+    return;
+  }
+  const what = m[1] === "-" ? "damage" : "heal";
+  const spec = S.commands[what];
+  if (!spec || !spec.args || !spec.args.amount) {
+    toast(`${S.campaign.ruleset}'s ${what} takes no amount${spec ? ` (${spec.summary})` : ""}: use the card or the action panel`, "error");
+    return;
+  }
+  let amount;
+  try {
+    amount = arith(m[2], undefined, "amount");
+  } catch (err) {
+    field.setAttribute("aria-invalid", "true");
+    toast(`${nameOf(id)}: ${err.message}`, "error");
+    return;
+  }
+  try {
+    const out = await send({ do: what, target: id, amount });
+    toast(out.record.text || `${what} ${amount}`);
+  } catch {
+    // shown by send
+  }
+}
+
+// A row dropped on another: an initiative between its new neighbours' (equal to one of
+// them when no whole number lies between: the ruleset's tie-break then decides).
+function reorder(moved, onto, below) {
+  const st = S.state;
+  const order = st.order.filter((x) => x !== moved);
+  const at = order.indexOf(onto) + (below ? 1 : 0);
+  const value = initiativeBetween(order.map((x) => st.initiative[x]), at);
+  if (value === null) return;
+  send({ do: "initiative", target: moved, value }).then(() => {
+    toast(`${nameOf(moved)}: initiative ${value}`);
+  }, () => {});
+}
+
+/** The initiative that puts a creature at index `at` of `values` (the others' initiatives
+ * in turn order, highest first or lowest first as the ruleset orders them). */
+function initiativeBetween(values, at) {
+  const nums = values.filter((v) => typeof v === "number");
+  if (!nums.length) return 0;
+  const descending = nums[0] >= nums[nums.length - 1];
+  const step = descending ? 1 : -1;
+  const above = at > 0 ? values[at - 1] : undefined;
+  const below = at < values.length ? values[at] : undefined;
+  if (typeof above !== "number" && typeof below !== "number") return 0;
+  if (typeof above !== "number") return below + step;
+  if (typeof below !== "number") return above - step;
+  if (Math.abs(above - below) >= 2) return below + step;
+  return above;
 }
 
 async function showOdds(seq, command, head = "Odds") {
@@ -786,7 +963,7 @@ async function diceRoller() {
       throw err;
     }
     replace($("#roll-out"),
-      h("p", { class: "rolled" }, h("code", {}, out.roll.text)),
+      h("p", { class: "rolled" }, h("code", {}, rollText(out.roll.text))),
       readAs(expression, out),
       h("p", { class: "muted" }, `${out.expression}: ${out.min}–${out.max}, mean ${out.mean.toFixed(2)}`),
       chart(out.outcomes));
@@ -802,6 +979,7 @@ function wire() {
     role: "gm",
     odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version }),
     submit: (command) => send(command),
+    onTap: (id) => pickTarget(id, "map"),
   });
   // A form's error goes as soon as the game master changes what it was about.
   for (const form of document.querySelectorAll("form")) {

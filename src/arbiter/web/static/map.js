@@ -48,8 +48,8 @@ const STYLE = `
 .maptools button[aria-pressed=true] { background: var(--accent-2); color: #fff; border-color: var(--accent-2); }
 .maptools select, .maptools input[type=text] { font-size: .8rem; padding: 1px 4px; max-width: 12em; }
 .maptools .toolsub { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; }
-.maptriggers { font-size: .85rem; margin: 0; color: var(--bad); font-weight: 600; }
-.maptriggers:empty { display: none; }
+/* a line kept for a drag's warnings, empty or not: the board under the pointer never moves */
+.maptriggers { font-size: .85rem; margin: 0; color: var(--bad); font-weight: 600; height: 1.4em; line-height: 1.4em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .battlemap .tok .foot { stroke: #fff; stroke-width: 2; fill-opacity: .45; }
 .battlemap .tok .band { font-size: 8px; font-weight: 700; fill: var(--accent-2); pointer-events: none; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
 .battlemap .tok .chance { font-size: 8px; font-weight: 700; fill: #7a1d12; pointer-events: none; paint-order: stroke; stroke: #fff; stroke-width: 3px; }
@@ -206,7 +206,7 @@ const ids = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : 
  * What a move's odds say, in words: {cost, after, warn, note, short}. The vocabulary is the
  * rulesets' `move` odds (docs/web.md): spaces, squares, distance, ap_spent, uses,
  * difficult_steps; ap_left, movement_left, squares_left, slowing_action_after; and what it
- * triggers: flank_reaction, leaves_reach, flanked_at_end, leaves_cover, leaves_engagement,
+ * triggers: flank_reaction, leaves_reach, flanked_at_end, ends_in_space_of, leaves_cover, leaves_engagement,
  * joins_engagement, pairs, falls. Null when the answer is none of these.
  */
 export function moveFacts(odds, st) {
@@ -231,6 +231,7 @@ export function moveFacts(odds, st) {
   if (ids(o.flank_reaction).length) warn.push(`provokes a flanking reaction from ${who(ids(o.flank_reaction))}`);
   if (ids(o.leaves_reach).length) warn.push(`leaves the reach of ${who(ids(o.leaves_reach))}`);
   if (ids(o.flanked_at_end).length) warn.push(`flanked there by ${who(ids(o.flanked_at_end))}`);
+  if (ids(o.ends_in_space_of).length) warn.push(`ends in ${who(ids(o.ends_in_space_of))}'s space: its turn cannot end there`);
   if (o.leaves_cover === true) warn.push("leaves cover");
   if (o.falls) warn.push(typeof o.falls === "string" ? `falls: ${o.falls}` : "falls");
   if (ids(o.leaves_engagement).length) note.push(`leaves the engagement with ${who(ids(o.leaves_engagement))}`);
@@ -273,6 +274,7 @@ export class BattleMap {
     this.commands = opts.commands || {};
     this.odds = opts.odds;
     this.submit = opts.submit;
+    this.onTap = opts.onTap || null; // a token clicked: (id) => void (the GM's target)
     this.state = null;
     this.id = `map${++uid}`;
     this.tokens = new Map();
@@ -350,6 +352,8 @@ export class BattleMap {
   update(state) {
     if (this.state && state && state.version !== this.state.version && !this.drag) {
       delete this.info.dataset.keep;
+      // a refusal under the map is about a state that is gone once anything else succeeded
+      this.error.textContent = "";
       if (this.area) this.area = { ...this.area, stale: true }; // asked again below
     }
     this.state = state;
@@ -1028,6 +1032,7 @@ export class BattleMap {
     this.selected = this.selected === id ? null : id;
     this.area = null;
     this.draw();
+    if (this.onTap && this.selected) this.onTap(id);
   }
 
   // Ask the odds of an area placed at {target} or {zone}, and draw each creature's chance.
@@ -1357,6 +1362,7 @@ export class BattleMap {
       if (!this.drag || this.drag !== d || d.seq !== seq) return;
       this.say(`${plan.text} · ${text}`, cls);
       this.triggers.textContent = facts ? [...facts.warn.map((w) => `⚠ ${w}`), ...facts.note].join(" · ") : "";
+      this.triggers.title = this.triggers.textContent;
       for (const aim of top.querySelectorAll(".aim")) aim.classList.add(cls.includes("bad") ? "bad" : cls.includes("ok") ? "ok" : "unknown");
       const label = facts ? facts.short : cls.includes("bad") ? "refused" : "";
       const anchor = this.kind === "grid" && target.square

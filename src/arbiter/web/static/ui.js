@@ -195,8 +195,9 @@ function meter(name, value, most, onEdit) {
 
 function short(value) {
   if (value === null || value === undefined) return "–";
+  if (typeof value === "string") return label(value);  // ids in words: ballistic_vest, left_arm
   if (typeof value !== "object") return String(value);
-  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v ? v.name || v.id || compact(v) : String(v))).join(", ");
+  if (Array.isArray(value)) return value.map((v) => (typeof v === "object" && v ? label(v.name || v.id || compact(v)) : label(v))).join(", ");
   // A named thing reads as its name, then what else it says: "leather (dr 2)".
   const name = typeof value.name === "string" ? label(value.name) : null;
   const rest = Object.entries(value).filter(([k, v]) => k !== "name" && !boring(v))
@@ -457,7 +458,7 @@ export function eventLine(event) {
   for (const k of KEYS) {
     if (!(k in d) || d[k] === null || typeof d[k] === "object" || (d[k] === false && k !== "hit")) continue;
     if (k === "text" && String(d[k]).length > 120) continue;
-    bits.push(`${label(k)} ${d[k]}`);
+    bits.push(`${label(k)} ${typeof d[k] === "string" ? label(d[k]) : d[k]}`);
   }
   if (d.condition && d.condition.name) bits.push(`${d.condition.name}${d.condition.level > 1 ? ` ${d.condition.level}` : ""}`);
   return `${label(event.type)}${bits.length ? ": " : ""}${bits.join(", ")}`;
@@ -480,10 +481,18 @@ export function undone(records) {
   return out;
 }
 
-// A roll's text with its struck dice (written ~~1~~ by the roller) shown struck.
+// A roll's text as the roller marks it: struck dice (~~1~~: dropped or rerolled) struck,
+// successes (**8**) in bold, failures (__1__) underlined.
 export function rollText(text) {
-  const parts = String(text).split(/~~([^~]*)~~/);
-  return parts.map((part, i) => (i % 2 ? h("s", { title: "dropped or rerolled" }, part) : part));
+  const parts = String(text).split(/~~([^~]*)~~|\*\*([^*]*)\*\*|__([^_]*)__/);
+  const out = [];
+  for (let i = 0; i < parts.length; i += 4) {
+    if (parts[i]) out.push(label(parts[i]));  // an area's id in words: hind_left
+    if (parts[i + 1] !== undefined) out.push(h("s", { title: "dropped or rerolled" }, parts[i + 1]));
+    if (parts[i + 2] !== undefined) out.push(h("b", { title: "a success" }, parts[i + 2]));
+    if (parts[i + 3] !== undefined) out.push(h("u", { title: "a failure" }, parts[i + 3]));
+  }
+  return out;
 }
 
 export function logEntry(record, off, open = false) {
@@ -506,7 +515,7 @@ export function logEntry(record, off, open = false) {
       h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
         events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null),
       details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, rollText(t)))))) : null,
-      details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, t))))) : null,
+      details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, label(t)))))) : null,
       record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
 }
 
