@@ -48,6 +48,8 @@ Applier = Callable[[EncounterState, dict[str, Any]], None]
 ENTITY_KEYS = {"name", "kind", "side", "owner", "tags", "stats", "hidden", "conditions"}
 BATCH_LIMIT = 100
 """Commands in one ``batch``."""
+DOER_KEYS = ("actor", "source", "by", "attacker")
+"""The keys by which an event names the creature that caused it."""
 RENAMED_EVENTS: dict[str, tuple[str, Callable[[dict[str, Any]], dict[str, Any]]]] = {
     "encounter_won": ("side_won", lambda data: {"winner": data.get("winner", data.get("side"))}),
 }
@@ -94,6 +96,12 @@ class Ruleset:
     does not say so itself (``IllegalCommand(remedy=...)``): the command and a phrase
     (``{"P-RNG-2": ("move", "move closer")}``), for the legal options of a turn
     (:mod:`arbiter.core.options`)."""
+    unseen_doer_events: ClassVar[frozenset[str]] = frozenset({"condition_added"})
+    """Event types that are an effect on their ``target``: a player who sees the target but
+    not the creature that caused it reads it without that creature (:meth:`public_event`)."""
+    doer_gains: ClassVar[frozenset[str]] = frozenset()
+    """Keys of those events that say what the concealed doer earned (Polemos' critical
+    damage points): left out with it."""
     unoffered: ClassVar[frozenset[str]] = frozenset()
     """Commands with an actor that the legal options never list (a ruleset's bookkeeping)."""
 
@@ -412,10 +420,25 @@ class Ruleset:
     def public_event(self, event_type: str, data: dict[str, Any],
                      concealed: frozenset[str]) -> dict[str, Any]:
         """An event's data as a player sees it when ``concealed`` creatures are hidden from
-        them, before the player view takes out what names them (by default unchanged). A
-        ruleset whose rules say what a character learns from an action on something it
-        cannot see rewrites it here (zones: a blind attack, Z-BLI-6)."""
-        return data
+        them, before the player view takes out what names them. An effect on a creature
+        the player sees (``unseen_doer_events``: damage taken, a condition given) reads
+        without the concealed creature that caused it (its keys ``DOER_KEYS`` and what
+        they earned, ``doer_gains``), so a hidden attacker's hit shows as the hit: the
+        player sees their character hurt, not who did it. Otherwise unchanged; a ruleset
+        whose rules say what a character learns from an action on something it cannot
+        see rewrites more here (zones: a blind attack, Z-BLI-6)."""
+        if event_type not in self.unseen_doer_events or data.get("target") in concealed:
+            return data
+        doers = [k for k in DOER_KEYS if data.get(k) in concealed]
+        cond = data.get("condition")
+        hidden_source = isinstance(cond, dict) and cond.get("source") in concealed
+        if not doers and not hidden_source:
+            return data
+        out = {k: v for k, v in data.items()
+               if k not in doers and not (doers and k in self.doer_gains)}
+        if hidden_source and isinstance(cond, dict):
+            out["condition"] = {k: v for k, v in cond.items() if k != "source"}
+        return out
 
     def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:
         """What of ``entity`` outlasts the encounter, as stat-block keys: a campaign's roster

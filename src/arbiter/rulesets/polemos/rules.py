@@ -47,6 +47,8 @@ class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, Condition
     entity_type = Creature
     economy = PolemosEconomy()
     concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
+    unseen_doer_events = frozenset({"condition_added", "damaged"})
+    doer_gains = frozenset({"critical_points"})
     """``hidden`` of ``conditions.toml`` (P-STL-1, P-STL-2), and the GM's own ``invisible``,
     ``undetected`` and ``unnoticed``: they hide a creature from its enemies' players until
     one of their characters detects it (its searches, ``detect``; ``detected``)."""

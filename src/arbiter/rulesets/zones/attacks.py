@@ -195,7 +195,7 @@ class Attacks(ZonesBase):
         gets the same record whether nobody was there or the enemy there defended (no
         target, no defense roll, and the dice of neither), and of a hit only that it hit."""
         if event_type != "attacked" or "engagement" not in data:
-            return data  # not a blind attack
+            return super().public_event(event_type, data, concealed)  # not a blind attack
         target = data.get("target")
         if data.get("outcome") != BLIND_NOBODY and (target is None or target not in concealed):
             return data
