@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -151,3 +152,22 @@ def test_serve_warns_on_a_wildcard_address_without_allowed_hosts(
         assert c.get("/api/health", headers={"Host": "box.lan"}).status_code == 200
         assert c.get("/api/health", headers={"Host": "evil.example"}).status_code == 400
         assert c.get("/api/health").status_code == 400  # serve never answers "testserver"
+
+
+def test_an_unhandled_error_carries_the_headers_too(tmp_path: Path) -> None:
+    """Starlette answers an exception nothing handled outside the middleware stack: the
+    500 still carries the security headers and no-store, and says nothing of the error."""
+    app = create_app(db=tmp_path / "a.db")
+
+    async def boom(request: object) -> None:
+        raise RuntimeError("secret detail")
+
+    app.router.routes.insert(0, Route("/api/boom", boom))  # before the catch-alls
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.get("/api/boom")
+    assert r.status_code == 500
+    assert r.headers["content-security-policy"] == CSP
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["x-frame-options"] == "DENY"
+    assert r.headers["cache-control"] == "no-store"
+    assert "secret detail" not in r.text and "internal error" in r.json()["error"]

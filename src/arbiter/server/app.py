@@ -70,7 +70,7 @@ from ..store.backends import PostgresBackend
 from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
-from .hardening import LOOPBACK_HOSTS, TEST_HOST, Hardening
+from .hardening import LOOPBACK_HOSTS, SECURITY_HEADERS, TEST_HOST, Hardening
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
 from .schema import ValidationError, check, depth
@@ -1363,7 +1363,13 @@ def _allowed(request: Request) -> str:
 async def _server_error(request: Request, exc: Exception) -> Response:
     log.error("unexpected %s on %s %s", type(exc).__name__, request.method,
               request.url.path[:200], exc_info=exc)
-    return error_response(500, "internal error (this is a bug; the log has the details)")
+    response = error_response(500, "internal error (this is a bug; the log has the details)")
+    # Starlette answers an unhandled exception outside the middleware stack: the hardening
+    # headers every other answer gets are set here
+    for name, value in SECURITY_HEADERS:
+        response.headers[name.decode()] = value.decode()
+    response.headers["cache-control"] = "no-store"
+    return response
 
 
 def routes(api: Api) -> list[BaseRoute]:
