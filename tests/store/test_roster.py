@@ -326,7 +326,17 @@ def test_an_export_of_version_1_imports_with_an_empty_roster(tmp_path: Path) -> 
     (lambda d: d["log"][0]["payload"]["command"].update(do="attack"),
      "log.0.payload.command.do", "the campaign's log holds the roster's commands"),
     (lambda d: d["log"][1]["payload"]["events"][0].update(type="entity_added"),
-     "log.1.payload.events.0", "the log does not replay: event 'entity_added'"),
+     "log.1.payload.events", "the events are not those the command 'creature_save' makes"),
+    # records play never writes (issue 30): an id no route reaches, an event no command
+    # makes, a payload of another shape, a command the roster would refuse
+    (lambda d: d["log"][0]["payload"]["events"][0]["data"].update(id="../../x"),
+     "log.0.payload.events", "the events are not those the command 'character_add' makes"),
+    (lambda d: d["log"][0]["payload"]["events"].append(d["log"][0]["payload"]["events"][0]),
+     "log.0.payload.events", "play would not have written this record"),
+    (lambda d: d["log"][1]["payload"]["events"][0]["data"].update(entry="not a sheet"),
+     "log.1.payload.events", "the events are not those the command 'creature_save' makes"),
+    (lambda d: d["log"][0]["payload"]["command"].update(id="../../x"),
+     "log.0.payload.command", "the command 'character_add' would be refused here"),
     (lambda d: d["log"].append({**d["log"][0], "seq": 4, "kind": "undo", "target": 2}),
      "log.3.target", "an undo withdraws the latest entry in effect (1), not record 2"),
     (lambda d: d["log"][2].update(v=9), "log.2.v",

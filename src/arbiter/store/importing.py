@@ -39,6 +39,7 @@ from ..core import EncounterState, Entry, Event, RulesError, Ruleset, load_rules
 from ..core import events as core_events
 from ..core.events import Command, upcast
 from ..core.roster import Roster, RosterState
+from ..dice import ForcedDice
 from ..limits import IMPORT_RECORDS
 from .errors import AlreadyExists, ExportFormatError, StoreError
 from .replay import stacks
@@ -551,7 +552,23 @@ def _campaign_log(docs: list[Any], ruleset: Ruleset,
 
 
 def _apply_roster(roster: Roster, state: RosterState, entry: Entry | None, here: str) -> None:
+    """Apply a record of the campaign's log, refusing one play would not have written: the
+    roster's commands are decided again on the state before them (with the record's own
+    dice for campaign time) and must give the record's events exactly, so an event that no
+    command makes (an id no route can reach, a payload of another shape) never lands."""
     assert entry is not None  # only entries are in effect or can be redone
+    try:
+        rolled = ForcedDice([value for _faces, value in entry.dice])
+        made = roster.decide(state, entry.command, rolled)
+    except RulesError as err:
+        _fail(f"the command {entry.command.name!r} would be refused here ({err})",
+              f"{here}.payload.command")
+    except Exception as err:  # odd data is the file's fault
+        _fail(f"the command {entry.command.name!r} cannot be decided again "
+              f"({type(err).__name__}: {err})", f"{here}.payload.command")
+    if _plain_events(made) != _plain_events(entry.events):
+        _fail(f"the events are not those the command {entry.command.name!r} makes: play "
+              "would not have written this record", f"{here}.payload.events")
     for k, event in enumerate(entry.events):
         try:
             roster.evolve(state, event)
@@ -560,6 +577,12 @@ def _apply_roster(roster: Roster, state: RosterState, entry: Entry | None, here:
                 f"{type(err).__name__}: {err}")
             _fail(f"the log does not replay: event {event.type!r} cannot be applied "
                   f"({detail})", f"{here}.payload.events.{k}")
+
+
+def _plain_events(events: list[Event]) -> list[Any]:
+    """Events as the JSON they are stored as (type and data), to compare."""
+    return [json.loads(json.dumps([e.type, e.data], sort_keys=True, default=str))
+            for e in events]
 
 
 # -- values -------------------------------------------------------------------------------
