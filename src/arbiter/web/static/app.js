@@ -19,10 +19,13 @@ const S = {
   legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, lastTarget: {}, targetTouched: false,
 };
 
-// -- saved campaigns (this browser only) --------------------------------------------------
+// -- saved campaigns (this tab only) -------------------------------------------------------
+// A campaign's token gives the game master's power: it is kept per tab (sessionStorage,
+// gone when the tab closes), never in localStorage, where every page of this origin and
+// every later visit could read it. The GM's link (its fragment) opens the campaign again.
 function saved() {
   try {
-    return JSON.parse(localStorage.getItem(STORE) || "[]");
+    return JSON.parse(sessionStorage.getItem(STORE) || "[]");
   } catch {
     return [];
   }
@@ -31,7 +34,25 @@ function saved() {
 function remember(entry) {
   const list = saved().filter((c) => c.id !== entry.id);
   list.unshift(entry);
-  localStorage.setItem(STORE, JSON.stringify(list.slice(0, 30)));
+  sessionStorage.setItem(STORE, JSON.stringify(list.slice(0, 30)));
+}
+
+// Tokens an earlier version kept in localStorage: moved into this tab once, then deleted.
+function forgetStoredTokens() {
+  let old = null;
+  try {
+    old = localStorage.getItem(STORE);
+    localStorage.removeItem(STORE);
+  } catch {
+    return;
+  }
+  if (!old) return;
+  try {
+    const list = JSON.parse(old);
+    if (Array.isArray(list)) list.reverse().forEach((c) => c && c.id && c.token && remember(c));
+  } catch {
+    // an unreadable list: nothing to move
+  }
 }
 
 // -- errors in forms ----------------------------------------------------------------------
@@ -71,6 +92,7 @@ async function guard(form, fn, fieldMap) {
 
 // -- start ---------------------------------------------------------------------------------
 async function boot() {
+  forgetStoredTokens();
   const given = fragment();
   if (given.admin) {
     // The admin link of a server on an open network: creating campaigns needs its token.
