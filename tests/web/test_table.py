@@ -30,16 +30,25 @@ def open_campaign(page: Page, ruleset: str) -> None:
     select.select_option(value)
     expect(page.locator("#ruleset-name")).to_have_text(ruleset)
     expect(page.locator("#cards article.card").first).to_be_visible()
-    page.wait_for_function("() => document.querySelector('#turn-info').textContent.includes("
-                           "'Round') || !document.querySelector('#start').hidden")
+    # the chosen campaign's encounter is drawn (not the one shown before it) and settled
+    page.wait_for_function("() => document.documentElement.dataset.shown === "
+                           "document.querySelector('#encounter-select').value")
+    settled(page)
     if page.locator("#start").is_visible():
         page.locator("#start").click()
     expect(page.locator("#turn-info")).to_contain_text("Round")
+    settled(page)
+
+
+def settled(page: Page) -> None:
+    """Wait until the console has no request in flight and no probe waiting to run."""
+    expect(page.locator("html[data-busy]")).to_have_count(0)
 
 
 def targets_of(page: Page, actor: str) -> str:
     """The target the console chose for ``actor`` once its probe of the targets is done."""
     expect(page.locator(f"#target[data-probed-for='{actor}']")).to_have_count(1)
+    settled(page)
     return page.locator("#target").input_value()
 
 

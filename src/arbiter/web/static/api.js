@@ -9,6 +9,14 @@ export class ApiError extends Error {
   }
 }
 
+// Work in flight (requests, a probe waiting to run): the page carries `data-busy` while there
+// is any, so a test (or a script) can wait for the console to settle instead of guessing.
+let pending = 0;
+export function busy(delta) {
+  pending = Math.max(0, pending + delta);
+  document.documentElement.toggleAttribute("data-busy", pending > 0);
+}
+
 export class Api {
   constructor(token) {
     this.token = token;
@@ -18,6 +26,15 @@ export class Api {
     const headers = {};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (body !== undefined) headers["Content-Type"] = "application/json";
+    busy(1);
+    try {
+      return await this.send(method, path, headers, body);
+    } finally {
+      busy(-1);
+    }
+  }
+
+  async send(method, path, headers, body) {
     let response;
     try {
       response = await fetch(path, {

@@ -1,5 +1,5 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
-import { Api, ApiError, fragment } from "./api.js";
+import { Api, ApiError, busy, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
   creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker,
@@ -16,7 +16,7 @@ const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling",
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, lastTarget: {}, targetTouched: false,
+  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, lastTarget: {}, targetTouched: false,
 };
 
 // -- saved campaigns (this tab only) -------------------------------------------------------
@@ -194,7 +194,7 @@ function fillEncounterSelect(current) {
 
 async function openEncounter(id) {
   if (S.sub) S.sub.close();
-  clearTimeout(S.oddsTimer);  // a probe of the last encounter's creatures must not ask this one
+  cancelProbe();  // a probe of the last encounter's creatures must not ask this one
   S.state = null;
   S.encounter = id;
   S.map.reset();
@@ -259,6 +259,7 @@ function render() {
   }
   $("#start").hidden = st.in_combat;
   $("#end").hidden = !st.in_combat;
+  document.documentElement.dataset.shown = st.encounter;  // which encounter the page shows
   $("#next").disabled = !st.in_combat;
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${nameOf(st.current)}` : "";
   if (st.current !== S.shownCurrent) {  // a new turn: actor and target default again
@@ -520,8 +521,17 @@ function buildCommand() {
   return command;
 }
 
-function scheduleProbe() {
+// A probe waits 120 ms (typing settles) and then asks; the page is busy from the wait on.
+function cancelProbe() {
   clearTimeout(S.oddsTimer);
+  if (S.probeWaiting) busy(-1);
+  S.probeWaiting = false;
+}
+
+function scheduleProbe() {
+  cancelProbe();
+  S.probeWaiting = true;
+  busy(1);
   S.probe++;  // a probe still waiting for an answer is for a state that is gone
   // another creature's turn: the last one's targets and reasons are not this one's
   // (its target too: R before the new probe answers must not send the last one's target,
@@ -532,7 +542,10 @@ function scheduleProbe() {
     replace($("#why-not"), h("span", { class: "muted" }, "checking targets…"));
     replace($("#odds"));
   }
-  S.oddsTimer = setTimeout(probeTargets, 120);
+  S.oddsTimer = setTimeout(() => {
+    S.probeWaiting = false;
+    probeTargets().catch((err) => toast(err.message, "error")).finally(() => busy(-1));
+  }, 120);
 }
 
 // The legal options of a creature's turn now, once per state version (ui.js LegalOptions).
