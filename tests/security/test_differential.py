@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from starlette.testclient import TestClient
 
@@ -63,7 +64,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 class Table:
     """One encounter of a ruleset's demo table, with or without its hidden creature."""
 
-    def __init__(self, client: TestClient, ruleset: str, present: bool,
+    def __init__(self, client: httpx.Client, ruleset: str, present: bool,
                  rulings: dict[str, str] | None = None, placed: bool = False) -> None:
         self.client = client
         _title, actors = table_of(ruleset)
@@ -74,6 +75,7 @@ class Table:
                                                 "rulings": rulings or {}})
         assert r.status_code == 201, r.text
         cid, token = r.json()["campaign"]["id"], r.json()["gm_token"]
+        self.cid = cid
         self.gm = {"Authorization": f"Bearer {token}"}
         r = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "E"}, headers=self.gm)
         self.eid = r.json()["encounter"]["id"]

@@ -2,7 +2,7 @@
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment } from "./api.js";
 import {
-  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList,
+  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList, ordinals,
   oddsView, readArg, refusalText, replace, targetChoices, toast, tracker,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
@@ -100,7 +100,7 @@ function render() {
   replace(sel, mine.map((id) => h("option", { value: id }, label(id))));
   if (myTurn()) sel.value = st.current;
   else if (mine.includes(keep)) sel.value = keep;
-  replace($("#log"), logList(S.records));
+  replace($("#log"), logList(S.records, 200, ordinals(S.records)));  // numbered as the player sees it
 }
 
 function fillOptions() {
@@ -200,7 +200,7 @@ async function act(command) {
     S.touched = false;
     addRecord(out.record);
     setState(out.state);
-    replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true)));
+    replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true, ordinals(S.records))));
   } catch (err) {
     form.querySelector(".error").textContent = err.message;
   }

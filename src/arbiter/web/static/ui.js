@@ -495,20 +495,22 @@ export function rollText(text) {
   return out;
 }
 
-export function logEntry(record, off, open = false) {
+// ``number`` gives the number a record is shown with (its place in the reader's own log on
+// the player's page, where the log's sequence numbers would count what the player cannot see).
+export function logEntry(record, off, open = false, number = (seq) => seq) {
   if (record.kind === "undo" || record.kind === "redo") {
     return h("li", { class: `rec ${record.kind}`, dataset: { seq: record.seq } },
-      h("span", { class: "seq" }, `#${record.seq}`), ` ${record.kind === "undo" ? "↶ undo" : "↷ redo"} #${record.target}`);
+      h("span", { class: "seq" }, `#${number(record.seq)}`), ` ${record.kind === "undo" ? "↶ undo" : "↷ redo"} #${number(record.target)}`);
   }
   if (record.redacted) {
-    return h("li", { class: "rec redacted", dataset: { seq: record.seq } }, h("span", { class: "seq" }, `#${record.seq}`), " something happened out of sight");
+    return h("li", { class: "rec redacted", dataset: { seq: record.seq } }, h("span", { class: "seq" }, `#${number(record.seq)}`), " something happened out of sight");
   }
   const events = record.events || [];
   const details = { dice: [], steps: [] };
   events.forEach((e) => rollTexts(e.data, label(e.type), details));
   return h("li", { class: `rec${off ? " off" : ""}`, dataset: { seq: record.seq } },
     h("details", { open },
-      h("summary", {}, h("span", { class: "seq" }, `#${record.seq}`), " ",
+      h("summary", {}, h("span", { class: "seq" }, `#${number(record.seq)}`), " ",
         record.text ? h("span", { class: "said" }, record.text) : h("b", {}, commandLine(record.command)),
         off ? h("small", { class: "muted" }, " (undone)") : null),
       record.text ? h("div", { class: "cmd" }, h("small", { class: "muted" }, commandLine(record.command))) : null,
@@ -519,10 +521,16 @@ export function logEntry(record, off, open = false) {
       record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
 }
 
-export function logList(records, limit = 200) {
+export function logList(records, limit = 200, number = (seq) => seq) {
   const off = undone(records);
   const sorted = [...records].sort((a, b) => b.seq - a.seq).slice(0, limit);
-  return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq))));
+  return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq), false, number)));
+}
+
+// Records numbered by their place in ``records`` (1 for the oldest): a reader's own log.
+export function ordinals(records) {
+  const place = new Map([...records].sort((a, b) => a.seq - b.seq).map((r, i) => [r.seq, i + 1]));
+  return (seq) => place.get(seq) ?? "?";
 }
 
 // The console's form fields come from the command catalogue (GET .../commands): each
