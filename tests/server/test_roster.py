@@ -350,19 +350,19 @@ def test_time_passes_for_the_roster_and_undo_takes_it_back(game: Campaign) -> No
 def test_the_campaign_settings_are_the_game_masters(game: Campaign) -> None:
     c = game.client
     assert c.get(game.url(), headers=game.player).json()["campaign"]["settings"] == {
-        "dice_dialect": "arbiter"}
+        "dice_dialect": "arbiter", "players_roll": False}
     r = c.put(game.url("/settings"), headers=game.player, json={"dice_dialect": "roll20"})
     assert r.status_code == 403
     r = c.put(game.url("/settings"), headers=game.gm, json={"dice_dialect": "gurps"})
     assert r.status_code == 422 and r.json()["field"] == "dice_dialect"
     r = c.put(game.url("/settings"), headers=game.gm, json={"dice_dialect": "roll20"})
     assert r.status_code == 200, r.text
-    assert r.json()["settings"] == {"dice_dialect": "roll20"}
+    assert r.json()["settings"] == {"dice_dialect": "roll20", "players_roll": False}
     assert r.json()["record"]["text"] == \
         "The campaign's settings change: dice dialect roll20."
     for who in (game.gm, game.player):
         shown = c.get(game.url(), headers=who).json()["campaign"]
-        assert shown["settings"] == {"dice_dialect": "roll20"}
+        assert shown["settings"] == {"dice_dialect": "roll20", "players_roll": False}
 
 
 def test_a_roster_character_joins_an_encounter_under_way(game: Campaign) -> None:

@@ -306,7 +306,7 @@ def test_the_campaign_dice_notation_changes_what_the_dice_box_reads(
     shown = api.get(
         f"/api/campaigns/{made.id}", headers={"Authorization": f"Bearer {made.gm_token}"}
     ).json()
-    assert shown["campaign"]["settings"] == {"dice_dialect": "d20"}
+    assert shown["campaign"]["settings"] == {"dice_dialect": "d20", "players_roll": False}
     open_panel(page, "#campaign-panel")
     page.locator("#dice-dialect").select_option("roll20")
     roller.locator("[name=expr]").fill("d%")

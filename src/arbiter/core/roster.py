@@ -90,7 +90,7 @@ class RosterState:
     clock: int = 0
     """Seconds of campaign time passed between encounters (``advance_time``)."""
     settings: dict[str, Any] = field(default_factory=dict)
-    """The campaign's settings (``configure``): ``dice_dialect``."""
+    """The campaign's settings (``configure``): ``dice_dialect``, ``players_roll``."""
 
     def copy(self) -> RosterState:
         return RosterState(dict(self.characters), dict(self.bestiary), self.clock,
@@ -587,12 +587,20 @@ class Roster:
         state.clock = int(data["clock"])
 
     # -- settings -----------------------------------------------------------------------
-    @command("Change the campaign's settings: the dice dialect of its dice box.",
+    @command("Change the campaign's settings: the dice dialect of its dice box, and whether "
+             "players type the dice they throw.",
              dice_dialect=args.choice("how the dice box reads notation (docs/dice.md)",
-                                      *DIALECTS, required=True))
+                                      *DIALECTS),
+             players_roll=args.flag("players may type the dice they threw for their own "
+                                    "characters' commands (off: the server rolls them)",
+                                    default=None))
     def do_configure(self, state: RosterState, command: Command) -> list[Event]:
-        return [Event("configured", {"settings": {"dice_dialect":
-                                                  str(command.args["dice_dialect"])}})]
+        given = {k: command.args[k] for k in ("dice_dialect", "players_roll")
+                 if command.args.get(k) is not None}
+        if not given:
+            raise InvalidCommand("configure: give a setting to change (dice_dialect, "
+                                 "players_roll)")
+        return [Event("configured", {"settings": given})]
 
     @event("The campaign's settings change: {settings}.",
            settings=args.mapping("the settings changed"))

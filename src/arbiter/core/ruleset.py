@@ -104,6 +104,9 @@ class Ruleset:
     damage points): left out with it."""
     unoffered: ClassVar[frozenset[str]] = frozenset()
     """Commands with an actor that the legal options never list (a ruleset's bookkeeping)."""
+    dice_names: ClassVar[Mapping[int, str]] = {}
+    """What a die of so many faces is for when no event shows its roll (Polemos' d12: the
+    hit location): the dice plan's name for it (``core/dice_plan.py``)."""
 
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))

@@ -35,6 +35,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from .. import __version__
 from ..core import (
     Command,
+    EncounterState,
     IllegalCommand,
     InvalidCommand,
     NoOdds,
@@ -81,7 +82,7 @@ log = logging.getLogger("arbiter.server")
 T = TypeVar("T")
 
 LOG_PAGE = 500
-DEFAULT_SETTINGS: dict[str, Any] = {"dice_dialect": "arbiter"}
+DEFAULT_SETTINGS: dict[str, Any] = {"dice_dialect": "arbiter", "players_roll": False}
 """A campaign's settings before its game master changes them (``configure``)."""
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _UNKNOWN_KEY = re.compile(r"unknown stat-block key\(s\) ([^ ,]+)")
@@ -880,7 +881,8 @@ class Api:
     async def set_settings(self, request: Request) -> Response:
         """``PUT /api/campaigns/{cid}/settings``: the campaign's settings (``configure``)."""
         cid, principal = await self._gm_of(request)
-        body = dict(await read_json(request, "CampaignSettings"))
+        body = {k: v for k, v in dict(await read_json(request, "CampaignSettings")).items()
+                if v is not None or k == "expected_version"}
         return await self._roster_command(
             cid, principal, "configure", body,
             lambda r: {"settings": {**DEFAULT_SETTINGS, **r.state.settings}}, status=200)
@@ -950,17 +952,25 @@ class Api:
         return await answered(self.games.read, eid, render)
 
     async def _submit(self, eid: str, principal: Principal, command: Command,
-                      dice: list[int] | None, expected: int | None) -> Response:
-        if dice is not None and not principal.is_gm:
-            raise ApiError(403, "only the game master may force dice", "dice")
+                      dice: list[int] | None, expected: int | None,
+                      dice_rest: bool = False) -> Response:
         games = self.games
+        if dice is not None and not principal.is_gm:
+            settings = await run_in_threadpool(
+                games.roster, principal.campaign_id, lambda r: dict(r.state.settings))
+            if not settings.get("players_roll", DEFAULT_SETTINGS["players_roll"]):
+                raise ApiError(403, "only the game master may type the dice here: the "
+                               "campaign's setting players_roll is off", "dice")
+            if command.actor not in principal.characters:
+                raise ApiError(403, "a player types the dice of their own characters' "
+                               "commands only", "dice")
         guard = self.player_guard(principal)
 
         def work() -> dict[str, Any]:
             with games.locked(eid):
                 try:
                     loaded, record = games.submit(eid, command, principal.author, dice,
-                                                  expected, guard)
+                                                  expected, guard, dice_rest=dice_rest)
                 except RulesError as err:
                     view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
                     raise rules_error(err, command, view) from None
@@ -975,7 +985,8 @@ class Api:
         except RulesError as err:
             raise ApiError(422, str(err), "command") from None
         return await self._submit(eid, principal, command, body.get("dice"),
-                                  body.get("expected_version"))
+                                  body.get("expected_version"),
+                                  body.get("dice_rest") == "server")
 
     async def add_actor(self, request: Request) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
@@ -1022,11 +1033,14 @@ class Api:
                         return {"command": command.to_json(), "odds": None, "stale": True,
                                 "version": current,
                                 "reason": "the encounter has changed since: ask again"}
+                def project(ld: Loaded) -> EncounterState:
+                    return seen[0].projection() if seen else ld.state
+
                 try:  # a player's odds: on the state as they know it (View.projection)
-                    result = games.odds(eid, command, guard,
-                                        lambda ld: seen[0].projection() if seen else ld.state)
+                    result = games.odds(eid, command, guard, project)
                 except NoOdds as err:  # legal, but nothing to compute: not an error
-                    return {"command": command.to_json(), "odds": None, "reason": str(err)}
+                    return {"command": command.to_json(), "odds": None, "reason": str(err),
+                            "dice_plan": games.dice_plan(eid, command, project)}
                 except RulesError as err:
                     view = seen[0] if seen else games.read(
                         eid, lambda ld: View(ld.state, principal, ld.ruleset))
@@ -1038,7 +1052,8 @@ class Api:
                         return {"command": command.to_json(), "odds": None,
                                 "reason": "no odds you can see for this command"}
                     out = shown
-                return {"command": command.to_json(), "odds": out}
+                return {"command": command.to_json(), "odds": out,
+                        "dice_plan": games.dice_plan(eid, command, project)}
         return JSONResponse(await heavy(work))
 
     async def options(self, request: Request) -> Response:

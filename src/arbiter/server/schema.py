@@ -166,7 +166,9 @@ class CampaignSettings(Struct, forbid_unknown_fields=True):
     """The campaign's settings (game master only)."""
 
     dice_dialect: Annotated[Literal["arbiter", "roll20", "foundry", "d20"], Meta(
-        description="how the dice box reads notation (docs/dice.md)")]
+        description="how the dice box reads notation (docs/dice.md)")] | None = None
+    players_roll: Annotated[bool, Meta(
+        description="players may type the dice they threw (off: the server rolls)")] | None = None
     expected_version: Version | None = None
 
 
@@ -174,6 +176,9 @@ class Submit(Struct, forbid_unknown_fields=True):
     command: Command
     expected_version: Version | None = None
     dice: Dice | None = None
+    dice_rest: Annotated[Literal["server"], Meta(
+        description="'server': 'dice' are the first dice, typed at the table; the server "
+                    "rolls the rest")] | None = None
 
 
 class Odds(Struct, forbid_unknown_fields=True):

@@ -418,8 +418,11 @@ class View:
         # Dice only when nothing about a concealed creature was taken out (its rolls would
         # count it); what is kept from the player of a creature they see (its Health) is not
         # in the dice.
-        return {"seq": record.seq, "kind": "entry", "command": command, "events": events,
-                "dice": payload.get("dice", []) if whole else [], "text": self.text(events)}
+        out = {"seq": record.seq, "kind": "entry", "command": command, "events": events,
+               "dice": payload.get("dice", []) if whole else [], "text": self.text(events)}
+        if whole and "typed" in payload:  # how many of the dice were typed at the table
+            out["typed"] = payload["typed"]
+        return out
 
     def _said(self, record: LogRecord, command: Mapping[str, Any]) -> frozenset[str]:
         """The strings of a command the player sent themselves (a player's, for one of

@@ -421,6 +421,14 @@ def _entry(payload: dict[str, Any], seq: int, here: str) -> Entry:
                 or not all(_is_int(x) for x in pair)):
             _fail("a die is a [faces, value] pair of whole numbers", f"{here}.dice.{m}")
         dice.append((pair[0], pair[1]))
+    typed = payload.get("typed", 0)
+    if not _is_int(typed) or not 0 <= typed <= len(dice):
+        _fail("how many of the dice were typed at the table: a whole number from 0 to the "
+              "number of dice", f"{here}.typed")
+    extra = sorted(set(payload) - {"command", "events", "dice", "typed"})
+    if extra:
+        _fail(f"an entry's payload has command, events, dice and typed only, not "
+              f"{extra[0]!r}", f"{here}.{extra[0]}")
     return Entry(seq, command, events, dice)
 
 

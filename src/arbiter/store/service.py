@@ -117,13 +117,28 @@ Listener = Callable[[Loaded, LogRecord], None]
 Guard = Callable[[Loaded, Command], None]
 
 
+class TypedThenRolled:
+    """Dice typed at the table first, in order, then rolled by the server (``dice_rest``)."""
+
+    __slots__ = ("rest", "typed")
+
+    def __init__(self, typed: ForcedDice, rest: DiceSource) -> None:
+        self.typed = typed
+        self.rest = rest
+
+    def roll(self, faces: int) -> int:
+        return self.typed.roll(faces) if self.typed.remaining else self.rest.roll(faces)
+
+
 def _dice_source(dice: Sequence[int] | None, source: Callable[[], DiceSource] | None,
-                 ) -> tuple[RecordingDice, ForcedDice | None]:
+                 rest: bool = False) -> tuple[RecordingDice, ForcedDice | None]:
     """The dice a command rolls, recorded: ``dice`` forced in order when given, else
-    ``source()`` (default: a fresh seed from :mod:`secrets`); and the forced ones, if any."""
+    ``source()`` (default: a fresh seed from :mod:`secrets`); and the forced ones, if any.
+    With ``rest``, the dice after the forced ones come from the source."""
     forced = ForcedDice(dice) if dice is not None else None
-    inner: DiceSource = forced if forced is not None else (
-        source() if source else SeededDice(secrets.randbits(64)))
+    rolled: DiceSource = source() if source else SeededDice(secrets.randbits(64))
+    inner: DiceSource = rolled if forced is None else (
+        TypedThenRolled(forced, rolled) if rest else forced)
     return RecordingDice(inner), forced
 
 
@@ -302,11 +317,14 @@ class GameService:
         self, encounter_id: str, command: Command, author: str = "gm",
         dice: Sequence[int] | None = None, expected_version: int | None = None,
         guard: Guard | None = None, source: Callable[[], DiceSource] | None = None,
+        dice_rest: bool = False,
     ) -> tuple[Loaded, LogRecord]:
         """Decide ``command``, append it durably, apply it; the encounter and the record.
 
         ``dice`` forces the command's dice (all must be used); otherwise they are rolled
-        from ``source()`` (default: a fresh seed from :mod:`secrets`). ``guard`` may refuse
+        from ``source()`` (default: a fresh seed from :mod:`secrets`). With ``dice_rest``,
+        ``dice`` are the first dice (typed at the table) and the rest are rolled; the record
+        says how many were typed (``typed`` in its payload). ``guard`` may refuse
         the command (it raises) after seeing the current state. With ``expected_version``
         a stale state is reported as :class:`Conflict`; without it the command is decided
         again on the newer state.
@@ -324,8 +342,11 @@ class GameService:
                     guard(loaded, command)
                 entry = self._decide(loaded, _numbered(loaded, command,
                                                        self._bestiary(loaded, command)),
-                                     dice, source)
-                record = LogRecord(loaded.version + 1, "entry", _payload(entry),
+                                     dice, source, dice_rest)
+                payload = _payload(entry)
+                if dice is not None and dice_rest:
+                    payload["typed"] = len(dice)
+                record = LogRecord(loaded.version + 1, "entry", payload,
                                    author=author, created_at=now())
                 try:
                     apply_entries(loaded.ruleset, loaded.state, [entry])
@@ -390,9 +411,9 @@ class GameService:
 
     def _decide(
         self, loaded: Loaded, command: Command, dice: Sequence[int] | None,
-        source: Callable[[], DiceSource] | None,
+        source: Callable[[], DiceSource] | None, rest: bool = False,
     ) -> Entry:
-        recorder, forced = _dice_source(dice, source)
+        recorder, forced = _dice_source(dice, source, rest)
         try:
             events = loaded.ruleset.decide(loaded.state, command, recorder)
         except RulesError:
@@ -426,6 +447,23 @@ class GameService:
                 raise InvalidCommand(
                     f"{command.name}: no odds for this command ({type(err).__name__}: {err})"
                 ) from None
+
+    def dice_plan(self, encounter_id: str, command: Command,
+                  project: Callable[[Loaded], EncounterState] | None = None,
+                  ) -> dict[str, Any] | None:
+        """The dice ``command`` rolls, in order (``core/dice_plan.py``), on the encounter's
+        state or on ``project`` of it; None when the rules refuse it."""
+        from ..core.dice_plan import safe_plan
+
+        with self.locked(encounter_id):
+            loaded = self._current(encounter_id)
+            state = loaded.state if project is None else project(loaded)
+            try:
+                return safe_plan(loaded.ruleset, state, command)
+            except Exception:  # a ruleset tripping on odd input: no plan, never a 500
+                log.exception("%s failed to plan the dice of %s", loaded.ruleset.name,
+                              command.name)
+                return None
 
     def undo(self, encounter_id: str, author: str = "gm",
              expected_version: int | None = None) -> tuple[Loaded, LogRecord]:

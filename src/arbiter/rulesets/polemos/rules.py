@@ -12,6 +12,9 @@ The topics, each one mixin on ``PolemosBase`` (``base.py``): ``turns.py``, ``act
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from mypy_extensions import mypyc_attr
 
 from .actions import ActionRules, PolemosEconomy
@@ -25,7 +28,7 @@ from .devices import DeviceRules
 from .injuries import InjuryRules
 from .invariants import Invariants
 from .lasting import LastingRules
-from .model import Creature
+from .model import Creature, body_plans
 from .movement import MovementRules
 from .networks import NetworkRules
 from .odds import OddsRules
@@ -44,6 +47,9 @@ class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, Condition
     name = "polemos"
     title = "Polemos: 8th Age"
     seed = "000_415f966c2cbdbe2b"
+    # P-DMG-4: the body area a hit lands on is a 1D<number of the body plan's areas>
+    dice_names: ClassVar[Mapping[int, str]] = {
+        len(areas): "location" for areas in body_plans().values()}
     entity_type = Creature
     economy = PolemosEconomy()
     concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})

@@ -2,7 +2,7 @@
 import { Api, ApiError, busy, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker,
+  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planView,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -16,7 +16,7 @@ const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling",
 const S = {
   api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, lastTarget: {}, targetTouched: false,
+  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
 };
 
 // -- saved campaigns (this tab only) -------------------------------------------------------
@@ -537,6 +537,8 @@ function scheduleProbe() {
   // (its target too: R before the new probe answers must not send the last one's target,
   // which may be this creature itself or its own side)
   if ($("#target").dataset.probedFor !== $("#actor").value) {
+    S.plan = null;  // the last creature's dice are not this one's
+    showPlan();
     replace($("#target"));
     delete $("#target").dataset.probedFor;
     replace($("#why-not"), h("span", { class: "muted" }, "checking targets…"));
@@ -819,6 +821,8 @@ async function showOdds(seq, command, head = "Odds") {
       setState(await S.api.get(`/api/encounters/${S.encounter}`));
       return;
     }
+    S.plan = out.dice_plan || null;
+    showPlan();
     if (out.odds === null) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${command.do}.`));
     else replace($("#odds"), h("div", { class: "oddshead" }, head), oddsView(out.odds));
   } catch (err) {
@@ -841,28 +845,37 @@ async function refreshOdds() {
   }
 }
 
-function parseDice(text) {
-  const s = text.trim();
-  if (!s) return null;
-  const parts = s.split(/[\s,;]+/).filter(Boolean);
-  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < 1);
-  if (bad !== undefined) throw new InputError(`'${bad}' is not a die result: give whole numbers from 1 up, in the order rolled (e.g. 14, 6)`, "dice");
-  return parts.map(Number);
+// The dice plan of the odds last shown, beside the Table dice field; the typed values are
+// checked against it as they are typed.
+function showPlan() {
+  let typed = 0;
+  let problem = null;
+  try {
+    const dice = typedDice($("#dice").value, S.plan);
+    typed = dice ? dice.length : 0;
+  } catch (err) {
+    problem = err.message;
+  }
+  replace($("#dice-plan"), S.plan ? planView(S.plan, typed) : null, problem ? h("span", { class: "warn" }, ` ${problem}`) : null);
 }
 
 async function roll() {
   const form = $("#action");
   await guard(form, async () => {
-    const dice = parseDice($("#dice").value);
+    const dice = typedDice($("#dice").value, S.plan);
     const command = buildCommand();
     const body = { command };
-    if (dice) body.dice = dice;
+    if (dice) {  // what was typed first; the server rolls the rest
+      body.dice = dice;
+      body.dice_rest = "server";
+    }
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
     if (command.actor && command.target) S.lastTarget[command.actor] = command.target;
     S.targetTouched = false;
     addRecord(out.record);
     setState(out.state);
     $("#dice").value = "";
+    showPlan();
     replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true)));
     toast(`#${out.record.seq} ${command.do} done`);
   }, { target: "target", actor: "actor", dice: "dice", do: "do" });
@@ -1118,6 +1131,7 @@ function wire() {
   $("#many-clear").addEventListener("click", () => { S.selected.clear(); render(); });
   $("#override").addEventListener("submit", (e) => { e.preventDefault(); override(); });
   $("#roller").addEventListener("submit", (e) => { e.preventDefault(); diceRoller(); });
+  $("#dice").addEventListener("input", showPlan);
   $("#start").addEventListener("click", () => turnChange({ do: "start" }).then((out) => turnFeed(out.record), () => {}));
   $("#end").addEventListener("click", () => turnChange({ do: "end" }).catch(() => {}));
   $("#next").addEventListener("click", nextTurn);

@@ -3,14 +3,14 @@
 import { Api, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList, ordinals,
-  oddsView, readArg, refusalText, replace, targetChoices, toast, tracker,
+  oddsView, planView, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 
 const $ = (sel) => document.querySelector(sel);
 const S = {
   api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null,
-  legal: new LegalOptions(), last: "", touched: false,
+  legal: new LegalOptions(), last: "", touched: false, plan: null, playersRoll: false,
 };
 
 function problem(text) {
@@ -29,6 +29,10 @@ async function boot() {
   const info = await S.api.get(`/api/campaigns/${given.campaign}`);
   S.campaign = info;
   $("#who").textContent = `${info.name || "player"} · ${info.campaign.name}`;
+  // the campaign lets players type the dice they threw (its setting players_roll)
+  S.playersRoll = Boolean(info.campaign.settings && info.campaign.settings.players_roll);
+  $("#dice-row").hidden = !S.playersRoll;
+  $("#dice-plan").hidden = !S.playersRoll;
   const encounters = info.encounters;
   if (!encounters.length) {
     problem("No encounter yet: this page shows it as soon as the game master starts one (reload).");
@@ -156,6 +160,8 @@ async function probe() {
   const show = async (command, head) => {
     const out = await ask(command).catch((err) => ({ error: err.message }));
     if (seq !== S.probe) return;
+    S.plan = out.dice_plan || null;
+    showPlan();
     replace($("#odds"), out.odds ? [head ? h("div", { class: "oddshead" }, head) : null, oddsView(out.odds)]
       : h("p", { class: out.error ? "warn" : "muted" }, out.error || out.reason || "no odds preview"));
   };
@@ -191,11 +197,31 @@ async function probe() {
   else replace($("#odds"));
 }
 
-async function act(command) {
+// The dice plan of the odds last shown, beside the player's dice field (players_roll).
+function showPlan() {
+  let typed = 0;
+  let trouble = null;
+  try {
+    const dice = typedDice($("#dice").value, S.plan);
+    typed = dice ? dice.length : 0;
+  } catch (err) {
+    trouble = err.message;
+  }
+  replace($("#dice-plan"), S.plan ? planView(S.plan, typed) : null, trouble ? h("span", { class: "warn" }, ` ${trouble}`) : null);
+}
+
+async function act(command, dice = null) {
   const form = $("#action");
   form.querySelector(".error").textContent = "";
   try {
-    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
+    const body = { command };
+    if (dice) {  // what the player threw first; the server rolls the rest
+      body.dice = dice;
+      body.dice_rest = "server";
+    }
+    const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, body);
+    $("#dice").value = "";
+    showPlan();
     if (command.target) S.last = command.target;
     S.touched = false;
     addRecord(out.record);
@@ -227,12 +253,13 @@ $("#action").addEventListener("submit", (e) => {
       if (!$("#target").value) throw new InputError("choose a target");
       command.target = $("#target").value;
     }
-    act(command);
+    act(command, S.playersRoll ? typedDice($("#dice").value, S.plan) : null);
   } catch (err) {
     $("#action .error").textContent = err.message;
   }
 });
 $("#end-turn").addEventListener("click", () => act({ do: "next" }));
+$("#dice").addEventListener("input", showPlan);
 $("#do").addEventListener("change", () => { fillOptions(); schedule(); });
 $("#actor").addEventListener("change", schedule);
 $("#opts").addEventListener("change", schedule);

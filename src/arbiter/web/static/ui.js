@@ -641,3 +641,53 @@ export function toast(text, kind = "info") {
   while (box.children.length > 3) box.firstElementChild.remove();
   setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
 }
+
+// -- dice the table throws -----------------------------------------------------------------
+// The dice plan of a command's odds (core/dice_plan.py): each die in order, flat, with what
+// it is for and when it is rolled.
+export function planDice(plan) {
+  const out = [];
+  for (const step of (plan && plan.dice) || []) {
+    for (let i = 0; i < step.count; i++) out.push({ faces: step.faces, for: step.for, when: step.when });
+  }
+  return out;
+}
+
+// Dice typed at the table, as numbers in the order rolled (null when none), checked against
+// the plan die by die as they are typed.
+export function typedDice(text, plan) {
+  const s = String(text || "").trim();
+  if (!s) return null;
+  const parts = s.split(/[\s,;]+/).filter(Boolean);
+  const bad = parts.find((p) => !/^\d+$/.test(p) || Number(p) < 1);
+  if (bad !== undefined) throw new InputError(`'${bad}' is not a die result: give whole numbers from 1 up, in the order rolled (e.g. 14, 6)`, "dice");
+  const values = parts.map(Number);
+  const dice = planDice(plan);
+  if (plan && !plan.cut) {
+    values.forEach((v, i) => {
+      const die = dice[i];
+      if (!die) throw new InputError(`this action rolls at most ${dice.length} dice: ${values.length} typed`, "dice");
+      if (v > die.faces) {
+        const what = die.for === `d${die.faces}` ? "" : ` (${die.for})`;
+        throw new InputError(`die ${i + 1} is a d${die.faces}${what}: ${v} cannot come up on it`, "dice");
+      }
+    });
+  }
+  return values;
+}
+
+// The plan beside the Table dice field: "2d6 attack · 2d6 defense · d12 location on a hit".
+export function planView(plan, typed = 0) {
+  if (!plan || !plan.dice || !plan.dice.length) return h("small", { class: "muted" }, plan ? "no dice to throw" : "");
+  let at = 0;
+  const steps = plan.dice.map((step) => {
+    const first = at;
+    at += step.count;
+    const done = typed >= at ? " typed" : typed > first ? " partly" : "";
+    const name = step.for === `d${step.faces}` ? "" : ` ${step.for}`;
+    return h("span", { class: `die${done}`, title: step.when === "always" ? "always rolled" : `rolled ${step.when}` },
+      `${step.count > 1 ? step.count : ""}d${step.faces}${name}`, step.when === "always" ? null : h("small", {}, ` ${step.when}`));
+  });
+  const rest = typed > 0 && typed < plan.most ? h("small", { class: "muted" }, " · the server rolls the rest") : null;
+  return h("span", { class: "plan" }, steps.flatMap((s, i) => (i ? [" · ", s] : [s])), rest);
+}
