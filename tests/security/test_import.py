@@ -326,6 +326,25 @@ def test_malformed_dice_are_refused(service: GameService, doc: Doc) -> None:
             "a die is a [faces, value] pair of whole numbers")
 
 
+@pytest.mark.parametrize(("payload", "field", "message"), [
+    ({"typed": 3}, "typed", "how many of the dice were typed at the table: a whole number "
+                            "from 0 to the number of dice"),
+    ({"typed": "2"}, "typed", "how many of the dice were typed at the table: a whole number "
+                              "from 0 to the number of dice"),
+    ({"shown": "<b>"}, "shown", "an entry's payload has command, events, dice and typed "
+                                "only, not 'shown'"),
+])
+def test_an_entry_payload_play_never_writes_is_refused(
+        service: GameService, doc: Doc, payload: Doc, field: str, message: str) -> None:
+    log(doc)[1]["payload"].update({"dice": [[20, 3], [20, 4]], **payload})
+    refused(service, doc, f"encounters.0.log.1.payload.{field}", message)
+
+
+def test_dice_typed_at_the_table_come_in_whole(service: GameService, doc: Doc) -> None:
+    log(doc)[3]["payload"].update({"typed": 0})
+    service.import_campaign(doc)
+
+
 def test_an_encounter_version_out_of_step_with_its_log_is_refused(service: GameService,
                                                                   doc: Doc) -> None:
     doc["encounters"][0]["version"] = 99

@@ -258,8 +258,9 @@ def test_the_phone_header_is_short_and_the_tracker_says_hidden(
 @pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
 def test_three_rounds_with_no_error_and_screenshots(browser: Browser, link: str,
                                                     ruleset: str) -> None:
-    """Three rounds of plain play (the default action rolled at a target clicked on the
-    map, then Next) with no script error and no 4xx answer; a game master's view in the
+    """Three rounds of plain play (the default action at a target clicked on the map, its
+    first die typed at the table and the rest rolled by the server, then Next) with no
+    script error and no 4xx answer; a game master's view in the
     middle of the fight, at a desk and then on a phone (the same fight, one turn on)."""
     sizes = ((1440, 900), (390, 844))
     for width, height in sizes:
@@ -277,6 +278,11 @@ def test_three_rounds_with_no_error_and_screenshots(browser: Browser, link: str,
                     expect(page.locator("#target")).to_have_value(chosen)
                     records = page.locator("#log ol.log > li").count()
                     settled(page)
+                    # the table throws the first die (a 1 comes up on any die); the server
+                    # rolls the rest (dice_rest)
+                    expect(page.locator("#dice-plan .die").first).to_be_visible()
+                    page.locator("#dice").fill("1")
+                    expect(page.locator("#dice-plan")).to_contain_text("the server rolls")
                     page.locator("#roll").click()
                     expect(page.locator("#log ol.log > li")).to_have_count(records + 1)
                     settled(page)

@@ -518,7 +518,16 @@ export function logEntry(record, off, open = false, number = (seq) => seq) {
         events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null),
       details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, rollText(t)))))) : null,
       details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, label(t)))))) : null,
-      record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, "dice rolled: ", record.dice.map(([f, v]) => `d${f}=${v}`).join(", "))) : null));
+      record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, diceLine(record))) : null));
+}
+
+// The dice of a record: those typed at the table apart from those the server rolled.
+export function diceLine(record) {
+  const text = (dice) => dice.map(([f, v]) => `d${f}=${v}`).join(", ");
+  const typed = record.typed || 0;
+  if (!typed) return `dice rolled: ${text(record.dice)}`;
+  const rest = record.dice.slice(typed);
+  return `typed at the table: ${text(record.dice.slice(0, typed))}${rest.length ? `; rolled by the server: ${text(rest)}` : ""}`;
 }
 
 export function logList(records, limit = 200, number = (seq) => seq) {
