@@ -6,6 +6,7 @@ Each test opens its own demo campaigns (the module's server), so the fights do n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -164,6 +165,34 @@ def test_rows_dragged_reorder_the_turn_with_one_undoable_command(
         "o => [...document.querySelectorAll('#tracker li[data-id]')].map(l => l.dataset.id)"
         ".join() === o", arg=",".join(before))
     assert not problems, problems
+
+
+def test_a_rows_grip_reorders_by_pointer_events_as_a_finger_does(
+        browser: Browser, server: ServerThread, tables: list[DemoTable], link: str) -> None:
+    """On a phone a row takes no HTML drag and drop: its grip follows pointer events (a
+    finger's, here a mouse's: the same events) and drops the creature above or below the
+    row it is lifted over."""
+    start(server, tables, "zones", "rook", {"ash": 20, "bandit": 10, "ogre": 5, "wolf": 1})
+    for context in browsing(browser, 390, 844):
+        page, problems = watched(context)
+        page.goto(link)
+        open_campaign(page, "zones")
+        before = order_of(page)
+        last = before[-1]
+        grip = page.locator(f"#tracker li[data-id='{last}'] .grip")
+        grip.scroll_into_view_if_needed()
+        start_box = grip.bounding_box()
+        onto = page.locator(f"#tracker li[data-id='{before[1]}']").bounding_box()
+        assert start_box and onto
+        page.mouse.move(start_box["x"] + 4, start_box["y"] + 4)
+        page.mouse.down()
+        page.mouse.move(onto["x"] + 40, onto["y"] + 3, steps=6)  # the upper half: before it
+        expect(page.locator(f"#tracker li[data-id='{before[1]}']")).to_have_class(
+            re.compile("dropto"))
+        page.mouse.up()
+        expect(page.locator("#tracker li[data-id]").nth(1)).to_have_attribute("data-id", last)
+        settled(page)
+        assert not problems, problems
 
 
 def test_a_melee_creature_opens_on_melee_and_the_next_on_its_own(gm: BrowserContext,

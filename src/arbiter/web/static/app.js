@@ -722,6 +722,7 @@ function gmTracker(st) {
         const box = li.getBoundingClientRect();
         if (moved && moved !== id) reorder(moved, id, e.clientY > box.top + box.height / 2);
       });
+      li.prepend(dragHandle(li, id, name));
     }
     const who = li.querySelector(".who");
     who.classList.add("aimable");
@@ -737,6 +738,46 @@ function gmTracker(st) {
     }
   }
   return out;
+}
+
+// A grip that drags its row by pointer events: a finger on a phone or tablet (where rows do
+// not take HTML drag and drop) as well as a mouse. The row under the pointer when it lifts is
+// where the creature goes, above or below its middle.
+function dragHandle(li, id, name) {
+  const grip = h("span", { class: "grip", role: "button", tabindex: "-1", "aria-label": `drag ${name} in the turn order`, title: "drag to reorder" }, "⋮⋮");
+  const rowAt = (e) => {
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const row = under && under.closest("#tracker li[data-id]");
+    return row && row.dataset.id !== id ? row : null;
+  };
+  let over = null;
+  grip.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    grip.setPointerCapture(e.pointerId);
+    li.classList.add("lifted");
+  });
+  grip.addEventListener("pointermove", (e) => {
+    if (!li.classList.contains("lifted")) return;
+    const row = rowAt(e);
+    if (row !== over) {
+      if (over) over.classList.remove("dropto");
+      over = row;
+      if (over) over.classList.add("dropto");
+    }
+  });
+  const done = (e, drop) => {
+    if (!li.classList.contains("lifted")) return;
+    li.classList.remove("lifted");
+    if (over) over.classList.remove("dropto");
+    const row = drop ? rowAt(e) : null;
+    over = null;
+    if (!row) return;
+    const box = row.getBoundingClientRect();
+    reorder(id, row.dataset.id, e.clientY > box.top + box.height / 2);
+  };
+  grip.addEventListener("pointerup", (e) => done(e, true));
+  grip.addEventListener("pointercancel", (e) => done(e, false));
+  return grip;
 }
 
 async function setInitiative(id, field) {
