@@ -92,12 +92,23 @@ bound as every list argument, ``core.catalogue.MAX_ITEMS``)."""
 MAP_SQUARES = 40_000
 """Squares of terrain one encounter's map may hold (Polemos walls, windows and smoke;
 realms difficult terrain): a paint past it is refused, clearing is always allowed."""
+IMAGE_BYTES = 10 * 1024 * 1024
+"""Bytes of one uploaded scene image (PNG, JPEG or WebP), as sent."""
+IMAGE_SIDE = 8192
+"""Pixels of a scene image's longer side: checked from its header, before any pixel is
+decoded (a small file can declare a huge image)."""
+CAMPAIGN_IMAGE_BYTES = 20 * 1024 * 1024
+"""Bytes of every image a campaign stores, together (each as stored, re-encoded): small
+enough that the campaign's export (images in base64) stays within ``IMPORT_BYTES``."""
 
 __all__ = [
     "BODY_BYTES",
+    "CAMPAIGN_IMAGE_BYTES",
     "CONNECTIONS",
     "DICE_MAX_DEPTH",
     "HEADER_SECONDS",
+    "IMAGE_BYTES",
+    "IMAGE_SIDE",
     "IMPORT_BYTES",
     "IMPORT_RECORDS",
     "JSON_DEPTH",

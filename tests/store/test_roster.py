@@ -274,7 +274,7 @@ def test_a_database_of_schema_2_gains_campaign_logs(tmp_path: Path) -> None:
                "VALUES ('c-old', 'Old', 'demo', '{}', '2025-01-01')")
     backend.close()
     store = EventStore.open(path)
-    assert store.migrated == [3]
+    assert store.migrated == [3, 4]  # and the images table
     assert store.campaign_log("c-old") == (0, [])
     service = GameService(store)
     roster(service, "c-old", "character_add", **NIA)

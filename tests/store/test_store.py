@@ -306,3 +306,30 @@ def test_racing_appends_one_wins_the_others_conflict(store: EventStore) -> None:
     assert all(f"{o} stored" in outcomes for o in others)
     assert [r.seq for r in store.records(eid)] == [1, 2]
     assert all(store.version(o) == 2 for o in others)
+
+
+def test_images_are_kept_once_by_hash_within_the_campaign_limit(store: EventStore) -> None:
+    """Scene images in both stores (SQLite BLOB, PostgreSQL bytea): bytes back exactly,
+    one row per content hash, and the campaign's total bounded."""
+    import io
+
+    from PIL import Image
+
+    from arbiter.store.errors import TooMuch
+    from arbiter.store.images import clean_image
+
+    campaign = store.create_campaign("c-img", "Pictures", "demo", {})
+    out = io.BytesIO()
+    Image.new("RGB", (40, 20), (1, 2, 3)).save(out, "PNG")
+    image = clean_image(out.getvalue() + b"\0\xff trailing")
+    assert store.put_image(campaign.id, image, 10_000) is True
+    assert store.put_image(campaign.id, image, 10_000) is False  # kept once
+    back = store.image(campaign.id, image.hash)
+    assert back == image and isinstance(back.data, bytes)
+    assert store.image("c-other", image.hash) is None
+    assert clean_image(out.getvalue()).hash == image.hash  # the same pixels, trailer gone
+    bigger = io.BytesIO()
+    Image.new("RGB", (400, 400), (9, 9, 9)).save(bigger, "JPEG")
+    with pytest.raises(TooMuch, match=f"at most {len(image.data) + 10} together"):
+        store.put_image(campaign.id, clean_image(bigger.getvalue()), len(image.data) + 10)
+    assert [i.hash for i in store.images(campaign.id)] == [image.hash]

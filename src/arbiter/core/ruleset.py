@@ -9,6 +9,7 @@ that changes state. Rulesets are found through the ``arbiter.rulesets`` entry-po
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -17,6 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
+from ..limits import IMAGE_SIDE
 from . import catalogue as args
 from .catalogue import (
     CommandSpec,
@@ -38,6 +40,12 @@ from .model import Condition, Duration, EncounterState, Entity, TurnPoint, name_
 from .options import Option, legal_options
 from .paths import get_path, set_path
 from .rulings import RulingSet
+
+SCENE: dict[str, Any] = {"image": "", "width": 0, "height": 0, "square": 64, "offset_x": 0,
+                         "offset_y": 0}
+"""An encounter's scene before its game master sets one (``scene``): no image, 64 pixels
+a square."""
+HASH = re.compile(r"[0-9a-f]{64}")
 
 if TYPE_CHECKING:
     from ..coverage import Inventory
@@ -540,6 +548,48 @@ class Ruleset:
            enabled=args.flag("whether it is revealed then"))
     def apply_reveal_on_turn_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.reveal_on_turn = bool(data["enabled"])
+
+    @command("Set the encounter's scene: its background image (the scene image route "
+             "uploads it and sets it here) and where the map's grid lies on it.",
+             image=args.text("the image's content hash, or '' for none (the upload sets it)",
+                             max_len=64),
+             width=args.integer("the image's width in pixels", lo=1, hi=IMAGE_SIDE),
+             height=args.integer("the image's height in pixels", lo=1, hi=IMAGE_SIDE),
+             square=args.integer("pixels of the image per square of the map", lo=8,
+                                 hi=2048),
+             offset_x=args.integer("pixels from the image's left edge to the map's first "
+                                   "column", lo=-IMAGE_SIDE, hi=IMAGE_SIDE),
+             offset_y=args.integer("pixels from the image's top edge to the map's first row",
+                                   lo=-IMAGE_SIDE, hi=IMAGE_SIDE))
+    def do_scene(self, state: EncounterState, command: Command,
+                 dice: DiceSource) -> list[Event]:
+        """A background image for the map and the grid's calibration on it; what is not
+        given stays as it was."""
+        a = command.args
+        now = dict(state.extra.get("scene") or SCENE)
+        scene = {**now, **{k: a[k] for k in SCENE if a.get(k) is not None}}
+        image = str(scene["image"])
+        if image and not HASH.fullmatch(image):
+            raise InvalidArgument("scene: image is the content hash of an uploaded image "
+                                  "(64 hexadecimal digits), or '' for none", "image")
+        if image and image != now["image"] and (a.get("width") is None
+                                               or a.get("height") is None):
+            raise InvalidArgument("scene: a new image comes with its width and height (the "
+                                  "upload gives them)", "width")
+        if not image:
+            scene.update(image="", width=0, height=0)
+        if scene == now:
+            raise IllegalCommand("the scene is already so: nothing to change")
+        return [Event("scene_set", scene)]
+
+    @event("The scene is set[: a {width}x{height} background], a square is {square} pixels "
+           "from ({offset_x}, {offset_y}).",
+           image=args.text("the image's content hash"), width=args.integer("pixels wide"),
+           height=args.integer("pixels high"), square=args.integer("pixels per square"),
+           offset_x=args.integer("the grid's left edge"),
+           offset_y=args.integer("the grid's top edge"))
+    def apply_scene_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        state.extra["scene"] = {k: data[k] for k in SCENE}
 
     @event("{target} is revealed as its turn starts.", target=args.creature("who"))
     def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:

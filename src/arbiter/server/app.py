@@ -49,6 +49,8 @@ from ..core.options import options_json
 from ..core.roster import AlreadyListed, NotListed
 from ..limits import (
     BODY_BYTES,
+    CAMPAIGN_IMAGE_BYTES,
+    IMAGE_BYTES,
     IMPORT_BYTES,
     JSON_DEPTH,
     RATE_PER_MINUTE,
@@ -69,6 +71,8 @@ from ..store import (
     open_store,
 )
 from ..store.backends import PostgresBackend
+from ..store.errors import TooMuch
+from ..store.images import FORMATS, ImageError, clean_image
 from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
@@ -988,6 +992,65 @@ class Api:
                                   body.get("expected_version"),
                                   body.get("dice_rest") == "server")
 
+    # -- routes: the scene's image ---------------------------------------------------------
+    async def put_scene_image(self, request: Request) -> Response:
+        """``PUT /api/encounters/{eid}/scene/image``: the GM's background image, the raw
+        body with its Content-Type. Checked and encoded again (``store/images.py``), kept by
+        its hash in the campaign, and set as the scene (a ``scene`` command in the log)."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind not in FORMATS.values():
+            raise ApiError(415, "send the image itself as the body, with Content-Type "
+                           "image/png, image/jpeg or image/webp", "content-type")
+        data = await read_body(request, IMAGE_BYTES)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            try:
+                image = clean_image(data)
+            except ImageError as err:
+                raise ApiError(err.status, str(err), "image") from None
+            try:
+                games.store.put_image(principal.campaign_id, image, CAMPAIGN_IMAGE_BYTES)
+            except TooMuch as err:
+                raise ApiError(413, str(err), "image") from None
+            with games.locked(eid):
+                scene = games.read(eid, lambda ld: dict(ld.state.extra.get("scene") or {}))
+                if scene.get("image") == image.hash:
+                    return {"image": image.meta(), "unchanged": True}
+                loaded, record = games.submit(eid, Command("scene", args={
+                    "image": image.hash, "width": image.width, "height": image.height}),
+                    principal.author)
+                return {**_outcome(loaded, record, principal), "image": image.meta()}
+        out = await heavy(work)
+        return JSONResponse(out, status_code=200 if out.get("unchanged") else 201)
+
+    async def scene_image(self, request: Request) -> Response:
+        """``GET /api/encounters/{eid}/scene/image``: the scene's image, for the GM and the
+        campaign's players."""
+        eid, principal = await self.encounter_principal(request)
+        games = self.games
+
+        def work() -> Any:
+            image = games.read(eid, lambda ld: str((ld.state.extra.get("scene") or {})
+                                                   .get("image") or ""))
+            return games.store.image(principal.campaign_id, image) if image else None
+        found = await run_in_threadpool(work)
+        if found is None:
+            raise ApiError(404, "this encounter's scene has no image (the game master "
+                           "uploads one)")
+        return Response(found.data, media_type=found.content_type, headers={
+            "cache-control": "private, max-age=31536000, immutable",
+            "etag": f'"{found.hash}"', "x-content-type-options": "nosniff",
+            "content-disposition": "inline"})
+
+    async def delete_scene_image(self, request: Request) -> Response:
+        """``DELETE /api/encounters/{eid}/scene/image``: the scene without its image (a
+        ``scene`` command: undone like any other; the image stays in the campaign)."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        return await self._submit(eid, principal, Command("scene", args={"image": ""}),
+                                  None, None)
+
     async def add_actor(self, request: Request) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
         body = dict(await read_json(request, "AddActor"))
@@ -1451,6 +1514,12 @@ def routes(api: Api) -> list[BaseRoute]:
         Route("/api/encounters/{encounter_id}/commands", g(api.submit), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/actors", g(api.add_actor), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/odds", g(api.odds), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/scene/image", g(api.put_scene_image),
+              methods=["PUT"]),
+        Route("/api/encounters/{encounter_id}/scene/image", g(api.scene_image),
+              methods=["GET"]),
+        Route("/api/encounters/{encounter_id}/scene/image", g(api.delete_scene_image),
+              methods=["DELETE"]),
         Route("/api/encounters/{encounter_id}/options", g(api.options), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/undo", g(api.undo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/redo", g(api.redo), methods=["POST"]),

@@ -203,6 +203,8 @@ class CampaignFile(Struct, forbid_unknown_fields=True):
     tokens: list[Any]
     encounters: list[Any]
     log: list[Any] = []
+    images: list[Any] = []
+    """The campaign's scene images (base64), checked as uploads are."""
 
 
 class DiceRequest(Struct, forbid_unknown_fields=True):

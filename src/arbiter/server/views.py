@@ -373,6 +373,9 @@ class View:
         shown = self.map_json()
         if shown is not None:
             out["map"] = shown
+        scene = s.extra.get("scene")
+        if scene:  # the background image and the grid's place on it (``scene``)
+            out["scene"] = plain(scene)
         return out
 
     # -- log ----------------------------------------------------------------------------

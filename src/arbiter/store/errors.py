@@ -59,3 +59,7 @@ class AlreadyExists(StoreError):
 
 class SnapshotError(StoreError):
     """A snapshot that cannot be written or read back (the log is used instead)."""
+
+
+class TooMuch(StoreError):
+    """A write that would pass one of the campaign's size limits (its images together)."""

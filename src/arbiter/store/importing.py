@@ -27,12 +27,14 @@ version 1 had no campaign log (no roster, no bestiary).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn, TypeGuard
 
 from ..core import EncounterState, Entry, Event, RulesError, Ruleset, load_ruleset
@@ -40,8 +42,9 @@ from ..core import events as core_events
 from ..core.events import Command, upcast
 from ..core.roster import Roster, RosterState
 from ..dice import ForcedDice
-from ..limits import IMPORT_RECORDS
+from ..limits import CAMPAIGN_IMAGE_BYTES, IMPORT_RECORDS
 from .errors import AlreadyExists, ExportFormatError, StoreError
+from .images import ImageError, StoredImage, clean_image
 from .replay import stacks
 from .store import (
     LOG_SCHEMA,
@@ -73,6 +76,8 @@ class CampaignImport:
     encounters: list[tuple[EncounterRecord, list[LogRecord]]]
     log: list[LogRecord]
     """The campaign's own log (its roster and bestiary)."""
+    images: list[StoredImage] = field(default_factory=list)
+    """Its scene images, each checked and encoded again as an upload is."""
 
 
 class DeadlineExceeded(StoreError):
@@ -134,7 +139,44 @@ def read_campaign_file(document: Any, store: EventStore,
                   "an import never replaces one", f"encounters.{i}.id")
     encounters = [_encounter(e, i, ids[i], campaign.id, ruleset, check)
                   for i, e in enumerate(encounter_docs)]
-    return CampaignImport(campaign, tokens, encounters, campaign_log)
+    images = _images(doc.get("images", []), check)
+    return CampaignImport(campaign, tokens, encounters, campaign_log, images)
+
+
+def _images(docs: Any, check: Callable[[], None]) -> list[StoredImage]:
+    """The campaign's scene images: each decoded, checked and encoded again as an upload
+    is (``images.py``), kept under the hash the logs name it by."""
+    if not isinstance(docs, list):
+        _fail("must be a list of images", "images")
+    out: list[StoredImage] = []
+    seen: set[str] = set()
+    total = 0
+    for n, doc in enumerate(docs):
+        here = f"images.{n}"
+        if not isinstance(doc, dict) or not isinstance(doc.get("data"), str):
+            _fail("an image is an object with hash, content_type, width, height and data "
+                  "(base64)", here)
+        key = doc.get("hash")
+        if not isinstance(key, str) or not DIGEST_PATTERN.fullmatch(key) or key in seen:
+            _fail("an image's hash is a SHA-256 in 64 lowercase hexadecimal digits, once "
+                  "in the file", f"{here}.hash")
+        seen.add(key)
+        try:
+            raw = base64.b64decode(doc["data"], validate=True)
+        except (binascii.Error, ValueError):
+            _fail("must be the image's bytes in base64", f"{here}.data")
+        try:
+            image = clean_image(raw)
+        except ImageError as err:
+            _fail(str(err), f"{here}.data")
+        total += len(image.data)
+        if total > CAMPAIGN_IMAGE_BYTES:
+            _fail(f"the campaign's images take more than {CAMPAIGN_IMAGE_BYTES} bytes "
+                  "together", here)
+        out.append(StoredImage(key, image.content_type, image.width, image.height,
+                               image.data))
+        check()
+    return out
 
 
 # -- the envelope and the shape ---------------------------------------------------------

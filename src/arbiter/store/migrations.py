@@ -85,6 +85,20 @@ MIGRATIONS: list[Migration] = [
             PRIMARY KEY (campaign_id, seq)
         )""",
     )),
+    # BYTEA is PostgreSQL's bytes; SQLite keeps a BLOB as it is under any column type
+    Migration(4, "scene images, by campaign and content hash", (
+        """CREATE TABLE images (
+            campaign_id TEXT NOT NULL REFERENCES campaigns(id),
+            hash TEXT NOT NULL,
+            content_type TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            size BIGINT NOT NULL,
+            data BYTEA NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (campaign_id, hash)
+        )""",
+    )),
 ]
 
 

@@ -731,7 +731,8 @@ class GameService:
         checked = read_campaign_file(document, self.store, deadline)
         self.store.import_rows(checked.campaign, checked.tokens, checked.encounters,
                                checked.log,
-                               before_commit=deadline.check if deadline is not None else None)
+                               before_commit=deadline.check if deadline is not None else None,
+                               images=checked.images)
         self._tokens.pop(checked.campaign.id, None)
         self._rosters.pop(checked.campaign.id, None)
         return checked.campaign

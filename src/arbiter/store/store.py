@@ -14,6 +14,7 @@ snapshot never changes what an encounter loads as.
 
 from __future__ import annotations
 
+import base64
 import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -25,7 +26,15 @@ from typing import Any, Literal, TypeVar
 
 from ..core import Entry
 from .backends import Backend, Tx, open_backend
-from .errors import AlreadyExists, Conflict, ExportFormatError, NotFound, StoreError
+from .errors import (
+    AlreadyExists,
+    Conflict,
+    ExportFormatError,
+    NotFound,
+    StoreError,
+    TooMuch,
+)
+from .images import StoredImage
 from .migrations import migrate
 
 LOG_SCHEMA = 1
@@ -444,6 +453,46 @@ class EventStore:
                 "AND seq <= ? ORDER BY seq", (encounter_id, after, encounter.version))]
         return encounter, snapshot, records
 
+    # -- scene images ---------------------------------------------------------------------
+    def put_image(self, campaign_id: str, image: StoredImage, limit: int) -> bool:
+        """Keep ``image`` for the campaign (once per content hash); False when it was kept
+        already. Refused with :class:`TooMuch` when the campaign's images would pass
+        ``limit`` bytes together."""
+        with self.backend.transaction() as tx:
+            if tx.rows("SELECT 1 FROM images WHERE campaign_id = ? AND hash = ?",
+                       (campaign_id, image.hash)):
+                return False
+            used = int(tx.rows("SELECT COALESCE(SUM(size), 0) FROM images WHERE "
+                               "campaign_id = ?", (campaign_id,))[0][0])
+            if used + len(image.data) > limit:
+                raise TooMuch(f"the campaign's images would take {used + len(image.data)} "
+                              f"bytes: at most {limit} together (remove a scene image "
+                              "first)")
+            self._insert_image(tx, campaign_id, image, now())
+        return True
+
+    @staticmethod
+    def _insert_image(tx: Tx, campaign_id: str, image: StoredImage, created_at: str) -> None:
+        tx.run("INSERT INTO images (campaign_id, hash, content_type, width, height, size, "
+               "data, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+               (campaign_id, image.hash, image.content_type, image.width, image.height,
+                len(image.data), image.data, created_at))
+
+    def image(self, campaign_id: str, digest: str) -> StoredImage | None:
+        with self.backend.read() as tx:
+            rows = tx.rows("SELECT hash, content_type, width, height, data FROM images "
+                           "WHERE campaign_id = ? AND hash = ?", (campaign_id, digest))
+        if not rows:
+            return None
+        h, kind, width, height, data = rows[0]
+        return StoredImage(h, kind, int(width), int(height), bytes(data))
+
+    def images(self, campaign_id: str) -> list[StoredImage]:
+        with self.backend.read() as tx:
+            rows = tx.rows("SELECT hash, content_type, width, height, data FROM images "
+                           "WHERE campaign_id = ? ORDER BY hash", (campaign_id,))
+        return [StoredImage(h, k, int(w), int(ht), bytes(d)) for h, k, w, ht, d in rows]
+
     # -- export and import --------------------------------------------------------------
     def export_rows(self, campaign_id: str) -> dict[str, Any]:
         """The campaign, its tokens (digests only), encounters and full logs, in one read."""
@@ -470,9 +519,14 @@ class EventStore:
                 out_encounters.append({"id": eid, "name": ename, "version": int(version),
                                        "created_at": ecreated,
                                        "log": [r.to_json() for r in records]})
+            images = tx.rows("SELECT hash, content_type, width, height, data FROM images "
+                             "WHERE campaign_id = ? ORDER BY hash", (cid,))
         return {
             "campaign": {"id": cid, "name": name, "ruleset": ruleset,
                          "rulings": json.loads(rulings), "created_at": created},
+            "images": [{"hash": h, "content_type": k, "width": int(w), "height": int(ht),
+                        "data": base64.b64encode(bytes(d)).decode("ascii")}
+                       for h, k, w, ht, d in images],
             "log": campaign_log,
             "tokens": [{"digest": d, "role": role, "name": n, "characters": json.loads(ch),
                         "created_at": tc} for d, role, n, ch, tc in tokens],
@@ -499,6 +553,7 @@ class EventStore:
         encounters: Iterable[tuple[EncounterRecord, list[LogRecord]]],
         campaign_log: Sequence[LogRecord] = (),
         before_commit: Callable[[], None] | None = None,
+        images: Sequence[StoredImage] = (),
     ) -> None:
         """Write a whole campaign in one transaction (all of it or nothing).
 
@@ -521,6 +576,8 @@ class EventStore:
                                      "campaign_log (campaign_id")
             for token in tokens:
                 self._insert_token(tx, token)
+            for image in images:
+                self._insert_image(tx, campaign.id, image, now())
             for i, (enc, records) in enumerate(encounters):
                 if not tx.run("INSERT INTO encounters (id, campaign_id, name, version, "
                               "created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
