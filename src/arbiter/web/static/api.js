@@ -23,38 +23,45 @@ export class Api {
   }
 
   async request(method, path, body) {
+    return this.exchange(method, path, body === undefined ? undefined : JSON.stringify(body),
+      body === undefined ? null : "application/json", "json");
+  }
+
+  // One request with the token: `payload` sent as `type`; the answer read as JSON or, with
+  // `as` "blob", as bytes (an image). A refusal is an ApiError with the server's message.
+  async exchange(method, path, payload, type, as) {
     const headers = {};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (type) headers["Content-Type"] = type;
     busy(1);
+    let response;
     try {
-      return await this.send(method, path, headers, body);
+      try {
+        response = await fetch(path, { method, headers, body: payload });
+      } catch (err) {
+        throw new ApiError(0, `the server does not answer (${err.message})`, null);
+      }
+      if (response.ok && as === "blob") return await response.blob();
+      let data = null;
+      try {
+        data = await response.json();
+      } catch {
+        data = null;
+      }
+      if (!response.ok) {
+        const message = data && data.error ? data.error : `${method} ${path}: HTTP ${response.status}`;
+        throw new ApiError(response.status, message, data ? data.field : null);
+      }
+      return data;
     } finally {
       busy(-1);
     }
   }
 
-  async send(method, path, headers, body) {
-    let response;
-    try {
-      response = await fetch(path, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-      });
-    } catch (err) {
-      throw new ApiError(0, `the server does not answer (${err.message})`, null);
-    }
-    let data = null;
-    try {
-      data = await response.json();
-    } catch {
-      data = null;
-    }
-    if (!response.ok) {
-      const message = data && data.error ? data.error : `${method} ${path}: HTTP ${response.status}`;
-      throw new ApiError(response.status, message, data ? data.field : null);
-    }
-    return data;
-  }
+  // A file sent as it is (an image: its own type), and bytes read back.
+  upload(path, file) { return this.exchange("PUT", path, file, file.type || "application/octet-stream", "json"); }
+  bytes(path) { return this.exchange("GET", path, undefined, null, "blob"); }
+  delete(path) { return this.exchange("DELETE", path, undefined, null, "json"); }
 
   get(path) { return this.request("GET", path); }
   post(path, body) { return this.request("POST", path, body === undefined ? {} : body); }

@@ -259,6 +259,7 @@ function render() {
   }
   $("#start").hidden = st.in_combat;
   $("#end").hidden = !st.in_combat;
+  renderScene(st);
   document.documentElement.dataset.shown = st.encounter;  // which encounter the page shows
   $("#next").disabled = !st.in_combat;
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${nameOf(st.current)}` : "";
@@ -692,6 +693,41 @@ function pickTarget(id, where) {
   refreshOdds();
 }
 
+// -- the scene: a background image under the map, and the grid's place on it --------------
+// The image goes up as it is (the server checks it and keeps only its pixels); the grid's
+// calibration is the `scene` command (logged, undone with U).
+async function setScene(form) {
+  await guard(form, async () => {
+    const file = F(form, "image").files[0];
+    if (file) {
+      const out = await S.api.upload(`/api/encounters/${S.encounter}/scene/image`, file);
+      if (out.record) addRecord(out.record);
+      if (out.state) setState(out.state);
+      F(form, "image").value = "";
+    }
+    const scene = (S.state && S.state.scene) || {};
+    const command = { do: "scene" };
+    for (const name of ["square", "offset_x", "offset_y"]) {
+      const text = F(form, name).value.trim();
+      if (text === "") continue;
+      const value = arith(text, scene[name], name);
+      if (value !== scene[name]) command[name] = value;
+    }
+    if (Object.keys(command).length > 1) await send(command);
+    else if (!file) throw new InputError("choose an image or change the square or the grid's start", "image");
+  }, { image: "image", square: "square", offset_x: "offset_x", offset_y: "offset_y" });
+}
+
+function renderScene(st) {
+  const form = $("#scene-form");
+  const scene = st.scene || {};
+  for (const name of ["square", "offset_x", "offset_y"]) {
+    const input = F(form, name);
+    if (document.activeElement !== input) input.value = scene.image ? String(scene[name] ?? "") : "";
+  }
+  $("#scene-remove").disabled = !scene.image;
+}
+
 // -- the turn order, edited in place --------------------------------------------------------
 // Each row: its initiative in a field (the kernel's `initiative` command), a field taking
 // -7 / +3 (the ruleset's `damage` / `heal` commands, as the cards' buttons), a click on the
@@ -1069,6 +1105,18 @@ function wire() {
     odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version }),
     submit: (command) => send(command),
     onTap: (id) => pickTarget(id, "map"),
+    image: () => S.api.bytes(`/api/encounters/${S.encounter}/scene/image`),
+  });
+  $("#scene-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    setScene(e.target);
+  });
+  $("#scene-remove").addEventListener("click", () => {
+    guard($("#scene-form"), async () => {
+      const out = await S.api.delete(`/api/encounters/${S.encounter}/scene/image`);
+      addRecord(out.record);
+      setState(out.state);
+    });
   });
   // A form's error goes as soon as the game master changes what it was about.
   for (const form of document.querySelectorAll("form")) {

@@ -275,6 +275,8 @@ export class BattleMap {
     this.odds = opts.odds;
     this.submit = opts.submit;
     this.onTap = opts.onTap || null; // a token clicked: (id) => void (the GM's target)
+    this.image = opts.image || null; // the scene's image: (hash) => Promise<Blob>
+    this.backdrop = { hash: "", url: "", failed: "" }; // the scene image drawn, once loaded
     this.state = null;
     this.id = `map${++uid}`;
     this.tokens = new Map();
@@ -422,6 +424,12 @@ export class BattleMap {
     const ys = [];
     for (const e of placed) for (const [dx, dy] of this.footprint(e)) { xs.push(e.position[0] + dx); ys.push(e.position[1] + dy); }
     for (const t of terrain) { xs.push(t.x); ys.push(t.y); }
+    // The scene's image covers squares from its offset on (`scene`: pixels per square).
+    const scene = this.sceneOf(st);
+    if (scene) {
+      xs.push(Math.floor(-scene.offset_x / scene.square), Math.ceil((scene.width - scene.offset_x) / scene.square) - 1);
+      ys.push(Math.floor(-scene.offset_y / scene.square), Math.ceil((scene.height - scene.offset_y) / scene.square) - 1);
+    }
     let minX = 0, minY = 0, maxX = MIN_COLS - 1, maxY = MIN_ROWS - 1;
     if (xs.length) {
       minX = Math.min(...xs) - MARGIN; maxX = Math.max(...xs) + MARGIN;
@@ -462,7 +470,7 @@ export class BattleMap {
       const fy = foot.reduce((a, p) => a + p[1], 0) / foot.length;
       this.laidOut.set(e.id, { x: (px + fx - minX) * U + U / 2, y: (py + fy - minY) * U + U / 2, square: [px, py], foot });
     }
-    const gridKey = `${minX},${minY},${cols},${rows}|${this.trays.map((t) => `${t.label}:${t.ids.length}`).join(";")}`;
+    const gridKey = `${minX},${minY},${cols},${rows}|${this.trays.map((t) => `${t.label}:${t.ids.length}`).join(";")}|${scene ? JSON.stringify(scene) + this.backdrop.url : ""}`;
     if (gridKey !== this.gridKey) {
       this.gridKey = gridKey;
       const cell = `${this.id}-cell`;
@@ -476,8 +484,14 @@ export class BattleMap {
       for (let yy = minY; yy <= maxY; yy += 1) {
         if ((yy % 5 === 0 || yy === minY) && yy !== minY) labels.push(el("text", { x: 3, y: (yy - minY) * U + 9, class: "coord" }, yy));
       }
+      const backdrop = scene && this.backdrop.url ? el("image", {
+        href: this.backdrop.url, class: "backdrop", preserveAspectRatio: "none",
+        x: (-scene.offset_x / scene.square - minX) * U, y: (-scene.offset_y / scene.square - minY) * U,
+        width: (scene.width / scene.square) * U, height: (scene.height / scene.square) * U,
+      }) : null;
       this.layers.ground.replaceChildren(...[
         el("rect", { x: 0, y: 0, width: cols * U, height: rows * U, class: "board" }),
+        backdrop,
         el("rect", { x: 0, y: 0, width: cols * U, height: rows * U, fill: `url(#${cell})` }),
         el("rect", { x: 0, y: 0, width: cols * U, height: rows * U, class: "boardedge" }),
         labels,
@@ -485,7 +499,7 @@ export class BattleMap {
           el("rect", { x: 0, y: t.y, width: cols * U, height: t.height, rx: 6, class: "tray" }),
           el("text", { x: 6, y: t.y + U * 0.5, class: "traylabel" },
             t.label === "not on the grid" && this.role === "gm" ? "not on the grid: drag onto a square to place" : t.label),
-        ])].flat(2));
+        ])].flat(2).filter(Boolean));
     }
     const terrainKey = JSON.stringify(terrain) + gridKey;
     if (terrainKey !== this.terrainKey) {
@@ -500,6 +514,23 @@ export class BattleMap {
     const unknown = all.filter((e) => !("position" in e)).map((e) => e.name || e.id);
     this.note.textContent = unknown.length
       ? `Not on this map (the server does not tell you where they are): ${unknown.join(", ")}.` : "";
+  }
+
+  /** The state's scene when it has an image, which is fetched once (then drawn). */
+  sceneOf(st) {
+    const scene = st.scene;
+    if (!scene || !scene.image || !(scene.square > 0) || !this.image) return null;
+    if (this.backdrop.hash !== scene.image && this.backdrop.failed !== scene.image) {
+      const hash = scene.image;
+      if (this.backdrop.url) URL.revokeObjectURL(this.backdrop.url);
+      this.backdrop = { hash, url: "", failed: "" };
+      this.image(hash).then((blob) => {
+        if (this.backdrop.hash !== hash) return;
+        this.backdrop.url = URL.createObjectURL(blob);
+        this.draw();
+      }, () => { this.backdrop.failed = hash; });
+    }
+    return scene;
   }
 
   size(width, height, cols) {

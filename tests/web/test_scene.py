@@ -1,0 +1,69 @@
+"""The scene (issue 34) in Chromium: the game master uploads a background, calibrates the
+grid on it, and the player's map shows the same picture under the same squares."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image, ImageDraw
+from playwright.sync_api import Browser, BrowserContext, expect
+
+from arbiter.web.demo import DemoTable
+
+from .conftest import ServerThread, browsing, screenshot
+from .test_at_the_table import gm, link, tables, watched  # noqa: F401 (fixtures)
+from .test_table import open_campaign, settled
+
+
+def battlefield(width: int = 960, height: int = 640, square: int = 64) -> bytes:
+    """A drawn map: grass, a road, and a grid of ``square`` pixels to calibrate on."""
+    im = Image.new("RGB", (width, height), (96, 140, 80))
+    draw = ImageDraw.Draw(im)
+    draw.rectangle((0, height // 2 - square // 2, width, height // 2 + square // 2),
+                   fill=(170, 150, 110))
+    for x in range(0, width, square):
+        draw.line((x, 0, x, height), fill=(60, 90, 50))
+    for y in range(0, height, square):
+        draw.line((0, y, width, y), fill=(60, 90, 50))
+    out = io.BytesIO()
+    im.save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_background_uploaded_and_calibrated_shows_on_both_pages(
+        gm: BrowserContext, browser: Browser, server: ServerThread,  # noqa: F811
+        tables: list[DemoTable], link: str) -> None:  # noqa: F811
+    page, problems = watched(gm)
+    page.goto(link)
+    open_campaign(page, "realms")
+    expect(page.locator("#map-panel")).to_have_attribute("open", "")
+    page.locator("#scene-tools summary").click()
+    form = page.locator("#scene-form")
+    form.locator("[name=image]").set_input_files(
+        files=[{"name": "ford.png", "mimeType": "image/png", "buffer": battlefield()}])
+    form.locator("button[type=submit]").click()
+    backdrop = page.locator(".battlemap image.backdrop")
+    expect(backdrop).to_have_count(1)
+    settled(page)
+    expect(form.locator("[name=square]")).to_have_value("64")
+    # the grid: 80 pixels a square on this image, starting 16 pixels in
+    form.locator("[name=square]").fill("80")
+    form.locator("[name=offset_x]").fill("16")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#log .said").first).to_contain_text("a square is 80 pixels from (16, 0)")
+    settled(page)
+    box = backdrop.bounding_box()
+    assert box and box["width"] > 0
+    screenshot(page, "scene-gm-1440")
+    table = next(t for t in tables if t.ruleset == "realms")
+    for context in browsing(browser, 390, 844):
+        player, player_problems = watched(context)
+        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
+        player.locator("#map-panel summary").click() if player.locator(
+            "#map-panel").get_attribute("open") is None else None
+        expect(player.locator(".battlemap image.backdrop")).to_have_count(1)
+        screenshot(player, "scene-player-390")
+        assert not player_problems, player_problems
+    page.keyboard.press("u")  # the calibration is undone like any command
+    expect(form.locator("[name=square]")).to_have_value("64")
+    assert not problems, problems
