@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, BrowserContext, expect
+from playwright.sync_api import Browser, BrowserContext, FilePayload, expect
 
 from arbiter.web.demo import DemoTable
 
@@ -39,8 +39,9 @@ def test_a_background_uploaded_and_calibrated_shows_on_both_pages(
     expect(page.locator("#map-panel")).to_have_attribute("open", "")
     page.locator("#scene-tools summary").click()
     form = page.locator("#scene-form")
-    form.locator("[name=image]").set_input_files(
-        files=[{"name": "ford.png", "mimeType": "image/png", "buffer": battlefield()}])
+    upload: FilePayload = {"name": "ford.png", "mimeType": "image/png",
+                           "buffer": battlefield()}
+    form.locator("[name=image]").set_input_files(files=[upload])
     form.locator("button[type=submit]").click()
     backdrop = page.locator(".battlemap image.backdrop")
     expect(backdrop).to_have_count(1)
