@@ -65,7 +65,11 @@ class Table:
     """One encounter of a ruleset's demo table, with or without its hidden creature."""
 
     def __init__(self, client: httpx.Client, ruleset: str, present: bool,
-                 rulings: dict[str, str] | None = None, placed: bool = False) -> None:
+                 rulings: dict[str, str] | None = None, placed: bool = False,
+                 fog: bool = False) -> None:
+        """``fog``: the creature is concealed by standing in fog rather than by being
+        hidden (the fog is on at both tables; the others stand off the grid, or in the
+        zones revealed)."""
         self.client = client
         _title, actors = table_of(ruleset)
         self.hero = actors[0][0]
@@ -79,12 +83,23 @@ class Table:
         self.gm = {"Authorization": f"Bearer {token}"}
         r = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "E"}, headers=self.gm)
         self.eid = r.json()["encounter"]["id"]
+        if fog:
+            shown = sorted({spec["zone"] for _i, spec in actors
+                            if "zone" in spec and not spec.get("hidden")})
+            self.gm_command({"do": "fog", "enabled": True, **({"zones": shown} if shown
+                                                               else {})})
         for ident, spec in actors:
             if spec.get("hidden") and not present:
                 continue
+            if spec.get("hidden") and fog:  # seen by nobody: it stands in the fog
+                spec = {**spec, "hidden": False,
+                        **({"zone": "den"} if "zone" in spec else {"position": [60, 60]})}
+                if "zone" not in spec:
+                    spec = {**spec, "_placed": True}
             # off the map (where the demo places them, some are out of each other's reach):
             # every attack of the turns played is in reach, and lands alike at both tables
-            spec = {k: v for k, v in spec.items() if placed or k != "position"}
+            keep = placed or spec.pop("_placed", False)
+            spec = {k: v for k, v in spec.items() if keep or k != "position"}
             r = client.post(f"/api/encounters/{self.eid}/actors", headers=self.gm,
                             json={"id": ident, **spec})
             assert r.status_code == 201, r.text
@@ -241,9 +256,9 @@ def compare(with_: Table, without: Table, step: str, seen: Differences,
 
 
 def play(client: TestClient, ruleset: str, place: str,
-         rulings: dict[str, str] | None = None) -> Differences:
-    with_ = Table(client, ruleset, True, rulings)
-    without = Table(client, ruleset, False, rulings)
+         rulings: dict[str, str] | None = None, fog: bool = False) -> Differences:
+    with_ = Table(client, ruleset, True, rulings, fog=fog)
+    without = Table(client, ruleset, False, rulings, fog=fog)
     seen = Differences()
     compare(with_, without, "set up", seen)
     for table in (with_, without):
@@ -328,3 +343,14 @@ def test_the_opening_turn_of_a_hidden_creature_looks_like_the_next_one(
         client: TestClient, ruleset: str) -> None:
     seen = play(client, ruleset, "first", OWN_TURN.get(ruleset))
     assert seen.opening == []
+
+
+@pytest.mark.parametrize("ruleset", demo_rulesets())
+def test_a_creature_in_fog_is_absent_as_a_hidden_one_is(client: TestClient,
+                                                          ruleset: str) -> None:
+    """Fog of war (issue 34): the creature is not hidden but stands in fog (an unrevealed
+    square, or zone); the player's answers are the same as at a table without it."""
+    before = COUNT["comparisons"]
+    seen = play(client, ruleset, "middle", OWN_TURN.get(ruleset), fog=True)
+    print(f"\n{ruleset}, a creature in fog: {COUNT['comparisons'] - before} comparisons equal")
+    assert seen.attacks >= ROUNDS

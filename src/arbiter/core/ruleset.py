@@ -18,7 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
-from ..limits import IMAGE_SIDE
+from ..limits import IMAGE_SIDE, MAP_SQUARES
 from . import catalogue as args
 from .catalogue import (
     CommandSpec,
@@ -46,6 +46,45 @@ SCENE: dict[str, Any] = {"image": "", "width": 0, "height": 0, "square": 64, "of
 """An encounter's scene before its game master sets one (``scene``): no image, 64 pixels
 a square."""
 HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def fog_of(state: EncounterState) -> dict[str, Any]:
+    """The encounter's fog of war (``fog``): whether it is on, and the squares and zones
+    revealed to the players."""
+    fog = state.extra.get("fog")
+    return fog if fog else {"enabled": False, "squares": [], "zones": []}
+
+
+_REVEALED: dict[int, tuple[list[Any], frozenset[tuple[int, int]]]] = {}
+
+
+def revealed_squares(fog: Mapping[str, Any]) -> frozenset[tuple[int, int]]:
+    """The fog's revealed squares as a set, made once per fog (each ``fog_set`` stores a new
+    list; the cache keeps the list it was made from, so an id is never reused meanwhile)."""
+    squares: list[Any] = fog["squares"]
+    kept = _REVEALED.get(id(squares))
+    if kept is not None and kept[0] is squares:
+        return kept[1]
+    if len(_REVEALED) >= 64:
+        _REVEALED.clear()
+    made = frozenset((int(x), int(y)) for x, y in squares)
+    _REVEALED[id(squares)] = (squares, made)
+    return made
+
+
+def in_fog(state: EncounterState, entity: Entity) -> bool:
+    """Whether ``entity`` stands in fog: the fog is on and its square (a grid's position)
+    or zone is not revealed. A creature off the map is never in fog."""
+    fog = state.extra.get("fog")
+    if not fog or not fog.get("enabled"):
+        return False
+    position = getattr(entity, "position", None)
+    if isinstance(position, list | tuple) and len(position) == 2:
+        return (position[0], position[1]) not in revealed_squares(fog)
+    zone = getattr(entity, "zone", None)
+    if isinstance(zone, str):
+        return zone not in fog["zones"]
+    return False
 
 if TYPE_CHECKING:
     from ..coverage import Inventory
@@ -90,7 +129,7 @@ class Ruleset:
     private_events: ClassVar[frozenset[str]] = frozenset()
     """Event types that read out a creature's own numbers (realms' ``checked``): a player
     sees their data only for their own side (the player view keeps the ``target``)."""
-    gm_only_events: ClassVar[frozenset[str]] = frozenset({"reveal_on_turn_set"})
+    gm_only_events: ClassVar[frozenset[str]] = frozenset({"reveal_on_turn_set", "fog_set"})
     """Event types of the game master's own bookkeeping, which nothing at the table shows:
     the player view leaves them out (an entry of nothing else is left out of a player's
     log), so a setting only an encounter with a hidden creature needs tells nothing."""
@@ -590,6 +629,65 @@ class Ruleset:
            offset_y=args.integer("the grid's top edge"))
     def apply_scene_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["scene"] = {k: data[k] for k in SCENE}
+
+    @command("Fog of war: turn it on or off, and reveal squares (a list, or the rectangle "
+             "between two corners) or zones to the players, or hide them again.",
+             enabled=args.flag("fog on (true) or off (false)", default=None),
+             squares=args.squares("squares to reveal (or hide)"),
+             corners=args.squares("two corners: every square of the rectangle between them"),
+             zones=args.items("zones to reveal (or hide), by name"),
+             hide=args.flag("hide the squares and zones instead of revealing them"))
+    def do_fog(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """Fog changes (the game master's alone): a creature standing in fog is absent from
+        what its enemies' players receive, as a hidden one is (``server/views.py``)."""
+        a = command.args
+        now = fog_of(state)
+        squares = {(int(x), int(y)) for x, y in a.get("squares") or []}
+        corners = a.get("corners") or []
+        if corners:
+            if len(corners) != 2:
+                raise InvalidArgument("fog: corners are two squares, [[x1, y1], [x2, y2]]",
+                                      "corners")
+            (x1, y1), (x2, y2) = corners
+            area = (abs(x2 - x1) + 1) * (abs(y2 - y1) + 1)
+            if area > MAP_SQUARES:
+                raise InvalidArgument(f"fog: the rectangle holds {area} squares: at most "
+                                      f"{MAP_SQUARES} (limit MAP_SQUARES)", "corners")
+            squares |= {(x, y) for x in range(min(x1, x2), max(x1, x2) + 1)
+                        for y in range(min(y1, y2), max(y1, y2) + 1)}
+        zones = a.get("zones") or []
+        if not all(isinstance(z, str) and 0 < len(z) <= 64 for z in zones):
+            raise InvalidArgument("fog: zones are zone names (text, at most 64 characters)",
+                                  "zones")
+        hide = bool(a.get("hide"))
+        if not hide and len(set(map(tuple, now["squares"])) | squares) > MAP_SQUARES:
+            raise IllegalCommand(f"the fog would have more than {MAP_SQUARES} squares "
+                                 "revealed (limit MAP_SQUARES): hide some first")
+        enabled = now["enabled"] if a.get("enabled") is None else bool(a["enabled"])
+        if enabled == now["enabled"] and not squares and not zones:
+            raise IllegalCommand("the fog is already so: give enabled, squares, corners or "
+                                 "zones")
+        return [Event("fog_set", {"enabled": enabled, "squares": sorted([list(q) for q in squares]),
+                                  "zones": sorted(set(zones)), "hide": hide})]
+
+    @event("Fog of war {enabled?on|off}[: {squares} {hide?hidden|revealed}][; zones {zones} "
+           "{hide?hidden|revealed}].",
+           enabled=args.flag("whether there is fog"), squares=args.squares("the squares"),
+           zones=args.items("the zones"), hide=args.flag("hidden rather than revealed"))
+    def apply_fog_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        now = fog_of(state)
+        squares = {tuple(q) for q in now["squares"]}
+        zones = set(now["zones"])
+        given = {tuple(q) for q in data["squares"]}
+        if data["hide"]:
+            squares -= given
+            zones -= set(data["zones"])
+        else:
+            squares |= given
+            zones |= set(data["zones"])
+        state.extra["fog"] = {"enabled": bool(data["enabled"]),
+                              "squares": sorted([list(q) for q in squares]),
+                              "zones": sorted(zones)}
 
     @event("{target} is revealed as its turn starts.", target=args.creature("who"))
     def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:

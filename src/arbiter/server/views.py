@@ -55,6 +55,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState, Entity, Ruleset
+from ..core.ruleset import fog_of, in_fog, revealed_squares
 from ..store import LogRecord, Principal
 
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
@@ -165,6 +166,26 @@ class _Mentioned(Exception):
     """A value names a concealed creature in free text."""
 
 
+_SQUARE_KEY = re.compile(r"^(-?\d+),(-?\d+)$")
+
+
+def _revealed_only(value: Any, revealed: frozenset[tuple[int, int]]) -> Any:
+    """A map layer (terrain by ``"x,y"`` keys, or a list of ``[x, y]`` squares) with only
+    its revealed squares; anything else as it is."""
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            m = _SQUARE_KEY.match(k) if isinstance(k, str) else None
+            if m is None or (int(m[1]), int(m[2])) in revealed:
+                out[k] = v
+        return out
+    if isinstance(value, list):
+        return [v for v in value if not (
+            isinstance(v, list) and len(v) == 2 and all(isinstance(c, int) for c in v)
+            and (v[0], v[1]) not in revealed)]
+    return value
+
+
 class View:
     """The view of one encounter state for one principal."""
 
@@ -203,6 +224,8 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
+        if in_fog(self.state, entity):
+            return False  # standing in fog: absent, as a hidden creature is
         concealing = self.ruleset.concealing
         concealed = entity.hidden or any(c.name in concealing for c in entity.conditions)
         if not concealed:
@@ -296,6 +319,9 @@ class View:
         keys: frozenset[str] = getattr(self.ruleset, "public_extra", frozenset())
         extra = self.state.extra
         shown = {k: plain(extra[k]) for k in sorted(keys) if k in extra}
+        fog = fog_of(self.state)
+        if fog["enabled"]:  # the map under the fog is not shown: only revealed squares
+            shown = {k: _revealed_only(v, revealed_squares(fog)) for k, v in shown.items()}
         softened: dict[str, Any] = self._soften(shown)
         return softened
 
@@ -376,6 +402,9 @@ class View:
         scene = s.extra.get("scene")
         if scene:  # the background image and the grid's place on it (``scene``)
             out["scene"] = plain(scene)
+        fog = fog_of(s)
+        if fog["enabled"] or fog["squares"] or fog["zones"]:
+            out["fog"] = plain(fog)  # what is revealed (the GM's map shades the rest)
         return out
 
     # -- log ----------------------------------------------------------------------------

@@ -1,0 +1,74 @@
+"""Fog of war (issue 34): the game master's fog commands, what a player receives of a
+creature in fog (nothing, as of a hidden one) and of the map under it, and the creature
+back once its square is revealed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from arbiter.core import Command, RulesError, load_ruleset
+from arbiter.core.encounter import Encounter
+from arbiter.dice import SeededDice
+from arbiter.limits import MAP_SQUARES
+
+from .test_table_dice import Table
+
+ACTORS = [{"id": "nia", "template": "knight", "side": "heroes", "position": [1, 1]},
+          {"id": "bandit", "template": "bandit", "side": "raiders", "position": [6, 1]}]
+
+
+def state(table: Table, who: dict[str, str]) -> Any:
+    return table.client.get(f"/api/encounters/{table.eid}", headers=who).json()
+
+
+def test_a_creature_in_fog_is_absent_until_its_square_is_revealed(client: TestClient) -> None:
+    table = Table(client, "realms", ACTORS, ["nia"])
+    r = table.post(table.gm, {"command": {"do": "terrain", "squares": [[5, 5], [2, 2]]}})
+    assert r.status_code == 201, r.text
+    r = table.post(table.gm, {"command": {"do": "fog", "enabled": True,
+                                          "corners": [[0, 0], [3, 3]]}})
+    assert r.status_code == 201, r.text
+    assert r.json()["record"]["text"].startswith("Fog of war on: ")
+    seen = state(table, table.player)
+    assert sorted(seen["entities"]) == ["nia"]  # the bandit stands in fog
+    assert seen["fog"]["enabled"] is True and len(seen["fog"]["squares"]) == 16
+    assert seen["extra"]["difficult"] == [[2, 2]]  # the terrain under the fog is not shown
+    assert sorted(state(table, table.gm)["entities"]) == ["bandit", "nia"]
+    odds = table.client.post(f"/api/encounters/{table.eid}/odds", headers=table.player,
+                             json={"command": {"do": "attack", "actor": "nia",
+                                               "target": "bandit"}})
+    assert odds.status_code == 422 and "bandit" not in odds.text.replace("'bandit'", "")
+    log = table.client.get(f"/api/encounters/{table.eid}/log", headers=table.player).json()
+    assert all("Fog" not in (r.get("text") or "") for r in log["records"])  # the GM's alone
+    assert "Bandit" not in str(log)
+    r = table.post(table.gm, {"command": {"do": "fog", "squares": [[6, 1]]}})
+    assert r.status_code == 201, r.text
+    assert sorted(state(table, table.player)["entities"]) == ["bandit", "nia"]
+    r = table.post(table.gm, {"command": {"do": "fog", "enabled": False}})
+    assert r.status_code == 201
+    assert state(table, table.player)["extra"]["difficult"] == [[2, 2], [5, 5]]
+
+
+def test_fog_commands_are_bounded_and_the_game_masters() -> None:
+    rules = load_ruleset("realms")
+    enc = Encounter.create(rules)
+
+    def refused(args: dict[str, Any]) -> str:
+        try:
+            enc.execute(Command("fog", args=args), SeededDice(1))
+        except RulesError as err:
+            return str(err)
+        raise AssertionError(f"fog {args} was accepted")
+
+    side = int(MAP_SQUARES ** 0.5) + 1
+    assert "at most 40000 (limit MAP_SQUARES)" in refused(
+        {"corners": [[0, 0], [side, side]]})
+    assert "corners are two squares" in refused({"corners": [[0, 0]]})
+    assert "the fog is already so" in refused({"enabled": False})
+    enc.execute(Command("fog", args={"enabled": True, "squares": [[1, 1], [2, 2]]}),
+                SeededDice(1))
+    enc.execute(Command("fog", args={"squares": [[1, 1]], "hide": True}), SeededDice(1))
+    assert enc.state.extra["fog"] == {"enabled": True, "squares": [[2, 2]], "zones": []}
+    assert rules.catalogue["fog"].who == "gm"
