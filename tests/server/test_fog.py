@@ -41,7 +41,8 @@ def test_a_creature_in_fog_is_absent_until_its_square_is_revealed(client: TestCl
                                                "target": "bandit"}})
     assert odds.status_code == 422 and "bandit" not in odds.text.replace("'bandit'", "")
     log = table.client.get(f"/api/encounters/{table.eid}/log", headers=table.player).json()
-    assert all("Fog" not in (r.get("text") or "") for r in log["records"])  # the GM's alone
+    said = [r.get("text") or "" for r in log["records"]]
+    assert said[-1] == "The fog of war shifts."  # which squares: the GM's alone
     assert "Bandit" not in str(log)
     r = table.post(table.gm, {"command": {"do": "fog", "squares": [[6, 1]]}})
     assert r.status_code == 201, r.text
@@ -70,5 +71,6 @@ def test_fog_commands_are_bounded_and_the_game_masters() -> None:
     enc.execute(Command("fog", args={"enabled": True, "squares": [[1, 1], [2, 2]]}),
                 SeededDice(1))
     enc.execute(Command("fog", args={"squares": [[1, 1]], "hide": True}), SeededDice(1))
-    assert enc.state.extra["fog"] == {"enabled": True, "squares": [[2, 2]], "zones": []}
+    assert enc.state.extra["fog"] == {"enabled": True, "squares": [[2, 2]], "zones": [],
+                                      "rev": 2}
     assert rules.catalogue["fog"].who == "gm"

@@ -160,3 +160,19 @@ def test_an_imported_image_is_checked_as_an_upload(table: Table) -> None:
     assert r.status_code == 422
     assert r.json()["field"] == "images.0.data"
     assert "not a PNG, JPEG or WebP" in r.json()["error"]
+
+
+def test_a_players_image_is_dark_under_the_fog(table: Table) -> None:
+    """Under fog, the image a player receives is dark but for the revealed squares (the
+    scene's calibration places them on it); the game master's is whole."""
+    put(table, picture(size=(128, 64)))  # two squares of 64 pixels side by side
+    r = table.post(table.gm, {"command": {"do": "fog", "enabled": True, "squares": [[1, 0]]}})
+    assert r.status_code == 201, r.text
+    shown = Image.open(io.BytesIO(get(table, table.player).content)).convert("RGB")
+    whole = Image.open(io.BytesIO(get(table, table.gm).content)).convert("RGB")
+    assert shown.getpixel((20, 30)) == (35, 35, 43)  # square (0, 0): fog
+    assert shown.getpixel((90, 30)) == whole.getpixel((90, 30)) == (40, 90, 60)  # revealed
+    assert get(table, table.player).headers["cache-control"] == "no-store"
+    table.post(table.gm, {"command": {"do": "fog", "squares": [[0, 0]]}})
+    shown = Image.open(io.BytesIO(get(table, table.player).content)).convert("RGB")
+    assert shown.getpixel((20, 30)) == (40, 90, 60)

@@ -8,6 +8,7 @@ import io
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, BrowserContext, FilePayload, expect
 
+from arbiter.core import Command
 from arbiter.web.demo import DemoTable
 
 from .conftest import ServerThread, browsing, screenshot
@@ -68,3 +69,45 @@ def test_a_background_uploaded_and_calibrated_shows_on_both_pages(
     page.keyboard.press("u")  # the calibration is undone like any command
     expect(form.locator("[name=square]")).to_have_value("64")
     assert not problems, problems
+
+
+def test_fog_painted_by_the_gm_hides_and_reveals_on_the_players_map(
+        gm: BrowserContext, browser: Browser, server: ServerThread,  # noqa: F811
+        tables: list[DemoTable], link: str) -> None:  # noqa: F811
+    """The GM turns fog on around the party (a command), then paints the bandit's square
+    revealed on the map; the player's map is dark but there, and the bandit appears on it
+    only once revealed (the GM sees the fog shaded, every creature still drawn)."""
+    table = next(t for t in tables if t.ruleset == "realms")
+    server.service.submit(table.encounter, Command("fog", args={
+        "enabled": True, "corners": [[0, 1], [4, 6]]}))  # Nia and her hound, not the foes
+    for context in browsing(browser, 390, 844):
+        player, player_problems = watched(context)
+        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
+        if player.locator("#map-panel").get_attribute("open") is None:
+            player.locator("#map-panel summary").click()
+        expect(player.locator(".battlemap path.fog-player")).to_have_count(1)
+        expect(player.locator(".battlemap .tok[data-id='nia']")).to_have_count(1)
+        expect(player.locator(".battlemap .tok[data-id='bandit']")).to_have_count(0)
+        assert "Bandit" not in player.locator("#view").inner_text()
+
+        page, problems = watched(gm)
+        page.goto(link)
+        open_campaign(page, "realms")
+        expect(page.locator(".battlemap path.fog-gm")).to_have_count(1)
+        expect(page.locator(".battlemap .tok[data-id='bandit']")).to_have_count(1)
+        page.locator("#map-panel .tool-paint").click()
+        page.locator("#map-panel .paint-kind").select_option("fog: reveal")
+        bandit = page.locator(".battlemap .tok[data-id='bandit']").bounding_box()
+        assert bandit
+        x, y = bandit["x"] + bandit["width"] / 2, bandit["y"] + bandit["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 3, y + 2, steps=3)
+        page.mouse.up()
+        expect(page.locator("#map-panel .mapinfo")).to_contain_text("Painted 1 square")
+        settled(page)
+        screenshot(page, "fog-gm-1440")
+        expect(player.locator(".battlemap .tok[data-id='bandit']")).to_have_count(1)
+        screenshot(player, "fog-player-390")
+        assert not problems, problems
+        assert not player_problems, player_problems

@@ -52,7 +52,7 @@ def fog_of(state: EncounterState) -> dict[str, Any]:
     """The encounter's fog of war (``fog``): whether it is on, and the squares and zones
     revealed to the players."""
     fog = state.extra.get("fog")
-    return fog if fog else {"enabled": False, "squares": [], "zones": []}
+    return fog if fog else {"enabled": False, "squares": [], "zones": [], "rev": 0}
 
 
 _REVEALED: dict[int, tuple[list[Any], frozenset[tuple[int, int]]]] = {}
@@ -129,7 +129,7 @@ class Ruleset:
     private_events: ClassVar[frozenset[str]] = frozenset()
     """Event types that read out a creature's own numbers (realms' ``checked``): a player
     sees their data only for their own side (the player view keeps the ``target``)."""
-    gm_only_events: ClassVar[frozenset[str]] = frozenset({"reveal_on_turn_set", "fog_set"})
+    gm_only_events: ClassVar[frozenset[str]] = frozenset({"reveal_on_turn_set"})
     """Event types of the game master's own bookkeeping, which nothing at the table shows:
     the player view leaves them out (an entry of nothing else is left out of a player's
     log), so a setting only an encounter with a hidden creature needs tells nothing."""
@@ -672,6 +672,9 @@ class Ruleset:
 
     @event("Fog of war {enabled?on|off}[: {squares} {hide?hidden|revealed}][; zones {zones} "
            "{hide?hidden|revealed}].",
+           # the players' map changes with it (their state is sent with the record); which
+           # squares the GM chose is theirs to keep
+           player="The fog of war {enabled?shifts|lifts}.",
            enabled=args.flag("whether there is fog"), squares=args.squares("the squares"),
            zones=args.items("the zones"), hide=args.flag("hidden rather than revealed"))
     def apply_fog_set(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -687,7 +690,7 @@ class Ruleset:
             zones |= set(data["zones"])
         state.extra["fog"] = {"enabled": bool(data["enabled"]),
                               "squares": sorted([list(q) for q in squares]),
-                              "zones": sorted(zones)}
+                              "zones": sorted(zones), "rev": int(now.get("rev", 0)) + 1}
 
     @event("{target} is revealed as its turn starts.", target=args.creature("who"))
     def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:

@@ -47,6 +47,7 @@ from ..core import (
 from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
 from ..core.options import options_json
 from ..core.roster import AlreadyListed, NotListed
+from ..core.ruleset import fog_of, revealed_squares
 from ..limits import (
     BODY_BYTES,
     CAMPAIGN_IMAGE_BYTES,
@@ -72,7 +73,7 @@ from ..store import (
 )
 from ..store.backends import PostgresBackend
 from ..store.errors import TooMuch
-from ..store.images import FORMATS, ImageError, clean_image
+from ..store.images import FORMATS, ImageError, StoredImage, clean_image, fogged
 from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
@@ -384,6 +385,7 @@ class Api:
         self.snapshot_every = snapshot_every
         self.hub = Hub()
         self._campaign_of: dict[str, str] = {}
+        self._fogged: dict[tuple[Any, ...], bytes] = {}  # players' scene images under fog
         self._campaigns: set[str] = set()
         self._options: dict[tuple[Any, ...], dict[str, Any]] = {}
         """Legal options answered, by encounter, version, actor and asker (at most 512)."""
@@ -1031,18 +1033,32 @@ class Api:
         eid, principal = await self.encounter_principal(request)
         games = self.games
 
-        def work() -> Any:
-            image = games.read(eid, lambda ld: str((ld.state.extra.get("scene") or {})
-                                                   .get("image") or ""))
-            return games.store.image(principal.campaign_id, image) if image else None
-        found = await run_in_threadpool(work)
-        if found is None:
+        def work() -> tuple[StoredImage, bytes, bool] | None:
+            scene, fog = games.read(eid, lambda ld: (
+                dict(ld.state.extra.get("scene") or {}), fog_of(ld.state)))
+            image = str(scene.get("image") or "")
+            found = games.store.image(principal.campaign_id, image) if image else None
+            if found is None:
+                return None
+            if principal.is_gm or not fog["enabled"]:
+                return found, found.data, False
+            # a player's image under fog: dark but where it is revealed (kept per fog)
+            key = (found.hash, principal.campaign_id, fog["rev"], scene["square"],
+                   scene["offset_x"], scene["offset_y"])
+            data = self._fogged.get(key)
+            if data is None:
+                data = fogged(found, scene, revealed_squares(fog))
+                if len(self._fogged) >= 32:
+                    self._fogged.clear()
+                self._fogged[key] = data
+            return found, data, True
+        out = await heavy(work)
+        if out is None:
             raise ApiError(404, "this encounter's scene has no image (the game master "
                            "uploads one)")
-        return Response(found.data, media_type=found.content_type, headers={
-            "cache-control": "private, max-age=31536000, immutable",
-            "etag": f'"{found.hash}"', "x-content-type-options": "nosniff",
-            "content-disposition": "inline"})
+        found, data, _masked = out  # (not cached by the browser: every API answer is no-store)
+        return Response(data, media_type=found.content_type, headers={
+            "x-content-type-options": "nosniff", "content-disposition": "inline"})
 
     async def delete_scene_image(self, request: Request) -> Response:
         """``DELETE /api/encounters/{eid}/scene/image``: the scene without its image (a

@@ -96,3 +96,30 @@ def clean_image(data: bytes) -> StoredImage:
     stored = out.getvalue()
     return StoredImage(hashlib.sha256(stored).hexdigest(), FORMATS[kind], width, height,
                        stored)
+
+
+def fogged(image: StoredImage, scene: dict[str, int], revealed: frozenset[tuple[int, int]]
+           ) -> bytes:
+    """``image`` as a player sees it under fog: dark but for the squares revealed (the
+    scene's calibration: ``square`` pixels a square, the grid starting at ``offset_x``,
+    ``offset_y``), in its own format. The work is bounded: the image was bounded when it
+    was stored, and only revealed squares that fall on it are drawn."""
+    from PIL import ImageDraw
+
+    square, ox, oy = scene["square"], scene["offset_x"], scene["offset_y"]
+    with Image.open(io.BytesIO(image.data)) as im:
+        im.load()
+        mask = Image.new("L", im.size, 0)
+        draw = ImageDraw.Draw(mask)
+        cols = range(-(-ox // square) - 1, (im.width - ox) // square + 1)
+        rows = range(-(-oy // square) - 1, (im.height - oy) // square + 1)
+        for x, y in revealed:
+            if x in cols and y in rows:
+                left, top = ox + x * square, oy + y * square
+                draw.rectangle((left, top, left + square - 1, top + square - 1), fill=255)
+        dark = Image.new(im.mode, im.size, (35, 35, 43, 255) if im.mode == "RGBA" else (35, 35, 43))
+        shown = Image.composite(im, dark, mask)
+    out = io.BytesIO()
+    kind = {v: k for k, v in FORMATS.items()}[image.content_type]
+    shown.save(out, kind, **({} if kind == "PNG" else {"quality": 90}))
+    return out.getvalue()

@@ -1105,7 +1105,7 @@ function wire() {
     odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version }),
     submit: (command) => send(command),
     onTap: (id) => pickTarget(id, "map"),
-    image: () => S.api.bytes(`/api/encounters/${S.encounter}/scene/image`),
+    image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
   });
   $("#scene-form").addEventListener("submit", (e) => {
     e.preventDefault();

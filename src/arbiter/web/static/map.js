@@ -67,6 +67,9 @@ const STYLE = `
 `;
 
 let sheet = null;
+const FOG_REVEAL = "fog: reveal";
+const FOG_HIDE = "fog: hide";
+
 function ensureStyle() {
   if (sheet) return;
   sheet = new CSSStyleSheet();
@@ -501,13 +504,14 @@ export class BattleMap {
             t.label === "not on the grid" && this.role === "gm" ? "not on the grid: drag onto a square to place" : t.label),
         ])].flat(2).filter(Boolean));
     }
-    const terrainKey = JSON.stringify(terrain) + gridKey;
+    const fog = st.fog && st.fog.enabled ? st.fog : null;
+    const terrainKey = JSON.stringify(terrain) + gridKey + (fog ? JSON.stringify(fog.squares) : "");
     if (terrainKey !== this.terrainKey) {
       this.terrainKey = terrainKey;
       this.layers.terrain.replaceChildren(...terrain.map((t) => el("rect", {
         x: (t.x - minX) * U, y: (t.y - minY) * U, width: U, height: U,
         class: `terrain t-${slug(t.kind)}`, fill: /wall|window|smoke/.test(t.kind) ? null : `url(#${this.id}-hatch)`,
-      }, el("title", {}, `${t.kind} (${t.x}, ${t.y})`))));
+      }, el("title", {}, `${t.kind} (${t.x}, ${t.y})`))), fog ? this.fogPath(fog, minX, minY, cols, rows) : "");
     }
     this.layers.links.replaceChildren();
     this.layers.areas.replaceChildren();
@@ -516,12 +520,34 @@ export class BattleMap {
       ? `Not on this map (the server does not tell you where they are): ${unknown.join(", ")}.` : "";
   }
 
+  /** The fog over every square of the board not revealed, as one path of row runs: the
+   * players' map is dark there, the GM's shaded (what the players do not see). */
+  fogPath(fog, minX, minY, cols, rows) {
+    const open = new Set(fog.squares.map(([x, y]) => `${x},${y}`));
+    const runs = [];
+    for (let r = 0; r < rows; r += 1) {
+      let start = -1;
+      for (let c = 0; c <= cols; c += 1) {
+        const dark = c < cols && !open.has(`${c + minX},${r + minY}`);
+        if (dark && start < 0) start = c;
+        if (!dark && start >= 0) {
+          runs.push(`M${start * U} ${r * U}h${(c - start) * U}v${U}h${-(c - start) * U}z`);
+          start = -1;
+        }
+      }
+    }
+    return el("path", { d: runs.join(""), class: `fog ${this.role === "gm" ? "fog-gm" : "fog-player"}` },
+      el("title", {}, this.role === "gm" ? "fog: the players do not see here" : "unexplored"));
+  }
+
   /** The state's scene when it has an image, which is fetched once (then drawn). */
   sceneOf(st) {
     const scene = st.scene;
     if (!scene || !scene.image || !(scene.square > 0) || !this.image) return null;
-    if (this.backdrop.hash !== scene.image && this.backdrop.failed !== scene.image) {
-      const hash = scene.image;
+    // a player's image is dark where the fog is (the server masks it): asked again as it moves
+    const key = this.role === "gm" || !st.fog || !st.fog.enabled ? scene.image : `${scene.image}.${st.fog.rev || 0}`;
+    if (this.backdrop.hash !== key && this.backdrop.failed !== key) {
+      const hash = key;
       if (this.backdrop.url) URL.revokeObjectURL(this.backdrop.url);
       this.backdrop = { hash, url: "", failed: "" };
       this.image(hash).then((blob) => {
@@ -949,7 +975,8 @@ export class BattleMap {
     this.zoneForm.hidden = !(this.overlays.paint && !grid && paint);
     if (!this.paintBox.hidden) {
       const spec = paint;
-      const kinds = !spec.other ? ["mark"] : spec.other.kind === "flag" ? ["mark", spec.other.name] : spec.other.choices;
+      const kinds = [...(!spec.other ? ["mark"] : spec.other.kind === "flag" ? ["mark", spec.other.name] : spec.other.choices),
+        ...(this.commands.fog ? [FOG_REVEAL, FOG_HIDE] : [])];  // the kernel's fog of war
       if (this.paintKind.dataset.list !== kinds.join("|")) {
         this.paintKind.replaceChildren(...kinds.map((k) => { const o = document.createElement("option"); o.value = k; o.textContent = k; return o; }));
         this.paintKind.dataset.list = kinds.join("|");
@@ -1118,10 +1145,16 @@ export class BattleMap {
     this.painting = null;
     try { this.svg.releasePointerCapture(e.pointerId); } catch { /* already released */ }
     const squares = [...p.squares.values()].map((sq) => [sq[0], sq[1]]);
-    const command = { do: p.spec.name, [p.spec.arg]: squares };
     const kind = this.paintKind.value;
-    if (p.spec.other && p.spec.other.kind === "choice") command[p.spec.other.name] = kind;
-    if (p.spec.other && p.spec.other.kind === "flag" && kind === p.spec.other.name) command[p.spec.other.name] = true;
+    let command;
+    if (kind === FOG_REVEAL || kind === FOG_HIDE) {  // fog: the squares dragged over, and on
+      command = { do: "fog", squares, hide: kind === FOG_HIDE };
+      if (!(this.state.fog && this.state.fog.enabled)) command.enabled = true;
+    } else {
+      command = { do: p.spec.name, [p.spec.arg]: squares };
+      if (p.spec.other && p.spec.other.kind === "choice") command[p.spec.other.name] = kind;
+      if (p.spec.other && p.spec.other.kind === "flag" && kind === p.spec.other.name) command[p.spec.other.name] = true;
+    }
     const text = `${squares.length} square${squares.length === 1 ? "" : "s"}: ${kind}`;
     this.info.dataset.keep = "1";
     try {

@@ -236,7 +236,7 @@ async function act(command, dice = null) {
 // sends only what the player may see, so the map draws only that.
 S.map = new BattleMap($("#map-panel"), {
   role: "player",
-  image: () => S.api.bytes(`/api/encounters/${S.encounter}/scene/image`),
+  image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
   odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
   submit: async (command) => {
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
