@@ -50,7 +50,6 @@ from ..core.roster import AlreadyListed, NotListed
 from ..core.ruleset import fog_of, revealed_squares
 from ..limits import (
     BODY_BYTES,
-    CAMPAIGN_IMAGE_BYTES,
     IMAGE_BYTES,
     IMPORT_BYTES,
     JSON_DEPTH,
@@ -73,7 +72,7 @@ from ..store import (
 )
 from ..store.backends import PostgresBackend
 from ..store.errors import TooMuch
-from ..store.images import FORMATS, ImageError, StoredImage, clean_image, fogged
+from ..store.images import FORMATS, ImageError, StoredImage, fogged
 from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
@@ -1009,21 +1008,14 @@ class Api:
 
         def work() -> dict[str, Any]:
             try:
-                image = clean_image(data)
+                image, done = games.put_scene_image(eid, data, principal.author)
             except ImageError as err:
                 raise ApiError(err.status, str(err), "image") from None
-            try:
-                games.store.put_image(principal.campaign_id, image, CAMPAIGN_IMAGE_BYTES)
             except TooMuch as err:
                 raise ApiError(413, str(err), "image") from None
-            with games.locked(eid):
-                scene = games.read(eid, lambda ld: dict(ld.state.extra.get("scene") or {}))
-                if scene.get("image") == image.hash:
-                    return {"image": image.meta(), "unchanged": True}
-                loaded, record = games.submit(eid, Command("scene", args={
-                    "image": image.hash, "width": image.width, "height": image.height}),
-                    principal.author)
-                return {**_outcome(loaded, record, principal), "image": image.meta()}
+            if done is None:
+                return {"image": image.meta(), "unchanged": True}
+            return {**_outcome(*done, principal), "image": image.meta()}
         out = await heavy(work)
         return JSONResponse(out, status_code=200 if out.get("unchanged") else 201)
 

@@ -38,7 +38,9 @@ from ..core.roster import Roster, RosterState
 from ..core.ruleset import BATCH_LIMIT
 from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
 from ..dice.sources import NoDice
+from ..limits import CAMPAIGN_IMAGE_BYTES
 from .errors import Conflict, NotFound, NothingToUndo, SnapshotError, StoreError
+from .images import StoredImage, clean_image
 from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, Deadline, read_campaign_file
 from .replay import (
     apply_entries,
@@ -447,6 +449,23 @@ class GameService:
                 raise InvalidCommand(
                     f"{command.name}: no odds for this command ({type(err).__name__}: {err})"
                 ) from None
+
+    def put_scene_image(self, encounter_id: str, data: bytes, author: str = "gm",
+                        ) -> tuple[StoredImage, tuple[Loaded, LogRecord] | None]:
+        """``data`` checked and encoded again (``images.py``; :class:`ImageError` if it is
+        not an image kept here), stored in the encounter's campaign (:class:`TooMuch` past
+        its limit) and set as the encounter's scene by a ``scene`` command: the image and
+        the encounter and record, or None when it is the scene's image already."""
+        image = clean_image(data)
+        campaign_id = self.store.encounter(encounter_id).campaign_id
+        self.store.put_image(campaign_id, image, CAMPAIGN_IMAGE_BYTES)
+        with self.locked(encounter_id):
+            scene = self.read(encounter_id,
+                              lambda ld: dict(ld.state.extra.get("scene") or {}))
+            if scene.get("image") == image.hash:
+                return image, None
+            return image, self.submit(encounter_id, Command("scene", args={
+                "image": image.hash, "width": image.width, "height": image.height}), author)
 
     def dice_plan(self, encounter_id: str, command: Command,
                   project: Callable[[Loaded], EncounterState] | None = None,
