@@ -261,12 +261,12 @@ def test_a_map_refusal_goes_once_a_later_action_succeeds(gm: BrowserContext,
     page, _ = watched(gm)
     page.goto(link)
     open_campaign(page, "realms")
-    page.evaluate("() => { const e = document.querySelector('#map-panel .error');"
+    page.evaluate("() => { const e = document.querySelector('#map-panel .mapbody > .error');"
                   " e.textContent = 'refused: an earlier drop'; }")
     row = page.locator("#tracker li[data-id]").last
     row.locator(".hpin").fill("-1")
     row.locator(".hpin").press("Enter")
-    expect(page.locator("#map-panel .error")).to_have_text("")
+    expect(page.locator("#map-panel .mapbody > .error")).to_have_text("")
 
 
 def test_the_phone_header_is_short_and_the_tracker_says_hidden(

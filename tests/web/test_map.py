@@ -70,7 +70,7 @@ def open_map(page: Page) -> None:
     panel = page.locator("#map-panel")
     expect(panel).to_be_visible()
     if panel.get_attribute("open") is None:
-        panel.locator("summary").click()
+        panel.locator("> summary").click()
     expect(panel.locator("svg.battlemap .tok").first).to_be_visible()
 
 
@@ -130,7 +130,7 @@ def test_a_drag_moves_the_current_creature_and_spends_its_ap(
     assert after["entities"][current]["position"] == dest
     assert after["entities"][current]["ap"] == 3
     expect(page.locator("#log .said").first).to_contain_text("moves")
-    expect(page.locator("#map-panel .error")).to_have_text("")
+    expect(page.locator("#map-panel .mapbody > .error")).to_have_text("")
     assert not page.script_errors  # type: ignore[attr-defined]
 
 
@@ -159,7 +159,7 @@ def test_an_illegal_drag_shows_the_reason_and_changes_nothing(
     expect(page.locator("#map-panel .aim.bad").first).to_be_visible()
     page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-far-realms-1440.png"))
     page.mouse.up()
-    error = page.locator("#map-panel .error")
+    error = page.locator("#map-panel .mapbody > .error")
     expect(error).to_contain_text("AP left")
     expect(page.locator("#toasts .toast.error").first).to_contain_text("AP left")
     after = state(api, made)
@@ -284,7 +284,7 @@ def test_each_rulesets_map_on_a_desk_and_a_phone(
     expect(panel).not_to_have_attribute("open", "")  # a toggle on a phone
     action = small.locator("#action").bounding_box()
     assert action and action["y"] < 844, "the action panel starts on the first screen"
-    panel.locator("summary").click()
+    panel.locator("> summary").click()
     expect(panel.locator("svg.battlemap .tok")).to_have_count(5)
     action = small.locator("#action").bounding_box()
     box = panel.bounding_box()
@@ -536,7 +536,7 @@ def test_the_gm_paints_terrain_and_describes_a_zone_as_commands(
     assert state(api, zones)["extra"]["zones"]["bridge"]["adjacent"] == ["ford", "ruins"]
     page.locator("#map-panel input[name=zone-id]").fill("")
     page.locator("#map-panel .zone-set").click()
-    expect(page.locator("#map-panel .error")).to_contain_text("give the zone a name")
+    expect(page.locator("#map-panel .mapbody > .error")).to_contain_text("give the zone a name")
 
 
 def test_cover_and_concealment_show_on_each_token(server: ServerThread, api: httpx.Client,

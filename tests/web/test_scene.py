@@ -61,7 +61,7 @@ def test_a_background_uploaded_and_calibrated_shows_on_both_pages(
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
         player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
-        player.locator("#map-panel summary").click() if player.locator(
+        player.locator("#map-panel > summary").click() if player.locator(
             "#map-panel").get_attribute("open") is None else None
         expect(player.locator(".battlemap image.backdrop")).to_have_count(1)
         screenshot(player, "scene-player-390")
@@ -84,7 +84,7 @@ def test_fog_painted_by_the_gm_hides_and_reveals_on_the_players_map(
         player, player_problems = watched(context)
         player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
         if player.locator("#map-panel").get_attribute("open") is None:
-            player.locator("#map-panel summary").click()
+            player.locator("#map-panel > summary").click()
         expect(player.locator(".battlemap path.fog-player")).to_have_count(1)
         expect(player.locator(".battlemap .tok[data-id='nia']")).to_have_count(1)
         expect(player.locator(".battlemap .tok[data-id='bandit']")).to_have_count(0)

@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from ..core import Command, InvalidCommand, available, load_ruleset
 from ..store import GameService
+from .scenes import demo_scene
 
 
 def demo_rulesets() -> tuple[str, ...]:
@@ -51,6 +52,9 @@ def create_demo_tables(service: GameService,
         encounter = service.create_encounter(campaign.id, title)
         for actor_id, spec in actors:
             service.submit(encounter.id, Command("add", args={"id": actor_id, **spec}))
+        picture = demo_scene(ruleset)
+        if picture is not None:  # a background drawn for it, its grid on the image's corner
+            service.put_scene_image(encounter.id, picture)
         hero = actors[0][0]
         player = service.issue_token(campaign.id, "player", "Player", [hero])
         out.append(DemoTable(ruleset, campaign.id, encounter.id, gm_token, player, hero))

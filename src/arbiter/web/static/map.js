@@ -427,14 +427,20 @@ export class BattleMap {
     const ys = [];
     for (const e of placed) for (const [dx, dy] of this.footprint(e)) { xs.push(e.position[0] + dx); ys.push(e.position[1] + dy); }
     for (const t of terrain) { xs.push(t.x); ys.push(t.y); }
-    // The scene's image covers squares from its offset on (`scene`: pixels per square).
+    // The scene's image covers squares from its offset on (`scene`: pixels per square): the
+    // board is the image, and more only where a creature or terrain lies past it.
     const scene = this.sceneOf(st);
-    if (scene) {
-      xs.push(Math.floor(-scene.offset_x / scene.square), Math.ceil((scene.width - scene.offset_x) / scene.square) - 1);
-      ys.push(Math.floor(-scene.offset_y / scene.square), Math.ceil((scene.height - scene.offset_y) / scene.square) - 1);
-    }
     let minX = 0, minY = 0, maxX = MIN_COLS - 1, maxY = MIN_ROWS - 1;
-    if (xs.length) {
+    if (scene) {
+      minX = Math.floor(-scene.offset_x / scene.square);
+      maxX = Math.ceil((scene.width - scene.offset_x) / scene.square) - 1;
+      minY = Math.floor(-scene.offset_y / scene.square);
+      maxY = Math.ceil((scene.height - scene.offset_y) / scene.square) - 1;
+      if (xs.length) {
+        minX = Math.min(minX, Math.min(...xs) - 1); maxX = Math.max(maxX, Math.max(...xs) + 1);
+        minY = Math.min(minY, Math.min(...ys) - 1); maxY = Math.max(maxY, Math.max(...ys) + 1);
+      }
+    } else if (xs.length) {
       minX = Math.min(...xs) - MARGIN; maxX = Math.max(...xs) + MARGIN;
       minY = Math.min(...ys) - MARGIN; maxY = Math.max(...ys) + MARGIN;
       // Squares from 0 up stay from 0 up; the origin stays in view when it is near.
