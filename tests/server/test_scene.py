@@ -190,7 +190,38 @@ def test_the_grid_demos_open_on_a_scene_drawn_for_them(tmp_path: Any) -> None:
         if ruleset not in PAINTERS:
             assert scene is None
             continue
+        assert scene is not None
         assert scene["square"] == SQUARE and (scene["width"], scene["height"]) == (1024, 640)
         kept = service.store.image(table.campaign, scene["image"])
         assert kept is not None and kept.content_type == "image/png"
     assert demo_scene("realms") == demo_scene("realms")  # drawn the same every time
+
+
+def test_a_token_picture_is_scaled_kept_and_shown_to_who_sees_the_creature(
+        client: TestClient) -> None:
+    table = Table(client, "realms", [
+        {"id": "nia", "template": "knight", "side": "heroes"},
+        {"id": "imp", "template": "fire_imp", "side": "brigands", "hidden": True}], ["nia"])
+    url = f"/api/encounters/{table.eid}/creatures/%s/image"
+    r = table.client.put(url % "nia", content=picture("JPEG", size=(600, 400)),
+                         headers={**table.gm, "Content-Type": "image/jpeg"})
+    assert r.status_code == 201, r.text
+    nia = r.json()["image"]
+    assert (nia["width"], nia["height"]) == (256, 171)  # scaled down to 256 a side
+    assert r.json()["record"]["text"] == "Knight's token has a new picture."  # its name
+    r = table.client.put(url % "imp", content=picture("PNG", size=(64, 64)),
+                         headers={**table.gm, "Content-Type": "image/png"})
+    imp = r.json()["image"]
+    seen = table.client.get(f"/api/encounters/{table.eid}", headers=table.player).json()
+    assert seen["tokens"] == {"nia": nia["hash"]}  # the hidden imp's is not there
+    pictures = f"/api/encounters/{table.eid}/images/%s"
+    assert table.client.get(pictures % nia["hash"], headers=table.player).status_code == 200
+    assert table.client.get(pictures % imp["hash"], headers=table.player).status_code == 404
+    assert table.client.get(pictures % imp["hash"], headers=table.gm).status_code == 200
+    r = table.client.put(url % "ghost", content=picture(), headers={**table.gm,
+                                                                   "Content-Type": "image/png"})
+    assert r.status_code == 422 and "ghost" in r.json()["error"]
+    r = table.client.delete(url % "nia", headers=table.gm)
+    assert r.status_code == 201
+    assert "tokens" not in table.client.get(f"/api/encounters/{table.eid}",
+                                            headers=table.player).json()

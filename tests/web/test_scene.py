@@ -4,6 +4,7 @@ grid on it, and the player's map shows the same picture under the same squares."
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, BrowserContext, FilePayload, expect
@@ -111,3 +112,39 @@ def test_fog_painted_by_the_gm_hides_and_reveals_on_the_players_map(
         screenshot(player, "fog-player-390")
         assert not problems, problems
         assert not player_problems, player_problems
+
+
+def face(colour: tuple[int, int, int]) -> bytes:
+    im = Image.new("RGB", (300, 300), colour)
+    ImageDraw.Draw(im).ellipse((60, 60, 240, 240), fill=(240, 220, 190))
+    out = io.BytesIO()
+    im.save(out, "JPEG")
+    return out.getvalue()
+
+
+def test_a_token_picture_chosen_on_a_card_shows_round_on_both_maps(
+        gm: BrowserContext, browser: Browser, server: ServerThread,  # noqa: F811
+        tables: list[DemoTable], link: str) -> None:  # noqa: F811
+    page, problems = watched(gm)
+    page.goto(link)
+    open_campaign(page, "realms")
+    picker = page.locator("#cards article.card[data-id='nia'] .tokpick input[type=file]")
+    upload: FilePayload = {"name": "nia.jpg", "mimeType": "image/jpeg",
+                           "buffer": face((40, 60, 120))}
+    picker.set_input_files(files=[upload])
+    token = page.locator(".battlemap .tok[data-id='nia']")
+    expect(token).to_have_class(re.compile("pictured"))
+    expect(token.locator("image.pic")).to_have_attribute("href", re.compile("^blob:"))
+    expect(page.locator("#cards article.card[data-id='nia'] .tokpick")).to_contain_text("✓")
+    settled(page)
+    screenshot(page, "token-picture-1440")
+    table = next(t for t in tables if t.ruleset == "realms")
+    for context in browsing(browser, 390, 844):
+        player, player_problems = watched(context)
+        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
+        if player.locator("#map-panel").get_attribute("open") is None:
+            player.locator("#map-panel > summary").click()
+        expect(player.locator(".battlemap .tok[data-id='nia']")).to_have_class(
+            re.compile("pictured"))
+        assert not player_problems, player_problems
+    assert not problems, problems

@@ -630,6 +630,33 @@ class Ruleset:
     def apply_scene_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         state.extra["scene"] = {k: data[k] for k in SCENE}
 
+    @command("A creature's token image on the map (the token image route uploads it and sets "
+             "it here), or none.",
+             target=args.creature("whose token", required=True),
+             image=args.text("the image's content hash, or '' for none", max_len=64,
+                             required=True))
+    def do_token(self, state: EncounterState, command: Command,
+                 dice: DiceSource) -> list[Event]:
+        """The picture drawn in a creature's token (its initials when there is none)."""
+        target = state.entity(command.a.target)
+        image = str(command.a.image)
+        if image and not HASH.fullmatch(image):
+            raise InvalidArgument("token: image is the content hash of an uploaded image "
+                                  "(64 hexadecimal digits), or '' for none", "image")
+        if state.extra.get("tokens", {}).get(target.id, "") == image:
+            raise IllegalCommand(f"{target.id}'s token already has this image"
+                                 if image else f"{target.id}'s token has no image")
+        return [Event("token_set", {"target": target.id, "image": image})]
+
+    @event("{target}'s token {image?has a new picture|shows its initials again}.",
+           target=args.creature("whose token"), image=args.text("the image's content hash"))
+    def apply_token_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        tokens = {k: v for k, v in state.extra.get("tokens", {}).items()
+                  if k != data["target"]}
+        if data["image"]:
+            tokens[data["target"]] = data["image"]
+        state.extra["tokens"] = tokens
+
     @command("Fog of war: turn it on or off, and reveal squares (a list, or the rectangle "
              "between two corners) or zones to the players, or hide them again.",
              enabled=args.flag("fog on (true) or off (false)", default=None),

@@ -999,11 +999,7 @@ class Api:
         body with its Content-Type. Checked and encoded again (``store/images.py``), kept by
         its hash in the campaign, and set as the scene (a ``scene`` command in the log)."""
         eid, principal = await self.encounter_principal(request, gm=True)
-        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if kind not in FORMATS.values():
-            raise ApiError(415, "send the image itself as the body, with Content-Type "
-                           "image/png, image/jpeg or image/webp", "content-type")
-        data = await read_body(request, IMAGE_BYTES)
+        data = await self._image_body(request)
         games = self.games
 
         def work() -> dict[str, Any]:
@@ -1058,6 +1054,64 @@ class Api:
         eid, principal = await self.encounter_principal(request, gm=True)
         return await self._submit(eid, principal, Command("scene", args={"image": ""}),
                                   None, None)
+
+    async def put_token_image(self, request: Request) -> Response:
+        """``PUT /api/encounters/{eid}/creatures/{id}/image``: a creature's token picture,
+        the raw body with its Content-Type (checked as a scene image is, scaled down to
+        256 pixels), set by a ``token`` command."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        creature = _path_id(request, "creature_id", "creature")
+        data = await self._image_body(request)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            try:
+                image, done = games.put_token_image(eid, creature, data, principal.author)
+            except ImageError as err:
+                raise ApiError(err.status, str(err), "image") from None
+            except TooMuch as err:
+                raise ApiError(413, str(err), "image") from None
+            return {**_outcome(*done, principal), "image": image.meta()}
+        return JSONResponse(await heavy(work), status_code=201)
+
+    async def delete_token_image(self, request: Request) -> Response:
+        """``DELETE /api/encounters/{eid}/creatures/{id}/image``: initials again."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        creature = _path_id(request, "creature_id", "creature")
+        return await self._submit(eid, principal, Command("token", args={
+            "target": creature, "image": ""}), None, None)
+
+    async def picture(self, request: Request) -> Response:
+        """``GET /api/encounters/{eid}/images/{hash}``: a token picture of the encounter,
+        for the GM, or for a player when it is the token of a creature they see."""
+        eid, principal = await self.encounter_principal(request)
+        wanted = request.path_params.get("image", "")
+        games = self.games
+
+        def work() -> StoredImage | None:
+            def shown(ld: Loaded) -> bool:
+                tokens = ld.state.extra.get("tokens", {})
+                if principal.is_gm:
+                    return wanted in tokens.values()
+                view = View(ld.state, principal, ld.ruleset)
+                return any(h == wanted and k not in view.concealed and k in ld.state.entities
+                           for k, h in tokens.items())
+            if not games.read(eid, shown):
+                return None
+            return games.store.image(principal.campaign_id, wanted)
+        found = await run_in_threadpool(work)
+        if found is None:
+            raise ApiError(404, "no such picture in this encounter")
+        return Response(found.data, media_type=found.content_type, headers={
+            "x-content-type-options": "nosniff", "content-disposition": "inline"})
+
+    async def _image_body(self, request: Request) -> bytes:
+        """An uploaded image's bytes: the raw body, its Content-Type an image type."""
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind not in FORMATS.values():
+            raise ApiError(415, "send the image itself as the body, with Content-Type "
+                           "image/png, image/jpeg or image/webp", "content-type")
+        return await read_body(request, IMAGE_BYTES)
 
     async def add_actor(self, request: Request) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
@@ -1528,6 +1582,12 @@ def routes(api: Api) -> list[BaseRoute]:
               methods=["GET"]),
         Route("/api/encounters/{encounter_id}/scene/image", g(api.delete_scene_image),
               methods=["DELETE"]),
+        Route("/api/encounters/{encounter_id}/creatures/{creature_id}/image",
+              g(api.put_token_image), methods=["PUT"]),
+        Route("/api/encounters/{encounter_id}/creatures/{creature_id}/image",
+              g(api.delete_token_image), methods=["DELETE"]),
+        Route("/api/encounters/{encounter_id}/images/{image:str}", g(api.picture),
+              methods=["GET"]),
         Route("/api/encounters/{encounter_id}/options", g(api.options), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/undo", g(api.undo), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/redo", g(api.redo), methods=["POST"]),

@@ -402,6 +402,10 @@ class View:
         scene = s.extra.get("scene")
         if scene:  # the background image and the grid's place on it (``scene``)
             out["scene"] = plain(scene)
+        tokens = {k: v for k, v in s.extra.get("tokens", {}).items()
+                  if k in s.entities and k not in hide}
+        if tokens:  # token pictures (content hashes), of the creatures this reader sees
+            out["tokens"] = tokens
         fog = fog_of(s)
         if fog["enabled"] or fog["squares"] or fog["zones"]:
             out["fog"] = plain(fog)  # what is revealed (the GM's map shades the rest)

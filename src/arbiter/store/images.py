@@ -57,8 +57,13 @@ def _sniffed(data: bytes) -> str | None:
     return None
 
 
-def clean_image(data: bytes) -> StoredImage:
-    """``data`` as it is stored: checked, decoded and encoded again (see the module)."""
+TOKEN_SIDE = 256
+"""Pixels of a token image's longer side: a larger upload is scaled down to it."""
+
+
+def clean_image(data: bytes, fit: int | None = None) -> StoredImage:
+    """``data`` as it is stored: checked, decoded and encoded again (see the module); with
+    ``fit``, scaled down (never up) so its longer side is at most ``fit`` pixels."""
     if len(data) > IMAGE_BYTES:
         raise ImageError(413, f"the image is {len(data)} bytes: at most {IMAGE_BYTES} "
                               f"({IMAGE_BYTES // (1024 * 1024)} MB)")
@@ -79,6 +84,9 @@ def clean_image(data: bytes) -> StoredImage:
                 if kind == "JPEG":
                     mode = "RGB"
                 pixels = im.convert(mode)
+                if fit is not None and max(width, height) > fit:
+                    pixels.thumbnail((fit, fit), Image.Resampling.LANCZOS)
+                    width, height = pixels.size
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):

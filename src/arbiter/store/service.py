@@ -40,7 +40,7 @@ from ..dice import DiceSource, ForcedDice, RecordingDice, SeededDice
 from ..dice.sources import NoDice
 from ..limits import CAMPAIGN_IMAGE_BYTES
 from .errors import Conflict, NotFound, NothingToUndo, SnapshotError, StoreError
-from .images import StoredImage, clean_image
+from .images import TOKEN_SIDE, StoredImage, clean_image
 from .importing import EXPORT_FORMAT, EXPORT_SCHEMA, Deadline, read_campaign_file
 from .replay import (
     apply_entries,
@@ -466,6 +466,18 @@ class GameService:
                 return image, None
             return image, self.submit(encounter_id, Command("scene", args={
                 "image": image.hash, "width": image.width, "height": image.height}), author)
+
+    def put_token_image(self, encounter_id: str, creature: str, data: bytes,
+                        author: str = "gm") -> tuple[StoredImage, tuple[Loaded, LogRecord]]:
+        """``data`` as a creature's token picture: checked and encoded again, scaled down to
+        :data:`~arbiter.store.images.TOKEN_SIDE`, kept in the campaign and set by a
+        ``token`` command (refused as the rules refuse it: an unknown creature)."""
+        image = clean_image(data, fit=TOKEN_SIDE)
+        campaign_id = self.store.encounter(encounter_id).campaign_id
+        self.read(encounter_id, lambda ld: ld.state.entity(creature))  # UnknownEntity
+        self.store.put_image(campaign_id, image, CAMPAIGN_IMAGE_BYTES)
+        return image, self.submit(encounter_id, Command("token", args={
+            "target": creature, "image": image.hash}), author)
 
     def dice_plan(self, encounter_id: str, command: Command,
                   project: Callable[[Loaded], EncounterState] | None = None,

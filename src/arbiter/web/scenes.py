@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Callable
+from itertools import pairwise
 
 from PIL import Image, ImageDraw
 
@@ -34,7 +35,7 @@ def _ford(draw: ImageDraw.ImageDraw, rng: random.Random) -> None:
     draw.rectangle((0, 0, w, h), fill=(104, 142, 78))
     _speckle(draw, rng, (0, 0, w, h), [(92, 128, 66), (120, 156, 90), (84, 118, 60)], 2600)
     river = [(5 * SQUARE + 10 + int(14 * ((y / 80) % 2 - 1) ** 2), y) for y in range(0, h + 1, 40)]
-    for (x, y), (x2, y2) in zip(river, river[1:], strict=False):
+    for (x, y), (x2, y2) in pairwise(river):
         draw.polygon([(x - 6, y), (x2 - 6, y2), (x2 + 2 * SQUARE - 14, y2),
                       (x + 2 * SQUARE - 14, y)], fill=(70, 116, 150))
     _speckle(draw, rng, (5 * SQUARE, 0, 7 * SQUARE, h), [(96, 142, 176), (60, 104, 138)], 500, 4)

@@ -283,6 +283,7 @@ function render() {
     onToggleHidden: (e) => send({ do: "override", path: `${e.id}.hidden`, value: !e.hidden, reason: e.hidden ? "revealed by the game master" : "hidden by the game master" }),
     quick: { damage: S.commands.damage, heal: S.commands.heal, condition: S.commands.condition, conditions: S.conditions, onCommand: (command) => send(command).catch(() => {}) },
   })) : h("p", { class: "muted empty" }, "No combatants yet: add them on the left."));
+  if (S.commands.token) for (const article of $("#cards").querySelectorAll("article.card[data-id]")) article.append(tokenPicker(article.dataset.id, st));
   replace($("#sides"), [...new Set(Object.values(st.entities).map((e) => e.side).filter(Boolean))].map((s) => h("option", { value: s })));
   // A new creature joins the foes by default: the side of the last one added that is not the
   // first one's side (the party is added first), until the GM types a side of their own.
@@ -718,6 +719,28 @@ async function setScene(form) {
   }, { image: "image", square: "square", offset_x: "offset_x", offset_y: "offset_y" });
 }
 
+// A creature's token picture: a file chosen here goes up as it is (the server checks it and
+// scales it down); "×" goes back to initials. Both are `token` commands, undone with U.
+function tokenPicker(id, st) {
+  const has = Boolean(st.tokens && st.tokens[id]);
+  const input = h("input", { type: "file", accept: "image/png,image/jpeg,image/webp", class: "visually-hidden", "aria-label": `token picture of ${nameOf(id)}` });
+  input.addEventListener("change", async () => {
+    const file = input.files[0];
+    if (!file) return;
+    try {
+      const out = await S.api.upload(`/api/encounters/${S.encounter}/creatures/${encodeURIComponent(id)}/image`, file);
+      addRecord(out.record);
+      setState(out.state);
+    } catch (err) {
+      toast(`${nameOf(id)}'s picture: ${err.message}`, "error");
+    }
+  });
+  const clear = has ? h("button", { type: "button", class: "linkish", title: "initials again" }, "×") : null;
+  if (clear) clear.addEventListener("click", () => S.api.delete(`/api/encounters/${S.encounter}/creatures/${encodeURIComponent(id)}/image`)
+    .then((out) => { addRecord(out.record); setState(out.state); }, (err) => toast(err.message, "error")));
+  return h("div", { class: "tokpick" }, h("label", { title: "a picture for its token on the map" }, has ? "token picture ✓" : "+ token picture", input), clear);
+}
+
 function renderScene(st) {
   const form = $("#scene-form");
   const scene = st.scene || {};
@@ -1106,6 +1129,7 @@ function wire() {
     submit: (command) => send(command),
     onTap: (id) => pickTarget(id, "map"),
     image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
+    picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
   });
   $("#scene-form").addEventListener("submit", (e) => {
     e.preventDefault();

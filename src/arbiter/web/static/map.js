@@ -279,6 +279,8 @@ export class BattleMap {
     this.submit = opts.submit;
     this.onTap = opts.onTap || null; // a token clicked: (id) => void (the GM's target)
     this.image = opts.image || null; // the scene's image: (hash) => Promise<Blob>
+    this.picture = opts.picture || null; // a token's picture: (hash) => Promise<Blob>
+    this.pictures = new Map(); // hash -> object URL ("" while it loads, null if it failed)
     this.backdrop = { hash: "", url: "", failed: "" }; // the scene image drawn, once loaded
     this.state = null;
     this.id = `map${++uid}`;
@@ -307,7 +309,9 @@ export class BattleMap {
     this.svg = el("svg", { class: "battlemap", role: "img", "aria-label": "battle map" });
     this.defs = el("defs", {},
       el("pattern", { id: `${this.id}-hatch`, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
-        el("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch" })));
+        el("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch" })),
+      el("clipPath", { id: `${this.id}-round`, clipPathUnits: "objectBoundingBox" },
+        el("circle", { cx: 0.5, cy: 0.5, r: 0.5 })));
     this.layers = {};
     this.svg.append(this.defs);
     for (const name of ["ground", "terrain", "links", "areas", "overlay", "path", "tokens"]) {
@@ -546,6 +550,18 @@ export class BattleMap {
       el("title", {}, this.role === "gm" ? "fog: the players do not see here" : "unexplored"));
   }
 
+  /** A token picture's object URL once fetched (asked once per hash; drawn when it comes). */
+  pictureURL(hash) {
+    if (!hash || !this.picture) return null;
+    if (this.pictures.has(hash)) return this.pictures.get(hash) || null;
+    this.pictures.set(hash, "");
+    this.picture(hash).then((blob) => {
+      this.pictures.set(hash, URL.createObjectURL(blob));
+      this.draw();
+    }, () => this.pictures.set(hash, null));
+    return null;
+  }
+
   /** The state's scene when it has an image, which is fetched once (then drawn). */
   sceneOf(st) {
     const scene = st.scene;
@@ -729,6 +745,7 @@ export class BattleMap {
           el("circle", { class: "turnring", r: U * 0.5 }),
           el("circle", { class: "selring", r: U * 0.47 }),
           el("circle", { class: "body", r: U * 0.4 }),
+          el("image", { class: "pic", "clip-path": `url(#${this.id}-round)`, preserveAspectRatio: "xMidYMid slice" }),
           el("text", { class: "ini", "text-anchor": "middle", dy: "0.35em" }),
           el("text", { class: "badge", x: U * 0.42, y: -U * 0.3, "text-anchor": "middle" }),
           el("text", { class: "chance", y: -U * 0.5, "text-anchor": "middle" }),
@@ -765,7 +782,15 @@ export class BattleMap {
         foot.setAttribute("width", "0");
         foot.setAttribute("height", "0");
       }
-      g.querySelector("circle.body").setAttribute("r", String(U * (sizes.includes(e.size) ? (e.size === "tiny" ? 0.28 : 0.34) : 0.4)));
+      const r = U * (sizes.includes(e.size) ? (e.size === "tiny" ? 0.28 : 0.34) : 0.4);
+      g.querySelector("circle.body").setAttribute("r", String(r));
+      // its picture, round, inside the side's ring (initials until it loads, or without one)
+      const url = this.pictureURL(st.tokens && st.tokens[e.id]);
+      const pic = g.querySelector("image.pic");
+      if (url) {
+        for (const [k, v] of [["href", url], ["x", -r + 2], ["y", -r + 2], ["width", 2 * r - 4], ["height", 2 * r - 4]]) pic.setAttribute(k, String(v));
+      } else pic.removeAttribute("href");
+      g.classList.toggle("pictured", Boolean(url));
       const band = me && me !== e.id ? bands[e.id] : null;
       g.querySelector(".band").textContent = band ? BANDS[band] || band : "";
       const chance = e.id in chances ? percent(chances[e.id]) : null;

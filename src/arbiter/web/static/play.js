@@ -237,6 +237,7 @@ async function act(command, dice = null) {
 S.map = new BattleMap($("#map-panel"), {
   role: "player",
   image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
+  picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
   odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
   submit: async (command) => {
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
