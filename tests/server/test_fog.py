@@ -74,3 +74,25 @@ def test_fog_commands_are_bounded_and_the_game_masters() -> None:
     assert enc.state.extra["fog"] == {"enabled": True, "squares": [[2, 2]], "zones": [],
                                       "rev": 2}
     assert rules.catalogue["fog"].who == "gm"
+
+
+def test_a_staged_creature_waits_out_of_the_order_until_brought_in(
+        client: TestClient) -> None:
+    """Preparation (issue 34): a creature staged on the map is left out when initiative is
+    rolled and joins the order, rolling or taking its initiative, when brought in."""
+    table = Table(client, "realms", [*ACTORS, {"id": "ogre", "template": "ogre",
+                                               "side": "raiders", "position": [9, 1]}], ["nia"])
+    assert table.post(table.gm, {"command": {"do": "stage", "target": "ogre"}}).status_code == 201
+    r = table.post(table.gm, {"command": {"do": "start", "initiative": {"nia": 20,
+                                                                        "bandit": 10}}})
+    assert r.status_code == 201, r.text
+    assert r.json()["state"]["order"] == ["nia", "bandit"]
+    assert r.json()["state"]["extra"]["staged"] == ["ogre"]
+    r = table.post(table.gm, {"command": {"do": "stage", "target": "ogre", "ready": False,
+                                          "initiative": 15}})
+    assert r.status_code == 201, r.text
+    assert r.json()["state"]["order"] == ["nia", "ogre", "bandit"]
+    log = table.client.get(f"/api/encounters/{table.eid}/log", headers=table.player).json()
+    assert log["records"][-1]["text"].startswith("Ogre comes into play.")
+    r = table.post(table.gm, {"command": {"do": "stage", "target": "nia"}})
+    assert r.status_code == 422 and "it is nia's turn" in r.json()["error"]

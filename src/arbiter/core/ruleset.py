@@ -48,6 +48,12 @@ a square."""
 HASH = re.compile(r"[0-9a-f]{64}")
 
 
+def staged_of(state: EncounterState) -> list[str]:
+    """The creatures staged (``stage``): on the map, out of the turn order."""
+    staged: list[str] = state.extra.get("staged", [])
+    return staged
+
+
 def fog_of(state: EncounterState) -> dict[str, Any]:
     """The encounter's fog of war (``fog``): whether it is on, and the squares and zones
     revealed to the players."""
@@ -798,6 +804,8 @@ class Ruleset:
         who = data["id"]
         current = state.current
         del state.entities[who]
+        if who in staged_of(state):
+            state.extra["staged"] = [s for s in staged_of(state) if s != who]
         if who in state.initiative:  # replaced: a later add or initiative sorts every key
             state.initiative = {k: v for k, v in state.initiative.items() if k != who}
         if who in state.order:
@@ -806,6 +814,54 @@ class Ruleset:
                 state.turn_index = state.order.index(current)
             elif state.turn_index >= len(state.order):
                 state.turn_index = 0
+
+    @command("Stage a creature: ready on the map but out of the turn order (reinforcements, "
+             "a prepared ambush), or bring a staged one into turn-by-turn play.",
+             target=args.creature("who is staged or joins", required=True),
+             ready=args.flag("true (the default): staged, out of the order; false: it joins "
+                             "(rolling initiative, or taking the one given, in turn-by-turn "
+                             "play)", default=True),
+             initiative=args.integer("its initiative when it joins (default: rolled)",
+                                     lo=-999, hi=999))
+    def do_stage(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """A staged creature is left out when initiative is rolled (``start``) and joins the
+        order when the GM brings it in, as a creature added mid-fight does."""
+        target = state.entity(command.a.target)
+        staged = staged_of(state)
+        ready = bool(command.a.ready)
+        if target.kind != "creature":
+            raise IllegalCommand(f"{target.id} is an object: only creatures take turns")
+        if ready == (target.id in staged):
+            raise IllegalCommand(f"{target.id} is already {'staged' if ready else 'in play'}")
+        if ready and state.current == target.id:
+            raise IllegalCommand(f"it is {target.id}'s turn: end it before staging it")
+        events = [Event("staged", {"target": target.id, "ready": ready})]
+        if not ready and state.in_combat:
+            after = self.lookahead(state, events)
+            given = command.a.initiative
+            value, rolled = ((given, {}) if given is not None
+                             else self.roll_initiative(after, after.entity(target.id), dice))
+            initiative = {**after.initiative, target.id: value}
+            events.append(Event("initiative_set", {
+                "target": target.id, "value": value, "roll": rolled,
+                "order": self.initiative_order(after, initiative)}))
+        return events
+
+    @event("{target} {ready?is staged, out of the turn order|comes into play}.",
+           player="{target} {ready?steps back|comes into play}.",
+           target=args.creature("who"), ready=args.flag("staged rather than in play"))
+    def apply_staged(self, state: EncounterState, data: dict[str, Any]) -> None:
+        who = data["target"]
+        staged = [s for s in staged_of(state) if s != who]
+        if data["ready"]:
+            staged.append(who)
+            if who in state.order:  # out of the order (not its turn: do_stage refuses it)
+                current = state.current
+                state.order = [w for w in state.order if w != who]
+                state.initiative = {k: v for k, v in state.initiative.items() if k != who}
+                if current is not None:
+                    state.turn_index = state.order.index(current)
+        state.extra["staged"] = staged
 
     @command("Start turn-by-turn play: roll initiative and begin round 1.",
              initiative=args.mapping("given initiative values by creature id (the rest roll)"))
@@ -818,8 +874,11 @@ class Ruleset:
         given = command.a.initiative or {}
         initiative: dict[str, int] = {}
         rolls: dict[str, Any] = {}
+        staged = set(staged_of(state))
+        if all(e.kind != "creature" or e.id in staged for e in state.entities.values()):
+            raise IllegalCommand("every creature is staged: bring one into play first")
         for entity in state.entities.values():
-            if entity.kind != "creature":
+            if entity.kind != "creature" or entity.id in staged:
                 continue
             if entity.id in given:
                 initiative[entity.id] = int(given[entity.id])
@@ -1208,6 +1267,14 @@ class Ruleset:
             if who in seen:
                 yield f"{who!r} is twice in the turn order"
             seen.add(who)
+
+    @invariant("CORE-TURN", "a staged creature is present and out of the turn order")
+    def holds_staged_out_of_order(self, state: EncounterState) -> Iterator[str]:
+        for who in staged_of(state):
+            if who not in state.entities:
+                yield f"{who!r} is staged but not in the encounter"
+            if who in state.order:
+                yield f"{who!r} is staged and in the turn order"
 
     @invariant("CORE-TURN", "in turn-by-turn play, the turn is one of the order's places "
                "(a command that starts a fight starts its first turn too)", after="command")

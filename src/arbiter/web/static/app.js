@@ -758,6 +758,16 @@ function renderScene(st) {
 // with U).
 function gmTracker(st) {
   const out = tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } });
+  // staged creatures: ready on the map, out of the order until the GM brings them in
+  const staged = ((st.extra && st.extra.staged) || []).filter((id) => st.entities[id]);
+  if (staged.length && S.commands.stage) {
+    out.append(h("div", { class: "staged" }, h("small", { class: "muted" }, "Staged (not in the order): "),
+      staged.map((id) => {
+        const b = h("button", { type: "button", class: "linkish", dataset: { id }, title: "it rolls initiative and joins the order" }, `${nameOf(id)} ↪ bring in`);
+        b.addEventListener("click", () => send({ do: "stage", target: id, ready: false }).catch(() => {}));
+        return b;
+      })));
+  }
   const init = S.commands.initiative;
   const canInit = Boolean(init && st.in_combat);
   for (const li of out.querySelectorAll("li[data-id]")) {
@@ -1217,10 +1227,12 @@ function wire() {
       const out = await S.api.post(`/api/encounters/${S.encounter}/actors`, body);
       addRecord(out.record);
       setState(out.state);
+      const staged = F(form, "staged").checked && S.commands.stage;
+      if (staged) await send({ do: "stage", target: id });  // out of the order until brought in
       F(form, "id").value = "";
       F(form, "name").value = "";
       F(form, "hidden").checked = false;  // the next creature is not hidden unless asked again
-      toast(`${id} added${body.hidden ? " (hidden from players)" : ""}`);
+      toast(`${id} added${body.hidden ? " (hidden from players)" : ""}${staged ? " (staged)" : ""}`);
     }, { id: "id", command: "more", template: "template" });
   });
   $("#add [name=template]").addEventListener("change", (e) => {
