@@ -238,3 +238,20 @@ def test_zones_map_view_gives_the_range_band_between_each_two() -> None:
     enc.execute({"do": "place", "target": "cal", "zone": "far"}, NONE)
     view = enc.ruleset.map_view(enc.state, ["rook", "cal"])  # type: ignore[attr-defined]
     assert view["bands"] == {"rook": {"cal": "long"}, "cal": {"rook": "long"}}
+
+
+# -- the ruler's units (``measure``) --------------------------------------------------------
+def test_each_ruleset_tells_the_ruler_its_units() -> None:
+    realms = realms_fight()
+    view = realms.ruleset.map_view(realms.state, ["nia"])  # type: ignore[attr-defined]
+    assert view["measure"] == {"unit": "space", "diagonal": 1.5}  # R-MOV-3
+    polemos = polemos_fight()
+    view = polemos.ruleset.map_view(polemos.state, ["vera"])  # type: ignore[attr-defined]
+    assert view["measure"] == {"unit": "square", "diagonal": 1}  # POL-3: chebyshev
+    polemos.execute({"do": "ruling", "id": "POL-3", "value": "manhattan"}, NONE)
+    view = polemos.ruleset.map_view(polemos.state, ["vera"])  # type: ignore[attr-defined]
+    assert view["measure"]["diagonal"] == 2
+    zones = zones_fight()
+    view = zones.ruleset.map_view(zones.state, ["rook"])  # type: ignore[attr-defined]
+    assert view["measure"] == {"unit": "zone", "engaged": "engagement",
+                               "bands": ["short", "medium", "long"]}  # ZR-4

@@ -157,7 +157,8 @@ class MovementRules(PolemosBase):
         """What the battle map draws beyond positions, for the creatures ``ids`` (those the
         reader may see): each creature's reach in squares (P-REQ-5), the terrain kinds that
         break line of sight (P-REQ-4), and between each two of them on the grid the first
-        square that breaks the line (``sight``: absent when the line is clear)."""
+        square that breaks the line (``sight``: absent when the line is clear); and how the
+        ruler counts (``measure``: squares, a diagonal step one or two by ruling POL-3)."""
         reach: dict[str, int] = {}
         squares: dict[str, Square] = {}
         for who in ids:
@@ -175,7 +176,9 @@ class MovementRules(PolemosBase):
                     if hits:
                         sight.setdefault(a, {})[b] = list(hits[0])
                         sight.setdefault(b, {})[a] = list(hits[0])
-        return {"reach": reach, "blocks_sight": list(SIGHT_BLOCKERS), "sight": sight}
+        diagonal = 2 if self.metric(state) == "manhattan" else 1
+        return {"reach": reach, "blocks_sight": list(SIGHT_BLOCKERS), "sight": sight,
+                "measure": {"unit": "square", "diagonal": diagonal}}
 
     @command("Move into a location (or out of one): its field conditions come and go; "
              "restricted items are refused.", who="player", actor="required",

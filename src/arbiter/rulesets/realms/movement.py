@@ -312,7 +312,8 @@ class MovementRules(RealmsBase):
         reader may see): the footprint of each creature larger than one square (R-SIZ-1,
         offsets from its position), the melee reach of each (its weapon's reach around its
         footprint: 1 space unless the weapon says more, RLM-11) and the terrain kinds that
-        block sight (none: realms has difficult terrain only)."""
+        block sight (none: realms has difficult terrain only); and how the ruler counts
+        (``measure``: squares, and spaces of movement with a diagonal step 1.5, R-MOV-3)."""
         footprints: dict[str, list[list[int]]] = {}
         reach: dict[str, int] = {}
         for who in ids:
@@ -324,7 +325,8 @@ class MovementRules(RealmsBase):
                 footprints[who] = [[dx, dy] for dx, dy in cells]
             if not me.down:
                 reach[who] = me.weapon_reach
-        return {"footprints": footprints, "reach": reach, "blocks_sight": []}
+        return {"footprints": footprints, "reach": reach, "blocks_sight": [],
+                "measure": {"unit": "space", "diagonal": 3 / ROUND_HALVES}}  # a step: 3 halves
 
     @command("Stand up from Prone: 2 spaces of movement.",
              who="player", actor="required", cost="move", rules=("R-PRN-2", "R-C-DYI"))

@@ -153,14 +153,16 @@ class Movement(ZonesBase):
     def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:
         """What the battle map draws beyond zones, for the creatures ``ids`` (those the
         reader may see): the range band between each two of them (``bands``, ruling ZR-4:
-        the band an attack uses when the game master gives none)."""
+        the band an attack uses when the game master gives none); and how the ruler counts
+        (``measure``: the band of the same zone, of the next one and of any farther)."""
         shown = [c for c in creatures(state) if c.id in set(ids)]
         bands: dict[str, dict[str, str]] = {c.id: {} for c in shown}
         for i, a in enumerate(shown):
             for b in shown[i + 1:]:
                 bands[a.id][b.id] = default_range(state, a, b)
                 bands[b.id][a.id] = default_range(state, b, a)
-        return {"bands": bands}
+        return {"bands": bands, "measure": {"unit": "zone", "engaged": "engagement",
+                                            "bands": ["short", "medium", "long"]}}
 
     @event("{target} is moved ({distance} range) to zone {zone}, group {group}, engagement "
            "{engagement}, altitude {altitude}.",

@@ -27,6 +27,7 @@
 // taking squares) and describes zones (its command taking an id and adjacent zones): each
 // is a command in the encounter's log, undone like any other.
 import { creatureName } from "./ui.js";
+import { gridDistance, gridText, latestAsker, lineSteps, rulerWeapons, weaponText, zoneDistance, zoneText } from "./ruler.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const U = 32; // one square (or one token slot) in SVG units
@@ -64,6 +65,16 @@ const STYLE = `
 .battlemap .template { fill: rgba(176,48,42,.10); stroke: var(--bad); stroke-width: 2; stroke-dasharray: 4 3; }
 .battlemap .costlabel { font-size: 9px; font-weight: 700; fill: var(--accent-2); paint-order: stroke; stroke: #fff; stroke-width: 3px; pointer-events: none; }
 .battlemap .paint { fill: rgba(176,122,18,.35); stroke: #b07a12; }
+.battlemap.measuring, .battlemap.measuring .tok { cursor: crosshair; touch-action: none; }
+.battlemap .ruler line { stroke: #1d2a33; stroke-width: 2.5; stroke-linecap: round; pointer-events: none; }
+.battlemap .ruler line.under { stroke: #fff; stroke-width: 5; }
+.battlemap .ruler circle { fill: #1d2a33; stroke: #fff; stroke-width: 1.5; pointer-events: none; }
+.battlemap .ruler rect.end { fill: rgba(29,42,51,.12); stroke: #1d2a33; stroke-width: 1.5; stroke-dasharray: 3 2; pointer-events: none; }
+.battlemap .ruler rect.end.ok { stroke: var(--ok); fill: rgba(63,125,58,.18); }
+.battlemap .ruler rect.end.bad { stroke: var(--bad); fill: rgba(176,48,42,.18); }
+.battlemap .rulerlabel { font-size: 10px; font-weight: 700; fill: #1d2a33; paint-order: stroke; stroke: #fff; stroke-width: 3.5px; pointer-events: none; }
+.battlemap .rulerlabel .cost { fill: var(--accent-2); }
+.battlemap .rulerlabel .bad { fill: var(--bad); }
 `;
 
 let sheet = null;
@@ -291,7 +302,8 @@ export class BattleMap {
     this.gridKey = "";
     this.terrainKey = "";
     this.selected = null; // the token clicked last (overlays and range bands start from it)
-    this.overlays = { reach: false, sight: false, area: false, paint: false };
+    this.overlays = { reach: false, sight: false, area: false, paint: false, ruler: false };
+    this.measure = null; // the ruler's measure while the pointer is down (nothing is submitted)
     this.area = null; // {by, weapon, at, chances, text} once the server answered
     this.painting = null;
     this.dragEnded = 0;
@@ -860,6 +872,7 @@ export class BattleMap {
       text = mine.some((id) => this.canDrag(id)) ? "Your turn: drag your character to move it."
         : "On your character's turn, drag it to move it.";
     }
+    if (this.overlays.ruler) text = "Ruler: press a token or a square and move the pointer (Escape or letting go ends it).";
     this.say(text, "mapinfo idle");
   }
 
@@ -885,6 +898,7 @@ export class BattleMap {
       sight: toggle("sight", "Line of sight", "lines of sight from the selected creature"),
       area: toggle("area", "Area", "an area attack's chance for each creature (the odds engine)"),
       paint: toggle("paint", "Edit map", "paint terrain or describe zones (commands in the log)"),
+      ruler: toggle("ruler", "Ruler", "measure from a token or a square to the pointer (Escape or letting go ends it; nothing is sent)"),
     };
     this.areaBox = html("span", "toolsub area-tools");
     this.weaponSelect = html("select", "area-weapon");
@@ -914,7 +928,13 @@ export class BattleMap {
     set.addEventListener("click", () => this.setZone());
     this.zoneForm.append(this.zoneId, this.zoneNext, indoor, set);
     this.paintBox.append(this.paintKind, html("span", "muted", "drag over squares"));
-    this.tools.append(...Object.values(this.buttons), this.areaBox, this.paintBox, this.zoneForm);
+    // the ruler's weapon: its range band at the distance measured (rulesets with bands)
+    this.rulerBox = html("span", "toolsub ruler-tools");
+    this.rulerWeapon = html("select", "ruler-weapon");
+    this.rulerWeapon.setAttribute("aria-label", "weapon for the ruler's range band");
+    this.rulerBox.append(this.rulerWeapon);
+    this.tools.append(...Object.values(this.buttons), this.areaBox, this.paintBox, this.zoneForm, this.rulerBox);
+    document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.measure) this.rulerEnd(); });
   }
 
   toggle(name) {
@@ -924,6 +944,11 @@ export class BattleMap {
       if (this.overlays.area) this.overlays.paint = false;
     }
     if (name === "paint" && this.overlays.paint) this.overlays.area = false;
+    if (this.overlays[name] && ["area", "paint", "ruler"].includes(name)) {
+      for (const other of ["area", "paint", "ruler"]) if (other !== name) this.overlays[other] = false;
+      if (name === "ruler") this.area = null;
+    }
+    if (!this.overlays.ruler && this.measure) this.rulerEnd();
     delete this.info.dataset.keep;
     this.draw();
     if (name === "area" && this.overlays.area) this.say(`Area from ${creatureName(this.state, this.sel())}: click a creature${this.kind === "zones" ? " or a zone" : ""} to place it`, "mapinfo idle");
@@ -1012,6 +1037,18 @@ export class BattleMap {
         this.paintKind.replaceChildren(...kinds.map((k) => { const o = document.createElement("option"); o.value = k; o.textContent = k; return o; }));
         this.paintKind.dataset.list = kinds.join("|");
       }
+    }
+    b.ruler.hidden = !this.kind;
+    b.ruler.setAttribute("aria-pressed", String(this.overlays.ruler && !b.ruler.hidden));
+    this.svg.classList.toggle("measuring", Boolean(this.overlays.ruler));
+    const from = this.state && this.state.entities[this.sel()];
+    const arms = this.extra.measure && Array.isArray(this.extra.measure.bands) ? rulerWeapons(from) : [];
+    this.rulerBox.hidden = !(this.overlays.ruler && arms.length);
+    if (!this.rulerBox.hidden && this.rulerWeapon.dataset.list !== `${this.sel()}|${arms.join("|")}`) {
+      const keep = this.rulerWeapon.value;
+      this.rulerWeapon.replaceChildren(...arms.map((w) => { const o = document.createElement("option"); o.value = w; o.textContent = w; return o; }));
+      if (arms.includes(keep)) this.rulerWeapon.value = keep;
+      this.rulerWeapon.dataset.list = `${this.sel()}|${arms.join("|")}`;
     }
     this.tools.hidden = Object.values(b).every((x) => x.hidden);
   }
@@ -1105,7 +1142,7 @@ export class BattleMap {
   }
 
   click(e) {
-    if (performance.now() - this.dragEnded < 400 || this.drag || this.painting) return;
+    if (performance.now() - this.dragEnded < 400 || this.drag || this.painting || this.measure || this.overlays.ruler) return;
     const g = e.target.closest && e.target.closest(".tok");
     if (this.overlays.area) {
       const z = e.target.closest && e.target.closest(".zone");
@@ -1344,6 +1381,7 @@ export class BattleMap {
 
   down(e) {
     const g = e.target.closest && e.target.closest(".tok");
+    if (this.overlays.ruler) { if (e.button <= 0 && !this.drag && !this.measure) this.rulerStart(e, g); return; }
     if (this.overlays.paint && this.kind === "grid" && !this.drag && e.button <= 0) { this.paintStart(e); return; }
     if (this.overlays.area) return; // a click picks where the area goes
     if (!g || e.button > 0 || this.drag) return;
@@ -1371,6 +1409,7 @@ export class BattleMap {
   }
 
   move(e) {
+    if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerMove(e); return; }
     if (this.painting) { this.paintMove(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
@@ -1472,6 +1511,7 @@ export class BattleMap {
   }
 
   async up(e) {
+    if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerEnd(); return; }
     if (this.painting) { this.paintEnd(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
@@ -1497,6 +1537,7 @@ export class BattleMap {
   }
 
   cancel(message) {
+    if (this.measure) this.rulerEnd();
     if (this.painting) {
       this.painting = null;
       this.draw();
@@ -1521,5 +1562,202 @@ export class BattleMap {
     if (!this.info.dataset.keep) this.triggers.textContent = "";
     this.highlight(null);
     this.draw();
+  }
+
+  // -- the ruler: a measure from a token or a square to the pointer (ruler.js) -------------
+  /** What the pointer is over for the ruler: the creature whose token it is on, and the
+   * square (grid) or the zone (zones) under it; null off the board. */
+  rulerAt(p) {
+    const st = this.state;
+    let who = null;
+    for (const [id, at] of this.laidOut || []) {
+      if (Math.hypot(at.x - p.x, at.y - p.y) <= U * 0.45) { who = id; break; }
+    }
+    if (this.kind === "grid") {
+      const { minX, minY, cols, rows } = this.grid;
+      if (p.x < 0 || p.y < 0 || p.x >= cols * U || p.y >= rows * U) return null;
+      return { who, square: [Math.floor(p.x / U) + minX, Math.floor(p.y / U) + minY], x: p.x, y: p.y };
+    }
+    const e = who ? st.entities[who] : null;
+    if (e && typeof e.zone === "string") return { who, zone: e.zone, x: p.x, y: p.y };
+    for (const box of (this.zoneBoxes || new Map()).values()) {
+      if (p.x >= box.x && p.x <= box.x + box.w && p.y >= box.y && p.y <= box.y + box.h) return { who: null, zone: box.zone, x: p.x, y: p.y };
+    }
+    return null;
+  }
+
+  rulerStart(e, g) {
+    const st = this.state;
+    if (!st || !this.kind) return;
+    const at = this.rulerAt(this.point(e));
+    const who = (g && g.dataset.id) || (at && at.who) || null;
+    const ent = who ? st.entities[who] : null;
+    let from = null;
+    if (this.kind === "grid") {
+      if (ent && isSquare(ent.position)) from = { who, square: [ent.position[0], ent.position[1]] };
+      else if (at && !who) from = { who: null, square: at.square };
+    } else if (ent && typeof ent.zone === "string") {
+      from = { who, zone: ent.zone };
+    } else if (at && !who) {
+      from = { who: null, zone: at.zone, x: at.x, y: at.y };
+    }
+    if (!from) return;
+    e.preventDefault();
+    try { this.svg.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer */ }
+    this.measure = { pointer: e.pointerId, from, to: null, key: "", answer: null, asked: null };
+    this.error.textContent = "";
+    if (who && this.selected !== who) {  // its weapons (the range band) are the ruler's
+      this.selected = who;
+      this.area = null;
+      this.draw();
+    }
+    this.rulerAsker ||= latestAsker((command) => this.odds(command), (out) => this.rulerHeard(out), 120);
+    this.rulerMove(e);
+  }
+
+  rulerMove(e) {
+    const m = this.measure;
+    const at = this.rulerAt(this.point(e));
+    const key = at ? JSON.stringify([at.who, at.square || at.zone]) : "";
+    if (key === m.key && at) {  // the same square or zone: only the line's end follows (zones)
+      if (this.kind !== "grid") { m.to = at; this.rulerDraw(); }
+      return;
+    }
+    m.key = key;
+    m.to = at;
+    m.answer = null;
+    m.facts = at ? this.rulerFacts(m) : null;
+    const command = at ? this.rulerCommand(m) : null;
+    m.asked = command ? JSON.stringify(command) : null;
+    if (command) this.rulerAsker.ask(m.asked, command);
+    else this.rulerAsker.cancel();
+    this.rulerDraw();
+  }
+
+  /** The distance in the ruleset's units and, from a creature with a weapon, its band. */
+  rulerFacts(m) {
+    const st = this.state;
+    const ex = this.extra;
+    const measure = ex.measure || null;
+    const out = { text: "", band: null, weapon: null };
+    if (this.kind === "grid") {
+      out.text = gridText(gridDistance(m.from.square, m.to.square, measure));
+      return out;
+    }
+    const a = m.from.who ? st.entities[m.from.who] : null;
+    const b = m.to.who && m.to.who !== m.from.who ? st.entities[m.to.who] : null;
+    const engaged = Boolean(a && b && a.zone === b.zone && a.engagement === b.engagement);
+    const d = zoneDistance(st.extra && st.extra.zones, m.from.zone, m.to.zone, measure, engaged);
+    const given = a && b ? ((ex.bands || {})[a.id] || {})[b.id] : null; // the server's band
+    if (given) d.band = given;
+    out.text = zoneText(d, engaged || Boolean(given && measure && given === measure.engaged));
+    out.band = d.band;
+    if (a && !this.rulerBox.hidden && this.rulerWeapon.value) {
+      const name = this.rulerWeapon.value;
+      out.weapon = weaponText(name, (a.weapons || {})[name], d.band, (measure && measure.engaged) || "engagement", (measure && measure.bands && measure.bands[0]) || "short");
+    }
+    return out;
+  }
+
+  /** The move the measure is, from a creature the reader may move (asked as odds only). */
+  rulerCommand(m) {
+    const id = m.from.who;
+    const st = this.state;
+    if (!id || !this.odds || !m.to) return null;
+    if (this.role !== "gm" && !(st.characters || []).includes(id)) return null;
+    const move = this.moveSpec();
+    if (!move) return null;
+    const command = { do: move.name, actor: id };
+    if (this.kind === "grid") {
+      const path = lineSteps(m.from.square, m.to.square);
+      if (!path.length) return null;
+      command[move.arg] = move.kind === "squares" ? path : [m.to.square[0], m.to.square[1]];
+    } else {
+      if (!m.to.zone || m.to.zone === st.entities[id].zone) return null;
+      command[move.arg] = m.to.zone;
+    }
+    return command;
+  }
+
+  rulerHeard(out) {
+    const m = this.measure;
+    if (!m || out.key !== m.asked) return;
+    if (!out.ok) {
+      m.answer = { cls: "bad", short: "refused", text: `refused: ${out.error && out.error.message ? out.error.message : out.error}` };
+    } else if (out.value && out.value.stale) {
+      m.answer = { cls: "", short: "", text: "checking…" };
+    } else if (!out.value || out.value.odds === null) {
+      m.answer = { cls: "", short: "", text: "no cost preview (the rules check it on a move)" };
+    } else {
+      const facts = moveFacts(out.value.odds, this.state);
+      const text = facts ? [facts.cost.join(", "), facts.after.join(", ")].filter(Boolean).join(" → ") : oddsText(out.value.odds) || "the rules allow it";
+      const warn = facts ? facts.warn.map((w) => `⚠ ${w}`).join(" · ") : "";
+      m.answer = { cls: "ok", short: facts ? facts.short : "legal", text: warn ? `${text} · ${warn}` : text };
+    }
+    this.rulerDraw();
+  }
+
+  rulerDraw() {
+    const m = this.measure;
+    const top = this.layers.path;
+    if (!m) return;
+    const st = this.state;
+    if (!m.to || !m.facts) {
+      top.replaceChildren();
+      this.say("Ruler: move the pointer over the map", "mapinfo idle");
+      this.info.dataset.keep = "1";
+      return;
+    }
+    const centre = (end) => {
+      if (end.who && this.laidOut.get(end.who)) return this.laidOut.get(end.who);
+      if (this.kind === "grid") return { x: (end.square[0] - this.grid.minX) * U + U / 2, y: (end.square[1] - this.grid.minY) * U + U / 2 };
+      return { x: end.x, y: end.y };
+    };
+    const a = centre(m.from);
+    const b = this.kind === "grid" ? centre({ square: m.to.square }) : centre(m.to);
+    const answer = m.answer;
+    const lines = [[m.facts.text, ""]];
+    if (answer && answer.short) lines.push([answer.short, answer.cls === "bad" ? "bad" : "cost"]);
+    else if (m.asked && !answer) lines.push(["…", "cost"]);
+    if (m.facts.weapon) lines.push([m.facts.weapon, m.facts.weapon.includes("out of") ? "bad" : "cost"]);
+    // the label over the line's end, inside the board (about 6 units a character), below
+    // the end when there is no room above it
+    const box = this.svg.viewBox.baseVal;
+    const width = box && box.width ? box.width : 0;
+    const wide = Math.max(...lines.map(([t]) => t.length)) * 6;
+    const lx = Math.max(Math.min(b.x - wide / 2, width - wide - 4), 4);
+    const above = b.y - U * 0.6 - (lines.length - 1) * 12;
+    const ly = above >= 12 ? above : b.y + U * 0.85;
+    const label = el("text", { class: "rulerlabel", x: lx, y: ly },
+      lines.map(([t, cls], i) => el("tspan", { x: lx, dy: i ? 12 : 0, class: cls || null }, t)));
+    const end = this.kind === "grid"
+      ? el("rect", { class: `end${answer && answer.cls ? ` ${answer.cls}` : ""}`, x: (m.to.square[0] - this.grid.minX) * U + 1, y: (m.to.square[1] - this.grid.minY) * U + 1, width: U - 2, height: U - 2, rx: 3 })
+      : null;
+    top.replaceChildren(el("g", {
+      class: "ruler", "data-distance": m.facts.text, "data-cost": answer ? answer.text : null, "data-weapon": m.facts.weapon,
+    }, end,
+      el("line", { class: "under", x1: a.x, y1: a.y, x2: b.x, y2: b.y }),
+      el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }),
+      el("circle", { cx: a.x, cy: a.y, r: 3.5 }), el("circle", { cx: b.x, cy: b.y, r: 3.5 }),
+      label));
+    const name = (end) => (end.who ? creatureName(st, end.who) : end.square ? `(${end.square[0]}, ${end.square[1]})` : end.zone);
+    const parts = [`Ruler: ${name(m.from)} → ${name(m.to)}: ${m.facts.text}`];
+    if (answer) parts.push(`move: ${answer.text}`);
+    else if (m.asked) parts.push("move: checking…");
+    if (m.facts.weapon) parts.push(m.facts.weapon);
+    this.say(parts.join(" · "), answer && answer.cls === "bad" ? "mapinfo bad" : answer && answer.cls === "ok" ? "mapinfo ok" : "mapinfo");
+    this.info.dataset.keep = "1";
+  }
+
+  /** The measure ends (Escape, letting go, the tool off): the line goes, its words stay. */
+  rulerEnd() {
+    const m = this.measure;
+    if (!m) return;
+    this.measure = null;
+    if (this.rulerAsker) this.rulerAsker.cancel();
+    try { this.svg.releasePointerCapture(m.pointer); } catch { /* already released */ }
+    this.layers.path.replaceChildren();
+    this.dragEnded = performance.now(); // the click that follows selects nothing
+    if (this.info.textContent.startsWith("Ruler: ") && m.to) this.say(this.info.textContent.replace(/^Ruler: /, "Measured: "), "mapinfo");
   }
 }
