@@ -20,7 +20,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from arbiter.core import Command
 from arbiter.web.demo import DemoTable, player_link
 
-from .conftest import ServerThread, screenshot
+from .conftest import OUTPUT, ServerThread, screenshot
 from .test_map import open_console, open_map, realms_table, setup_for, state, table, token
 
 
@@ -76,6 +76,7 @@ def measure_realms(page: Page, api: httpx.Client, made: DemoTable, size: int) ->
         "Ruler: Nia's hound → (4, 5): 3 squares · 3.5 spaces · move: 3.5 spaces")
     expect(ruler.locator("rect.end.ok")).to_have_count(1)
     screenshot(page, f"ruler-realms-{size}")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / f"ruler-realms-map-{size}.png"))
     page.mouse.up()  # ends it: nothing sent
     expect(ruler).to_have_count(0)
     expect(page.locator("#map-panel .mapinfo")).to_contain_text("Measured: Nia's hound")
@@ -195,6 +196,7 @@ def test_the_ruler_on_zones_on_a_players_phone(server: ServerThread, api: httpx.
     expect(ruler).to_have_attribute("data-weapon", re.compile(r"at medium range"))
     expect(ruler).to_have_attribute("data-cost", re.compile(r".+"))  # the move preview
     screenshot(page, "ruler-zones-player-390")
+    page.locator("#map-panel").screenshot(path=str(OUTPUT / "ruler-zones-player-map-390.png"))
     page.mouse.up()
     expect(ruler).to_have_count(0)
     assert version(api, made) == before, "a measure submits nothing"

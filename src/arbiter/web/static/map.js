@@ -1722,14 +1722,18 @@ export class BattleMap {
     if (m.facts.weapon) lines.push([m.facts.weapon, m.facts.weapon.includes("out of") ? "bad" : "cost"]);
     // the label over the line's end, inside the board (about 6 units a character), below
     // the end when there is no room above it
+    // (at least 11 screen pixels high: a phone's small squares keep it legible)
     const box = this.svg.viewBox.baseVal;
     const width = box && box.width ? box.width : 0;
-    const wide = Math.max(...lines.map(([t]) => t.length)) * 6;
+    const scale = (this.svg.getScreenCTM() || { a: 1 }).a || 1;
+    const fs = Math.max(10, 11 / scale);
+    const wide = Math.max(...lines.map(([t]) => t.length)) * fs * 0.6;
     const lx = Math.max(Math.min(b.x - wide / 2, width - wide - 4), 4);
-    const above = b.y - U * 0.6 - (lines.length - 1) * 12;
-    const ly = above >= 12 ? above : b.y + U * 0.85;
+    const above = b.y - U * 0.3 - fs * 0.4 - (lines.length - 1) * fs * 1.2;
+    const ly = above >= fs * 1.2 ? above : b.y + U * 0.5 + fs;
     const label = el("text", { class: "rulerlabel", x: lx, y: ly },
-      lines.map(([t, cls], i) => el("tspan", { x: lx, dy: i ? 12 : 0, class: cls || null }, t)));
+      lines.map(([t, cls], i) => el("tspan", { x: lx, dy: i ? fs * 1.2 : 0, class: cls || null }, t)));
+    label.style.fontSize = `${fs}px`;
     const end = this.kind === "grid"
       ? el("rect", { class: `end${answer && answer.cls ? ` ${answer.cls}` : ""}`, x: (m.to.square[0] - this.grid.minX) * U + 1, y: (m.to.square[1] - this.grid.minY) * U + 1, width: U - 2, height: U - 2, rx: 3 })
       : null;
