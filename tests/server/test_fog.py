@@ -13,6 +13,7 @@ from arbiter.core.encounter import Encounter
 from arbiter.dice import SeededDice
 from arbiter.limits import MAP_SQUARES
 
+from .test_scene import picture
 from .test_table_dice import Table
 
 ACTORS = [{"id": "nia", "template": "knight", "side": "heroes", "position": [1, 1]},
@@ -96,3 +97,44 @@ def test_a_staged_creature_waits_out_of_the_order_until_brought_in(
     assert log["records"][-1]["text"].startswith("Ogre comes into play.")
     r = table.post(table.gm, {"command": {"do": "stage", "target": "nia"}})
     assert r.status_code == 422 and "it is nia's turn" in r.json()["error"]
+
+
+def test_a_saved_scene_is_drawn_again_in_a_new_encounter(client: TestClient) -> None:
+    """Scenes saved per campaign (issue 34): the image and grid, the terrain and the fog of
+    one encounter, kept under a name and drawn again on another's map in one record."""
+    table = Table(client, "realms", ACTORS, ["nia"])
+    png = picture()
+    r = table.client.put(f"/api/encounters/{table.eid}/scene/image", content=png,
+                         headers={**table.gm, "Content-Type": "image/png"})
+    assert r.status_code == 201, r.text
+    for command in ({"do": "scene", "square": 50}, {"do": "terrain", "squares": [[3, 3]]},
+                    {"do": "fog", "enabled": True, "corners": [[0, 0], [2, 1]]}):
+        assert table.post(table.gm, {"command": command}).status_code == 201
+    before = state(table, table.gm)
+    r = table.client.post(f"/api/encounters/{table.eid}/scene/save", json={"name": "The ford"},
+                          headers=table.gm)
+    assert r.status_code == 201, r.text
+    assert r.json()["scenes"] == [{"name": "The ford", "commands": 4, "image": True,
+                                   "fog": True}]
+    assert table.client.post(f"/api/encounters/{table.eid}/scene/save", json={"name": "x"},
+                             headers=table.player).status_code == 403
+    other = table.client.post(f"/api/campaigns/{table.cid}/encounters", json={"name": "Again"},
+                              headers=table.gm).json()["encounter"]["id"]
+    r = table.client.post(f"/api/encounters/{other}/scene/load", json={"name": "The ford"},
+                          headers=table.gm)
+    assert r.status_code == 201, r.text
+    after = r.json()["state"]
+    for key in ("scene", "fog"):
+        assert after[key] == {**before[key], **({"rev": 2} if key == "fog" else {})}
+    assert after["extra"]["difficult"] == before["extra"]["difficult"] == [[3, 3]]
+    assert table.client.post(f"/api/encounters/{other}/undo", headers=table.gm).status_code == 201
+    assert "scene" not in state_of(table, other)
+    r = table.client.post(f"/api/encounters/{other}/scene/load", json={"name": "nope"},
+                          headers=table.gm)
+    assert r.status_code == 404 and r.json()["error"] == "no saved scene 'nope' in this campaign"
+    listed = table.client.get(f"/api/campaigns/{table.cid}/scenes", headers=table.gm).json()
+    assert [s["name"] for s in listed["scenes"]] == ["The ford"]
+
+
+def state_of(table: Table, eid: str) -> Any:
+    return table.client.get(f"/api/encounters/{eid}", headers=table.gm).json()

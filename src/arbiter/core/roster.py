@@ -91,10 +91,13 @@ class RosterState:
     """Seconds of campaign time passed between encounters (``advance_time``)."""
     settings: dict[str, Any] = field(default_factory=dict)
     """The campaign's settings (``configure``): ``dice_dialect``, ``players_roll``."""
+    scenes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Saved scenes by name (``scene_save``): the commands that rebuild an encounter's map
+    (its image and grid, terrain, fog), to play again in a new encounter."""
 
     def copy(self) -> RosterState:
         return RosterState(dict(self.characters), dict(self.bestiary), self.clock,
-                           dict(self.settings))
+                           dict(self.settings), dict(self.scenes))
 
 
 class AlreadyListed(IllegalCommand):
@@ -606,6 +609,37 @@ class Roster:
            settings=args.mapping("the settings changed"))
     def apply_configured(self, state: RosterState, data: dict[str, Any]) -> None:
         state.settings = {**state.settings, **data["settings"]}
+
+    # -- saved scenes -------------------------------------------------------------------
+    @command("Save a scene under a name: the commands that rebuild an encounter's map (the "
+             "server reads them from the encounter: scene/save).",
+             name=args.text("the scene's name", required=True, max_len=100),
+             commands=args.items("the commands, each {'do': ...}", required=True))
+    def do_scene_save(self, state: RosterState, command: Command) -> list[Event]:
+        name = str(command.args["name"])
+        problem = name_problem(name)
+        if problem:
+            raise InvalidArgument(f"name: {problem}", "command.name")
+        commands = command.args["commands"]
+        if len(commands) > SCENE_COMMANDS:
+            raise IllegalCommand(f"the scene takes {len(commands)} commands to rebuild: at "
+                                 f"most {SCENE_COMMANDS} (fewer painted squares)")
+        if not all(isinstance(c, dict) and isinstance(c.get("do"), str) for c in commands):
+            raise InvalidArgument("commands: each is a command, {'do': ...}", "commands")
+        if name not in state.scenes and len(state.scenes) >= SCENES:
+            raise IllegalCommand(f"the campaign keeps {SCENES} scenes at most: delete one")
+        return [Event("scene_saved", {"name": name, "commands": list(commands)})]
+
+    @event("The scene {name} is saved.", name=args.text("the scene's name"),
+           commands=args.items("the commands that rebuild it"))
+    def apply_scene_saved(self, state: RosterState, data: dict[str, Any]) -> None:
+        state.scenes = {**state.scenes, data["name"]: list(data["commands"])}
+
+
+SCENE_COMMANDS = 100
+"""Commands a saved scene may hold (those a batch may: ``BATCH_LIMIT``)."""
+SCENES = 200
+"""Saved scenes a campaign may keep."""
 
 
 def events_of_roster() -> dict[str, EventSpec]:

@@ -18,7 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
-from ..limits import IMAGE_SIDE, MAP_SQUARES
+from ..limits import IMAGE_SIDE, MAP_SQUARES, PAINT_SQUARES
 from . import catalogue as args
 from .catalogue import (
     CommandSpec,
@@ -46,6 +46,11 @@ SCENE: dict[str, Any] = {"image": "", "width": 0, "height": 0, "square": 64, "of
 """An encounter's scene before its game master sets one (``scene``): no image, 64 pixels
 a square."""
 HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def chunks(squares: list[Any], size: int = PAINT_SQUARES) -> list[list[Any]]:
+    """``squares`` in lists of at most ``size`` (what one command may paint)."""
+    return [list(squares[n:n + size]) for n in range(0, len(squares), size)]
 
 
 def staged_of(state: EncounterState) -> list[str]:
@@ -792,6 +797,27 @@ class Ruleset:
         ends (:meth:`departures`)."""
         target = state.entity(command.a.target)
         return [*self.departures(state, target.id), Event("entity_removed", {"id": target.id})]
+
+    def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The commands that draw this encounter's terrain again on an empty map (a saved
+        scene: ``scene_commands``). None by default; a ruleset with terrain gives its own."""
+        return []
+
+    def scene_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The commands that rebuild this encounter's map in another: its image and grid
+        (``scene``), the ruleset's terrain (:meth:`map_commands`) and the fog (``fog``),
+        each list of squares cut to :data:`~arbiter.limits.PAINT_SQUARES` a command."""
+        out: list[dict[str, Any]] = []
+        scene = state.extra.get("scene")
+        if scene and scene.get("image"):
+            out.append({"do": "scene", **{k: scene[k] for k in SCENE}})
+        out += self.map_commands(state)
+        fog = fog_of(state)
+        if fog["enabled"] or fog["squares"] or fog["zones"]:
+            out.append({"do": "fog", "enabled": fog["enabled"],
+                        **({"zones": list(fog["zones"])} if fog["zones"] else {})})
+            out += [{"do": "fog", "squares": part} for part in chunks(fog["squares"])]
+        return out
 
     def departures(self, state: EncounterState, who: str) -> list[Event]:
         """The events that end what ties other creatures to ``who`` as it leaves the

@@ -1055,6 +1055,41 @@ class Api:
         return await self._submit(eid, principal, Command("scene", args={"image": ""}),
                                   None, None)
 
+    async def save_scene(self, request: Request) -> Response:
+        """``POST /api/encounters/{eid}/scene/save`` ``{name}``: the encounter's map (image
+        and grid, terrain, fog) kept in the campaign under ``name``, as the commands that
+        rebuild it (``Ruleset.scene_commands``; a ``scene_save`` record of the campaign)."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        name = (await read_json(request, "SceneName"))["name"]
+        commands = await run_in_threadpool(self.games.read, eid, lambda ld: (
+            ld.ruleset.scene_commands(ld.state)))
+        if not commands:
+            raise ApiError(422, "this encounter's map has nothing to save yet: no image, "
+                           "terrain or fog")
+        return await self._roster_command(
+            principal.campaign_id, principal, "scene_save",
+            {"name": name, "commands": commands},
+            lambda r: {"scenes": _scene_list(r.state.scenes)})
+
+    async def scenes(self, request: Request) -> Response:
+        """``GET /api/campaigns/{cid}/scenes``: the campaign's saved scenes (GM)."""
+        cid, _principal = await self._gm_of(request)
+        games = self.games
+        return await answered(lambda: games.roster(cid, lambda r: {
+            "scenes": _scene_list(r.state.scenes)}))
+
+    async def load_scene(self, request: Request) -> Response:
+        """``POST /api/encounters/{eid}/scene/load`` ``{name}``: a saved scene drawn again on
+        this encounter's map: its commands in one batch (one record, one undo)."""
+        eid, principal = await self.encounter_principal(request, gm=True)
+        name = (await read_json(request, "SceneName"))["name"]
+        saved = await run_in_threadpool(self.games.roster, principal.campaign_id,
+                                        lambda r: r.state.scenes.get(name))
+        if saved is None:
+            raise ApiError(404, f"no saved scene {name[:100]!r} in this campaign")
+        return await self._submit(eid, principal, Command("batch", args={
+            "commands": list(saved)}), None, None)
+
     async def put_token_image(self, request: Request) -> Response:
         """``PUT /api/encounters/{eid}/creatures/{id}/image``: a creature's token picture,
         the raw body with its Content-Type (checked as a scene image is, scaled down to
@@ -1362,6 +1397,14 @@ class Api:
         return principal, eid, digest(token)
 
 
+def _scene_list(scenes: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Saved scenes as the console lists them: each name, and what it holds."""
+    return [{"name": name, "commands": len(commands),
+             "image": any(c.get("do") == "scene" for c in commands),
+             "fog": any(c.get("do") == "fog" for c in commands)}
+            for name, commands in sorted(scenes.items())]
+
+
 def _outcome(loaded: Loaded, record: LogRecord, principal: Principal) -> dict[str, Any]:
     view = View(loaded.state, principal, loaded.ruleset)
     return {"version": loaded.version, "record": view.record(record),
@@ -1582,6 +1625,11 @@ def routes(api: Api) -> list[BaseRoute]:
               methods=["GET"]),
         Route("/api/encounters/{encounter_id}/scene/image", g(api.delete_scene_image),
               methods=["DELETE"]),
+        Route("/api/encounters/{encounter_id}/scene/save", g(api.save_scene),
+              methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/scene/load", g(api.load_scene),
+              methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/scenes", g(api.scenes), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/creatures/{creature_id}/image",
               g(api.put_token_image), methods=["PUT"]),
         Route("/api/encounters/{encounter_id}/creatures/{creature_id}/image",

@@ -172,6 +172,12 @@ class CampaignSettings(Struct, forbid_unknown_fields=True):
     expected_version: Version | None = None
 
 
+class SceneName(Struct, forbid_unknown_fields=True):
+    """A saved scene's name (scene/save, scene/load)."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=100)]
+
+
 class Submit(Struct, forbid_unknown_fields=True):
     command: Command
     expected_version: Version | None = None
@@ -221,7 +227,7 @@ class DiceRequest(Struct, forbid_unknown_fields=True):
 BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
     CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
     Odds, Step, CampaignFile, DiceRequest, Character, CharacterSheet, BestiaryEntry,
-    BestiarySheet, AdvanceTime, CampaignSettings)}
+    BestiarySheet, AdvanceTime, CampaignSettings, SceneName)}
 MAX_KEYS = {"AddActor": 64, "Character": 64, "CharacterSheet": 64, "BestiaryEntry": 64,
             "BestiarySheet": 64}
 """Bodies that also take keys of their own (a stat block): how many at most."""

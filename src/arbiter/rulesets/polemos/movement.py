@@ -19,6 +19,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.ruleset import chunks
 from ...dice import DiceSource
 from ...limits import MAP_SQUARES, MOVE_SQUARES
 from .base import PATH_BLOCKERS, SIGHT_BLOCKERS, PolemosBase, also
@@ -113,6 +114,15 @@ class MovementRules(PolemosBase):
                 terrain.pop(f"{x},{y}", None)
             else:
                 terrain[f"{x},{y}"] = data["what"]
+
+    def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """Walls, windows and smoke, painted again kind by kind (a saved scene)."""
+        kinds: dict[str, list[list[int]]] = {}
+        for key, what in sorted(state.extra.get("terrain", {}).items()):
+            x, y = key.split(",")
+            kinds.setdefault(what, []).append([int(x), int(y)])
+        return [{"do": "terrain", "squares": part, "what": what}
+                for what, squares in sorted(kinds.items()) for part in chunks(squares)]
 
     @command("Move on the grid in a straight line, up to the speed a turn.", who="player",
              actor="required", cost="move", rules=("POL-5", "P-RNG-1", "P-REQ-5", "P-NET-23"),

@@ -21,6 +21,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import half_round_down, half_round_up, round_up
+from ...core.ruleset import chunks
 from ...dice import DiceSource, roll
 from ...dice.sources import ProbeDice
 from ...limits import MAP_SQUARES
@@ -140,6 +141,11 @@ class MovementRules(RealmsBase):
         given = {tuple(s) for s in data["squares"]}
         current = current - given if data["clear"] else current | given
         state.extra["difficult"] = sorted([list(s) for s in current])
+
+    def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The difficult terrain, painted again (a saved scene)."""
+        squares = sorted([list(q) for q in difficult_squares(state)])
+        return [{"do": "terrain", "squares": part} for part in chunks(squares)]
 
     @command("Put a creature on a square of the grid (or off it).",
              target=args.creature("who is placed", required=True),

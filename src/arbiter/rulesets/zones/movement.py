@@ -55,6 +55,12 @@ class Movement(ZonesBase):
                                                                   a.adjacent),
                                    "indoor": a.indoor})]
 
+    def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The zones described again (a saved scene)."""
+        zones = state.extra.get("zones", {})
+        return [{"do": "zone", "id": zone, "adjacent": list(zones[zone].get("adjacent", [])),
+                 "indoor": bool(zones[zone].get("indoor"))} for zone in sorted(zones)]
+
     @event("Zone {id} ({indoor?indoors|outdoors}) is next to: {adjacent}.",
            id=args.text("the zone"), adjacent=args.items("the zones next to it"),
            indoor=args.flag("indoors"))

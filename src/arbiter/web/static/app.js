@@ -741,6 +741,12 @@ function tokenPicker(id, st) {
   return h("div", { class: "tokpick" }, h("label", { title: "a picture for its token on the map" }, has ? "token picture ✓" : "+ token picture", input), clear);
 }
 
+function fillScenes(scenes, pick = "") {
+  const select = F($("#scene-library"), "saved");
+  replace(select, scenes.length ? scenes.map((sc) => h("option", { value: sc.name, selected: sc.name === pick },
+    `${sc.name}${sc.image ? " · image" : ""}${sc.fog ? " · fog" : ""}`)) : h("option", { value: "" }, "(none yet)"));
+}
+
 function renderScene(st) {
   const form = $("#scene-form");
   const scene = st.scene || {};
@@ -1144,6 +1150,30 @@ function wire() {
   $("#scene-form").addEventListener("submit", (e) => {
     e.preventDefault();
     setScene(e.target);
+  });
+  $("#scene-library").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const form = e.target;
+    guard(form, async () => {
+      const name = F(form, "name").value.trim();
+      if (!name) throw new InputError("give the scene a name", "name");
+      const out = await S.api.post(`/api/encounters/${S.encounter}/scene/save`, { name });
+      fillScenes(out.scenes, name);
+      toast(`scene “${name}” saved`);
+    }, { name: "name" });
+  });
+  $("#scene-load").addEventListener("click", () => {
+    const form = $("#scene-library");
+    guard(form, async () => {
+      const name = F(form, "saved").value;
+      if (!name) throw new InputError("choose a saved scene", "saved");
+      const out = await S.api.post(`/api/encounters/${S.encounter}/scene/load`, { name });
+      addRecord(out.record);
+      setState(out.state);
+    }, { name: "saved" });
+  });
+  $("#scene-tools").addEventListener("toggle", () => {
+    if ($("#scene-tools").open && S.campaign) S.api.get(`/api/campaigns/${S.campaign.id}/scenes`).then((out) => fillScenes(out.scenes), () => {});
   });
   $("#scene-remove").addEventListener("click", () => {
     guard($("#scene-form"), async () => {
