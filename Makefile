@@ -57,6 +57,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/sim.py
 	$(BIN)/python bench/server.py
 	$(BIN)/python bench/console.py
+	$(BIN)/python bench/scene.py
 	$(BIN)/python bench/catalogue.py
 	$(BIN)/python bench/options.py
 

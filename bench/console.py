@@ -51,7 +51,7 @@ def measure(url: str, loads: int) -> list[float]:
             for i in range(loads + 1):
                 page.goto("about:blank")
                 page.goto(url)
-                page.wait_for_function("window.cardsAt !== undefined", timeout=30_000)
+                page.wait_for_function("() => window.cardsAt !== undefined", timeout=30_000)
                 if i:  # the first load warms the server (it imports the ruleset)
                     times.append(float(page.evaluate("window.cardsAt")))
         finally:
