@@ -33,9 +33,10 @@ OBSERVER = """new MutationObserver(() => {
     if (window.sceneAt) return;
     const pic = document.querySelector('.battlemap image.backdrop');
     if (pic && pic.getAttribute('href')
-        && document.querySelectorAll('.battlemap .tok').length >= %d)
+        && document.querySelectorAll('.battlemap .tok').length >= TOKENS)
         window.sceneAt = performance.now();
-}).observe(document, {subtree: true, childList: true, attributes: true});""" % TOKENS
+}).observe(document, {subtree: true, childList: true, attributes: true});""".replace(
+    "TOKENS", str(TOKENS))
 
 
 def background() -> bytes:
