@@ -148,3 +148,82 @@ def test_a_token_picture_chosen_on_a_card_shows_round_on_both_maps(
             re.compile("pictured"))
         assert not player_problems, player_problems
     assert not problems, problems
+
+
+def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
+        gm: BrowserContext, browser: Browser, server: ServerThread) -> None:  # noqa: F811
+    """Issue 34's whole path: the GM uploads a background and calibrates the grid, places a
+    staged creature from the tray, starts (the staged one stays out of the order), reveals
+    the party's corner of the fog and measures with the ruler; the player's page, on a
+    phone, shows only the revealed part."""
+    from arbiter.web.demo import DemoTable
+
+    service = server.service
+    campaign, gm_token = service.create_campaign("Evening", "realms")
+    eid = service.create_encounter(campaign.id, "The mill").id
+    for spec in ({"id": "nia", "template": "knight", "side": "heroes", "position": [1, 1]},
+                 {"id": "bandit", "template": "bandit", "side": "brigands", "position": [6, 1]},
+                 {"id": "ogre", "template": "ogre", "side": "brigands"}):
+        service.submit(eid, Command("add", args=spec))
+    service.submit(eid, Command("stage", args={"target": "ogre"}))
+    player_token = service.issue_token(campaign.id, "player", "Ann", ["nia"])
+    table = DemoTable("realms", campaign.id, eid, gm_token, player_token, "nia")
+    page, problems = watched(gm)
+    page.goto(f"{server.url}/#campaign={campaign.id}&token={gm_token}")
+    expect(page.locator("#cards article.card")).to_have_count(3)
+    if page.locator("#map-panel").get_attribute("open") is None:
+        page.locator("#map-panel > summary").click()
+    settled(page)
+    # the background, calibrated: 64 pixels a square from the image's corner
+    page.locator("#scene-tools > summary").click()
+    upload: FilePayload = {"name": "mill.png", "mimeType": "image/png",
+                           "buffer": battlefield(640, 448)}
+    page.locator("#scene-form [name=image]").set_input_files(files=[upload])
+    page.locator("#scene-form button[type=submit]").click()
+    expect(page.locator(".battlemap image.backdrop")).to_have_count(1)
+    settled(page)
+    # the staged ogre, from the tray onto square (7, 4)
+    expect(page.locator("#tracker .staged")).to_contain_text("Ogre")
+    ogre = page.locator(".battlemap .tok[data-id='ogre']").bounding_box()
+    assert ogre
+    target: list[float] = page.evaluate(
+        """([x, y]) => { const svg = document.querySelector('#map-panel svg.battlemap');
+        const p = new DOMPoint(x * 32 + 16, y * 32 + 16).matrixTransform(svg.getScreenCTM());
+        return [p.x, p.y]; }""", [7, 4])
+    page.mouse.move(ogre["x"] + ogre["width"] / 2, ogre["y"] + ogre["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target[0], target[1], steps=8)
+    page.mouse.up()
+    expect(page.locator("#log .said").first).to_contain_text("Ogre is placed at (7, 4)")
+    settled(page)
+    page.locator("#start").click()
+    expect(page.locator("#turn-info")).to_contain_text("Round 1")
+    assert "ogre" not in [li.get_attribute("data-id") for li in
+                          page.locator("#tracker li[data-id]").all()]
+    # the fog: on, the party's corner revealed
+    service.submit(eid, Command("fog", args={"enabled": True, "corners": [[0, 0], [3, 3]]}))
+    expect(page.locator(".battlemap path.fog-gm")).to_have_count(1)
+    # the ruler: from Nia to the bandit
+    page.locator("#map-panel .tool-ruler").click()
+    nia = page.locator(".battlemap .tok[data-id='nia']").bounding_box()
+    bandit = page.locator(".battlemap .tok[data-id='bandit']").bounding_box()
+    assert nia and bandit
+    page.mouse.move(nia["x"] + nia["width"] / 2, nia["y"] + nia["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(bandit["x"] + bandit["width"] / 2, bandit["y"] + bandit["height"] / 2,
+                    steps=6)
+    expect(page.locator("#map-panel .ruler")).to_have_attribute("data-distance",
+                                                              re.compile("^5 squares"))
+    screenshot(page, "evening-gm-1440")
+    page.mouse.up()
+    for context in browsing(browser, 390, 844):
+        player, player_problems = watched(context)
+        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
+        if player.locator("#map-panel").get_attribute("open") is None:
+            player.locator("#map-panel > summary").click()
+        expect(player.locator(".battlemap path.fog-player")).to_have_count(1)
+        expect(player.locator(".battlemap image.backdrop")).to_have_count(1)
+        expect(player.locator(".battlemap .tok")).to_have_count(1)  # Nia alone: the rest in fog
+        screenshot(player, "evening-player-390")
+        assert not player_problems, player_problems
+    assert not problems, problems
