@@ -27,6 +27,7 @@ until the function rounds them.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from fractions import Fraction
@@ -1588,6 +1589,123 @@ def _remember(key: str | Node | tuple[str, str], dist: Distribution) -> None:
     _cached_bits[0] += size
 
 
+# -- small plain sums, read and counted in one pass -----------------------------------------
+#
+# Profiled for issue 35 (first call in a fresh process, ``distribution("2d6")``, µs):
+# parsing 26, the roll budget (``check_rolls``) 7, the exact estimate (``check``) 31, the
+# distribution 21: the checks in front cost more than the answer, and every helper run for
+# the first time in a process costs a few µs of its own. A sum of a few plain dice and
+# numbers, with at most one keep or drop, inside the bounds below is read by one regular
+# expression and counted in one function: its budget is known in closed form (every such
+# sum is far inside every ``MAX_EXACT_*`` limit and ``MAX_ROLLS``; tests/dice/test_exact.py
+# checks the corners with :func:`check`), and the answer is the full path's
+# (the same test compares the two on a grid). Anything else takes the full path.
+
+_QUICK_TERM = re.compile(
+    r"([-+]?)(?:([0-9]{1,3})?[dD]([0-9]{1,4})(?:([kK][hHlL]?|[dD][hHlL])([0-9]{1,3}))?"
+    r"|([0-9]{1,6}))",
+    re.ASCII,
+)
+QUICK_DICE = 100
+"""Dice in all of a quick sum."""
+QUICK_WIDTH = 10_000
+"""Outcomes one quick sum's plain dice may span (``sum of N * (X - 1)``)."""
+QUICK_KEEP_DICE = 20
+QUICK_KEEP_FACES = 100
+"""The one keep or drop of a quick sum: at most this many dice of at most this many faces."""
+QUICK_TERMS = 8
+_QUICK_KEEP = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+
+
+def quick(text: str) -> Distribution | None:
+    """The exact distribution of a small plain sum such as ``2d6``, ``4d6kh3+2`` or
+    ``3d8+1d6-2``, or None when ``text`` is anything else (the full path then reads it).
+
+    Same answer as :func:`distribution` gives through the parser, :func:`check` and
+    :func:`_eval`, which none of these sums could fail.
+    """
+    # The commonest of all, NdX, without the regular expression or any helper: each
+    # helper run for the first time in a process costs a few µs.
+    n_text, d, f_text = text.partition("d")
+    if (
+        d and text.isascii() and f_text.isdigit() and len(f_text) <= 4
+        and (not n_text or (n_text.isdigit() and len(n_text) <= 3))
+    ):
+        count = int(n_text) if n_text else 1
+        size = int(f_text)
+        if count < 1 or size < 1 or count > QUICK_DICE or count * (size - 1) > QUICK_WIDTH:
+            return None
+        if count > 12:
+            counts = _power([1] * size, count)
+        else:  # the running sum of _uniform_power
+            counts = [1] * size
+            for _ in range(count - 1):
+                length = len(counts)
+                new = [0] * (length + size - 1)
+                run = 0
+                for i in range(length + size - 1):
+                    if i < length:
+                        run += counts[i]
+                    if i >= size:
+                        run -= counts[i - size]
+                    new[i] = run
+                counts = new
+        dist: Distribution = _new(Distribution)
+        dist.lo = count
+        dist.counts = counts
+        dist.denominator = size**count
+        return dist
+    pos, end = 0, len(text)
+    lo = 0
+    counts = [1]
+    dice = width = terms = 0
+    kept = False
+    match = _QUICK_TERM.match
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            return None
+        sign, n, faces, how, k, number = m.groups()
+        if (not sign) != (pos == 0):
+            return None
+        pos = m.end()
+        terms += 1
+        if terms > QUICK_TERMS:
+            return None
+        if number is not None:
+            lo += -int(number) if sign == "-" else int(number)
+            continue
+        count = int(n) if n is not None else 1
+        size = int(faces)
+        dice += count
+        if count < 1 or size < 1 or dice > QUICK_DICE:
+            return None
+        if how is None:
+            width += count * (size - 1)
+            if width > QUICK_WIDTH:
+                return None
+            term_lo, term = count, _power([1] * size, count)
+        else:
+            if kept or count > QUICK_KEEP_DICE or size > QUICK_KEEP_FACES:
+                return None
+            kept = True
+            kind = _QUICK_KEEP[how.lower()]
+            many = int(k)
+            if kind == "kh" or kind == "kl":
+                highest, keep = kind == "kh", min(many, count)
+            else:
+                highest, keep = kind == "dl", max(count - many, 0)
+            if keep == 0:
+                term_lo, term = 0, [1]
+            else:
+                term_lo, term = _keep(1, [1] * size, count, highest, keep, _same)
+        if sign == "-":
+            term_lo, term = -(term_lo + len(term) - 1), term[::-1]
+        lo += term_lo
+        counts = _convolve(counts, term) if len(counts) > 1 else term
+    return Distribution(lo, counts)
+
+
 def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> Distribution:
     """The exact distribution of an expression's total (text read in ``dialect``, or a
     parsed tree).
@@ -1604,6 +1722,11 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
         key = (dialect if isinstance(dialect, str) else dialect.name, expression)
     dist = _CACHE.get(key)
     if dist is None:
+        if isinstance(expression, str) and (dialect == "arbiter" or _quick_dialect(dialect)):
+            dist = quick(expression)
+            if dist is not None:
+                _remember(key, dist)
+                return dist
         node = parse_uncached(expression, dialect) if isinstance(expression, str) else expression
         check(node)
         result = _eval(node)
@@ -1611,6 +1734,12 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
         dist = result
         _remember(key, dist)
     return dist
+
+
+def _quick_dialect(name: str | Dialect) -> bool:
+    """Whether ``name`` reads the quick sums as Arbiter does (d20 reads ``k3`` and ``d%``
+    otherwise)."""
+    return (name if isinstance(name, str) else name.name) in ("roll20", "foundry")
 
 
 def clear_cache() -> None:

@@ -164,12 +164,33 @@ class NumPart(Part):
 
 @mypyc_attr(native_class=False)
 class DicePart(Part):
-    __slots__ = ("node", "rolled")
+    """One dice term's dice and total.
+
+    A plain pool (with at most a keep or drop and a success count) keeps only the values
+    rolled and which of them were dropped; its :class:`Die` objects are made the first time
+    ``rolled`` is read (issue 35: making ten slots per die was most of a small roll's
+    time, and most rolls only want the total). They are the same dice either way.
+    """
+
+    __slots__ = ("_dropped", "_rolled", "_values", "node")
 
     def __init__(self, node: Dice, rolled: list[Die], total: int) -> None:
         self.node = node
-        self.rolled = rolled
+        self._rolled: list[Die] | None = rolled
+        self._values: list[int] | None = None
+        self._dropped: list[int] | None = None
         self.total = total
+
+    @property
+    def rolled(self) -> list[Die]:
+        rolled = self._rolled
+        if rolled is None:
+            rolled = self._rolled = _lazy_dice(self.node, self._values or [], self._dropped)
+        return rolled
+
+    @rolled.setter
+    def rolled(self, rolled: list[Die]) -> None:
+        self._rolled = rolled
 
     def render(self) -> str:
         return f"{self.node} ({', '.join(map(str, self.rolled))})"
@@ -182,9 +203,36 @@ def _dice_part(node: Dice, rolled: list[Die], total: int) -> DicePart:
     """``DicePart(node, rolled, total)`` without its constructor's call."""
     part: DicePart = _new(DicePart)
     part.node = node
-    part.rolled = rolled
+    part._rolled = rolled
     part.total = total
     return part
+
+
+def _values_part(node: Dice, values: list[int], dropped: list[int] | None,
+                 total: int) -> DicePart:
+    """A plain pool's part, its dice made when they are read (:func:`_lazy_dice`)."""
+    part: DicePart = _new(DicePart)
+    part.node = node
+    part._rolled = None
+    part._values = values
+    part._dropped = dropped
+    part.total = total
+    return part
+
+
+def _lazy_dice(node: Dice, values: list[int], dropped: list[int] | None) -> list[Die]:
+    """The dice of a plain pool that rolled ``values``, those at ``dropped`` dropped, each
+    kept die marked as a success or not when the term counts successes."""
+    rolled = _plain_dice(values, node.faces)
+    if dropped:
+        for i in dropped:
+            rolled[i].fate = DROPPED
+    if node.success is not None:
+        hit = _predicate(node.success)
+        for die in rolled:
+            if die.fate == KEPT:
+                die.success = hit(die.value)
+    return rolled
 
 
 @mypyc_attr(native_class=False)
@@ -323,12 +371,29 @@ class RollResult:
     4d6kh3 (6, 5, 3, ~~1~~) = 14
     """
 
-    __slots__ = ("expression", "total", "tree")
+    __slots__ = ("_plan", "_rolls", "_tree", "expression", "total")
 
     def __init__(self, expression: Node, tree: Part) -> None:
         self.expression = expression
-        self.tree = tree
+        self._tree: Part | None = tree
+        self._plan: _Plan | None = None
+        self._rolls: list[list[int]] | None = None
         self.total: int = int(tree.total)
+
+    @property
+    def tree(self) -> Part:
+        """The result tree: every part's total and every die with its fate.
+
+        A plain sum (:func:`_flat_terms`) is rolled without it; it is made the first time
+        it is read, by the expression's own step fed the same values in the same order.
+        """
+        tree = self._tree
+        if tree is None:
+            plan, rolls = self._plan, self._rolls
+            assert plan is not None and rolls is not None
+            replay = _Replay(rolls)
+            tree = self._tree = plan.step(replay.roll, replay.roll_many)
+        return tree
 
     def dice(self) -> list[Die]:
         """Every die rolled, left to right, whatever its fate."""
@@ -440,19 +505,108 @@ _Step = Callable[[_Roll, "_Many | None"], Part]
 _Total = Callable[[_Roll, "_Many | None"], Value]
 
 _PLAN_CACHE_SIZE = 1024
-_BATCH = 4
-"""Plain pools of at least this many dice are rolled with one ``roll_many`` call."""
+_BATCH = 2
+"""Plain pools of at least this many dice are rolled with one ``roll_many`` call (issue 35:
+from two dice on, one call of a seeded source's ``roll_many`` costs less than a call of
+``roll`` per die)."""
 _new = object.__new__
+
+
+_Flat = list[tuple[bool, int, int]]
 
 
 @mypyc_attr(native_class=False)
 class _Plan:
-    __slots__ = ("batches", "node", "step")
+    __slots__ = ("batches", "constant", "flat", "node", "step")
 
     def __init__(self, node: Node, step: _Step, batches: bool) -> None:
         self.node = node
         self.step = step
         self.batches = batches  # whether any pool is big enough for roll_many
+        # A plain sum: its dice terms as (subtracted?, dice, faces) and its numbers' sum.
+        self.flat: _Flat | None = None
+        self.constant = 0
+
+
+def _flat_terms(node: Node) -> tuple[_Flat, int] | None:
+    """A sum of plain dice terms (``NdX`` with no modifier) and numbers, such as
+    ``3d6+2d4-1``, as (its dice terms left to right, the sum of its numbers); None for
+    anything else.
+
+    Such a sum is rolled by :func:`_roll_flat` without building its result tree (issue 35:
+    the parts and dice of the tree were most of a small roll's time); the tree is made if
+    it is read (:attr:`RollResult.tree`).
+    """
+    terms: _Flat = []
+    constant = 0
+    while True:
+        if isinstance(node, BinOp) and node.op in ("+", "-"):
+            right = node.right
+            minus = node.op == "-"
+            if isinstance(right, Num):
+                constant += -right.value if minus else right.value
+            elif isinstance(right, Dice) and right.plain and right.keep is None \
+                    and right.success is None and not right.kind:
+                terms.append((minus, right.count, right.faces))
+            else:
+                return None
+            node = node.left
+            continue
+        if isinstance(node, Num):
+            constant += node.value
+        elif isinstance(node, Dice) and node.plain and node.keep is None \
+                and node.success is None and not node.kind:
+            terms.append((False, node.count, node.faces))
+        else:
+            return None
+        break
+    if not terms:
+        return None
+    terms.reverse()
+    return terms, constant
+
+
+class _Replay:
+    """The values a plain sum rolled, given again in the same order (to make its tree)."""
+
+    __slots__ = ("_next",)
+
+    def __init__(self, rolls: list[list[int]]) -> None:
+        self._next = iter([v for values in rolls for v in values]).__next__
+
+    def roll(self, faces: int) -> int:
+        return self._next()
+
+    def roll_many(self, n: int, faces: int) -> list[int]:
+        take = self._next
+        return [take() for _ in range(n)]
+
+
+def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
+    """Roll a plain sum (:func:`_flat_terms`): the values and the total, the tree later."""
+    roll = source.roll
+    many = getattr(source, "roll_many", None)
+    total = plan.constant
+    rolls = []
+    for minus, n, faces in plan.flat or ():
+        if n == 1:
+            values = [roll(faces)]
+        elif many is not None:
+            values = many(n, faces)
+        else:
+            values = [roll(faces) for _ in range(n)]
+        rolls.append(values)
+        if minus:
+            total -= sum(values)
+        else:
+            total += sum(values)
+    result: RollResult = _new(RollResult)
+    result.expression = plan.node
+    result._tree = None
+    result._plan = plan
+    result._rolls = rolls
+    result.total = total
+    return result
 
 
 _BY_TEXT: dict[str, _Plan] = {}
@@ -492,13 +646,13 @@ def _plain_step(node: Dice) -> _Step:
 
         def one(roll: _Roll, many: _Many | None) -> Part:
             value = roll(faces)
-            return _dice_part(node, [_new_die(value, faces)], value)
+            return _values_part(node, [value], None, value)
 
         return one
 
     def pool(roll: _Roll, many: _Many | None) -> Part:
-        values = _values(roll, many, n, faces)
-        return _dice_part(node, _plain_dice(values, faces), sum(values))
+        values = many(n, faces) if many is not None else [roll(faces) for _ in range(n)]
+        return _values_part(node, values, None, sum(values))
 
     return pool
 
@@ -511,20 +665,23 @@ def _keep_step(node: Dice) -> _Step:
 
     def step(roll: _Roll, many: _Many | None) -> Part:
         values = _values(roll, many, n, faces)
-        rolled = _plain_dice(values, faces)
-        total = sum(values)
+        dropped = None
         if keep < n:
             # a stable sort of positions by value drops the same dice as sorting the dice
-            for i in sorted(range(n), key=values.__getitem__, reverse=highest)[keep:]:
-                rolled[i].fate = DROPPED
-                total -= values[i]
+            dropped = sorted(range(n), key=values.__getitem__, reverse=highest)[keep:]
         if hit is not None:
-            total = 0
-            for die in rolled:
-                if die.fate == KEPT:
-                    die.success = success = hit(die.value)
-                    total += success
-        return _dice_part(node, rolled, total)
+            if dropped:
+                out = set(dropped)
+                total = sum([hit(v) for i, v in enumerate(values) if i not in out])
+            else:
+                total = sum(map(hit, values))
+        elif dropped:
+            total = sum(values)
+            for i in dropped:
+                total -= values[i]
+        else:
+            total = sum(values)
+        return _values_part(node, values, dropped, total)
 
     return step
 
@@ -1257,7 +1414,11 @@ def _compile_plan(node: Node) -> _Plan:
     check_rolls(node)
     batches = [False]
     step = _compile(node, batches)
-    return _Plan(node, step, batches[0])
+    plan = _Plan(node, step, batches[0])
+    flat = _flat_terms(node)
+    if flat is not None:
+        plan.flat, plan.constant = flat
+    return plan
 
 
 def _plan(node: Node) -> _Plan:
@@ -1314,10 +1475,12 @@ def roll(
             plan = _plan_dialect(expression, dialect)
     else:
         plan = _plan(expression)
+    if plan.flat is not None:
+        return _roll_flat(plan, source)
     tree = plan.step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
     result = _new(RollResult)
     result.expression = plan.node
-    result.tree = tree
+    result._tree = tree
     # a whole number: fractions arise only inside rounding functions, which round them
     result.total = tree.total  # type: ignore[assignment]
     return result

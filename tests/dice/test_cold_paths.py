@@ -1,0 +1,190 @@
+"""Issue 35's short cuts give exactly what the full paths give.
+
+- ``exact.quick`` reads a small plain sum and counts its distribution without the parser,
+  the estimate or ``_eval``: the same distribution, and inside bounds that ``check`` never
+  refuses.
+- A plain sum is rolled without its result tree (``roller._roll_flat``); the tree, made
+  when it is read, is the one the expression's step gives for the same dice.
+- A plain pool's dice are made when they are read: the same dice, fates and successes.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+
+from arbiter.dice import (
+    ForcedDice,
+    RecordingDice,
+    SeededDice,
+    distribution,
+    exact,
+    limits,
+    parse,
+    roll,
+    roller,
+)
+from arbiter.dice.parser import parse_uncached
+
+
+def full_path(text: str, dialect: str = "arbiter") -> exact.Distribution:
+    node = parse_uncached(text, dialect)
+    exact.check(node)
+    result = exact._eval(node)
+    assert isinstance(result, exact.Distribution)
+    return result
+
+
+def plain_sums(seed: int, how_many: int) -> list[str]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(how_many):
+        parts = []
+        for i in range(rng.randint(1, 4)):
+            sign = "" if i == 0 else rng.choice("+-")
+            if rng.random() < 0.3:
+                parts.append(f"{sign}{rng.randint(0, 30)}")
+                continue
+            n = rng.randint(1, 12)
+            faces = rng.choice([1, 2, 3, 4, 6, 8, 10, 12, 20, 100])
+            keep = rng.choice(["", "", "kh", "kl", "dh", "dl", "k", "KH", "Dl"])
+            kept = f"{keep}{rng.randint(0, n + 1)}" if keep else ""
+            parts.append(f"{sign}{n}{rng.choice('dD')}{faces}{kept}")
+        out.append("".join(parts))
+    return out
+
+
+FIXED = ["2d6", "d6", "10d6", "13d6", "4d6kh3", "20d20", "1d20+5", "3d6+2d4-1", "10d10kh5+2",
+         "4d6dl1", "4d6dh1", "4d6kl2", "4d6k3", "5d6kh0", "5d6dl7", "3-2d6", "2d6-1d6kh1+4-2",
+         "100d100", "D6", "1d10000", "5", "5+3", "20d100kl3", "1d1+1d1", "0+1d4"]
+
+
+@pytest.mark.parametrize("text", FIXED + plain_sums(35, 150))
+def test_quick_is_the_full_path(text: str) -> None:
+    quick = exact.quick(text)
+    if quick is None:  # a sum with two keeps, say: the full path reads it
+        return
+    expected = full_path(text)
+    assert quick == expected
+    assert quick.denominator == expected.denominator
+    assert dict(quick.items()) == dict(expected.items())
+
+
+def test_quick_reads_the_common_sums() -> None:
+    for text in ["2d6", "10d6", "4d6kh3", "20d20", "3d6+2d4-1", "10d10kh5+2"]:
+        assert exact.quick(text) is not None, text
+    two, four = exact.quick("2d6"), exact.quick("4d6kh3")
+    assert two is not None and two.probability(7) == Fraction(1, 6)
+    assert four is not None and four.probability(18) == Fraction(7, 432)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2d6!", "d%", "-2d6", "2d6 + 1", "0d6", "1d0", "2d6kh", "4d6d1", "2d6kh1+2d6kh1",
+     "101d2", "1d10001", "21d6kh3", "2d101kh1", "1d1+1d1+1d1+1d1+1d1+1d1+1d1+1d1+1d1",
+     "1234567", "1d6k>3", "2d6>=4", "1d6²", "{2d6}", "(2d6)"],
+)
+def test_quick_leaves_everything_else_to_the_full_path(text: str) -> None:
+    assert exact.quick(text) is None
+
+
+@pytest.mark.parametrize(
+    "corner",
+    ["100d100", "50d100+50d100", "1d10000", "1d1000+9d1000", "20d100kh10+80d100",
+     "20d100kh19", "20d100dl1+80d100", "8d100+8d100+8d100+8d100+8d100+8d100+8d100+8d100"],
+)
+def test_quick_bounds_are_inside_every_limit(corner: str) -> None:
+    """The biggest sums ``quick`` reads: ``check`` accepts each, so skipping it refuses
+    nothing it would have refused."""
+    if exact.quick(corner) is None:  # past a quick bound: the full path checks it
+        return
+    work = exact.check(parse(corner))
+    assert work < limits.MAX_EXACT_WORK // 2
+
+
+def test_quick_in_dialects() -> None:
+    exact.clear_cache()
+    assert distribution("4d6k3", "roll20") == full_path("4d6k3", "roll20")
+    assert distribution("4d6kh3", "foundry") == full_path("4d6kh3", "foundry")
+    # d20 reads k3 as "keep the threes": never the quick sum
+    assert distribution("4d6k3", "d20") == full_path("4d6k3", "d20")
+    assert distribution("4d6k3", "d20") != distribution("4d6k3")
+
+
+FLAT = ["1d20+5", "2d6+3", "8d6", "3d6+2d4-1", "5-1d4", "1d6-2d6+3-1d8", "1d1", "7+2d10"]
+
+
+class RollOnly:
+    """A source with no roll_many: every die is one call."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SeededDice(seed)
+
+    def roll(self, faces: int) -> int:
+        return self.inner.roll(faces)
+
+
+@pytest.mark.parametrize("text", FLAT)
+def test_flat_sums_roll_as_their_step(text: str) -> None:
+    roller.clear_plans()
+    plan = roller._plan_text(text)
+    assert plan.flat is not None
+    for seed in range(20):
+        for make in (SeededDice, RollOnly):
+            got = roll(text, make(seed))
+            source = make(seed)
+            tree = plan.step(source.roll, getattr(source, "roll_many", None))
+            assert got.total == tree.total
+            assert got.tree.render() == tree.render()
+            assert [d.to_json() for d in got.dice()] == [d.to_json() for d in tree.dice()]
+            assert got.render() == f"{tree.render()} = {tree.total}"
+
+
+def test_flat_sum_rendering_and_recording() -> None:
+    result = roll("3d6+2d4-1", ForcedDice([1, 6, 5, 2, 2]))
+    assert result.total == 15
+    assert str(result) == "3d6 (1, 6, 5) + 2d4 (2, 2) - 1 = 15"
+    recording = RecordingDice(SeededDice(3))
+    again = roll("3d6+2d4-1", recording)
+    assert [d.value for d in again.dice()] == recording.values()
+    assert again.total == sum(recording.values()) - 1
+
+
+def test_flat_sum_runs_out_of_forced_dice_at_once() -> None:
+    with pytest.raises(Exception, match="ran out"):
+        roll("3d6+2d4", ForcedDice([1, 2, 3, 4]))
+
+
+@pytest.mark.parametrize(
+    ("text", "fates", "successes", "total"),
+    [
+        ("4d6kh3", "kdkk", None, 16),
+        ("6d6dl2>=5", "kdkkdk", [True, None, True, True, None, False], 3),
+        ("3d6k2+2", "kdk", None, 13),
+        ("5d6>=4", "kkkkk", [True, False, True, True, False], 3),
+    ],
+)
+def test_pools_make_their_dice_when_read(text: str, fates: str, successes: list[bool | None]
+                                         | None, total: int) -> None:
+    """A pool's dice, made late, are the dice the old eager step made, made once."""
+    result = roll(text, ForcedDice([6, 2, 5, 5, 1, 3]))
+    assert result.total == total
+    dice = result.dice()
+    assert result.dice()[0] is dice[0]
+    assert "".join("k" if d.kept else "d" for d in dice) == fates
+    assert [d.value for d in dice] == [6, 2, 5, 5, 1, 3][: len(dice)]
+    if successes is not None:
+        assert [d.success for d in dice] == successes
+
+
+def test_keep_drops_the_lowest_as_written() -> None:
+    result = roll("4d6kh3", ForcedDice([6, 5, 3, 1]))
+    assert str(result) == "4d6kh3 (6, 5, 3, ~~1~~) = 14"
+    tie = roll("4d6kh3", ForcedDice([2, 2, 5, 2]))
+    assert [d.fate for d in tie.dice()] == ["kept", "kept", "kept", "dropped"]
+    assert tie.total == 9
+    counted = roll("5d6>=4", ForcedDice([4, 3, 6, 1, 5]))
+    assert counted.total == 3
+    assert [d.success for d in counted.dice()] == [True, False, True, False, True]
