@@ -136,6 +136,8 @@ def test_a_token_picture_chosen_on_a_card_shows_round_on_both_maps(
     expect(token).to_have_class(re.compile("pictured"))
     expect(token.locator("image.pic")).to_have_attribute("href", re.compile("^blob:"))
     expect(page.locator("#cards article.card[data-id='nia'] .tokpick")).to_contain_text("✓")
+    expect(page.locator("#tracker li[data-id='nia'] img.avatar")).to_have_attribute(
+        "src", re.compile("^blob:"))  # and in the turn order
     settled(page)
     screenshot(page, "token-picture-1440")
     table = next(t for t in tables if t.ruleset == "realms")

@@ -2,7 +2,7 @@
 import { Api, ApiError, busy, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planView,
+  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planView, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -763,7 +763,7 @@ function renderScene(st) {
 // name to target it, and a drag to reorder (one `initiative` command per move: logged, undone
 // with U).
 function gmTracker(st) {
-  const out = tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } });
+  const out = withAvatars(tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }), st, (hash) => S.map.pictureURL(hash));
   // staged creatures: ready on the map, out of the order until the GM brings them in
   const staged = ((st.extra && st.extra.staged) || []).filter((id) => st.entities[id]);
   if (staged.length && S.commands.stage) {
@@ -1146,6 +1146,7 @@ function wire() {
     onTap: (id) => pickTarget(id, "map"),
     image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
     picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
+    onPicture: () => { if (S.state) replace($("#tracker"), gmTracker(S.state)); },
   });
   $("#scene-form").addEventListener("submit", (e) => {
     e.preventDefault();

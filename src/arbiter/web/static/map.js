@@ -291,6 +291,7 @@ export class BattleMap {
     this.onTap = opts.onTap || null; // a token clicked: (id) => void (the GM's target)
     this.image = opts.image || null; // the scene's image: (hash) => Promise<Blob>
     this.picture = opts.picture || null; // a token's picture: (hash) => Promise<Blob>
+    this.onPicture = opts.onPicture || null; // a picture came: the page draws it elsewhere too
     this.pictures = new Map(); // hash -> object URL ("" while it loads, null if it failed)
     this.backdrop = { hash: "", url: "", failed: "" }; // the scene image drawn, once loaded
     this.state = null;
@@ -570,6 +571,7 @@ export class BattleMap {
     this.picture(hash).then((blob) => {
       this.pictures.set(hash, URL.createObjectURL(blob));
       this.draw();
+      if (this.onPicture) this.onPicture(hash);
     }, () => this.pictures.set(hash, null));
     return null;
   }

@@ -3,7 +3,7 @@
 import { Api, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList, ordinals,
-  oddsView, planView, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice,
+  oddsView, planView, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 
@@ -92,7 +92,7 @@ function nameOf(id) { return creatureName(S.state, id); }
 function render() {
   const st = S.state;
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${st.current ? nameOf(st.current) : "—"}${myTurn() ? " (your turn)" : ""}` : "";
-  replace($("#tracker"), tracker(st));
+  replace($("#tracker"), withAvatars(tracker(st), st, (hash) => S.map.pictureURL(hash)));
   S.map.update(st);
   const mine = st.characters.filter((id) => st.entities[id]);
   const others = Object.keys(st.entities).filter((id) => !mine.includes(id));
@@ -238,6 +238,7 @@ S.map = new BattleMap($("#map-panel"), {
   role: "player",
   image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
   picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
+  onPicture: () => { if (S.state) replace($("#tracker"), withAvatars(tracker(S.state), S.state, (hash) => S.map.pictureURL(hash))); },
   odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
   submit: async (command) => {
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });

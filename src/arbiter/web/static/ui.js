@@ -700,3 +700,14 @@ export function planView(plan, typed = 0) {
   const rest = typed > 0 && typed < plan.most ? h("small", { class: "muted" }, " · the server rolls the rest") : null;
   return h("span", { class: "plan" }, steps.flatMap((s, i) => (i ? [" · ", s] : [s])), rest);
 }
+
+// Token pictures in the turn order: a small round picture before each name that has one
+// (``urlOf(hash)``: its object URL once fetched, else null; initials stay on the map).
+export function withAvatars(node, state, urlOf) {
+  const tokens = state.tokens || {};
+  for (const li of node.querySelectorAll("li[data-id]")) {
+    const url = tokens[li.dataset.id] ? urlOf(tokens[li.dataset.id]) : null;
+    if (url) li.querySelector(".who").prepend(h("img", { class: "avatar", src: url, alt: "" }));
+  }
+  return node;
+}
