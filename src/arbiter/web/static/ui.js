@@ -647,7 +647,9 @@ export function toast(text, kind = "info") {
   const el = h("div", { class: `toast ${kind}` }, text);
   box.append(el);
   // a few at a time: a quick run of rolls must not bury the page under old notices
-  while (box.children.length > 3) box.firstElementChild.remove();
+  // (one on a phone, where the roll bar sits at the bottom of the screen)
+  const most = window.matchMedia("(max-width: 600px)").matches ? 1 : 3;
+  while (box.children.length > most) box.firstElementChild.remove();
   setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
 }
 
