@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from .support import Played
+
 
 @pytest.fixture(autouse=True)
 def watchdog() -> Iterator[None]:
@@ -39,3 +41,9 @@ def invariants_checked() -> Iterator[None]:
 
     with checking():
         yield
+
+
+@pytest.fixture(scope="session")
+def played() -> Played:
+    """The session's :class:`Played`: ``played(path)`` is ``run_file(path)``, run once."""
+    return Played()

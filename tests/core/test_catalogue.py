@@ -19,7 +19,9 @@ from arbiter.core.catalogue import (
     render,
     with_table,
 )
-from arbiter.scenario import run_file, scenario_files
+from arbiter.scenario import scenario_files
+
+from ..support import Played
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ("demo", "polemos", "zones", "realms")
@@ -134,12 +136,13 @@ def test_the_docs_command_table_is_the_catalogue(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_every_event_the_scenarios_make_is_declared_and_reads_as_a_sentence(name: str) -> None:
+def test_every_event_the_scenarios_make_is_declared_and_reads_as_a_sentence(
+        name: str, played: Played) -> None:
     ruleset = load_ruleset(name)
     files = [p for p in scenario_files([ROOT / "scenarios" / name])]
     checked = 0
     for path in files:
-        result = run_file(path)
+        result = played(path)
         encounter = result.encounter
         if encounter is None:
             continue

@@ -9,6 +9,8 @@ import pytest
 from arbiter.scenario import ScenarioError, run_scenario, scenario_files
 from arbiter.scenario.loader import load_yaml
 
+from ..support import Played
+
 ROOT = Path(__file__).resolve().parents[2] / "scenarios"
 FILES = scenario_files([ROOT])
 
@@ -18,10 +20,8 @@ def test_there_are_scenarios() -> None:
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
-def test_scenario_passes(path: Path) -> None:
-    from arbiter.scenario import run_file
-
-    result = run_file(path)
+def test_scenario_passes(path: Path, played: Played) -> None:
+    result = played(path)
     assert result.passed, "\n".join(map(str, result.failures))
 
 

@@ -11,7 +11,16 @@ from arbiter.core import Command, load_ruleset
 from arbiter.dice import SeededDice
 from arbiter.scenario import run_scenario
 from arbiter.scenario.loader import load_yaml
-from arbiter.sim import Simulator, Tally, get_policy, load_encounter, prepare, simulate
+from arbiter.sim import (
+    Policy,
+    Simulator,
+    Tally,
+    get_policy,
+    load_encounter,
+    policy_names,
+    prepare,
+    simulate,
+)
 from arbiter.sim.hooks import health_of, outcomes_for
 from arbiter.sim.policy import default_policy_name
 from arbiter.sim.stats import DRAW, UNFINISHED
@@ -144,10 +153,20 @@ def _dice() -> SeededDice:
     return SeededDice(3)
 
 
-def test_policies_are_registered_for_their_rulesets() -> None:
-    for ruleset, (policy, _) in FOUR.items():
-        load_ruleset(ruleset)
-        assert get_policy(ruleset, policy) is not None
+@pytest.mark.parametrize("ruleset", sorted(FOUR))
+def test_policies_are_registered_for_their_rulesets(ruleset: str) -> None:
+    """The ruleset's policy is its own (its tactics module's, registered under its name, not
+    a generic one), a Policy, listed with a description, and what its sides play by
+    default."""
+    name, _ = FOUR[ruleset]
+    load_ruleset(ruleset)
+    policy = get_policy(ruleset, name)
+    assert isinstance(policy, Policy)
+    assert type(policy).__module__ == f"arbiter.sim.tactics.{ruleset}"
+    assert type(get_policy(ruleset)) is type(policy)  # the default
+    assert policy_names(ruleset)[name]
+    with pytest.raises(KeyError, match=f"no policy 'nope' for {ruleset}"):
+        get_policy(ruleset, "nope")
 
 
 @pytest.mark.parametrize("ruleset", ["realms", "zones"])

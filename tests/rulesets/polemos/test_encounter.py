@@ -13,16 +13,18 @@ from hypothesis import strategies as st
 from arbiter.core import Encounter, Entry, RulesError, load_ruleset
 from arbiter.dice import ForcedDice, SeededDice
 from arbiter.rulesets.polemos.model import Creature
-from arbiter.scenario import run_file
+
+from ...support import Played
 
 POLEMOS = load_ruleset("polemos")
 ROOT = Path(__file__).resolve().parents[3]
 FIGHT = ROOT / "scenarios" / "encounters" / "polemos-street-fight.yaml"
 
 
-def test_the_encounter_scenario_plays_to_the_end_and_replays_identically() -> None:
+def test_the_encounter_scenario_plays_to_the_end_and_replays_identically(
+        played: Played) -> None:
     """P-ORD-3, P-ORD-4: the seeded fight ends with one side standing; its log replays."""
-    result = run_file(FIGHT)
+    result = played(FIGHT)
     assert result.passed, result.failures
     enc = result.encounter
     assert enc is not None

@@ -14,9 +14,10 @@ from arbiter.core import Command, EncounterState, Event, RulesError, load_rulese
 from arbiter.dice import SeededDice
 from arbiter.rulesets.polemos.model import Creature
 from arbiter.rulesets.polemos.rules import PolemosRuleset
-from arbiter.scenario import run_file
 from arbiter.sim import load_encounter, prepare
 from arbiter.sim.engine import Simulator
+
+from ...support import Played
 
 POLEMOS = load_ruleset("polemos")
 ROOT = Path(__file__).resolve().parents[3]
@@ -32,15 +33,16 @@ def _deep_evolve(state: EncounterState, events: list[Event]) -> EncounterState:
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
-def test_lookahead_leaves_the_state_alone_and_matches_a_deep_copy(path: Path) -> None:
+def test_lookahead_leaves_the_state_alone_and_matches_a_deep_copy(path: Path,
+                                                                  played: Played) -> None:
     """Every command's events of every Polemos scenario, applied to a lookahead in one go and
     split in two chained lookaheads: the same state as on a deep copy, and neither the
     state nor the first lookahead changes."""
-    result = run_file(path)
+    result = played(path)
     assert result.encounter is not None
     state = EncounterState(ruleset="")
     for entry in result.encounter.log:
-        events = list(entry.events)
+        events = copy.deepcopy(list(entry.events))  # the session's log stays as played
         before = copy.deepcopy(state)
         expected = _deep_evolve(before, events)
         for split in range(len(events) + 1):

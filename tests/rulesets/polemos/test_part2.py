@@ -20,7 +20,8 @@ from arbiter.dice import ForcedDice, SeededDice
 from arbiter.rulesets.polemos import PolemosRuleset
 from arbiter.rulesets.polemos.grid import angle, aura, contiguous, crossed, distance, passes_through
 from arbiter.rulesets.polemos.spheres_math import move_cost, sphere_range
-from arbiter.scenario import run_file
+
+from ...support import Played
 
 POLEMOS = load_ruleset("polemos")
 ROOT = Path(__file__).resolve().parents[3]
@@ -35,9 +36,9 @@ def make(rulings: dict[str, str] | None = None, **actors: dict[str, Any]) -> Enc
     return enc
 
 
-def test_the_grid_fight_plays_to_the_end_and_replays_identically() -> None:
+def test_the_grid_fight_plays_to_the_end_and_replays_identically(played: Played) -> None:
     """P-RNG-1, P-STL-1, POL-5: the seeded yard raid ends with one side; its log replays."""
-    result = run_file(RAID)
+    result = played(RAID)
     assert result.passed, result.failures
     enc = result.encounter
     assert enc is not None and not enc.state.in_combat

@@ -20,6 +20,8 @@ from arbiter.rulesets.polemos.model import (
     wound_catalogue,
 )
 
+from ...support import templates_in_file
+
 POLEMOS = load_ruleset("polemos")
 NONE = ForcedDice([])
 
@@ -108,7 +110,15 @@ def test_a_stat_block_builds_areas_pools_weapons_and_armor() -> None:
     assert [p.name for p in nia.armor] == ["ballistic_vest", "combat_helmet"]
     assert nia.wounds[0].conditions == ["limping"]
     assert nia.afflictions[0].name == "paranoia"
-    assert len(POLEMOS.templates) >= 6
+
+
+def test_every_template_of_the_file_loads() -> None:
+    assert POLEMOS.templates == templates_in_file(POLEMOS)
+    enc = Encounter.create(POLEMOS)
+    for name in POLEMOS.templates:
+        enc.execute({"do": "add", "id": name, "template": name}, NONE)
+    assert list(enc.state.entities) == list(POLEMOS.templates)
+    assert all(isinstance(e, Creature) for e in enc.state.entities.values())
 
 
 def test_the_pipeline_records_every_step() -> None:

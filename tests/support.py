@@ -1,0 +1,40 @@
+"""What tests share: scenario files played once a session (the ``played`` fixture of
+tests/conftest.py) and the creature templates as their files hold them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from arbiter.core import Ruleset
+from arbiter.scenario import ScenarioResult, run_file
+
+
+class Played:
+    """Each scenario file played once a session, as ``arbiter scenario`` plays it
+    (``run_file``), for every test that checks something on its result: whether it passed,
+    its encounter's log and final state. The tests that play a scenario another way (purity
+    checked, under the scratch guard) play it themselves.
+
+    What it gives is shared by the tests of the session: read it, never change it (replay
+    its log, through JSON or on copies of its events, into an encounter of your own)."""
+
+    def __init__(self) -> None:
+        self._results: dict[Path, ScenarioResult] = {}
+
+    def __call__(self, path: Path) -> ScenarioResult:
+        key = path.resolve()
+        result = self._results.get(key)
+        if result is None:
+            result = self._results[key] = run_file(path)
+        return result
+
+
+def templates_in_file(ruleset: Ruleset) -> dict[str, dict[str, object]]:
+    """The creature templates written in ``ruleset``'s ``templates.yaml``, read with PyYAML
+    alone (the ``schema`` line aside): what ``ruleset.templates`` must hold, all of it."""
+    assert ruleset.package_dir is not None, f"{ruleset.name} is not a package"
+    data = yaml.safe_load((ruleset.package_dir / "templates.yaml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict) and data, f"{ruleset.name}: templates.yaml holds no templates"
+    return {str(name): block for name, block in data.items() if name != "schema"}
