@@ -229,3 +229,30 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
         screenshot(player, "evening-player-390")
         assert not player_problems, player_problems
     assert not problems, problems
+
+
+def test_a_zone_drawn_as_a_region_of_the_scene(
+        gm: BrowserContext, server: ServerThread, tables: list[DemoTable],  # noqa: F811
+        link: str) -> None:  # noqa: F811
+    """Zones (issue 34): the demo's zones stand where its picture shows them; the GM names a
+    new zone and drags its region over the image, and it is drawn there."""
+    page, problems = watched(gm)
+    page.goto(link)
+    open_campaign(page, "zones")
+    expect(page.locator(".battlemap image.backdrop")).to_have_count(1)
+    expect(page.locator(".battlemap g.zone.region")).to_have_count(2)  # street and ruins
+    page.locator("#map-panel .tool-paint").click()
+    page.locator("#map-panel [name=zone-id]").fill("alley")
+    svg = page.locator("#map-panel svg.battlemap").bounding_box()
+    assert svg
+    # an empty stretch of the image's bottom right corner
+    start = (svg["x"] + svg["width"] * 0.82, svg["y"] + svg["height"] * 0.90)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + 60, start[1] + 25, steps=5)
+    page.mouse.up()
+    expect(page.locator("#map-panel .mapinfo")).to_contain_text("Zone alley drawn on the scene")
+    expect(page.locator(".battlemap g.zone.region[data-zone='alley']")).to_have_count(1)
+    settled(page)
+    screenshot(page, "zones-regions-1440")
+    assert not problems, problems

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from ..core import Command, InvalidCommand, available, load_ruleset
 from ..store import GameService
-from .scenes import demo_scene
+from .scenes import REGIONS, demo_scene
 
 
 def demo_rulesets() -> tuple[str, ...]:
@@ -55,6 +55,11 @@ def create_demo_tables(service: GameService,
         picture = demo_scene(ruleset)
         if picture is not None:  # a background drawn for it, its grid on the image's corner
             service.put_scene_image(encounter.id, picture)
+            regions = REGIONS.get(ruleset, {})
+            if regions:  # its zones drawn where the picture shows them
+                service.submit(encounter.id, Command("batch", args={"commands": [
+                    {"do": "region", "zone": zone, "x": x, "y": y, "width": w, "height": h}
+                    for zone, (x, y, w, h) in sorted(regions.items())]}))
         hero = actors[0][0]
         player = service.issue_token(campaign.id, "player", "Player", [hero])
         out.append(DemoTable(ruleset, campaign.id, encounter.id, gm_token, player, hero))

@@ -12,6 +12,7 @@ from ...core import Command, EncounterState, Event, IllegalCommand, InvalidComma
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from ...limits import IMAGE_SIDE
 from .base import ZonesBase, names
 from .model import (
     ALTITUDE,
@@ -56,10 +57,51 @@ class Movement(ZonesBase):
                                    "indoor": a.indoor})]
 
     def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
-        """The zones described again (a saved scene)."""
+        """The zones described again, and their regions on the scene's image (a saved
+        scene)."""
         zones = state.extra.get("zones", {})
-        return [{"do": "zone", "id": zone, "adjacent": list(zones[zone].get("adjacent", [])),
-                 "indoor": bool(zones[zone].get("indoor"))} for zone in sorted(zones)]
+        regions = state.extra.get("regions", {})
+        return [*({"do": "zone", "id": zone, "adjacent": list(zones[zone].get("adjacent", [])),
+                   "indoor": bool(zones[zone].get("indoor"))} for zone in sorted(zones)),
+                *({"do": "region", "zone": zone, "x": x, "y": y, "width": w, "height": h}
+                  for zone, (x, y, w, h) in sorted(regions.items()))]
+
+    @command("Draw a zone as a region of the scene's image (a rectangle in the image's "
+             "pixels), or take its region away: the map shows the zone there.",
+             zone=args.text("the zone", required=True, max_len=64),
+             x=args.integer("the region's left edge, in the image's pixels", lo=0,
+                            hi=IMAGE_SIDE),
+             y=args.integer("its top edge", lo=0, hi=IMAGE_SIDE),
+             width=args.integer("its width", lo=8, hi=IMAGE_SIDE),
+             height=args.integer("its height", lo=8, hi=IMAGE_SIDE),
+             clear=args.flag("take the zone's region away"))
+    def do_region(self, state: EncounterState, command: Command, dice: DiceSource
+                  ) -> list[Event]:
+        """Where a zone lies on the scene's image (drawn there by the map)."""
+        a = command.args
+        zone = str(a["zone"])
+        if a.get("clear"):
+            if zone not in state.extra.get("regions", {}):
+                raise IllegalCommand(f"zone {zone} has no region to take away")
+            return [Event("region_set", {"zone": zone, "rect": None})]
+        missing = [k for k in ("x", "y", "width", "height") if a.get(k) is None]
+        if missing:
+            raise InvalidCommand(f"region: give {', '.join(missing)} (the rectangle, in the "
+                                 "image's pixels), or clear")
+        if len(state.extra.get("regions", {})) >= 200 and zone not in state.extra["regions"]:
+            raise IllegalCommand("a map draws 200 zone regions at most")
+        return [Event("region_set", {"zone": zone, "rect": [int(a["x"]), int(a["y"]),
+                                                            int(a["width"]),
+                                                            int(a["height"])]})]
+
+    @event("Zone {zone} {rect?is drawn at {rect} on the scene|is no longer drawn on the "
+           "scene}.", zone=args.text("the zone"), rect=args.items("x, y, width, height"))
+    def apply_region_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+        regions = {k: v for k, v in state.extra.get("regions", {}).items()
+                   if k != data["zone"]}
+        if data["rect"] is not None:
+            regions[data["zone"]] = list(data["rect"])
+        state.extra["regions"] = regions
 
     @event("Zone {id} ({indoor?indoors|outdoors}) is next to: {adjacent}.",
            id=args.text("the zone"), adjacent=args.items("the zones next to it"),
@@ -153,7 +195,7 @@ class Movement(ZonesBase):
         who = self.creature(state, data["target"])
         who.zone, who.engagement = data["zone"], data["engagement"]
 
-    public_extra = frozenset({"zones", "lights"})
+    public_extra = frozenset({"zones", "lights", "regions"})
     """The keys of ``state.extra`` every player sees on the map (server/views.py)."""
 
     def map_view(self, state: EncounterState, ids: list[str]) -> dict[str, Any]:

@@ -307,6 +307,7 @@ export class BattleMap {
     this.measure = null; // the ruler's measure while the pointer is down (nothing is submitted)
     this.area = null; // {by, weapon, at, chances, text} once the server answered
     this.painting = null;
+    this.framing = null; // a zone's region being dragged over the scene's image
     this.dragEnded = 0;
     ensureStyle();
     this.build();
@@ -616,19 +617,29 @@ export class BattleMap {
       add(z);
       for (let i = 0; i < order.length; i += 1) for (const n of (known[order[i]] || {}).adjacent || []) add(n);
     }
+    for (const z of Object.keys((st.extra && st.extra.regions) || {})) add(z);  // drawn on the scene
     // Other mappings of `extra` keyed by zone (lights...) become tags on the zone.
     const tags = {};
     for (const [name, value] of Object.entries(st.extra || {})) {
-      if (name === "zones" || !value || typeof value !== "object" || Array.isArray(value)) continue;
+      if (name === "zones" || name === "regions" || !value || typeof value !== "object" || Array.isArray(value)) continue;
       const ks = Object.keys(value);
       if (ks.length && ks.every((k) => order.includes(k))) for (const k of ks) (tags[k] ||= []).push(name.replace(/_/g, " "));
     }
-    const n = order.length;
+    // Zones drawn as regions of the scene's image (`region`: image pixels, `square` of them
+    // a map unit) stand there; the others are laid out in rows below the image.
+    const scene = this.sceneOf(st);
+    const regions = (scene && st.extra && st.extra.regions) || {};
+    const px = scene ? U / scene.square : 1;
+    const placed = (z) => Boolean(scene && Array.isArray(regions[z]) && regions[z].length === 4);
+    const free = order.filter((z) => !placed(z));
+    const n = free.length;
     const cols = n <= 1 ? 1 : n <= 4 ? 2 : 3;
     const PAD = U * 0.35;
     const HEAD = U * 0.85;
     const GAP = U * 1.1;
     const width = PER_ROW * U + 2 * PAD;
+    const perRowOf = (z) => (placed(z) ? Math.max(1, Math.floor((regions[z][2] * px - 2 * PAD) / U)) : PER_ROW);
+    const top = scene ? scene.height * px + GAP : 0;
     // Lay out each zone's engagements (creatures sharing `engagement` are drawn together).
     const inner = new Map();
     for (const z of order) {
@@ -641,11 +652,12 @@ export class BattleMap {
       let cx = 0, line = 0;
       const spots = [];
       const boxes = [];
+      const perRow = perRowOf(z);
       for (const [eng, ids] of clusters) {
-        if (cx > 0 && cx + Math.min(ids.length, PER_ROW) > PER_ROW + 0.01) { cx = 0; line += 1; }
+        if (cx > 0 && cx + Math.min(ids.length, perRow) > perRow + 0.01) { cx = 0; line += 1; }
         const first = { cx, line };
         ids.forEach((id, i) => {
-          if (i > 0 && cx + 1 > PER_ROW + 0.01) { cx = 0; line += 1; }
+          if (i > 0 && cx + 1 > perRow + 0.01) { cx = 0; line += 1; }
           spots.push({ id, cx, line });
           cx += 1;
         });
@@ -655,21 +667,23 @@ export class BattleMap {
       inner.set(z, { spots, boxes, lines: Math.max(line + 1, 2) });
     }
     const rowsOf = [];
-    order.forEach((z, i) => {
+    free.forEach((z, i) => {
       const r = Math.floor(i / cols);
       rowsOf[r] = Math.max(rowsOf[r] || 0, HEAD + inner.get(z).lines * U + PAD);
     });
     const rowY = [];
-    let y = 0;
+    let y = top;
     rowsOf.forEach((hgt, r) => { rowY[r] = y; y += hgt + GAP; });
     this.zoneBoxes = new Map();
     const boxesEls = [];
-    order.forEach((z, i) => {
+    const fog = st.fog && st.fog.enabled ? new Set(st.fog.zones || []) : null;
+    order.forEach((z) => {
+      const i = free.indexOf(z);
       const r = Math.floor(i / cols);
-      const x0 = (i % cols) * (width + GAP);
-      const y0 = rowY[r];
+      const [x0, y0, bw0, bh0] = placed(z) ? regions[z].map((v) => v * px)
+        : [(i % cols) * (width + GAP), rowY[r], width, rowsOf[r]];
       const info = known[z] || {};
-      const box = { zone: z, x: x0, y: y0, w: width, h: rowsOf[r], clusters: [] };
+      const box = { zone: z, x: x0, y: y0, w: bw0, h: bh0, clusters: [] };
       this.zoneBoxes.set(z, box);
       const { spots, boxes } = inner.get(z);
       for (const s of spots) this.laidOut.set(s.id, { x: x0 + PAD + s.cx * U + U / 2, y: y0 + HEAD + s.line * U + U / 2, zone: z });
@@ -679,15 +693,16 @@ export class BattleMap {
         const top = y0 + HEAD + b.first.line * U;
         const multi = b.first.line !== b.last.line;
         const bx = x0 + PAD + (multi ? 0 : b.first.cx * U);
-        const bw = multi ? PER_ROW * U : (b.last.cx - b.first.cx + 1) * U;
+        const bw = multi ? perRowOf(z) * U : (b.last.cx - b.first.cx + 1) * U;
         const bh = (b.last.line - b.first.line + 1) * U;
         box.clusters.push({ engagement: b.eng, ids: b.ids, x: bx, y: top, w: bw, h: bh });
         if (b.ids.length > 1) rings.push(el("rect", { x: bx + 1, y: top + 1, width: bw - 2, height: bh - 2, rx: U / 2, class: "engagement" }, el("title", {}, `engaged: ${b.ids.map((id) => creatureName(st, id)).join(", ")}`)));
       }
-      boxesEls.push(el("g", { class: `zone${info.indoor ? " indoor" : ""}`, "data-zone": z },
-        el("rect", { x: x0, y: y0, width, height: rowsOf[r], rx: 10, class: "zonebox" }),
+      const fogged = fog && !fog.has(z) ? ` fogged ${this.role === "gm" ? "fog-gm" : "fog-player"}` : "";
+      boxesEls.push(el("g", { class: `zone${info.indoor ? " indoor" : ""}${placed(z) ? " region" : ""}${fogged}`, "data-zone": z },
+        el("rect", { x: x0, y: y0, width: bw0, height: bh0, rx: 10, class: "zonebox" }),
         el("text", { x: x0 + PAD, y: y0 + HEAD * 0.62, class: "zonelabel" }, z),
-        tagText ? el("text", { x: x0 + width - PAD, y: y0 + HEAD * 0.62, class: "zonetag", "text-anchor": "end" }, tagText) : null,
+        tagText ? el("text", { x: x0 + bw0 - PAD, y: y0 + HEAD * 0.62, class: "zonetag", "text-anchor": "end" }, tagText) : null,
         rings));
     });
     const links = [];
@@ -702,9 +717,12 @@ export class BattleMap {
         links.push(el("line", { x1: a.x + a.w / 2, y1: a.y + a.h / 2, x2: b.x + b.w / 2, y2: b.y + b.h / 2, class: "adjacent" }, el("title", {}, `${z} and ${other} are next to each other`)));
       }
     }
-    const totalW = Math.max(cols * width + (cols - 1) * GAP, width);
-    this.size(totalW, Math.max(y - GAP, U * 3), 0);
-    this.layers.ground.replaceChildren();
+    const right = Math.max(0, ...order.filter(placed).map((z) => (regions[z][0] + regions[z][2]) * px));
+    const totalW = Math.max(cols * width + (cols - 1) * GAP, width, scene ? scene.width * px : 0, right);
+    this.size(totalW, Math.max(free.length ? y - GAP : top - GAP, U * 3), 0);
+    this.layers.ground.replaceChildren(...(scene && this.backdrop.url ? [el("image", {
+      href: this.backdrop.url, class: "backdrop", preserveAspectRatio: "none", x: 0, y: 0,
+      width: scene.width * px, height: scene.height * px })] : []));
     this.layers.terrain.replaceChildren();
     this.gridKey = "";
     this.terrainKey = "";
@@ -1239,6 +1257,59 @@ export class BattleMap {
     this.draw();
   }
 
+  // -- zones as regions of the scene's image: the GM drags a rectangle over the image for the
+  // zone named in the zone form (the ruleset's `region` command, in the image's pixels)
+  regionSpec() {
+    const scene = this.state && this.state.scene;
+    return this.role === "gm" && this.commands.region && scene && scene.image && scene.square > 0 ? scene : null;
+  }
+
+  regionStart(e) {
+    const zone = this.zoneId.value.trim();
+    if (!zone) {
+      this.error.textContent = "region: name the zone in the form first, then drag over the image";
+      this.zoneId.focus();
+      return;
+    }
+    e.preventDefault();
+    this.svg.setPointerCapture(e.pointerId);
+    const p = this.point(e);
+    this.framing = { zone, from: p, to: p, rect: el("rect", { class: "paint regionframe" }) };
+    this.layers.overlay.append(this.framing.rect);
+  }
+
+  regionMove(e) {
+    const f = this.framing;
+    f.to = this.point(e);
+    const [x, y] = [Math.min(f.from.x, f.to.x), Math.min(f.from.y, f.to.y)];
+    for (const [k, v] of [["x", x], ["y", y], ["width", Math.abs(f.to.x - f.from.x)], ["height", Math.abs(f.to.y - f.from.y)]]) f.rect.setAttribute(k, String(v));
+  }
+
+  async regionEnd(e) {
+    const f = this.framing;
+    this.framing = null;
+    f.rect.remove();
+    try { this.svg.releasePointerCapture(e.pointerId); } catch { /* already released */ }
+    const scene = this.regionSpec();
+    if (!scene) return;
+    const px = scene.square / U;  // image pixels per SVG unit
+    const clamp = (v, hi) => Math.max(0, Math.min(Math.round(v), hi));
+    const x = clamp(Math.min(f.from.x, f.to.x) * px, scene.width);
+    const y = clamp(Math.min(f.from.y, f.to.y) * px, scene.height);
+    const width = clamp(Math.abs(f.to.x - f.from.x) * px, scene.width - x);
+    const height = clamp(Math.abs(f.to.y - f.from.y) * px, scene.height - y);
+    if (width < 8 || height < 8) { this.say("Drag a larger rectangle over the image", "mapinfo bad"); return; }
+    try {
+      await this.submit({ do: "region", zone: f.zone, x, y, width, height });
+      this.say(`Zone ${f.zone} drawn on the scene`, "mapinfo ok");
+      this.info.dataset.keep = "1";
+      this.error.textContent = "";
+    } catch (err) {
+      this.error.textContent = err.message;
+    }
+    this.draw();
+  }
+
   async setZone() {
     const spec = this.zoneSpec();
     const id = this.zoneId.value.trim();
@@ -1385,6 +1456,7 @@ export class BattleMap {
     const g = e.target.closest && e.target.closest(".tok");
     if (this.overlays.ruler) { if (e.button <= 0 && !this.drag && !this.measure) this.rulerStart(e, g); return; }
     if (this.overlays.paint && this.kind === "grid" && !this.drag && e.button <= 0) { this.paintStart(e); return; }
+    if (this.overlays.paint && this.kind === "zones" && !g && !this.drag && e.button <= 0 && this.regionSpec()) { this.regionStart(e); return; }
     if (this.overlays.area) return; // a click picks where the area goes
     if (!g || e.button > 0 || this.drag) return;
     const id = g.dataset.id;
@@ -1413,6 +1485,7 @@ export class BattleMap {
   move(e) {
     if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerMove(e); return; }
     if (this.painting) { this.paintMove(e); return; }
+    if (this.framing) { this.regionMove(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
     if (!d.moved && Math.hypot(e.clientX - d.start.x, e.clientY - d.start.y) < 4) return;
@@ -1515,6 +1588,7 @@ export class BattleMap {
   async up(e) {
     if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerEnd(); return; }
     if (this.painting) { this.paintEnd(e); return; }
+    if (this.framing) { this.regionEnd(e); return; }
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer || d.dropping) return;
     this.dragEnded = performance.now(); // the click that follows is not a tap
