@@ -49,12 +49,14 @@ def as_dict(die: Any) -> dict[int, Fraction]:
 
 
 def one_roll(node: Dice) -> Any:
-    """One physical roll, with its rerolls (the last reroll stands)."""
+    """One physical roll, with its rerolls: until one stops (icepool's reroll with depth
+    "inf": the die conditioned on the faces that stop it), or once (``ro``: the reroll
+    stands)."""
     die = icepool.Die(node.face_values())
     rerolls = rerolls_allowed(node)
     point = node.reroll
     if rerolls and point is not None:
-        die = die.reroll(point.matches, depth=rerolls)
+        die = die.reroll(point.matches, depth=1 if node.reroll_once else "inf")
     return die
 
 

@@ -59,7 +59,7 @@ from arbiter.dice.ast import (
     new_neg,
     new_num,
 )
-from arbiter.dice.bounds import check_rolls, explosions_allowed
+from arbiter.dice.bounds import check_rolls, explosions_allowed, rerolls_allowed
 from arbiter.dice.dialects import ARBITER, FOUNDRY, ROLL20, Dialect
 from arbiter.dice.errors import DiceEvalError
 from arbiter.dice.exact import _keep, _power, _uniform_power
@@ -98,7 +98,7 @@ def _worst_case(node: Node) -> int:
         faces = node.face_values()
         rerolls = explosions = 0
         if node.reroll is not None and any(node.reroll.matches(f) for f in faces):
-            rerolls = 1 if node.reroll_once else limits.MAX_REROLLS
+            rerolls = rerolls_allowed(node)  # 1 for ro; until: the budget of bounds.py
         if node.explode is not None and any(node.explode.matches(f) for f in faces):
             explosions = explosions_allowed(node)
         return node.count * (1 + rerolls) * (1 + explosions)
@@ -123,7 +123,7 @@ def _face(node: Dice, source: DiceSource, budget: _Budget) -> int:
 def _reference_dice(node: Dice, source: DiceSource, budget: _Budget,
                     settle: bool = True) -> list[Die]:
     out: list[Die] = []
-    bound = 1 if node.reroll_once else limits.MAX_REROLLS
+    bound = rerolls_allowed(node)  # 1 for ro; a reroll until goes on until it stops
     cap = explosions_allowed(node)
     for _ in range(node.count):
         chain: list[int] = []
@@ -138,6 +138,8 @@ def _reference_dice(node: Dice, source: DiceSource, budget: _Budget,
                 out.append(gone)
                 value = _face(node, source, budget)
                 rerolls += 1
+            if node.reroll is not None and not node.reroll_once and node.reroll.matches(value):
+                raise DiceError("the dice source is not rolling fairly")
             if node.compound:
                 chain.append(value)
             else:
@@ -427,9 +429,11 @@ def test_the_limit_itself_is_allowed() -> None:
 def test_rerolls_and_explosions_are_counted_at_their_bounds_before_rolling() -> None:
     # every die counted with all the explosions (a d2 on 2: 39) or rerolls it may have,
     # before any roll
+    # (a reroll until counted with max(20, k) rerolls, (m/size) ** (k + 1) < 1e-12: a d6
+    # rerolled on 1 to 5 151 times, a d2 on 1 39 times)
     for text, worst in [("+".join(["1000d2!"] * 10), "400,000"),
-                        ("1000d6r<6+" + "+".join(["1000d6"] * 9), "30,000"),
-                        ("23d6r1!", "10,143"), ("477d2r1", "10,017")]:
+                        ("1000d6r<6+" + "+".join(["1000d6"] * 9), "161,000"),
+                        ("23d6r1!", "10,143"), ("251d2r1", "10,040")]:
         source = ForcedDice([1, 2])
         with pytest.raises(DiceLimitError, match=f"rolls up to {worst} dice, more than 10,000"):
             roll(text, source)
@@ -437,13 +441,14 @@ def test_rerolls_and_explosions_are_counted_at_their_bounds_before_rolling() -> 
 
 
 def test_the_worst_case_at_the_limit_rolls_without_error() -> None:
-    # 476 dice of 21 rolls each: every roll a 1, so every die takes all its rerolls
-    result = roll("476d2r1", ForcedDice([1] * 9996))
-    assert len(result.dice()) == 9996
-    assert result.total == 476
-    assert [d.fate for d in result.dice()[:21]] == ["rerolled"] * 20 + ["kept"]
-    # 22 dice of 21 * 21 rolls each: every roll shows 6, rerolled and exploding to the end
-    result = roll("22d6r6!", ForcedDice([6] * 9702))
+    # 250 dice of 40 rolls each: 39 ones rerolled, then a 2 stops each die
+    result = roll("250d2r1", ForcedDice(([1] * 39 + [2]) * 250))
+    assert len(result.dice()) == 10_000
+    assert result.total == 500
+    assert [d.fate for d in result.dice()[:40]] == ["rerolled"] * 39 + ["kept"]
+    # 22 dice of 21 * 21 rolls each: twenty ones rerolled, then a 6 that explodes, to the
+    # end of the chain
+    result = roll("22d6r1!", ForcedDice(([1] * 20 + [6]) * 21 * 22))
     assert len(result.dice()) == 9702
     assert result.total == 22 * 21 * 6
 
@@ -636,9 +641,9 @@ def as_dict(die: Any) -> dict[int, Any]:
         ("10d6", lambda: 10 @ icepool.d6),
         ("20d20", lambda: 20 @ icepool.d20),
         ("5d20", lambda: 5 @ icepool.d20),
-        ("4d6r1", lambda: 4 @ icepool.d6.reroll([1], depth=limits.MAX_REROLLS)),
+        ("4d6r1", lambda: 4 @ icepool.d6.reroll([1], depth="inf")),
         ("30d4-2d8", lambda: 30 @ icepool.d4 - 2 @ icepool.d8),
-        ("4d6r1kh3", lambda: icepool.d6.reroll([1], depth=limits.MAX_REROLLS).highest(4, 3)),
+        ("4d6r1kh3", lambda: icepool.d6.reroll([1], depth="inf").highest(4, 3)),
     ],
 )
 def test_small_and_mid_pools_match_icepool(expr: str, reference: Any) -> None:

@@ -3,8 +3,16 @@
 One rule for both, so that whatever :func:`~arbiter.dice.exact.distribution` accepts can
 be rolled for every seed and every rolled total lies in its support:
 
-* ``r`` rerolls a roll at most :data:`~arbiter.dice.limits.MAX_REROLLS` times and ``ro``
-  once; if the last reroll still matches, it stands.
+* ``r`` (and every spelling of "reroll until": Roll20's ``r``, Foundry's and d20's
+  ``rr``) rerolls a roll until it shows a face that does not match, however many rerolls
+  that takes: its value is a face that does not match, each as likely as the others (the
+  distribution conditioned on the stopping faces; issue 35 replaced a bound of 20 rerolls
+  after which the last one stood). A reroll that matches every face could never stop and
+  is refused. For the dice budget a roll counts ``max(MAX_REROLLS, k)`` rerolls, ``k`` the
+  least with ``q ** (k + 1) < 1e-12`` for ``q`` the share of faces that match; a source
+  that still matches after them (a fair die does so with a chance below 10⁻¹²) gets a
+  clear error, not a value the rule does not allow. ``ro`` rerolls once: the second roll
+  stands whatever it shows.
 * ``!``, ``!!`` and ``!p`` explode a die at most
   :data:`~arbiter.dice.limits.EXPLOSIONS` (20) times in a chain, or more when a longer
   chain would still have a chance of 10⁻¹² or more: at most ``max(20, k)`` times, ``k``
@@ -58,10 +66,40 @@ def _count_both(faces: int, kind: DieKind, a: Point, b: Point) -> int:
 
 
 def rerolls_allowed(node: Dice) -> int:
-    """How many times one roll of this die may be rerolled."""
-    if node.reroll is None or not node.count_matching(node.reroll):
+    """How many rerolls one roll of this die is counted with: 0 when no face matches, 1
+    for ``ro``, and for a reroll until (``r``) the budget of the module's docstring."""
+    point = node.reroll
+    if point is None:
         return 0
-    return 1 if node.reroll_once else limits.MAX_REROLLS
+    m = node.count_matching(point)
+    if not m:
+        return 0
+    if node.reroll_once:
+        return 1
+    return _until_bound(3 if node.kind == "F" else 10 if node.kind == "T" else node.faces, m)
+
+
+def reroll_until(node: Dice) -> bool:
+    """Whether a roll of this die is rerolled until it stops (a reroll that can happen,
+    not ``ro``)."""
+    return node.reroll is not None and not node.reroll_once and rerolls_allowed(node) > 0
+
+
+@lru_cache(maxsize=4096)
+def _until_bound(size: int, m: int) -> int:
+    """``max(MAX_REROLLS, k)``, ``k`` the least with ``(m / size) ** (k + 1) < 10**-12``."""
+    if m >= size:  # the parser refuses these; a tree built by hand is refused here
+        raise DiceLimitError(
+            f"a reroll that matches every face of a d{size} would never stop"
+        )
+    scale = 10**limits.EXPLOSION_TAIL_DIGITS
+    rate = math.log(size) - math.log(m)
+    t = max(int(limits.EXPLOSION_TAIL_DIGITS * math.log(10) / rate) - 1, 1)
+    while m**t * scale >= size**t:  # decided with integers
+        t += 1
+    while t > 1 and m ** (t - 1) * scale < size ** (t - 1):
+        t -= 1
+    return max(t - 1, limits.MAX_REROLLS)
 
 
 def explosions_allowed(node: Dice) -> int:
@@ -78,11 +116,11 @@ def explosions_allowed(node: Dice) -> int:
             return limits.EXPLOSIONS  # p <= 1/4: (1/4) ** 21 < 1e-12 already
     reroll = node.reroll
     if isinstance(reroll, Points):
-        return _explosions(node.faces, node.kind, "", 0, rerolls_allowed(node), explode.op,
+        return _explosions(node.faces, node.kind, "", 0, _weight_rerolls(node), explode.op,
                            explode.value, node.explode_once, reroll)
     return _explosions(  # (by plain values: they hash faster than the nodes)
         node.faces, node.kind, reroll.op if reroll is not None else "",
-        reroll.value if reroll is not None else 0, rerolls_allowed(node), explode.op,
+        reroll.value if reroll is not None else 0, _weight_rerolls(node), explode.op,
         explode.value, node.explode_once,
     )
 
@@ -91,17 +129,28 @@ def explosion_chance(node: Dice) -> float:
     """The chance that one roll of this die (after its rerolls) explodes."""
     if node.explode is None:
         return 0.0
-    a, total = _weights(node.faces, node.kind, node.reroll, rerolls_allowed(node), node.explode)
+    a, total = _weights(node.faces, node.kind, node.reroll, _weight_rerolls(node),
+                        node.explode)
     return a / total
+
+
+def _weight_rerolls(node: Dice) -> int:
+    """What :func:`_weights` takes as ``rerolls``: 1 for ``ro``, -1 for a reroll until, 0
+    for none."""
+    if not rerolls_allowed(node):
+        return 0
+    return 1 if node.reroll_once else -1
 
 
 @lru_cache(maxsize=4096)
 def _weights(
     faces: int, kind: DieKind, reroll: Point | None, rerolls: int, explode: Compare
 ) -> tuple[int, int]:
-    """The weight of the faces that explode, and of all faces, of one roll out of
-    ``size ** (rerolls + 1)`` sequences: a face that the reroll matches stands only after
-    every reroll (``m ** R`` ways), any other after any ``k <= R`` rerolls."""
+    """The weight of the faces that explode, and of all faces, of one roll after its
+    rerolls. ``rerolls`` 1 (``ro``): out of ``size ** 2`` sequences, a face the reroll
+    matches stands only after the reroll (``m`` ways), any other either way
+    (``size + m`` ways). ``rerolls`` -1 (until): only the ``size - m`` faces that do not
+    match stand, each once."""
     size = 3 if kind == "F" else 10 if kind == "T" else faces
     booms = _count_both(faces, kind, explode, explode)
     if reroll is None or not rerolls:
@@ -110,8 +159,9 @@ def _weights(
     if not m:
         return booms, size
     both = _count_both(faces, kind, explode, reroll)
-    stays = sum(m**k * size ** (rerolls - k) for k in range(rerolls + 1))
-    return (booms - both) * stays + both * m**rerolls, size ** (rerolls + 1)
+    if rerolls < 0:
+        return booms - both, size - m
+    return (booms - both) * (size + m) + both * m, size * size
 
 
 @lru_cache(maxsize=4096)
@@ -132,8 +182,11 @@ def _explosions(
     if once:
         return 1
     if a >= total:  # the parser refuses these; a tree built by hand is refused here
+        stands = f" that a reroll until on {reroll.short()} lets stand" \
+            if reroll is not None and rerolls < 0 else ""
         raise DiceLimitError(
-            f"an explosion on {explode} matches every face of a d{size}: it would never stop"
+            f"an explosion on {explode} matches every face of a d{size}{stands}: it would "
+            "never stop"
         )
     # the least k with (a / total) ** (k + 1) < 10**-12
     # ln(1 / p), to a float's precision whatever the size of p
@@ -175,6 +228,24 @@ def most_rolls(node: Node) -> int:
     return sum(most_rolls(child) for child in children(node))
 
 
+def _rerolling(node: Node) -> list[Dice]:
+    if isinstance(node, Dice):
+        return [node] if rerolls_allowed(node) else []
+    return [d for child in children(node) for d in _rerolling(child)]
+
+
+def _reroll_bound(node: Node) -> str:
+    """How many rerolls a roll is counted with, for a message."""
+    worst = max(_rerolling(node), key=rerolls_allowed, default=None)
+    if worst is None or rerolls_allowed(worst) <= limits.MAX_REROLLS:
+        return f"at most {limits.MAX_REROLLS} per roll"
+    return (
+        f"up to {rerolls_allowed(worst):,} per roll of {worst}, which rerolls until it stops "
+        f"and needs that many for the chance of going on to fall below "
+        f"10^-{limits.EXPLOSION_TAIL_DIGITS}"
+    )
+
+
 def _exploding(node: Node) -> list[Dice]:
     if isinstance(node, Dice):
         return [node] if explosions_allowed(node) else []
@@ -193,7 +264,7 @@ def check_rolls(node: Node) -> int:
                 bound = f"at most {explosions_allowed(worst)} per die of {worst}"
         raise DiceLimitError(
             f"the expression rolls up to {most:,} dice, more than {limits.MAX_ROLLS:,} dice "
-            f"in one expression (counting every reroll, at most {limits.MAX_REROLLS} per "
-            f"roll, and every explosion, {bound})"
+            f"in one expression (counting every reroll, {_reroll_bound(node)}, and every "
+            f"explosion, {bound})"
         )
     return most

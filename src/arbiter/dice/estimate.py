@@ -98,7 +98,8 @@ def expected_dice(node: Node) -> float:
         size = 3 if node.kind == "F" else 10 if node.kind == "T" else node.faces
         rerolls = rerolls_allowed(node)
         q = node.count_matching(node.reroll) / size if rerolls and node.reroll else 0.0
-        per_roll = sum(q**k for k in range(rerolls + 1))
+        # ro: one reroll at most; a reroll until: 1 / (1 - q) rolls on average
+        per_roll = 1 + q if node.reroll_once else 1 / (1 - q)
         explosions = explosions_allowed(node)
         p = explosion_chance(node) if explosions else 0.0
         chain = sum(p**k for k in range(explosions + 1))

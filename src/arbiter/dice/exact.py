@@ -7,9 +7,10 @@ packed into one big integer, so a product of polynomials is one big-integer prod
 (``gmpy2`` for big products, Python's own integers for the rest). Small cases are worked out
 in plain lists instead, which costs less than packing.
 
-The model follows the roller exactly (the same reroll and explosion bounds, from
-:mod:`arbiter.dice.bounds`), so every total the roller can produce lies in the support of
-the distribution and nowhere else.
+The model follows the roller exactly (the same reroll and explosion rules, from
+:mod:`arbiter.dice.bounds`: a reroll until is the distribution conditioned on the faces
+that stop it, as the roller rerolls until one shows), so every total the roller can
+produce lies in the support of the distribution and nowhere else.
 
 Before any of the work, :func:`check` walks the tree once and estimates every step: how
 wide each intermediate distribution is, how many bits its weights need, and what computing
@@ -339,33 +340,26 @@ def _single_die(node: Dice) -> tuple[int, Counts]:
     """One physical roll of the die after its reroll rule, as (lo, weights over the values
     ``lo, lo+1, ...``; a tens die has zero weights between its faces).
 
-    A roll is rerolled at most ``R`` times (:func:`~arbiter.dice.bounds.rerolls_allowed`:
-    1 for ``ro``) and the last reroll stands whatever it shows. With ``m`` of ``F`` faces
-    matching, out of ``F**(R+1)`` equally likely sequences a face that matches stands only
-    after ``R`` rerolls (``m**R`` ways) and one that does not stands after any ``k <= R``
-    rerolls (``m**k * F**(R-k)`` ways, summed).
+    A reroll until (``r``; :mod:`arbiter.dice.bounds`) stops on a face that does not
+    match: each of those has weight 1 and each face that matches weight 0 (the
+    distribution conditioned on the faces that stop it). ``ro`` rerolls once: with ``m`` of
+    ``F`` faces matching, out of ``F**2`` equally likely pairs a face that matches stands
+    only as the reroll (``m`` ways) and one that does not either way (``F + m`` ways).
     """
     lo = node.lowest
-    rerolls = rerolls_allowed(node)
     point = node.reroll
-    if not node.kind:
-        faces = node.faces
-        if point is None or not rerolls:
-            return 1, [1] * faces
-        m = point.count_matching(faces)
-        stays = sum(m**k * faces ** (rerolls - k) for k in range(rerolls + 1))
-        last = m**rerolls
-        return 1, [last if point.matches(v) else stays for v in range(1, faces + 1)]
-    values = node.face_values()
+    rerolls = rerolls_allowed(node) if point is not None else 0
+    values = node.face_values() if node.kind else range(1, node.faces + 1)
     counts = [0] * (node.highest - lo + 1)
     if point is None or not rerolls:
         for v in values:
             counts[v - lo] = 1
         return lo, counts
-    size = len(values)
-    m = node.count_matching(point)
-    stays = sum(m**k * size ** (rerolls - k) for k in range(rerolls + 1))
-    last = m**rerolls
+    if node.reroll_once:
+        m = node.count_matching(point)
+        stays, last = len(values) + m, m
+    else:
+        stays, last = 1, 0
     for v in values:
         counts[v - lo] = last if point.matches(v) else stays
     return lo, counts
@@ -1343,7 +1337,7 @@ class _Estimate:
         n = node.count
         explosions = explosions_allowed(node)
         size = 3 if node.kind == "F" else 10 if node.kind == "T" else node.faces
-        log = (rerolls_allowed(node) + 1) * math.log2(size)  # one roll's total weight
+        log = _roll_weights(node) * math.log2(size)  # one roll's total weight
         bits = int(log * (1 + 1e-12)) + 1
         lo_v, hi_v = node.lowest, node.highest
         values = hi_v - lo_v + 1
@@ -1425,7 +1419,7 @@ class _Estimate:
         log = 0.0
         for t in terms:
             size = 3 if t.kind == "F" else 10 if t.kind == "T" else t.faces
-            roll_log = (rerolls_allowed(t) + 1) * math.log2(size)
+            roll_log = _roll_weights(t) * math.log2(size)
             explosions = explosions_allowed(t)
             self.work += _PER_WEIGHT * (t.highest - t.lowest + 1) * 4
             if explosions and t.separate:
@@ -1539,6 +1533,11 @@ def _face_range(node: Dice, point: Compare) -> tuple[int, int]:
         return min(matching), max(matching)
     lo, hi = _interval(point)
     return int(max(lo, 1)), int(min(hi, node.faces))
+
+
+def _roll_weights(node: Dice) -> int:
+    """One roll's total weight is at most ``size ** this`` (:func:`_single_die`)."""
+    return 2 if node.reroll_once and rerolls_allowed(node) else 1
 
 
 def _short(what: Node | str) -> str:

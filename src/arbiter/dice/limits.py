@@ -35,8 +35,12 @@ MAX_EXPLOSIONS = 1000
 explodes so often that it would need more (a d100 exploding on 3 or more, say) is refused
 before anything is rolled."""
 MAX_REROLLS = 20
-"""A roll is rerolled (``r``) at most this many times; if the last reroll still matches,
-it stands. Exact odds use the same bound (``ro`` is the same rule with a bound of 1)."""
+"""A reroll until (``r``) goes on until the die shows a face that does not match, and its
+exact odds are conditioned on those faces (issue 35). For the dice budget (``MAX_ROLLS``)
+one roll counts ``max(MAX_REROLLS, k)`` rerolls, ``k`` the least with
+``q ** (k + 1) < 10 ** -EXPLOSION_TAIL_DIGITS`` for ``q`` the share of faces that match (a
+d20 rerolled on 1 counts 20, on 1 to 19 counts 538); a source still matching after them is
+told it is not rolling fairly. ``ro`` rerolls once and the reroll stands."""
 MAX_ROLLS = 10_000
 """Physical dice one expression may roll at the worst: every die counted with all the
 rerolls and explosions its bounds allow, checked before anything is rolled (so a roll that

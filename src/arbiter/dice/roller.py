@@ -9,6 +9,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from . import limits
 from .ast import (
     BinOp,
     Comment,
@@ -27,7 +28,7 @@ from .ast import (
 )
 from .bounds import check_rolls, explosions_allowed, rerolls_allowed
 from .dialects import Dialect
-from .errors import DiceEvalError
+from .errors import DiceError, DiceEvalError
 from .parser import parse_uncached
 from .sources import DiceSource
 
@@ -724,6 +725,17 @@ _Records = tuple[list[int], list[int], dict[int, int], dict[int, tuple[int, ...]
 the rolls of compounded dice, by position."""
 
 
+def _never_stopped(node: Dice, value: int, rerolls: int) -> DiceError:
+    """A roll that still matches its reroll until after every reroll it is counted with
+    (:mod:`arbiter.dice.bounds`): a fair die does so with a chance below 10**-12."""
+    return DiceError(
+        f"{node} rerolls until a die stops, and the dice source still gave a face it "
+        f"rerolls ({value}) after {rerolls:,} rerolls of one roll: a fair die stops sooner "
+        f"with a chance above 1 - 10^-{limits.EXPLOSION_TAIL_DIGITS}, so the source is "
+        "not rolling fairly (or the forced dice given keep matching)"
+    )
+
+
 def _chain_roller(node: Dice) -> Callable[[_Roll], _Records]:
     """Rolls the dice of a term with their rerolls and explosions, clamps them and marks
     criticals (table order: a rerolled die before the one that replaced it, an explosion's
@@ -732,6 +744,7 @@ def _chain_roller(node: Dice) -> Callable[[_Roll], _Records]:
     offset = -2 if kind == "F" else 0
     tens = kind == "T"
     max_rerolls = rerolls_allowed(node)  # 0 when no face can be rerolled
+    until = not node.reroll_once
     rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
     max_explosions = explosions_allowed(node)  # 0 when no face can explode
     explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
@@ -760,12 +773,14 @@ def _chain_roller(node: Dice) -> Callable[[_Roll], _Records]:
             value = roll(faces) if plain_face else face(roll)
             while True:
                 if rerolls is not None:
-                    left = max_rerolls  # a roll that still matches after these stands
+                    left = max_rerolls  # ro: the reroll stands
                     while left and rerolls(value):
                         vals.append(value)
                         flags.append(_REROLLED)
                         value = roll(faces) if plain_face else face(roll)
                         left -= 1
+                    if not left and until and rerolls(value):
+                        raise _never_stopped(node, value, max_rerolls)
                 if compound:
                     chain.append(value)
                 else:
@@ -895,6 +910,7 @@ def _classic_step(node: Dice) -> _Step:
     dynamic terms, kept on this shorter path; :func:`_dynamic_step` gives the same)."""
     n, faces = node.count, node.faces
     max_rerolls = rerolls_allowed(node)  # 0 when no face can be rerolled
+    until = not node.reroll_once
     rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
     max_explosions = explosions_allowed(node)  # 0 when no face can explode
     explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
@@ -912,13 +928,15 @@ def _classic_step(node: Dice) -> _Step:
             value = roll(faces)
             while True:
                 if rerolls is not None:
-                    left = max_rerolls  # a roll that still matches after these stands
+                    left = max_rerolls  # ro: the reroll stands
                     while left and rerolls(value):
                         gone = new_die(value, faces)
                         gone.fate = REROLLED
                         append(gone)
                         value = roll(faces)
                         left -= 1
+                    if not left and until and rerolls(value):
+                        raise _never_stopped(node, value, max_rerolls)
                 if compound:
                     chain.append(value)
                 else:
@@ -993,6 +1011,7 @@ def _standing(node: Dice) -> Callable[[_Roll], list[int]]:
     offset = -2 if kind == "F" else 0
     tens = kind == "T"
     max_rerolls = rerolls_allowed(node)
+    until = not node.reroll_once
     rerolls = _predicate(node.reroll) if node.reroll is not None and max_rerolls else None
     max_explosions = explosions_allowed(node)
     explodes = _predicate(node.explode) if node.explode is not None and max_explosions else None
@@ -1020,6 +1039,8 @@ def _standing(node: Dice) -> Callable[[_Roll], list[int]]:
                         if not plain_face:
                             value = (value - 1) * 10 if tens else value + offset
                         left -= 1
+                    if not left and until and rerolls(value):
+                        raise _never_stopped(node, value, max_rerolls)
                 if compound:
                     chain += value
                 elif later:
