@@ -18,15 +18,14 @@ import argparse
 import io
 import json
 import os
-import statistics
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from console import CHROMIUM, figures, measure  # bench/console.py, a sibling script
 from server import prepare, serving  # bench/server.py, a sibling script
 
-CHROMIUM = "/usr/bin/chromium"
 TOKENS = 40
 SIDE = 4096
 OBSERVER = """new MutationObserver(() => {
@@ -69,27 +68,6 @@ def scene_path(db: Path) -> str:
     return f"/#campaign={campaign}&token={token}"
 
 
-def measure(url: str, loads: int) -> list[float]:
-    from playwright.sync_api import sync_playwright
-
-    times = []
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                    args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1440, "height": 900})
-            page.add_init_script(OBSERVER)
-            for i in range(loads + 1):
-                page.goto("about:blank")
-                page.goto(url)
-                page.wait_for_function("() => window.sceneAt !== undefined", timeout=60_000)
-                if i:  # the first load warms the server (it imports the ruleset)
-                    times.append(float(page.evaluate("window.sceneAt")))
-        finally:
-            browser.close()
-    return times
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON only")
@@ -101,9 +79,9 @@ def main() -> None:
         db = Path(folder) / "bench.db"
         path = scene_path(db)
         with serving(db) as (port, _):
-            times = sorted(measure(f"http://127.0.0.1:{port}{path}", args.loads))
-    ms = {"median": round(statistics.median(times), 1),
-          "p90": round(times[int(0.9 * (len(times) - 1))], 1), "max": round(times[-1], 1)}
+            times = measure(f"http://127.0.0.1:{port}{path}", args.loads, OBSERVER, "sceneAt",
+                            (1440, 900))
+    ms = figures(times)
     load = [round(x, 2) for x in os.getloadavg()]
     if args.json:
         print(json.dumps({"scene_drawn_ms": ms, "loads": len(times), "tokens": TOKENS,

@@ -7,14 +7,20 @@ import io
 import re
 
 from PIL import Image, ImageDraw
-from playwright.sync_api import Browser, BrowserContext, FilePayload, expect
+from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, expect
 
 from arbiter.core import Command
-from arbiter.web.demo import DemoTable
+from arbiter.web.demo import DemoTable, player_link
 
 from .conftest import ServerThread, browsing, screenshot
 from .test_at_the_table import gm, link, tables, watched  # noqa: F401 (fixtures)
 from .test_table import open_campaign, settled
+
+
+def map_open(page: Page) -> None:
+    """The map panel open (it opens by itself on a table with positions, not always)."""
+    if page.locator("#map-panel").get_attribute("open") is None:
+        page.locator("#map-panel > summary").click()
 
 
 def battlefield(width: int = 960, height: int = 640, square: int = 64) -> bytes:
@@ -61,9 +67,8 @@ def test_a_background_uploaded_and_calibrated_shows_on_both_pages(
     table = next(t for t in tables if t.ruleset == "realms")
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
-        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
-        player.locator("#map-panel > summary").click() if player.locator(
-            "#map-panel").get_attribute("open") is None else None
+        player.goto(player_link(server.url, table))
+        map_open(player)
         expect(player.locator(".battlemap image.backdrop")).to_have_count(1)
         screenshot(player, "scene-player-390")
         assert not player_problems, player_problems
@@ -83,9 +88,8 @@ def test_fog_painted_by_the_gm_hides_and_reveals_on_the_players_map(
         "enabled": True, "corners": [[0, 1], [4, 6]]}))  # Nia and her hound, not the foes
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
-        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
-        if player.locator("#map-panel").get_attribute("open") is None:
-            player.locator("#map-panel > summary").click()
+        player.goto(player_link(server.url, table))
+        map_open(player)
         expect(player.locator(".battlemap path.fog-player")).to_have_count(1)
         expect(player.locator(".battlemap .tok[data-id='nia']")).to_have_count(1)
         expect(player.locator(".battlemap .tok[data-id='bandit']")).to_have_count(0)
@@ -143,9 +147,8 @@ def test_a_token_picture_chosen_on_a_card_shows_round_on_both_maps(
     table = next(t for t in tables if t.ruleset == "realms")
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
-        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
-        if player.locator("#map-panel").get_attribute("open") is None:
-            player.locator("#map-panel > summary").click()
+        player.goto(player_link(server.url, table))
+        map_open(player)
         expect(player.locator(".battlemap .tok[data-id='nia']")).to_have_class(
             re.compile("pictured"))
         assert not player_problems, player_problems
@@ -158,7 +161,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     staged creature from the tray, starts (the staged one stays out of the order), reveals
     the party's corner of the fog and measures with the ruler; the player's page, on a
     phone, shows only the revealed part."""
-    from arbiter.web.demo import DemoTable
+    from arbiter.web.demo import DemoTable, player_link
 
     service = server.service
     campaign, gm_token = service.create_campaign("Evening", "realms")
@@ -173,8 +176,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     page, problems = watched(gm)
     page.goto(f"{server.url}/#campaign={campaign.id}&token={gm_token}")
     expect(page.locator("#cards article.card")).to_have_count(3)
-    if page.locator("#map-panel").get_attribute("open") is None:
-        page.locator("#map-panel > summary").click()
+    map_open(page)
     settled(page)
     # the background, calibrated: 64 pixels a square from the image's corner
     page.locator("#scene-tools > summary").click()
@@ -220,9 +222,8 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     page.mouse.up()
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
-        player.goto(f"{server.url}/play/#campaign={table.campaign}&token={table.player_token}")
-        if player.locator("#map-panel").get_attribute("open") is None:
-            player.locator("#map-panel > summary").click()
+        player.goto(player_link(server.url, table))
+        map_open(player)
         expect(player.locator(".battlemap path.fog-player")).to_have_count(1)
         expect(player.locator(".battlemap image.backdrop")).to_have_count(1)
         expect(player.locator(".battlemap .tok")).to_have_count(1)  # Nia alone: the rest in fog

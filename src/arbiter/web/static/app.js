@@ -2,7 +2,7 @@
 import { Api, ApiError, busy, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planView, withAvatars,
+  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -961,18 +961,9 @@ async function refreshOdds() {
   }
 }
 
-// The dice plan of the odds last shown, beside the Table dice field; the typed values are
-// checked against it as they are typed.
+// The dice plan of the odds last shown, beside the Table dice field (ui.js planLine).
 function showPlan() {
-  let typed = 0;
-  let problem = null;
-  try {
-    const dice = typedDice($("#dice").value, S.plan);
-    typed = dice ? dice.length : 0;
-  } catch (err) {
-    problem = err.message;
-  }
-  replace($("#dice-plan"), S.plan ? planView(S.plan, typed) : null, problem ? h("span", { class: "warn" }, ` ${problem}`) : null);
+  replace($("#dice-plan"), ...planLine($("#dice").value, S.plan));
 }
 
 async function roll() {

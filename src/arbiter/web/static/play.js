@@ -3,7 +3,7 @@
 import { Api, fragment } from "./api.js";
 import {
   InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList, ordinals,
-  oddsView, planView, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
+  oddsView, planLine, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 
@@ -197,17 +197,9 @@ async function probe() {
   else replace($("#odds"));
 }
 
-// The dice plan of the odds last shown, beside the player's dice field (players_roll).
+// The dice plan of the odds last shown, beside the Table dice field (ui.js planLine).
 function showPlan() {
-  let typed = 0;
-  let trouble = null;
-  try {
-    const dice = typedDice($("#dice").value, S.plan);
-    typed = dice ? dice.length : 0;
-  } catch (err) {
-    trouble = err.message;
-  }
-  replace($("#dice-plan"), S.plan ? planView(S.plan, typed) : null, trouble ? h("span", { class: "warn" }, ` ${trouble}`) : null);
+  replace($("#dice-plan"), ...planLine($("#dice").value, S.plan));
 }
 
 async function act(command, dice = null) {

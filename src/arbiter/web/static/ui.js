@@ -713,3 +713,17 @@ export function withAvatars(node, state, urlOf) {
   }
   return node;
 }
+
+// The line beside a Table dice field: the plan, the dice typed so far struck through on it,
+// and what is wrong with them, checked as they are typed.
+export function planLine(text, plan) {
+  let typed = 0;
+  let trouble = null;
+  try {
+    const dice = typedDice(text, plan);
+    typed = dice ? dice.length : 0;
+  } catch (err) {
+    trouble = err.message;
+  }
+  return [plan ? planView(plan, typed) : null, trouble ? h("span", { class: "warn" }, ` ${trouble}`) : null];
+}
