@@ -63,8 +63,8 @@ from .errors import DiceError, DiceLimitError, DiceSyntaxError
 # unexpected where it meets it. Matching is ASCII-only and ignores case, so that no letter
 # outside ASCII (the Kelvin sign, say) can pass for one inside it; labels and comments keep
 # their text as written.
-_WORDS = (
-    r"floor|ceil|round|trunc|abs|rem|min|max|even|odd|/\^|>=|<=|<>|==|!!|!p|!o|"
+_WORDS = (  # (!o before dd is ! and odd: 1d6!odd explodes and counts the odd dice)
+    r"floor|ceil|round|trunc|abs|rem|min|max|even|odd|/\^|>=|<=|<>|==|!!|!p|!o(?!dd)|"
     r"kh|kl|dh|dl|ro|rr|ra|mi|ma|cs|cf|sf|ms|sa|sd|xo|ph|pl"
 )
 _SINGLE = r"[-+*/%()d!><=krfsxeptF{},]"
@@ -934,6 +934,92 @@ def _simple_sum(text: str) -> Node | None:
     return node
 
 
+# -- adv and dis -------------------------------------------------------------------------
+#
+# Avrae (the d20 library's bot) reads ``adv`` or ``dis`` as a word anywhere in a roll as
+# advantage or disadvantage: the word is taken out and a leading 1d20 becomes 2d20kh1 (or
+# 2d20kl1), the keep applied before anything else written on it (d20's ast_adv_copy).
+# Roll20 has no such word (its notation writes 2d20kh1): there it would be read as the
+# comment after the roll and the advantage silently lost, so it is refused, saying what to
+# write. Arbiter and Foundry have no comments after a space: the word is unexpected there.
+_ADV_WORD = re.compile(r"(?:^|(?<=\s))(adv|dis)(?=\s|$)", re.ASCII | re.IGNORECASE)
+_LABELS = re.compile(r"\[[^\]]*\]")
+
+
+def _advantage_word(text: str) -> re.Match[str] | None:
+    """The first ``adv`` or ``dis`` standing as a word outside labels, if any."""
+    lower = text.lower()
+    if "adv" not in lower and "dis" not in lower:
+        return None
+    blanked = _LABELS.sub(lambda m: " " * len(m.group(0)), text)
+    return _ADV_WORD.search(blanked)
+
+
+def _with_advantage(text: str, spec: Dialect, word: re.Match[str]) -> Node:
+    """``text`` read in ``spec`` with its ``adv``/``dis`` (``word``) as that notation means
+    it (see above)."""
+    kind = word.group(1).lower()
+    if spec.name != "d20":
+        better = "2d20kh1" if kind == "adv" else "2d20kl1"
+        raise DiceSyntaxError(
+            f"{spec.title} has no {kind!r} (it would be read as a comment and the "
+            f"{'advantage' if kind == 'adv' else 'disadvantage'} lost): write {better} for "
+            "the d20",
+            text, word.start(1),
+        )
+    words = [m for m in _ADV_WORD.finditer(_LABELS.sub(lambda m: " " * len(m.group(0)), text))]
+    if len({m.group(1).lower() for m in words}) > 1:
+        raise DiceSyntaxError("both 'adv' and 'dis' are given; give one", text, words[1].start(1))
+    rest = text
+    for m in reversed(words):  # take each word out, with the space after it
+        end = m.end(1)
+        while end < len(rest) and rest[end].isspace():
+            end += 1
+        rest = rest[: m.start(1)] + rest[end:]
+    rest = rest.strip()
+    if not rest:
+        raise DiceSyntaxError(f"{kind!r} needs a roll with it, as in '1d20+5 {kind}'", text,
+                              word.start(1))
+    node = parse_uncached(rest, spec)
+    keep = new_keep("kh" if kind == "adv" else "kl", 1)
+    changed = _leading_d20(node, keep)
+    if changed is None:
+        raise DiceSyntaxError(
+            f"{kind!r} gives advantage or disadvantage to a leading 1d20, and "
+            f"{str(node)[:40]!r} does not start with a plain one (d20 leaves any other "
+            "roll as it is, and keeps first on a 1d20 with rerolls or explosions, where "
+            "Arbiter keeps after them): write 2d20kh1 or 2d20kl1 where the d20 is",
+            text, word.start(1),
+        )
+    return changed
+
+
+def _leading_d20(node: Node, keep: Keep) -> Node | None:
+    """``node`` with its leftmost term, a plain 1d20, rolled twice keeping ``keep``; None
+    when the leftmost term is no such die (a minimum or maximum on it is kept: clamping
+    each die and keeping the highest is clamping the highest)."""
+    if isinstance(node, Comment | Label):
+        inner = _leading_d20(node.inner, keep)
+        return None if inner is None else replace(node, inner=inner)
+    if isinstance(node, BinOp | Comparison):
+        left = _leading_d20(node.left, keep)
+        return None if left is None else replace(node, left=left)
+    if isinstance(node, Group):
+        inner = _leading_d20(node.inner, keep)
+        return None if inner is None else replace(node, inner=inner)
+    if isinstance(node, Neg):
+        operand = _leading_d20(node.operand, keep)
+        return None if operand is None else replace(node, operand=operand)
+    if (
+        isinstance(node, Dice) and node.count == 1 and node.faces == 20 and not node.kind
+        and not node.percentile and replace(node, minimum=None, maximum=None,
+                                            crit_success=None, crit_failure=None)
+        == Dice(1, 20)
+    ):
+        return replace(node, count=2, keep=keep)
+    return None
+
+
 def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
     """:func:`parse` without its cache, for callers that keep their own."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
@@ -946,6 +1032,10 @@ def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
         node = _simple_sum(text)
         if node is not None:
             return node
+    if spec.trailing_text:  # (Roll20 and d20: the dialects that read words after a roll)
+        word = _advantage_word(text)
+        if word is not None:
+            return _with_advantage(text, spec, word)
     return _Parser(text, spec).parse()
 
 
