@@ -234,6 +234,12 @@ class _Parser:
                 else:
                     peek = _JUNK
             peeks.append(peek)
+        if dialect.name == "d20":
+            # d20 has no **: after a space it starts a comment (1d20 **bold**), as there
+            # a word that is no token does
+            for i in range(len(tokens) - 1):
+                if tokens[i] == "*" and tokens[i + 1] == "*" and not self.spaces[i + 1]:
+                    peeks[i] = _TEXT
         peeks.append(None)
         self.tokens = tokens
         self.peeks = peeks
