@@ -188,3 +188,15 @@ def test_keep_drops_the_lowest_as_written() -> None:
     counted = roll("5d6>=4", ForcedDice([4, 3, 6, 1, 5]))
     assert counted.total == 3
     assert [d.success for d in counted.dice()] == [True, False, True, False, True]
+
+
+def test_a_flat_roll_copies_and_pickles_with_its_tree() -> None:
+    import copy
+    import pickle
+
+    for text in ("3d6+2d4-1", "4d6kh3"):
+        result = roll(text, SeededDice(4))
+        for again in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+            assert again.total == result.total
+            assert again.render() == result.render()
+            assert [d.to_json() for d in again.dice()] == [d.to_json() for d in result.dice()]

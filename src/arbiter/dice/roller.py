@@ -396,6 +396,15 @@ class RollResult:
             tree = self._tree = plan.step(replay.roll, replay.roll_many)
         return tree
 
+    def __getstate__(self) -> tuple[Node, int, Part]:
+        # (the tree itself, made if it was not: a plan's steps are closures)
+        return self.expression, self.total, self.tree
+
+    def __setstate__(self, state: tuple[Node, int, Part]) -> None:
+        self.expression, self.total, self._tree = state
+        self._plan = None
+        self._rolls = None
+
     def dice(self) -> list[Die]:
         """Every die rolled, left to right, whatever its fate."""
         return self.tree.dice()
