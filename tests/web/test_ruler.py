@@ -84,8 +84,8 @@ def measure_realms(page: Page, api: httpx.Client, made: DemoTable, size: int) ->
     press_and_move(page, centre(page, "nia"), square(page, [3, 2]))
     expect(ruler).to_have_attribute("data-distance", "2 squares · 2.5 spaces")
     expect(ruler.locator("rect.end.bad")).to_have_count(1)
-    expect(ruler).to_have_attribute("data-cost", re.compile(r"^refused: .*turn"))
-    expect(ruler.locator(".rulerlabel .bad")).to_have_text("refused")
+    expect(ruler).to_have_attribute("data-cost", re.compile(r"^not its turn: it is .*'s$"))
+    expect(ruler.locator(".rulerlabel .bad")).to_have_text("not its turn")
     page.keyboard.press("Escape")  # Escape ends it too, the button still down
     expect(ruler).to_have_count(0)
     page.mouse.up()

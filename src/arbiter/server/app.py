@@ -1634,7 +1634,7 @@ def routes(api: Api) -> list[BaseRoute]:
               g(api.put_token_image), methods=["PUT"]),
         Route("/api/encounters/{encounter_id}/creatures/{creature_id}/image",
               g(api.delete_token_image), methods=["DELETE"]),
-        Route("/api/encounters/{encounter_id}/images/{image:str}", g(api.picture),
+        Route("/api/encounters/{encounter_id}/images/{image}", g(api.picture),
               methods=["GET"]),
         Route("/api/encounters/{encounter_id}/options", g(api.options), methods=["GET"]),
         Route("/api/encounters/{encounter_id}/undo", g(api.undo), methods=["POST"]),

@@ -21,6 +21,11 @@ class Operation:
     created: bool = False
     limited: bool = False  # rate-limited per client address (429)
     heavy: bool = False  # CPU-heavy, with a deadline (503)
+    image: str = ""  # "in": the body is an image itself; "out": the answer is one
+
+
+IMAGE_TYPES = ("image/png", "image/jpeg", "image/webp")
+"""The media types of scene and token images (``store/images.py``)."""
 
 
 QUERY = {"after": {"type": "integer", "minimum": 0, "maximum": 2**53},
@@ -123,6 +128,32 @@ OPERATIONS: tuple[Operation, ...] = (
               "Redo the command undone last", "Step", "gm", created=True),
     Operation("get", "/api/encounters/{encounter_id}/rulings", "The encounter's rulings",
               role="any"),
+    Operation("put", "/api/encounters/{encounter_id}/scene/image",
+              "The scene's background: a PNG, JPEG or WebP (at most 10 MB and 8192 px a "
+              "side), checked and encoded again, and set by a scene command", role="gm",
+              created=True, heavy=True, image="in"),
+    Operation("get", "/api/encounters/{encounter_id}/scene/image",
+              "The scene's image (a player's is dark under the fog but where it is revealed)",
+              role="any", heavy=True, image="out"),
+    Operation("delete", "/api/encounters/{encounter_id}/scene/image",
+              "The scene without its image (a scene command)", role="gm", created=True),
+    Operation("post", "/api/encounters/{encounter_id}/scene/save",
+              "Save the encounter's map (image and grid, terrain, fog) in the campaign under "
+              "a name", "SceneName", "gm", created=True),
+    Operation("post", "/api/encounters/{encounter_id}/scene/load",
+              "Draw a saved scene on the encounter's map (one batch)", "SceneName", "gm",
+              created=True),
+    Operation("get", "/api/campaigns/{campaign_id}/scenes", "The campaign's saved scenes",
+              role="gm"),
+    Operation("put", "/api/encounters/{encounter_id}/creatures/{creature_id}/image",
+              "A creature's token picture (scaled to 256 px; a token command)", role="gm",
+              created=True, heavy=True, image="in"),
+    Operation("delete", "/api/encounters/{encounter_id}/creatures/{creature_id}/image",
+              "The creature's token without its picture (a token command)", role="gm",
+              created=True),
+    Operation("get", "/api/encounters/{encounter_id}/images/{image}",
+              "A token picture of the encounter (a player's: of a creature they see)",
+              role="any", image="out"),
     Operation("put", "/api/encounters/{encounter_id}/rulings/{ruling_id}",
               "Change one ruling in this encounter", "SetRuling", "gm", created=True),
     Operation("post", "/api/encounters/{encounter_id}/write-back",
@@ -178,6 +209,9 @@ def openapi_document(version: str) -> dict[str, Any]:
                          "character_id", "creature_id")
             if f"{{{name}}}" in op.path
         ]
+        if "{image}" in op.path:
+            params.append({"name": "image", "in": "path", "required": True,
+                           "schema": {"type": "string", "pattern": "^[0-9a-f]{64}$"}})
         params += [{"name": q, "in": "query", "required": q == "actor", "schema": QUERY[q]}
                    for q in op.query]
         ok = "201" if op.created else "200"
@@ -207,6 +241,14 @@ def openapi_document(version: str) -> dict[str, Any]:
         if op.role is not None:
             operation["security"] = [{"token": []}]
             operation["x-role"] = op.role
+        if op.image == "out":
+            operation["responses"][ok] = {"description": "the image", "content": {
+                kind: {"schema": {"type": "string", "format": "binary"}}
+                for kind in IMAGE_TYPES}}
+        if op.image == "in":
+            operation["requestBody"] = {"required": True, "content": {
+                kind: {"schema": {"type": "string", "format": "binary"}}
+                for kind in IMAGE_TYPES}}
         if op.body is not None:
             operation["requestBody"] = {
                 "required": op.body != "Step",

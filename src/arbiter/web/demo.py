@@ -12,8 +12,8 @@ from typing import Any
 from urllib.parse import quote
 
 from ..core import Command, InvalidCommand, available, load_ruleset
+from ..scenes import demo_regions, demo_scene
 from ..store import GameService
-from .scenes import REGIONS, demo_scene
 
 
 def demo_rulesets() -> tuple[str, ...]:
@@ -52,10 +52,11 @@ def create_demo_tables(service: GameService,
         encounter = service.create_encounter(campaign.id, title)
         for actor_id, spec in actors:
             service.submit(encounter.id, Command("add", args={"id": actor_id, **spec}))
-        picture = demo_scene(ruleset)
+        rules = load_ruleset(ruleset)
+        picture = demo_scene(rules)
         if picture is not None:  # a background drawn for it, its grid on the image's corner
             service.put_scene_image(encounter.id, picture)
-            regions = REGIONS.get(ruleset, {})
+            regions = demo_regions(rules)
             if regions:  # its zones drawn where the picture shows them
                 service.submit(encounter.id, Command("batch", args={"commands": [
                     {"do": "region", "zone": zone, "x": x, "y": y, "width": w, "height": h}

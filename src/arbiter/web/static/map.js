@@ -1704,8 +1704,13 @@ export class BattleMap {
     m.answer = null;
     m.facts = at ? this.rulerFacts(m) : null;
     const command = at ? this.rulerCommand(m) : null;
-    m.asked = command ? JSON.stringify(command) : null;
-    if (command) this.rulerAsker.ask(m.asked, command);
+    // in turn-by-turn play only the creature whose turn it is moves: the others are told so
+    // here, not refused by the server (a measure asks nothing it knows the answer to)
+    const st = this.state;
+    const waiting = command && st.in_combat && st.current !== m.from.who;
+    m.asked = command && !waiting ? JSON.stringify(command) : null;
+    if (waiting) m.answer = { cls: "bad", short: "not its turn", text: `not its turn: it is ${creatureName(st, st.current)}'s` };
+    if (m.asked) this.rulerAsker.ask(m.asked, command);
     else this.rulerAsker.cancel();
     this.rulerDraw();
   }
