@@ -89,6 +89,8 @@ def test_a_staged_creature_waits_out_of_the_order_until_brought_in(
     assert r.status_code == 201, r.text
     assert r.json()["state"]["order"] == ["nia", "bandit"]
     assert r.json()["state"]["extra"]["staged"] == ["ogre"]
+    r = table.post(table.gm, {"command": {"do": "initiative", "target": "ogre", "value": 15}})
+    assert r.status_code == 422 and "ogre is staged" in r.json()["error"]  # found by random play
     r = table.post(table.gm, {"command": {"do": "stage", "target": "ogre", "ready": False,
                                           "initiative": 15}})
     assert r.status_code == 201, r.text

@@ -1100,6 +1100,9 @@ class Ruleset:
         value = command.a.value
         if not state.in_combat:
             raise IllegalCommand("initiative only exists in turn-by-turn play")
+        if target.id in staged_of(state):
+            raise IllegalCommand(f"{target.id} is staged, out of the turn order: bring it in "
+                                 "(stage, ready false) with this initiative")
         initiative = {**state.initiative, target.id: value}
         return [Event("initiative_set", {"target": target.id, "value": value,
                                          "order": self.initiative_order(state, initiative)})]
