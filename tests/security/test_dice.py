@@ -46,7 +46,10 @@ ELEVEN_POOLS = "+".join(["1000d6"] * 11)
 HUGE_TERM = "1000000d1000000"
 FULLWIDTH = "１d６"
 NEVER_EXPLODE = ["1d6!>6", "1d6!<1", "1d6r6!", "4d4!r>3"]
-BIG_MEAN = "(" + "{}d10000r1>=10000)/2+" + "*".join(["1000000000"] * 33)
+BIG_MEAN = "(" + "{}d10000>=10000)/2+" + "*".join(["1000000000"] * 33)
+"""Fractions that grow with the dice (each 1 in 10,000) over outcomes of 297 digits: the
+odds' size limits. (It rerolled 1s once: a reroll now stops only on a face it keeps, so its
+odds are in 9,999ths and stay small.)"""
 """Outcomes of 298 digits and probabilities of about 4,000: the mean, a fraction, would
 need more digits than Python prints (4,300) for 48 dice."""
 
@@ -180,7 +183,7 @@ def test_eleven_pools_are_refused_alike_by_roll_and_odds(no_work: list[str]) -> 
         ("400d6!", "'400d6!' would be fractions of up to 6,542 digits \\(21,730 bits\\); the "
                    "limit is 14,000 bits"),
         ("+".join(["1000d6"] * 6), "would be fractions of up to 4,674 digits \\(15,526 bits\\)"),
-        (BIG_MEAN.format(48), "would be fractions of up to 4,330 digits \\(14,382 bits\\)"),
+        (BIG_MEAN.format(1000), "would be fractions of up to 4,298 digits \\(14,275 bits\\)"),
         ("1d2+" + "*".join(["1000000000"] * 34), "would have outcomes of 307 digits; the "
                                                   r"limit for exact odds is ±10\^300"),
     ],
@@ -215,25 +218,23 @@ def test_every_exact_limit_is_checked_before_a_single_step(no_work: list[str]) -
 # -- 3. 1d10000r<=9999: the odds are what the roller does ------------------------------------
 
 
-def test_a_long_reroll_is_rolled_and_counted_with_the_same_bound() -> None:
+def test_a_long_reroll_is_refused_alike_by_roll_and_odds() -> None:
+    """A reroll rerolls until a face it keeps shows (issue 35): ``1d10000r<=9999`` would need
+    276,296 rerolls a roll to make going on less likely than 10^-12, past the dice limit, so
+    the roller and the odds refuse it with the same words; a reroll that stops is exact."""
     text = "1d10000r<=9999"
-    r = limits.MAX_REROLLS
-    dist = distribution(text)
-    total = 10_000 ** (r + 1)
-    assert dist.probability(10_000) == Fraction(
-        sum(9999**k * 10_000 ** (r - k) for k in range(r + 1)), total
-    )
-    assert dist.probability(1) == Fraction(9999**r, total)
-    for seed in range(400):  # used to fail on about 4 seeds in 10
-        assert dist.probability(roll(text, SeededDice(seed)).total) > 0
-    # the worst case: every roll matches, so the last reroll stands
-    result = roll(text, ForcedDice([9999] * (r + 1)))
-    assert result.total == 9999
-    assert [d.fate for d in result.dice()].count("rerolled") == r
-    runner_result = runner.invoke(cli, ["odds", text, "--at-least", "10000", "--json"])
-    assert runner_result.exit_code == 0
-    assert Fraction(json.loads(runner_result.stdout)["at_least"]["p"]) == dist.probability(10_000)
-    assert runner.invoke(cli, ["roll", text, "--seed", "1"]).exit_code == 0
+    messages = set()
+    for call in (lambda: distribution(text), lambda: roll(text, SeededDice(1))):
+        with pytest.raises(DiceLimitError) as raised:
+            call()
+        messages.add(str(raised.value))
+    assert len(messages) == 1 and "276,296 per roll of 1d10000r<=9999" in messages.pop()
+    assert cli_error(["odds", text]) == cli_error(["roll", text])
+    dist = distribution("1d20r<20")  # only a 20 stops it
+    assert dist.probability(20) == 1
+    for seed in range(200):  # used to be 20 only 66% of the time (20 rerolls at most)
+        assert roll("1d20r<20", SeededDice(seed)).total == 20
+    assert distribution("1d10r<=8").probability(10) == Fraction(1, 2)
 
 
 # -- 4. fullwidth digits ----------------------------------------------------------------------
@@ -271,9 +272,7 @@ def test_odds_of_impossible_explosions_match_the_roller(text: str) -> None:
 
 def test_an_explosion_on_no_face_is_the_plain_die() -> None:
     assert distribution("1d6!>6") == distribution("1d6!<1") == distribution("1d6")
-    # with the reroll bounded, a 6 can still stand after 20 rerolls, and then it explodes
-    # 7 is a 6 that stood after 20 rerolls, exploded, and then a 1
-    assert distribution("1d6r6!").probability(7) == Fraction(1, 6**21) * Fraction(
-        sum(6 ** (20 - k) for k in range(21)), 6**21
-    )
-    assert distribution("1d6r6!").probability(12) == 0  # a second 6 explodes again
+    # a 6 is rerolled until it is not a 6 (issue 35: rerolls are exact), so it never
+    # stands to explode: 1 to 5, each a fifth
+    assert distribution("1d6r6!") == distribution("1d5")
+    assert distribution("1d6r6!").probability(7) == 0

@@ -1654,12 +1654,13 @@ def quick(text: str) -> Distribution | None:
         dist.counts = counts
         dist.denominator = size**count
         return dist
+    # read the whole text first: no work starts on an expression the full path must read
     pos, end = 0, len(text)
     lo = 0
-    counts = [1]
     dice = width = terms = 0
     kept = False
     match = _QUICK_TERM.match
+    read: list[tuple[str | None, int, int, str | None, int]] = []
     while pos < end:
         m = match(text, pos)
         if m is None:
@@ -1683,13 +1684,17 @@ def quick(text: str) -> Distribution | None:
             width += count * (size - 1)
             if width > QUICK_WIDTH:
                 return None
+        elif kept or count > QUICK_KEEP_DICE or size > QUICK_KEEP_FACES:
+            return None
+        else:
+            kept = True
+        read.append((sign, count, size, how, int(k) if k is not None else 0))
+    counts = [1]
+    for sign, count, size, how, many in read:
+        if how is None:
             term_lo, term = count, _power([1] * size, count)
         else:
-            if kept or count > QUICK_KEEP_DICE or size > QUICK_KEEP_FACES:
-                return None
-            kept = True
             kind = _QUICK_KEEP[how.lower()]
-            many = int(k)
             if kind == "kh" or kind == "kl":
                 highest, keep = kind == "kh", min(many, count)
             else:

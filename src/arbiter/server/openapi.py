@@ -245,6 +245,10 @@ def openapi_document(version: str) -> dict[str, Any]:
             operation["responses"][ok] = {"description": "the image", "content": {
                 kind: {"schema": {"type": "string", "format": "binary"}}
                 for kind in IMAGE_TYPES}}
+        if op.image == "in" and "scene" in op.path:
+            operation["responses"]["200"] = {
+                "description": "it is the scene's image already: nothing is logged",
+                "content": {"application/json": {"schema": {"type": "object"}}}}
         if op.image == "in":
             operation["requestBody"] = {"required": True, "content": {
                 kind: {"schema": {"type": "string", "format": "binary"}}
