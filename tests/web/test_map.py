@@ -271,7 +271,8 @@ def test_each_rulesets_map_on_a_desk_and_a_phone(
     tokens = panel.locator("svg.battlemap .tok")
     expect(tokens).to_have_count(5)
     if ruleset == "zones":
-        expect(panel.locator(".zone")).to_have_count(4)
+        expect(panel.locator(".zone")).to_have_count(5)  # and the demo's street, a region
+        expect(panel.locator(".zone.region[data-zone='street']")).to_have_count(1)
         expect(panel.locator(".zone[data-zone='ford'] .engagement")).to_have_count(1)
     else:
         expect(panel.locator(".terrain").first).to_be_visible()
