@@ -189,10 +189,6 @@ class DicePart(Part):
             rolled = self._rolled = _lazy_dice(self.node, self._values or [], self._dropped)
         return rolled
 
-    @rolled.setter
-    def rolled(self, rolled: list[Die]) -> None:
-        self._rolled = rolled
-
     def render(self) -> str:
         return f"{self.node} ({', '.join(map(str, self.rolled))})"
 
