@@ -771,17 +771,22 @@ class Ruleset:
         entity = self.make_entity(entity_id, spec)  # validate now, not at evolve
         events = [Event("entity_added", {"id": entity_id, "spec": spec})]
         if state.in_combat and entity.kind == "creature":
-            # It joins the order where its initiative puts it: later this round when that
-            # is after the creature acting now, else from the next round (as a table does).
-            after = self.lookahead(state, events)
-            given = command.a.initiative
-            value, rolled = ((given, {}) if given is not None
-                             else self.roll_initiative(after, after.entity(entity_id), dice))
-            initiative = {**after.initiative, entity_id: value}
-            events.append(Event("initiative_set", {
-                "target": entity_id, "value": value, "roll": rolled,
-                "order": self.initiative_order(after, initiative)}))
+            events.append(self._joining_order(state, events, entity_id,
+                                              command.a.initiative, dice))
         return events
+
+    def _joining_order(self, state: EncounterState, events: list[Event], who: str,
+                       given: int | None, dice: DiceSource) -> Event:
+        """``who`` joining turn-by-turn play after ``events`` (an add, a staged creature
+        brought in): its initiative, rolled unless ``given``, puts it in the order later
+        this round when that is after the creature acting now, else from the next round
+        (as a table does)."""
+        after = self.lookahead(state, events)
+        value, rolled = ((given, {}) if given is not None
+                         else self.roll_initiative(after, after.entity(who), dice))
+        initiative = {**after.initiative, who: value}
+        return Event("initiative_set", {"target": who, "value": value, "roll": rolled,
+                                        "order": self.initiative_order(after, initiative)})
 
     @event("{id} joins the encounter.", id=args.creature("who joins"),
            spec=args.mapping("the stat block"))
@@ -832,6 +837,9 @@ class Ruleset:
         del state.entities[who]
         if who in staged_of(state):
             state.extra["staged"] = [s for s in staged_of(state) if s != who]
+        if who in state.extra.get("tokens", {}):  # its picture goes with it
+            state.extra["tokens"] = {k: v for k, v in state.extra["tokens"].items()
+                                     if k != who}
         if who in state.initiative:  # replaced: a later add or initiative sorts every key
             state.initiative = {k: v for k, v in state.initiative.items() if k != who}
         if who in state.order:
@@ -863,14 +871,8 @@ class Ruleset:
             raise IllegalCommand(f"it is {target.id}'s turn: end it before staging it")
         events = [Event("staged", {"target": target.id, "ready": ready})]
         if not ready and state.in_combat:
-            after = self.lookahead(state, events)
-            given = command.a.initiative
-            value, rolled = ((given, {}) if given is not None
-                             else self.roll_initiative(after, after.entity(target.id), dice))
-            initiative = {**after.initiative, target.id: value}
-            events.append(Event("initiative_set", {
-                "target": target.id, "value": value, "roll": rolled,
-                "order": self.initiative_order(after, initiative)}))
+            events.append(self._joining_order(state, events, target.id,
+                                              command.a.initiative, dice))
         return events
 
     @event("{target} {ready?is staged, out of the turn order|comes into play}.",

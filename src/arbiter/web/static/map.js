@@ -131,12 +131,7 @@ export function hasPositions(state) {
 
 /** The squares from `a` (left out) to `b`, each one step (straight or diagonal) from the last. */
 export function stepsBetween(a, b) {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const n = Math.max(Math.abs(dx), Math.abs(dy));
-  const out = [];
-  for (let i = 1; i <= n; i += 1) out.push([a[0] + Math.round((dx * i) / n) || 0, a[1] + Math.round((dy * i) / n) || 0]);
-  return out;
+  return lineSteps(a, b);  // the ruler's line (ruler.js), one geometry for both
 }
 
 // Squares the state's `extra` marks: a list of squares under a key ("difficult"), or a
