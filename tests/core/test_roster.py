@@ -39,7 +39,8 @@ def test_every_roster_command_is_declared_and_checked() -> None:
     roster = Roster(DEMO)
     assert sorted(roster.catalogue) == ["advance_time", "character_add", "character_remove",
                                         "character_update", "configure", "creature_remove",
-                                        "creature_save", "scene_save", "write_back"]
+                                        "creature_save", "picture", "scene_save",
+                                        "write_back"]
     assert all(spec.who == "gm" for spec in roster.catalogue.values())
     with pytest.raises(InvalidArgument) as caught:
         roster.decide(RosterState(), Command("character_add", args={"name": "Nia"}))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from arbiter.core import Command, RulesError, load_ruleset
@@ -116,8 +117,8 @@ def test_a_saved_scene_is_drawn_again_in_a_new_encounter(client: TestClient) -> 
     r = table.client.post(f"/api/encounters/{table.eid}/scene/save", json={"name": "The ford"},
                           headers=table.gm)
     assert r.status_code == 201, r.text
-    assert r.json()["scenes"] == [{"name": "The ford", "commands": 4, "image": True,
-                                   "fog": True}]
+    assert r.json()["scenes"] == [{"name": "The ford", "commands": 6, "image": True,
+                                   "fog": True, "placements": 2}]
     assert table.client.post(f"/api/encounters/{table.eid}/scene/save", json={"name": "x"},
                              headers=table.player).status_code == 403
     other = table.client.post(f"/api/campaigns/{table.cid}/encounters", json={"name": "Again"},
@@ -125,6 +126,7 @@ def test_a_saved_scene_is_drawn_again_in_a_new_encounter(client: TestClient) -> 
     r = table.client.post(f"/api/encounters/{other}/scene/load", json={"name": "The ford"},
                           headers=table.gm)
     assert r.status_code == 201, r.text
+    assert r.json()["not_here"] == 2  # nia and the bandit are not in this encounter
     after = r.json()["state"]
     for key in ("scene", "fog"):
         assert after[key] == {**before[key], **({"rev": 2} if key == "fog" else {})}
@@ -140,3 +142,129 @@ def test_a_saved_scene_is_drawn_again_in_a_new_encounter(client: TestClient) -> 
 
 def state_of(table: Table, eid: str) -> Any:
     return table.client.get(f"/api/encounters/{eid}", headers=table.gm).json()
+
+
+@pytest.mark.parametrize("ruleset", ["realms", "polemos", "zones"])
+def test_a_saved_scene_puts_the_creatures_of_it_that_are_here_where_they_stood(
+        client: TestClient, ruleset: str) -> None:
+    """Placements are part of a saved scene (issue 34): loaded in another encounter, each
+    creature of the scene that is there (a roster character keeps its id) goes where it
+    stood; the others are counted in ``not_here``; loading again changes nothing (409)."""
+    r = client.post("/api/campaigns", json={"name": "Scenes", "ruleset": ruleset})
+    cid, gm = r.json()["campaign"]["id"], {"Authorization": f"Bearer {r.json()['gm_token']}"}
+    template = next(iter(load_ruleset(ruleset).templates))
+    for ident in ("ann", "bo"):
+        r = client.post(f"/api/campaigns/{cid}/characters", headers=gm, json={
+            "id": ident, "template": template, "side": "heroes"})
+        assert r.status_code == 201, r.text
+
+    def encounter(name: str, characters: list[str]) -> str:
+        r = client.post(f"/api/campaigns/{cid}/encounters", headers=gm,
+                        json={"name": name, "characters": characters})
+        assert r.status_code == 201, r.text
+        return str(r.json()["encounter"]["id"])
+
+    def post(eid: str, command: dict[str, Any]) -> Any:
+        r = client.post(f"/api/encounters/{eid}/commands", json={"command": command},
+                        headers=gm)
+        assert r.status_code == 201, r.text
+        return r.json()["state"]
+
+    first = encounter("First", ["ann", "bo"])
+    grid = ruleset != "zones"
+    spots = {"ann": [2, 3], "bo": [4, 1]} if grid else {"ann": "bridge", "bo": "tower"}
+    for ident, where in spots.items():
+        post(first, {"do": "place", "target": ident,
+                     **({"at": where} if grid else {"zone": where})})
+    r = client.post(f"/api/encounters/{first}/scene/save", json={"name": "Gate"}, headers=gm)
+    assert r.status_code == 201, r.text
+    assert r.json()["scenes"][0]["placements"] == 2
+
+    second = encounter("Second", ["ann"])
+    r = client.post(f"/api/encounters/{second}/scene/load", json={"name": "Gate"}, headers=gm)
+    assert r.status_code == 201, r.text
+    assert r.json()["not_here"] == 1  # bo is not in this encounter
+    ann = r.json()["state"]["entities"]["ann"]
+    assert (ann["position"] if grid else ann["zone"]) == spots["ann"]
+    again = client.post(f"/api/encounters/{second}/scene/load", json={"name": "Gate"},
+                        headers=gm)
+    assert again.status_code == 409 and "drawn here already" in again.json()["error"]
+
+
+def test_a_roster_picture_follows_the_character_and_the_bestiary_creature_into_encounters(
+        client: TestClient) -> None:
+    """Token pictures per roster and bestiary entry (issue 34): set once in the campaign,
+    shown on every creature that joins from there (a new encounter's arrivals, an actor
+    added later), served to the GM and to a player who may read the character; removed
+    with the entry; refused for an entry that does not exist and as a stat-block key."""
+    table = Table(client, "realms", [], [])
+    gm, cid = table.gm, table.cid
+    r = client.post(f"/api/campaigns/{cid}/characters", headers=gm, json={
+        "id": "ann", "template": "knight", "side": "heroes"})
+    assert r.status_code == 201, r.text
+    r = client.post(f"/api/campaigns/{cid}/bestiary", headers=gm, json={
+        "id": "marsh-bandit", "template": "bandit", "name": "Marsh bandit"})
+    assert r.status_code == 201, r.text
+    player = {"Authorization": "Bearer " + client.post(
+        f"/api/campaigns/{cid}/players", headers=gm,
+        json={"name": "Ann", "characters": ["ann"]}).json()["token"]}
+    png = picture(size=(600, 400))
+    r = client.put(f"/api/campaigns/{cid}/characters/ann/image", content=png,
+                   headers={**gm, "Content-Type": "image/png"})
+    assert r.status_code == 201, r.text
+    ann = r.json()["image"]
+    assert (ann["width"], ann["height"]) == (256, 171)  # scaled to a token's size
+    r = client.put(f"/api/campaigns/{cid}/bestiary/marsh-bandit/image",
+                   content=picture("WEBP", (64, 64)),
+                   headers={**gm, "Content-Type": "image/webp"})
+    assert r.status_code == 201, r.text
+    bandit = r.json()["image"]["hash"]
+    assert client.put(f"/api/campaigns/{cid}/characters/ann/image", content=png,
+                      headers={**player, "Content-Type": "image/png"}).status_code == 403
+    r = client.put(f"/api/campaigns/{cid}/characters/nobody/image", content=png,
+                   headers={**gm, "Content-Type": "image/png"})
+    assert r.status_code == 404 and "nobody" in r.json()["error"]
+    r = client.put(f"/api/campaigns/{cid}/bestiary/marsh-bandit/image", content=b"<svg/>",
+                   headers={**gm, "Content-Type": "image/png"})
+    assert r.status_code == 415
+    roster = client.get(f"/api/campaigns/{cid}/characters", headers=player).json()
+    assert roster["pictures"] == {"ann": ann["hash"]}
+    assert client.get(f"/api/campaigns/{cid}/bestiary", headers=gm).json()["pictures"] == {
+        "marsh-bandit": bandit}
+    for who in (gm, player):
+        got = client.get(f"/api/campaigns/{cid}/images/{ann['hash']}", headers=who)
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+    assert client.get(f"/api/campaigns/{cid}/images/{bandit}",
+                      headers=player).status_code == 404  # the bestiary is the GM's
+
+    r = client.post(f"/api/campaigns/{cid}/encounters", headers=gm, json={
+        "name": "Ford", "characters": ["ann"], "creatures": [{"template": "marsh-bandit"}]})
+    assert r.status_code == 201, r.text
+    eid = r.json()["encounter"]["id"]
+    tokens = client.get(f"/api/encounters/{eid}", headers=gm).json()["extra"]["tokens"]
+    assert tokens == {"ann": ann["hash"], "marsh-bandit": bandit}
+    r = client.post(f"/api/encounters/{eid}/actors", headers=gm,
+                    json={"id": "second", "template": "marsh-bandit"})
+    assert r.status_code == 201, r.text
+    assert r.json()["state"]["extra"]["tokens"]["second"] == bandit
+    assert client.get(f"/api/encounters/{eid}/images/{ann['hash']}",
+                      headers=player).status_code == 200
+
+    document = client.get(f"/api/campaigns/{cid}/export", headers=gm).json()
+    document["campaign"]["id"] = "c-pictured"
+    for n, enc in enumerate(document["encounters"]):
+        enc["id"] = f"e-pictured-{n}"
+    r = client.post("/api/campaigns/import", json=document)
+    assert r.status_code == 201, r.text  # the picture commands are decided again there
+    got = client.get(f"/api/campaigns/c-pictured/images/{ann['hash']}", headers=gm)
+    assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+
+    r = client.post(f"/api/campaigns/{cid}/characters", headers=gm, json={
+        "id": "cy", "template": "knight", "image": ann["hash"]})
+    assert r.status_code == 422 and "token picture" in r.json()["error"]
+    r = client.delete(f"/api/campaigns/{cid}/characters/ann/image", headers=gm)
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/campaigns/{cid}/characters", headers=gm).json()["pictures"] == {}
+    r = client.delete(f"/api/campaigns/{cid}/bestiary/marsh-bandit", headers=gm)
+    assert r.status_code == 200, r.text
+    assert client.get(f"/api/campaigns/{cid}/images/{bandit}", headers=gm).status_code == 404

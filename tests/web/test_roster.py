@@ -12,7 +12,7 @@ reads.
 from __future__ import annotations
 
 import httpx
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import FilePayload, Locator, Page, expect
 
 from .conftest import Campaign, ServerThread, create_campaign
 from .conftest import screenshot as save_screenshot
@@ -411,3 +411,60 @@ def test_a_character_is_edited_and_carries_realms_conditions(
     form.locator("button[type=submit]").click()
     expect(ila.locator(".words")).to_have_text("Health 26/26 · Energy 5/5")
     assert page.script_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_roster_and_a_bestiary_picture_show_on_the_tokens_of_a_new_encounter(
+    server: ServerThread, api: httpx.Client, page: Page
+) -> None:
+    """Issue 34: token pictures per roster and bestiary entry. The game master gives Kit and
+    the salt raider a picture in their panels; a new encounter built from them shows both
+    pictures round on the map's tokens and in the turn order, with no page error."""
+    import io
+    import re
+
+    from PIL import Image, ImageDraw
+
+    def face(colour: tuple[int, int, int]) -> bytes:
+        im = Image.new("RGB", (300, 300), colour)
+        ImageDraw.Draw(im).ellipse((60, 60, 240, 240), fill=(240, 220, 190))
+        out = io.BytesIO()
+        im.save(out, "PNG")
+        return out.getvalue()
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    made = create_campaign(api, "realms", "Pictures")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    open_console(page, server, made)
+    add_character(page, "kit", "Kit", "knight", "heroes", "Ann")
+    save_beast(page, "raider", "Salt raider", "bandit", "health=20")
+    kit, raider = roster_item(page, "kit"), beast_item(page, "raider")
+    kit_face: FilePayload = {"name": "kit.png", "mimeType": "image/png",
+                             "buffer": face((40, 60, 120))}
+    raider_face: FilePayload = {"name": "raider.png", "mimeType": "image/png",
+                                "buffer": face((120, 40, 40))}
+    kit.locator(".picture input[type=file]").set_input_files(files=[kit_face])
+    expect(kit.locator("img.ravatar")).to_have_attribute("src", re.compile("^blob:"))
+    expect(kit.locator(".picture")).to_have_text("change picture")
+    raider.locator(".picture input[type=file]").set_input_files(files=[raider_face])
+    expect(raider.locator("img.ravatar")).to_have_attribute("src", re.compile("^blob:"))
+
+    kit.locator("input.pick").check()
+    form = page.locator("#roster-panel form.rnew")
+    form.locator("[name=creature]").select_option("raider")
+    form.locator("button.addcreature").click()
+    form.locator("[name=name]").fill("Ford")
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#encounter-select option:checked")).to_have_text("Ford")
+    if page.locator("#map-panel").get_attribute("open") is None:  # nobody placed yet
+        page.locator("#map-panel > summary").click()
+    for ident in ("kit", "raider"):  # in the map's tray
+        token = page.locator(f".battlemap .tok[data-id='{ident}']")
+        expect(token).to_have_class(re.compile("pictured"))
+        expect(token.locator("image.pic")).to_have_attribute("href", re.compile("^blob:"))
+        expect(page.locator(f"#tracker li[data-id='{ident}'] img.avatar")).to_have_attribute(
+            "src", re.compile("^blob:"))
+    screenshot(page, "roster-pictures-1440")
+    kit.locator("button", has_text="no picture").click()
+    expect(kit.locator("img.ravatar")).to_have_count(0)
+    assert not errors, errors

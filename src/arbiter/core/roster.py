@@ -43,15 +43,20 @@ from .catalogue import events_of as _events_of
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
 from .events import Command, Event
 from .model import EncounterState, Entity, name_problem
-from .ruleset import Ruleset
+from .ruleset import HASH, Ruleset
 
 RESERVED = frozenset({"id", "notes", "lasting"})
 """Keys of a character or a bestiary entry that are not stat-block keys."""
-JOIN_ARGUMENTS = frozenset({"initiative"})
-"""Arguments of the encounter's ``add`` beside the stat block: a stat block kept in the
-roster or the bestiary cannot hold them (``initiative`` would be read as the creature's
-initiative when it joins, not as a stat-block key)."""
+JOIN_ARGUMENTS = {
+    "initiative": "the encounter's argument for a creature joining turn-by-turn play",
+    "image": "the encounter's argument for a token picture (the picture routes set it)",
+}
+"""Arguments of the encounter's ``add`` beside the stat block, and what each is: a stat
+block kept in the roster or the bestiary cannot hold them (``initiative`` would be read as
+the creature's initiative when it joins, not as a stat-block key)."""
 ID_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+PICTURED = ("character", "creature")
+"""What has a token picture in the roster: a character, a bestiary creature."""
 ROLLING = frozenset({"advance_time"})
 """Campaign commands that roll dice."""
 SAID = 100
@@ -93,11 +98,19 @@ class RosterState:
     """The campaign's settings (``configure``): ``dice_dialect``, ``players_roll``."""
     scenes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """Saved scenes by name (``scene_save``): the commands that rebuild an encounter's map
-    (its image and grid, terrain, fog), to play again in a new encounter."""
+    (its image and grid, terrain, fog, placements), to play again in a new encounter."""
+    pictures: dict[str, str] = field(default_factory=dict)
+    """Token pictures (``picture``): the content hash of an image of the campaign, by
+    ``character:ID`` or ``creature:ID`` (a bestiary entry); a creature joining an encounter
+    from there shows it."""
 
     def copy(self) -> RosterState:
         return RosterState(dict(self.characters), dict(self.bestiary), self.clock,
-                           dict(self.settings), dict(self.scenes))
+                           dict(self.settings), dict(self.scenes), dict(self.pictures))
+
+    def picture(self, kind: str, ident: str) -> str | None:
+        """The token picture of a roster ``character`` or a bestiary ``creature``."""
+        return self.pictures.get(f"{kind}:{ident}")
 
 
 class AlreadyListed(IllegalCommand):
@@ -123,6 +136,11 @@ class NotListed(InvalidCommand):
         shown = ", ".join(sorted(known)[:20]) or "none"
         where = "bestiary" if kind == "bestiary entry" else "roster"
         super().__init__(f"no {kind} {ident!r} (the {where} holds: {shown})")
+
+
+def _pictured(image: str | None) -> dict[str, Any]:
+    """The ``add`` argument that shows a token picture, when there is one."""
+    return {} if image is None else {"image": image}
 
 
 def block(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -289,7 +307,8 @@ class Roster:
             taken.add(ident)
             joins = self.joining(state, ident)
             names.add(str(joins.get("name") or ident))
-            out.append((here, {"do": "add", **joins}))
+            out.append((here, {"do": "add", **joins, **_pictured(state.picture(
+                "character", ident))}))
         for i, item in enumerate(creatures):
             here = f"creatures.{i}"
             template = str(item.get("template", ""))
@@ -314,7 +333,8 @@ class Roster:
                 names.add(spec["name"])
             if item.get("side") is not None:
                 spec["side"] = item["side"]
-            out.append((here, {"do": "add", "id": name, **spec}))
+            out.append((here, {"do": "add", "id": name, **spec,
+                               **_pictured(state.picture("creature", template))}))
         return out
 
     def entity(self, state: RosterState, character_id: str) -> Entity:
@@ -330,14 +350,13 @@ class Roster:
             raise InvalidArgument(f"{ident!r}: ids are 1 to 64 letters, digits, '-' and '_'",
                                   f"{prefix}.id")
         sheet = block(record)
-        blocked = sorted(JOIN_ARGUMENTS & set(sheet))
+        blocked = sorted(set(JOIN_ARGUMENTS) & set(sheet))
         if blocked:
             key = blocked[0]
             raise InvalidArgument(
-                f"{key!r} is the encounter's argument for a creature joining turn-by-turn "
-                "play, not a stat-block key here (give it in a template of the ruleset)",
-                f"{prefix}.{key}")
-        kept = sorted(set(lasting or {}) & (RESERVED | JOIN_ARGUMENTS | {"template"}))
+                f"{key!r} is {JOIN_ARGUMENTS[key]}, not a stat-block key here (give it in a "
+                "template of the ruleset)", f"{prefix}.{key}")
+        kept = sorted(set(lasting or {}) & (RESERVED | set(JOIN_ARGUMENTS) | {"template"}))
         if kept:
             raise InvalidArgument(f"{kept[0]!r} is not part of a lasting state (its keys are "
                                   "the ruleset's stat-block keys)", f"{prefix}.lasting")
@@ -409,6 +428,8 @@ class Roster:
     @event("{id} leaves the roster.", id=args.creature("the character"))
     def apply_character_removed(self, state: RosterState, data: dict[str, Any]) -> None:
         state.characters = {k: v for k, v in state.characters.items() if k != data["id"]}
+        state.pictures = {k: v for k, v in state.pictures.items()
+                          if k != f"character:{data['id']}"}  # its picture goes with it
 
     @command("Write back what lasts of characters after an encounter (the ruleset's "
              "lasting state of each).",
@@ -516,6 +537,41 @@ class Roster:
     @event("The bestiary loses {id}.", id=args.text("the entry"))
     def apply_creature_removed(self, state: RosterState, data: dict[str, Any]) -> None:
         state.bestiary = {k: v for k, v in state.bestiary.items() if k != data["id"]}
+        state.pictures = {k: v for k, v in state.pictures.items()
+                          if k != f"creature:{data['id']}"}
+
+    # -- token pictures -----------------------------------------------------------------
+    @command("A roster character's or a bestiary creature's token picture (the picture "
+             "routes upload it and set it here), or none: a creature joining an encounter "
+             "from there shows it on the map and in the turn order.",
+             kind=args.choice("a roster character or a bestiary creature", *PICTURED,
+                              required=True),
+             id=args.creature("the character or the bestiary entry", required=True),
+             image=args.text("the image's content hash, or '' for none", max_len=64,
+                             required=True))
+    def do_picture(self, state: RosterState, command: Command) -> list[Event]:
+        kind, ident, image = (str(command.args[k]) for k in ("kind", "id", "image"))
+        listed = state.characters if kind == "character" else state.bestiary
+        if ident not in listed:
+            raise NotListed("character" if kind == "character" else "bestiary entry", ident,
+                            listed, "command.id")
+        if image and not HASH.fullmatch(image):
+            raise InvalidArgument("picture: image is the content hash of an uploaded image "
+                                  "(64 hexadecimal digits), or '' for none", "command.image")
+        if (state.picture(kind, ident) or "") == image:
+            raise IllegalCommand(f"{ident} already has this picture" if image
+                                 else f"{ident} has no picture")
+        return [Event("picture_set", {"kind": kind, "id": ident, "image": image})]
+
+    @event("{id}'s token {image?has a new picture|shows its initials again}.",
+           kind=args.text("character or creature"), id=args.text("whose picture"),
+           image=args.text("the image's content hash"))
+    def apply_picture_set(self, state: RosterState, data: dict[str, Any]) -> None:
+        key = f"{data['kind']}:{data['id']}"
+        pictures = {k: v for k, v in state.pictures.items() if k != key}
+        if data["image"]:
+            pictures[key] = data["image"]
+        state.pictures = pictures
 
 
     # -- time between encounters --------------------------------------------------------

@@ -754,22 +754,31 @@ class Ruleset:
              id=args.creature("the new creature's id", required=True),
              template=args.text("a template of this ruleset", max_len=64),
              initiative=args.integer("its initiative when it joins turn-by-turn play (default: "
-                                     "rolled)", lo=-999, hi=999))
+                                     "rolled)", lo=-999, hi=999),
+             image=args.text("its token picture: the content hash of an image of the "
+                             "campaign (a roster or bestiary picture)", max_len=64))
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """Add a creature or object from its stat block; in turn-by-turn play it joins the order."""
+        """Add a creature or object from its stat block; in turn-by-turn play it joins the
+        order. With ``image``, its token shows that picture (a ``token_set`` event)."""
         entity_id: str = command.a.id
         if entity_id in state.entities:
             raise IllegalCommand(f"{entity_id!r} is already in the encounter")
         if not entity_id.replace("_", "").replace("-", "").isalnum():
             raise InvalidCommand(f"{entity_id!r}: ids are letters, digits, '-' and '_'")
+        image = command.a.image
+        if image is not None and not HASH.fullmatch(str(image)):
+            raise InvalidArgument("add: image is the content hash of an uploaded image (64 "
+                                  "hexadecimal digits)", "image")
         spec = self.expand_template({k: v for k, v in command.args.items()
-                                     if k not in ("id", "initiative")})
+                                     if k not in ("id", "initiative", "image")})
         for key in ("name", "owner"):
             problem = None if spec.get(key) is None else name_problem(spec[key])
             if problem:
                 raise InvalidArgument(f"{key}: {problem}", f"command.{key}")
         entity = self.make_entity(entity_id, spec)  # validate now, not at evolve
         events = [Event("entity_added", {"id": entity_id, "spec": spec})]
+        if image is not None:
+            events.append(Event("token_set", {"target": entity_id, "image": str(image)}))
         if state.in_combat and entity.kind == "creature":
             events.append(self._joining_order(state, events, entity_id,
                                               command.a.initiative, dice))
@@ -808,10 +817,44 @@ class Ruleset:
         scene: ``scene_commands``). None by default; a ruleset with terrain gives its own."""
         return []
 
+    def placement_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """The commands that put this encounter's creatures and objects where they stand, on
+        the same map in another encounter (a saved scene): by default a ``place`` ``at``
+        the square of each one on the grid, for a ruleset with that command; a ruleset that
+        places otherwise gives its own."""
+        if "place" not in self.catalogue:
+            return []
+        return [{"do": "place", "target": ident, "at": list(where)}
+                for ident, entity in sorted(state.entities.items())
+                if (where := getattr(entity, "position", None)) is not None]
+
+    def loadable_scene(self, state: EncounterState,
+                       commands: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+        """The commands of a saved scene that this encounter takes: its map whole, and the
+        placements (``place``) of the creatures that are here and not where the scene puts
+        them already; and how many placements were left out (creatures not here)."""
+        out: list[dict[str, Any]] = []
+        absent = 0
+        for saved in commands:
+            if saved.get("do") == "place":
+                if saved.get("target") not in state.entities:
+                    absent += 1
+                    continue
+                try:
+                    command = Command.from_json(saved)
+                    after = self.lookahead(state, self.decide(state, command, ProbeDice()))
+                except (RulesError, ValueError, TypeError):
+                    continue  # a placement this encounter refuses
+                if after.entities.get(command.a.target) == state.entities[command.a.target]:
+                    continue  # standing there already
+            out.append(saved)
+        return out, absent
+
     def scene_commands(self, state: EncounterState) -> list[dict[str, Any]]:
         """The commands that rebuild this encounter's map in another: its image and grid
-        (``scene``), the ruleset's terrain (:meth:`map_commands`) and the fog (``fog``),
-        each list of squares cut to :data:`~arbiter.limits.PAINT_SQUARES` a command."""
+        (``scene``), the ruleset's terrain (:meth:`map_commands`), the fog (``fog``), each
+        list of squares cut to :data:`~arbiter.limits.PAINT_SQUARES` a command, and where
+        each creature stands (:meth:`placement_commands`)."""
         out: list[dict[str, Any]] = []
         scene = state.extra.get("scene")
         if scene and scene.get("image"):
@@ -822,7 +865,7 @@ class Ruleset:
             out.append({"do": "fog", "enabled": fog["enabled"],
                         **({"zones": list(fog["zones"])} if fog["zones"] else {})})
             out += [{"do": "fog", "squares": part} for part in chunks(fog["squares"])]
-        return out
+        return out + self.placement_commands(state)
 
     def departures(self, state: EncounterState, who: str) -> list[Event]:
         """The events that end what ties other creatures to ``who`` as it leaves the

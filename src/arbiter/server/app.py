@@ -781,6 +781,9 @@ class Api:
     async def characters(self, request: Request) -> Response:
         def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
             out: dict[str, Any] = {"characters": _roster_view(r, principal).roster()}
+            shown = {c.get("id") for c in out["characters"]}
+            out["pictures"] = {ident: image for ident in sorted(shown)
+                               if (image := r.state.picture("character", str(ident)))}
             if principal.is_gm:  # each character as it would join an encounter now
                 now = {}
                 for ident in r.state.characters:
@@ -826,7 +829,9 @@ class Api:
 
     async def bestiary(self, request: Request) -> Response:
         def render(r: RosterLoaded, principal: Principal) -> dict[str, Any]:
-            return {"bestiary": list(r.state.bestiary.values())}
+            return {"bestiary": list(r.state.bestiary.values()),
+                    "pictures": {ident: image for ident in sorted(r.state.bestiary)
+                                 if (image := r.state.picture("creature", ident))}}
         return await self._roster_read(request, True, render)
 
     async def creature(self, request: Request) -> Response:
@@ -868,6 +873,80 @@ class Api:
         return await self._roster_command(cid, principal, "creature_remove", {"id": ident},
                                           lambda r: {"removed": ident}, path_id=ident,
                                           status=200)
+
+    async def put_roster_picture(self, request: Request) -> Response:
+        """``PUT /api/campaigns/{cid}/characters/{id}/image`` and ``.../bestiary/{id}/image``:
+        a roster character's or a bestiary creature's token picture, the raw body with its
+        Content-Type (checked as a token picture is, scaled down to 256 pixels), set by a
+        ``picture`` command of the campaign's log; each creature that joins an encounter
+        from there shows it."""
+        cid, principal = await self._gm_of(request)
+        kind, ident = self._pictured(request)
+        listed = await run_in_threadpool(self.games.roster, cid, lambda r: ident in (
+            r.state.characters if kind == "character" else r.state.bestiary))
+        if not listed:
+            raise ApiError(404, f"no {_KIND_WORDS[kind]} {ident!r}")
+        data = await self._image_body(request)
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            with games.roster_locked(cid):
+                try:
+                    image, (loaded, record) = games.put_roster_picture(
+                        cid, kind, ident, data, principal.author)
+                except ImageError as err:
+                    raise ApiError(err.status, str(err), "image") from None
+                except TooMuch as err:
+                    raise ApiError(413, str(err), "image") from None
+                except NotListed as err:
+                    raise ApiError(404, str(err)) from None
+                except RulesError as err:  # the same picture again
+                    raise ApiError(409, str(err), "image") from None
+                return {"version": loaded.version, "record": _campaign_record(loaded, record),
+                        "image": image.meta()}
+        return JSONResponse(await heavy(work), status_code=201)
+
+    async def delete_roster_picture(self, request: Request) -> Response:
+        """``DELETE`` of a roster or bestiary picture: initials again (the image stays in
+        the campaign: undone like any other command)."""
+        cid, principal = await self._gm_of(request)
+        kind, ident = self._pictured(request)
+        return await self._roster_command(
+            cid, principal, "picture", {"kind": kind, "id": ident, "image": ""},
+            lambda r: {"removed": ident}, path_id=ident, status=200)
+
+    @staticmethod
+    def _pictured(request: Request) -> tuple[str, str]:
+        """Whose picture a roster picture route names: a character or a bestiary creature."""
+        if "character_id" in request.path_params:
+            return "character", _path_id(request, "character_id", "character")
+        return "creature", _path_id(request, "creature_id", "bestiary entry")
+
+    async def roster_picture(self, request: Request) -> Response:
+        """``GET /api/campaigns/{cid}/images/{hash}``: a picture of the roster or the
+        bestiary, for the GM; for a player, the picture of a character they may read."""
+        cid = _path_id(request, "campaign_id", "campaign")
+        principal = await self.campaign_principal(request, cid)
+        wanted = request.path_params.get("image", "")
+        games = self.games
+
+        def work() -> StoredImage | None:
+            def shown(r: RosterLoaded) -> bool:
+                whose = [k for k, h in r.state.pictures.items() if h == wanted]
+                if principal.is_gm:
+                    return bool(whose)
+                view = _roster_view(r, principal)
+                return any(k.startswith("character:")
+                           and view.character(k.partition(":")[2]) is not None
+                           for k in whose)
+            if not games.roster(cid, shown):
+                return None
+            return games.store.image(cid, wanted)
+        found = await run_in_threadpool(work)
+        if found is None:
+            raise ApiError(404, "no such picture in this campaign's roster")
+        return Response(found.data, media_type=found.content_type, headers={
+            "x-content-type-options": "nosniff", "content-disposition": "inline"})
 
     async def advance_time(self, request: Request) -> Response:
         """``POST /api/campaigns/{cid}/time``: campaign time passes between encounters
@@ -958,7 +1037,10 @@ class Api:
 
     async def _submit(self, eid: str, principal: Principal, command: Command,
                       dice: list[int] | None, expected: int | None,
-                      dice_rest: bool = False) -> Response:
+                      dice_rest: bool = False, said: dict[str, Any] | None = None,
+                      ) -> Response:
+        """Decide ``command`` on the encounter and answer its outcome (with ``said``, more
+        keys of the answer)."""
         games = self.games
         if dice is not None and not principal.is_gm:
             settings = await run_in_threadpool(
@@ -979,7 +1061,7 @@ class Api:
                 except RulesError as err:
                     view = games.read(eid, lambda ld: View(ld.state, principal, ld.ruleset))
                     raise rules_error(err, command, view) from None
-                return _outcome(loaded, record, principal)
+                return {**_outcome(loaded, record, principal), **(said or {})}
         return await answered(work, status_code=201)
 
     async def submit(self, request: Request) -> Response:
@@ -1087,8 +1169,13 @@ class Api:
                                         lambda r: r.state.scenes.get(name))
         if saved is None:
             raise ApiError(404, f"no saved scene {name[:100]!r} in this campaign")
+        taken, absent = await run_in_threadpool(self.games.read, eid, lambda ld: (
+            ld.ruleset.loadable_scene(ld.state, list(saved))))
+        if not taken:
+            raise ApiError(409, "the scene is drawn here already: its map, and every "
+                           "creature of it that is here stands where it puts them")
         return await self._submit(eid, principal, Command("batch", args={
-            "commands": list(saved)}), None, None)
+            "commands": taken}), None, None, said={"not_here": absent})
 
     async def put_token_image(self, request: Request) -> Response:
         """``PUT /api/encounters/{eid}/creatures/{id}/image``: a creature's token picture,
@@ -1163,13 +1250,21 @@ class Api:
 
             def joining(r: RosterLoaded) -> dict[str, Any]:
                 try:
-                    return r.roster.joining(r.state, ident)
+                    spec = r.roster.joining(r.state, ident)
                 except NotListed as err:
                     raise ApiError(422, str(err), "character") from None
+                image = r.state.picture("character", ident)
+                return spec if image is None else {**spec, "image": image}
             spec = await run_in_threadpool(self.games.roster, cid, joining)
             body = {**spec, **body}
         elif "id" not in body:
             raise ApiError(422, "is required (or 'character': a roster character)", "id")
+        elif isinstance(body.get("template"), str) and "image" not in body:
+            template = body["template"]  # a bestiary creature shows the entry's picture
+            image = await run_in_threadpool(self.games.roster, self._campaign_of[eid],
+                                            lambda r: r.state.picture("creature", template))
+            if image is not None:
+                body["image"] = image
         return await self._submit(eid, principal, Command("add", args=body), None, expected)
 
     async def odds(self, request: Request) -> Response:
@@ -1397,11 +1492,16 @@ class Api:
         return principal, eid, digest(token)
 
 
+_KIND_WORDS = {"character": "character", "creature": "bestiary entry"}
+"""How a refusal names what has a roster picture."""
+
+
 def _scene_list(scenes: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Saved scenes as the console lists them: each name, and what it holds."""
     return [{"name": name, "commands": len(commands),
              "image": any(c.get("do") == "scene" for c in commands),
-             "fog": any(c.get("do") == "fog" for c in commands)}
+             "fog": any(c.get("do") == "fog" for c in commands),
+             "placements": sum(c.get("do") == "place" for c in commands)}
             for name, commands in sorted(scenes.items())]
 
 
@@ -1608,6 +1708,16 @@ def routes(api: Api) -> list[BaseRoute]:
               methods=["PUT"]),
         Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}", g(api.remove_creature),
               methods=["DELETE"]),
+        Route("/api/campaigns/{campaign_id}/characters/{character_id}/image",
+              g(api.put_roster_picture), methods=["PUT"]),
+        Route("/api/campaigns/{campaign_id}/characters/{character_id}/image",
+              g(api.delete_roster_picture), methods=["DELETE"]),
+        Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
+              g(api.put_roster_picture), methods=["PUT"]),
+        Route("/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
+              g(api.delete_roster_picture), methods=["DELETE"]),
+        Route("/api/campaigns/{campaign_id}/images/{image}", g(api.roster_picture),
+              methods=["GET"]),
         Route("/api/campaigns/{campaign_id}/log", g(api.campaign_log), methods=["GET"]),
         Route("/api/campaigns/{campaign_id}/time", g(api.advance_time), methods=["POST"]),
         Route("/api/campaigns/{campaign_id}/settings", g(api.set_settings), methods=["PUT"]),

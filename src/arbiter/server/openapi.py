@@ -138,11 +138,28 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("delete", "/api/encounters/{encounter_id}/scene/image",
               "The scene without its image (a scene command)", role="gm", created=True),
     Operation("post", "/api/encounters/{encounter_id}/scene/save",
-              "Save the encounter's map (image and grid, terrain, fog) in the campaign under "
-              "a name", "SceneName", "gm", created=True),
-    Operation("post", "/api/encounters/{encounter_id}/scene/load",
-              "Draw a saved scene on the encounter's map (one batch)", "SceneName", "gm",
+              "Save the encounter's map (image and grid, terrain, fog) and where each "
+              "creature stands in the campaign under a name", "SceneName", "gm",
               created=True),
+    Operation("post", "/api/encounters/{encounter_id}/scene/load",
+              "Draw a saved scene on the encounter's map and place the creatures of it "
+              "that are here (one batch; not_here counts the others)", "SceneName", "gm",
+              created=True),
+    Operation("put", "/api/campaigns/{campaign_id}/characters/{character_id}/image",
+              "A roster character's token picture (scaled to 256 px; a picture command): "
+              "it shows whenever the character joins an encounter", role="gm",
+              created=True, heavy=True, image="in"),
+    Operation("delete", "/api/campaigns/{campaign_id}/characters/{character_id}/image",
+              "The character's token without its picture", role="gm"),
+    Operation("put", "/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
+              "A bestiary creature's token picture (scaled to 256 px; a picture command): "
+              "it shows on each creature added from the entry", role="gm",
+              created=True, heavy=True, image="in"),
+    Operation("delete", "/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
+              "The bestiary creature's token without its picture", role="gm"),
+    Operation("get", "/api/campaigns/{campaign_id}/images/{image}",
+              "A picture of the roster or the bestiary (a player's: of a character they "
+              "may read)", role="any", image="out"),
     Operation("get", "/api/campaigns/{campaign_id}/scenes", "The campaign's saved scenes",
               role="gm"),
     Operation("put", "/api/encounters/{encounter_id}/creatures/{creature_id}/image",

@@ -479,6 +479,18 @@ class GameService:
         return image, self.submit(encounter_id, Command("token", args={
             "target": creature, "image": image.hash}), author)
 
+    def put_roster_picture(self, campaign_id: str, kind: str, ident: str, data: bytes,
+                           author: str = "gm") -> tuple[StoredImage,
+                                                        tuple[RosterLoaded, LogRecord]]:
+        """``data`` as a roster character's (``kind`` ``character``) or a bestiary
+        creature's (``creature``) token picture: checked and encoded again, scaled down to
+        :data:`~arbiter.store.images.TOKEN_SIDE`, kept in the campaign and set by a
+        ``picture`` command of its log (refused as the roster refuses it: not listed)."""
+        image = clean_image(data, fit=TOKEN_SIDE)
+        self.store.put_image(campaign_id, image, CAMPAIGN_IMAGE_BYTES)
+        return image, self.roster_submit(campaign_id, Command("picture", args={
+            "kind": kind, "id": ident, "image": image.hash}), author)
+
     def dice_plan(self, encounter_id: str, command: Command,
                   project: Callable[[Loaded], EncounterState] | None = None,
                   ) -> dict[str, Any] | None:

@@ -66,6 +66,11 @@ class Movement(ZonesBase):
                 *({"do": "region", "zone": zone, "x": x, "y": y, "width": w, "height": h}
                   for zone, (x, y, w, h) in sorted(regions.items()))]
 
+    def placement_commands(self, state: EncounterState) -> list[dict[str, Any]]:
+        """Each creature put in its zone again (a saved scene)."""
+        return [{"do": "place", "target": c.id, "zone": c.zone}
+                for c in sorted(creatures(state), key=lambda c: c.id) if c.zone]
+
     @command("Draw a zone as a region of the scene's image (a rectangle in the image's "
              "pixels), or take its region away: the map shows the zone there.",
              zone=args.text("the zone", required=True, max_len=64),

@@ -1323,6 +1323,7 @@ function rosterHooks() {
       await openEncounter(encounter.id);
     },
     templates: (ids) => { S.bestiaryIds = ids; fillAddTemplates(); },
+    toast: (text) => toast(text, "error"),
   };
 }
 

@@ -160,7 +160,7 @@ function errorLine() {
  * The Roster and Bestiary panels (and the Campaign panel's dice notation). `hooks` are the
  * console's: api(), state(), encounter() (the open one's {id, name}), records() (its log),
  * applied(out) (an answer with record and state), opened(encounter) (a new encounter to
- * open), templates(bestiaryIds) (the bestiary changed).
+ * open), templates(bestiaryIds) (the bestiary changed), toast(text) (a refusal to show).
  */
 export class RosterPanels {
   constructor(hooks) {
@@ -170,6 +170,9 @@ export class RosterPanels {
     this.characters = [];
     this.now = {};
     this.bestiary = [];
+    this.pictures = {}; // a character's token picture: id -> image hash
+    this.beastPictures = {}; // a bestiary creature's
+    this.urls = new Map(); // image hash -> object URL ("" while it loads, null if it failed)
     this.filled = {};
     this.templates = {};
     this.picked = new Set();
@@ -313,10 +316,12 @@ export class RosterPanels {
     if (!this.campaign || cid !== this.cid) return;  // another campaign was opened meanwhile
     this.characters = roster.characters;
     this.now = roster.now || {};
+    this.pictures = roster.pictures || {};
     this.templates = templates.templates || {};
     this.filled = templates.bestiary || {};
-    const { bestiary } = await this.api.get(`/api/campaigns/${cid}/bestiary`);
+    const { bestiary, pictures } = await this.api.get(`/api/campaigns/${cid}/bestiary`);
     this.bestiary = bestiary;
+    this.beastPictures = pictures || {};
     for (const id of [...this.picked]) if (!this.characters.some((c) => c.id === id)) this.picked.delete(id);
     this.fillTemplateSelects();
     this.hooks.templates(this.bestiary.map((b) => b.id));
@@ -371,6 +376,7 @@ export class RosterPanels {
     const about = [c.owner ? `played by ${c.owner}` : "no player", base ? `a ${label(base).toLowerCase()}` : null].filter(Boolean);
     return h("li", { class: "rchar", dataset: { id: c.id } },
       h("div", { class: "rhead" },
+        this.avatar(this.pictures[c.id]),
         h("input", { type: "checkbox", class: "pick", checked: this.picked.has(c.id), title: `take ${c.name || c.id} into the new encounter`, "aria-label": `pick ${c.id}`,
           onchange: (e) => { if (e.target.checked) this.picked.add(c.id); else this.picked.delete(c.id); this.renderPicked(); } }),
         h("b", {}, c.name || c.id), c.name && c.name !== c.id ? h("code", {}, c.id) : null,
@@ -382,14 +388,60 @@ export class RosterPanels {
       h("div", { class: "ops" },
         h("button", { type: "button", class: "join", dataset: { join: c.id }, onclick: () => this.join(c.id) }, "Join the encounter"),
         h("button", { type: "button", class: "link", onclick: () => this.editCharacter(c) }, "edit"),
+        this.pictureControls("characters", c, this.pictures[c.id]),
         h("button", { type: "button", class: "link", onclick: () => this.removeCharacter(c) }, "remove")));
+  }
+
+  /** A round token picture before a name, once its bytes have come (nothing without one). */
+  avatar(hash) {
+    if (!hash) return null;
+    if (!this.urls.has(hash)) {
+      this.urls.set(hash, "");
+      this.api.bytes(`/api/campaigns/${this.cid}/images/${hash}`).then((blob) => {
+        this.urls.set(hash, URL.createObjectURL(blob));
+        this.render();
+      }, () => this.urls.set(hash, null));
+    }
+    const url = this.urls.get(hash);
+    return url ? h("img", { class: "ravatar", src: url, alt: "" }) : h("span", { class: "ravatar" });
+  }
+
+  /** "+ picture" (a file sent as it is: the server checks it and scales it to a token) and
+   * "no picture": the token every encounter shows for this character or bestiary creature. */
+  pictureControls(kind, entry, hash) {
+    const who = entry.name || entry.id;
+    const path = `/api/campaigns/${this.cid}/${kind}/${encodeURIComponent(entry.id)}/image`;
+    const input = h("input", { type: "file", accept: "image/png,image/jpeg,image/webp", class: "visually-hidden", "aria-label": `token picture of ${who}` });
+    input.addEventListener("change", async () => {
+      const file = input.files && input.files[0];
+      if (!file) return;
+      try {
+        const out = await this.api.upload(path, file);
+        this.last = out.record;
+        await this.reload();
+      } catch (err) {
+        this.hooks.toast(`${who}'s picture: ${err.message}`);
+      }
+    });
+    const pick = h("label", { class: "link picture", title: "a picture for its token on the map, in every encounter it joins" }, hash ? "change picture" : "+ picture", input);
+    if (!hash) return pick;
+    const clear = h("button", { type: "button", class: "link", title: "its token shows its initials again", onclick: async () => {
+      try {
+        const out = await this.api.delete(path);
+        this.last = out.record;
+        await this.reload();
+      } catch (err) {
+        this.hooks.toast(err.message);
+      }
+    } }, "no picture");
+    return h("span", { class: "pictureops" }, pick, clear);
   }
 
   beastItem(b) {
     const base = b.template ? (this.templates[b.template] || {}).name || b.template : null;
     const own = blockWords(b);
     return h("li", { class: "rbeast", dataset: { id: b.id } },
-      h("div", { class: "rhead" }, h("b", {}, b.name || b.id), b.name && b.name !== b.id ? h("code", {}, b.id) : null,
+      h("div", { class: "rhead" }, this.avatar(this.beastPictures[b.id]), h("b", {}, b.name || b.id), b.name && b.name !== b.id ? h("code", {}, b.id) : null,
         b.side ? h("span", { class: "chip side" }, b.side) : null),
       h("div", { class: "about muted" }, base ? `built on ${label(base).toLowerCase()}` : "its own stat block"),
       own.length ? h("div", { class: "words" }, own.join(" · ")) : null,
@@ -397,6 +449,7 @@ export class RosterPanels {
       h("div", { class: "ops" },
         h("button", { type: "button", class: "link", onclick: () => this.editBeast(b, false) }, "edit"),
         h("button", { type: "button", class: "link", onclick: () => this.editBeast(b, true) }, "duplicate"),
+        this.pictureControls("bestiary", b, this.beastPictures[b.id]),
         h("button", { type: "button", class: "link", onclick: () => this.removeBeast(b) }, "remove")));
   }
 
