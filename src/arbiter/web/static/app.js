@@ -1162,6 +1162,8 @@ function wire() {
       const out = await S.api.post(`/api/encounters/${S.encounter}/scene/load`, { name });
       addRecord(out.record);
       setState(out.state);
+      const away = out.not_here || 0;
+      toast(`scene “${name}” drawn${away ? `; ${away === 1 ? "one creature" : `${away} creatures`} of it ${away === 1 ? "is" : "are"} not in this encounter` : ""}`);
     }, { name: "saved" });
   });
   $("#scene-tools").addEventListener("toggle", () => {
