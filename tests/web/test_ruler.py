@@ -201,3 +201,33 @@ def test_the_ruler_on_zones_on_a_players_phone(server: ServerThread, api: httpx.
     expect(ruler).to_have_count(0)
     assert version(api, made) == before, "a measure submits nothing"
     assert not errors
+
+
+def test_the_ruler_on_polemos_across_a_wall(server: ServerThread, api: httpx.Client,
+                                            desk: BrowserContext) -> None:
+    """Polemos (issue 34): squares by ruling POL-3's diagonal rule, and the move preview of
+    a straight-line move, which a wall on the line refuses (POL-5: a move goes in a straight
+    line that crosses no wall or window, so the ruler's straight line is the move's path)."""
+    made = turn_of(server, api, table(server, "polemos", setup_for("polemos")), "vera")
+    before = version(api, made)
+    page = open_console(desk, server, made)
+    open_map(page)
+    ruler_on(page)
+    ruler = page.locator("#map-panel .ruler")
+    # vera at (1, 2); the wall runs down column 5 (rows 1-3): (7, 2) is behind it
+    press_and_move(page, centre(page, "vera"), square(page, [7, 2]))
+    expect(ruler).to_have_attribute("data-distance", "6 squares")
+    expect(ruler.locator("rect.end.bad")).to_have_count(1)
+    expect(ruler).to_have_attribute("data-cost", re.compile(r"obstructed: a wall at \(5, 2\)"))
+    screenshot(page, "ruler-polemos-wall-1440")
+    page.mouse.up()
+    expect(ruler).to_have_count(0)
+    # in front of the wall, 3 right and 2 down: 3 squares, and the move is legal
+    press_and_move(page, centre(page, "vera"), square(page, [4, 4]))
+    expect(ruler).to_have_attribute("data-distance", re.compile(r"^3 squares"))
+    expect(ruler.locator("rect.end.ok")).to_have_count(1)
+    page.keyboard.press("Escape")
+    expect(ruler).to_have_count(0)
+    page.mouse.up()
+    assert version(api, made) == before, "a measure submits nothing"
+    assert not page.script_errors  # type: ignore[attr-defined]

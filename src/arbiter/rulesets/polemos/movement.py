@@ -43,9 +43,13 @@ def move_checks(rules: PolemosBase, state: EncounterState, command: Command) -> 
                              f"covers at most {MOVE_SQUARES} squares (limit MOVE_SQUARES)",
                              rule="POL-5")
     walls = rules.blocking(state, PATH_BLOCKERS)
-    if walls and (to in walls or walls.on_line(here, to)):
-        raise IllegalCommand(f"the way from {list(here)} to {list(to)} is obstructed",
-                             rule="P-REQ-5")
+    if walls:
+        crossed = walls.on_line(here, to) or ([to] if to in walls else [])
+        if crossed:
+            first = min(crossed, key=lambda q: distance(here, q, rules.metric(state)))
+            what = state.extra.get("terrain", {}).get(f"{first[0]},{first[1]}", "wall")
+            raise IllegalCommand(f"the way from {list(here)} to {list(to)} is obstructed: "
+                                 f"a {what} at ({first[0]}, {first[1]})", rule="P-REQ-5")
     data: dict[str, Any] = {"actor": actor.id, "from": list(here), "to": list(to),
                             "squares": steps}
     if state.in_combat:
