@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image, ImageDraw
 from playwright.sync_api import Browser, BrowserContext, FilePayload, Page, expect
 
@@ -155,12 +156,14 @@ def test_a_token_picture_chosen_on_a_card_shows_round_on_both_maps(
     assert not problems, problems
 
 
+@pytest.mark.parametrize("size", [(1440, 900), (390, 844)], ids=["1440", "390"])
 def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
-        gm: BrowserContext, browser: Browser, server: ServerThread) -> None:  # noqa: F811
-    """Issue 34's whole path: the GM uploads a background and calibrates the grid, places a
-    staged creature from the tray, starts (the staged one stays out of the order), reveals
-    the party's corner of the fog and measures with the ruler; the player's page, on a
-    phone, shows only the revealed part."""
+        browser: Browser, server: ServerThread, size: tuple[int, int]) -> None:
+    """Issue 34's whole path, with the GM at a desk and on a phone: the GM uploads a
+    background and calibrates the grid, places a staged creature from the tray, starts
+    (the staged one stays out of the order), reveals the party's corner of the fog and
+    measures with the ruler; the player's page, on a phone, shows only the revealed
+    part."""
     from arbiter.web.demo import DemoTable, player_link
 
     service = server.service
@@ -173,6 +176,8 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     service.submit(eid, Command("stage", args={"target": "ogre"}))
     player_token = service.issue_token(campaign.id, "player", "Ann", ["nia"])
     table = DemoTable("realms", campaign.id, eid, gm_token, player_token, "nia")
+    contexts = browsing(browser, *size)
+    gm = next(contexts)
     page, problems = watched(gm)
     page.goto(f"{server.url}/#campaign={campaign.id}&token={gm_token}")
     expect(page.locator("#cards article.card")).to_have_count(3)
@@ -188,6 +193,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     settled(page)
     # the staged ogre, from the tray onto square (7, 4)
     expect(page.locator("#tracker .staged")).to_contain_text("Ogre")
+    page.locator(".battlemap .tok[data-id='ogre']").scroll_into_view_if_needed()
     ogre = page.locator(".battlemap .tok[data-id='ogre']").bounding_box()
     assert ogre
     target: list[float] = page.evaluate(
@@ -200,6 +206,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     page.mouse.up()
     expect(page.locator("#log .said").first).to_contain_text("Ogre is placed at (7, 4)")
     settled(page)
+    page.locator("#start").scroll_into_view_if_needed()
     page.locator("#start").click()
     expect(page.locator("#turn-info")).to_contain_text("Round 1")
     assert "ogre" not in [li.get_attribute("data-id") for li in
@@ -209,6 +216,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     expect(page.locator(".battlemap path.fog-gm")).to_have_count(1)
     # the ruler: from Nia to the bandit
     page.locator("#map-panel .tool-ruler").click()
+    page.locator(".battlemap .tok[data-id='nia']").scroll_into_view_if_needed()
     nia = page.locator(".battlemap .tok[data-id='nia']").bounding_box()
     bandit = page.locator(".battlemap .tok[data-id='bandit']").bounding_box()
     assert nia and bandit
@@ -218,7 +226,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
                     steps=6)
     expect(page.locator("#map-panel .ruler")).to_have_attribute("data-distance",
                                                               re.compile("^5 squares"))
-    screenshot(page, "evening-gm-1440")
+    screenshot(page, f"evening-gm-{size[0]}")
     page.mouse.up()
     for context in browsing(browser, 390, 844):
         player, player_problems = watched(context)
@@ -230,6 +238,7 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
         screenshot(player, "evening-player-390")
         assert not player_problems, player_problems
     assert not problems, problems
+    contexts.close()
 
 
 def test_a_zone_drawn_as_a_region_of_the_scene(
