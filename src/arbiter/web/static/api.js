@@ -1,6 +1,13 @@
 // The server's HTTP API and WebSocket, and nothing else (docs/server.md).
 // Tokens travel in the Authorization header and the WebSocket's first message, never in a URL.
 
+/** @type {(text: string) => string} */
+let reword = (text) => text;
+// How a page words the server's refusals before it shows them: the console and the player
+// page name the creatures of the encounter they show (`idsToNames` in ui.js).
+/** @param {(text: string) => string} fn */
+export function rewordErrors(fn) { reword = fn; }
+
 export class ApiError extends Error {
   constructor(status, message, field) {
     super(message);
@@ -50,7 +57,7 @@ export class Api {
       }
       if (!response.ok) {
         const message = data && data.error ? data.error : `${method} ${path}: HTTP ${response.status}`;
-        throw new ApiError(response.status, message, data ? data.field : null);
+        throw new ApiError(response.status, reword(message), data ? data.field : null);
       }
       return data;
     } finally {

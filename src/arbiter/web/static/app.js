@@ -1,8 +1,8 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
-import { Api, ApiError, busy, fragment } from "./api.js";
+import { Api, ApiError, busy, fragment, rewordErrors } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
+  creatureLabel, creatureName, h, idsToNames, nameIdsWith, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -18,6 +18,9 @@ const S = {
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
   legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
 };
+// The rules' sentences (refusals, reasons) name creatures by id: this page shows names.
+rewordErrors((text) => idsToNames(text, S.state));
+nameIdsWith((text) => idsToNames(text, S.state));
 
 // -- saved campaigns (this tab only) -------------------------------------------------------
 // A campaign's token gives the game master's power: it is kept per tab (sessionStorage,

@@ -1,8 +1,8 @@
 // The player view: the order as the player's characters perceive it, their own sheets, the
 // shared log filtered by the server, and their actions with odds on their turn.
-import { Api, fragment } from "./api.js";
+import { Api, fragment, rewordErrors } from "./api.js";
 import {
-  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, logEntry, logList, ordinals,
+  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, logEntry, logList, ordinals,
   oddsView, planLine, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
@@ -12,6 +12,9 @@ const S = {
   api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null,
   legal: new LegalOptions(), last: "", touched: false, plan: null, playersRoll: false,
 };
+// The rules' sentences (refusals, reasons) name creatures by id: this page shows names.
+rewordErrors((text) => idsToNames(text, S.state));
+nameIdsWith((text) => idsToNames(text, S.state));
 
 function problem(text) {
   $("#problem").hidden = false;

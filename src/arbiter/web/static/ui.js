@@ -124,6 +124,32 @@ export function creatureLabel(state, id) {
 }
 
 // A creature's name (its id when it has none; a dash for no creature).
+// The rules speak of creatures by id ("nia is 8 spaces from imp"); a person reads names
+// ("Nia is 8 spaces from Imp"). Each id of `state` whose creature has another name is
+// replaced where it stands as a whole word (an id is letters, digits, '-' and '_'), the
+// longest ids first so that "imp-2" is not read as "imp".
+/**
+ * @param {string} text
+ * @param {{entities?: Record<string, {name?: string}>} | null | undefined} state
+ * @returns {string}
+ */
+export function idsToNames(text, state) {
+  if (!text || !state || !state.entities) return text;
+  const named = Object.entries(state.entities)
+    .filter(([id, e]) => e && e.name && e.name !== id)
+    .sort(([a], [b]) => b.length - a.length);
+  if (!named.length) return text;
+  const names = new Map(named.map(([id, e]) => [id, /** @type {string} */ (e.name)]));
+  const pattern = new RegExp(`(?<![\\w-])(${named.map(([id]) => id).join("|")})(?![\\w-])`, "g");
+  return text.replace(pattern, (id) => names.get(id) || id);
+}
+
+/** @type {(text: string) => string} */
+let naming = (text) => text;
+// The page's own wording of the rules' sentences (`idsToNames` on the state it shows).
+/** @param {(text: string) => string} fn */
+export function nameIdsWith(fn) { naming = fn; }
+
 export function creatureName(state, id) {
   const e = state && id ? state.entities[id] : null;
   return e ? e.name || id : id || "—";
@@ -553,7 +579,7 @@ export function commandArgs(spec) {
 // when the rules say, what would make it legal.
 export function refusalText(item) {
   if (!item || !item.reason) return "";
-  return item.remedy ? `${item.reason} (${item.remedy.text})` : item.reason;
+  return naming(item.remedy ? `${item.reason} (${item.remedy.text})` : item.reason);
 }
 
 // The targets of one command of the legal options, for a target select: the legal ones, the
@@ -569,7 +595,7 @@ export function targetChoices(option, { keep = "", touched = false, last = "" } 
   const isEnemy = (id) => Boolean(id) && legal.some((t) => t.id === id && t.relation === "enemy" && !t.down);
   const pick = (touched && isLegal(keep) && keep) || (isEnemy(last) && last) || (isEnemy(keep) && keep)
     || (option && option.suggested) || "";
-  const why = pick ? "" : (option && (option.no_default || refusalText(option))) || "";
+  const why = pick ? "" : (option && (naming(option.no_default || "") || refusalText(option))) || "";
   return { legal, illegal, pick, why };
 }
 
