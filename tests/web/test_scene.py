@@ -177,8 +177,8 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
     player_token = service.issue_token(campaign.id, "player", "Ann", ["nia"])
     table = DemoTable("realms", campaign.id, eid, gm_token, player_token, "nia")
     contexts = browsing(browser, *size)
-    gm = next(contexts)
-    page, problems = watched(gm)
+    desk = next(contexts)
+    page, problems = watched(desk)
     page.goto(f"{server.url}/#campaign={campaign.id}&token={gm_token}")
     expect(page.locator("#cards article.card")).to_have_count(3)
     map_open(page)
@@ -238,7 +238,8 @@ def test_an_evening_prepared_a_scene_a_tray_fog_and_a_ruler(
         screenshot(player, "evening-player-390")
         assert not player_problems, player_problems
     assert not problems, problems
-    contexts.close()
+    for _ in contexts:  # the context closed
+        pass
 
 
 def test_a_zone_drawn_as_a_region_of_the_scene(

@@ -10,8 +10,9 @@ version, brings an older one up to date through the upcasters registered with
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from ..limits import YAML_BYTES
@@ -91,3 +92,25 @@ def read_content(path: Path) -> dict[str, Any]:
 
 
 __all__ = ["CONTENT_SCHEMA", "content_upcaster", "read_content"]
+
+
+def frozen(value: Any) -> Any:
+    """``value`` (parsed content) made read-only all the way down: each mapping a
+    ``MappingProxyType`` of a private copy, each list a tuple. What a cached loader returns
+    is shared by every caller and every encounter: a caller that tried to change it would
+    change the rules for all of them, so it cannot (tests/core/test_promises.py)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({k: frozen(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+def thawed(value: Any) -> Any:
+    """A plain, private copy of :func:`frozen` content (each mapping a dict, each tuple a
+    list), to keep in a state that a rule changes and the log stores."""
+    if isinstance(value, Mapping):
+        return {k: thawed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thawed(v) for v in value]
+    return value

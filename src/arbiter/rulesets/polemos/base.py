@@ -123,12 +123,12 @@ STATUS_MEASURES = ("sp", "fp", "fatigue", "stress")
 
 @cache
 def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
-        tuple[tuple[str, int, int | None], ...], dict[str, float]]:
+        tuple[tuple[str, int, int | None], ...], tuple[float, float, float, float]]:
     """The status conditions ``_consequences`` keeps in step with a creature, in order: the
     name, the value it reads (its index in ``STATUS_MEASURES``; SP and FP negated: the
     condition comes at 0 or below) and the threshold at or above which it applies (None:
-    never, under these rulings); and the lowest threshold of each value (below all of them,
-    no status condition applies)."""
+    never, under these rulings); and the lowest threshold of each value, in that order
+    (below all of them, no status condition applies). Read-only: it is shared."""
     fatigue_steps = FATIGUE_THRESHOLDS[fatigue_rule]  # AP-13
     stress_steps = STRESS_THRESHOLDS[stress_rule][:-1]  # AP-16: the last is a breakdown
     steps: list[tuple[str, str, int | None]] = [("physical fatigue", "sp", 0),
@@ -142,8 +142,9 @@ def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
     for _, measure, threshold in steps:
         if threshold is not None:
             lowest[measure] = min(lowest[measure], threshold)
+    sp, fp, fatigue, stress = (lowest[m] for m in STATUS_MEASURES)
     return tuple((name, STATUS_MEASURES.index(measure), threshold)
-                 for name, measure, threshold in steps), lowest
+                 for name, measure, threshold in steps), (sp, fp, fatigue, stress)
 
 
 def reach_args() -> dict[str, args.Arg]:
@@ -567,8 +568,7 @@ class PolemosBase(Ruleset):
         values are read for its target); the rulings are read in ``state``, before them."""
         out: list[Event] = []
         steps, low = _status_steps(self.rule(state, "AP-13"), self.rule(state, "AP-16"))
-        low_sp, low_fp, low_fatigue, low_stress = low["sp"], low["fp"], low["fatigue"], \
-            low["stress"]
+        low_sp, low_fp, low_fatigue, low_stress = low
         vital_zero = self.rule(state, "POL-1") == "vital-zero"
         entities = after.entities.values()
         downed: list[str] = []

@@ -17,8 +17,9 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from ...core import Condition, Entity, InvalidCommand
-from ...core.content import read_content
+from ...core.content import frozen, read_content
 from ...core.copying import COPIED, SHARED
+from ...core.invariants import CHECKING
 
 HERE = Path(__file__).parent
 
@@ -127,7 +128,21 @@ def area_facts(areas: dict[str, BodyArea]) -> AreaFacts:
     key = id(areas)
     known = _AREA_FACTS.get(key)
     if known is not None and known[0] is areas:  # the map itself, not one that got its id
+        if CHECKING.on and known[1] != _area_facts(areas):  # the promise, held in the tests
+            raise AssertionError(
+                "area_facts: a map of body areas was changed in place after its facts were "
+                "kept (replace Creature.areas and the BodyArea changed, never set a "
+                "vitality in place: core/paths.set_path copies, an apply_* must too)")
         return known[1]
+    facts = _area_facts(areas)
+    if len(_AREA_FACTS) >= 4096:  # the maps of a few fights; each entry keeps its map alive
+        _AREA_FACTS.clear()
+    _AREA_FACTS[key] = (areas, facts)
+    return facts
+
+
+def _area_facts(areas: dict[str, BodyArea]) -> AreaFacts:
+    """:data:`AreaFacts` of ``areas``, worked out."""
     zero = False
     lowest: int | None = None
     total = 0
@@ -139,11 +154,7 @@ def area_facts(areas: dict[str, BodyArea]) -> AreaFacts:
                 zero = True
             if lowest is None or vitality < lowest:
                 lowest = vitality
-    facts = (zero, 0 if lowest is None else lowest, total)
-    if len(_AREA_FACTS) >= 4096:  # the maps of a few fights; each entry keeps its map alive
-        _AREA_FACTS.clear()
-    _AREA_FACTS[key] = (areas, facts)
-    return facts
+    return (zero, 0 if lowest is None else lowest, total)
 
 
 @mypyc_attr(native_class=False)
@@ -318,24 +329,24 @@ def _toml(name: str) -> dict[str, Any]:
 
 
 @cache
-def body_plans() -> dict[str, dict[str, dict[str, Any]]]:
+def body_plans() -> Mapping[str, Mapping[str, Mapping[str, Any]]]:
     loaded = read_content(HERE / "body_plans.yaml")
-    return {str(k): dict(v) for k, v in loaded.items()}
+    return frozen({str(k): dict(v) for k, v in loaded.items()})  # type: ignore[no-any-return]
 
 
 @cache
-def weapon_catalogue() -> dict[str, dict[str, Any]]:
-    return dict(_toml("weapons.toml")["weapon"])
+def weapon_catalogue() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("weapons.toml")["weapon"])  # type: ignore[no-any-return]
 
 
 @cache
-def armor_catalogue() -> dict[str, dict[str, Any]]:
-    return dict(_toml("armor.toml")["armor"])
+def armor_catalogue() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("armor.toml")["armor"])  # type: ignore[no-any-return]
 
 
 @cache
-def condition_catalogue() -> dict[str, dict[str, Any]]:
-    return dict(_toml("conditions.toml")["condition"])
+def condition_catalogue() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("conditions.toml")["condition"])  # type: ignore[no-any-return]
 
 
 def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
@@ -350,13 +361,13 @@ def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
 
 
 @cache
-def wound_catalogue() -> dict[str, dict[str, Any]]:
-    return dict(_toml("wounds.toml")["wound"])
+def wound_catalogue() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("wounds.toml")["wound"])  # type: ignore[no-any-return]
 
 
 @cache
-def reveal_table() -> list[dict[str, Any]]:
-    return list(_toml("wounds.toml")["reveal"])
+def reveal_table() -> tuple[Mapping[str, Any], ...]:
+    return frozen(_toml("wounds.toml")["reveal"])  # type: ignore[no-any-return]
 
 
 def make_areas(owner: str, plan: str, overrides: Mapping[str, Any]) -> dict[str, BodyArea]:
@@ -445,18 +456,18 @@ QUADRANTS = ("north", "east", "south", "west")
 
 
 @cache
-def vehicle_catalogue() -> dict[str, dict[str, Any]]:
-    return _toml("vehicles.toml")
+def vehicle_catalogue() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("vehicles.toml"))  # type: ignore[no-any-return]
 
 
 @cache
-def network_kinds() -> dict[str, dict[str, Any]]:
-    return dict(_toml("networks.toml")["kind"])
+def network_kinds() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("networks.toml")["kind"])  # type: ignore[no-any-return]
 
 
 @cache
-def network_examples() -> dict[str, dict[str, Any]]:
-    return dict(_toml("networks.toml")["example"])
+def network_examples() -> Mapping[str, Mapping[str, Any]]:
+    return frozen(_toml("networks.toml")["example"])  # type: ignore[no-any-return]
 
 
 def square(owner: str, value: Any) -> list[int]:

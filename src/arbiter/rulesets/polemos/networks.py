@@ -20,6 +20,7 @@ Reading the networks is done by the pure functions of this module; the commands 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -332,7 +333,7 @@ class NetworkRules(PolemosBase):
         a = command.a
         actor = system_named(self, state, self.actor(state, command).id)
         example = a.example
-        preset: dict[str, Any] = {}
+        preset: Mapping[str, Any] = {}
         if example is not None:
             preset = network_examples()[example]
         name = example if a.name is None else a.name

@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
 from ...core import Condition, EncounterState, Entity, InvalidCommand
-from ...core.content import read_content
+from ...core.content import frozen, read_content
 from ...core.copying import COPIED, SHARED
 from ...core.rounding import half_round_down, half_round_up
 from ...core.rulings import RulingSet
@@ -29,9 +30,9 @@ UNREDUCED_BY_ARMOR = frozenset({"psychic", "spiritual", "sonic"})  # R-ARM-1
 
 
 @cache
-def load_toml(name: str) -> dict[str, Any]:
-    """A data file of this package, parsed once."""
-    return read_content(HERE / name)
+def load_toml(name: str) -> Mapping[str, Any]:
+    """A data file of this package, parsed once (read-only)."""
+    return frozen(read_content(HERE / name))  # type: ignore[no-any-return]
 
 
 @mypyc_attr(native_class=False)
@@ -48,13 +49,13 @@ class Size:
 
 
 @cache
-def sizes() -> dict[str, Size]:
+def sizes() -> Mapping[str, Size]:
     out = {}
     for order, raw in enumerate(load_toml("sizes.toml")["size"]):
         out[raw["name"]] = Size(raw["name"], order, int(raw["height_cm"]), int(raw["spaces"]),
                                 int(raw["carry"]),
                                 tuple((int(x), int(y)) for x, y in raw["footprint"]))
-    return out
+    return MappingProxyType(out)
 
 
 def size_for(height_cm: int, length_cm: int = 0) -> str:
@@ -70,7 +71,7 @@ def size_for(height_cm: int, length_cm: int = 0) -> str:
     return list(sizes())[-1]
 
 
-def conditions_catalogue() -> dict[str, dict[str, Any]]:
+def conditions_catalogue() -> Mapping[str, Mapping[str, Any]]:
     return load_toml("conditions.toml")
 
 
@@ -232,10 +233,10 @@ def damage_types() -> tuple[str, ...]:
     (R-ARM-1). A stat block may name others (an inline weapon, ``immune: [poison]``)."""
     names = set(UNREDUCED_BY_ARMOR)
     for weapon in load_toml("weapons.toml").values():
-        if isinstance(weapon, dict):
+        if isinstance(weapon, Mapping):
             names.update(str(part["type"]) for part in weapon.get("damage", []))
     for armor in load_toml("armor.toml").values():
-        if isinstance(armor, dict):
+        if isinstance(armor, Mapping):
             names.update(str(t) for key in ("resist", "vulnerable") for t in armor.get(key, []))
     return tuple(sorted(names))
 
@@ -476,9 +477,9 @@ def jump_ds(state: EncounterState, excess: int) -> int:
     return 10 + 5 * excess
 
 
-def ap_costs(state: EncounterState) -> dict[str, int]:
+def ap_costs(state: EncounterState) -> Mapping[str, int]:
     """The AP cost of each action under ruling RLM-3."""
-    table: dict[str, dict[str, int]] = load_toml("actions.toml")
+    table: Mapping[str, Mapping[str, int]] = load_toml("actions.toml")
     return table[RULINGS.value(state.rulings, "RLM-3")]
 
 

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -53,13 +54,6 @@ _PLAIN_DICE = re.compile(r"^[1-9]\d?d[1-9]\d{0,2}(k[hl]1)?$")
 class Attacks(ZonesBase):
     """Ranged and melee attacks, and checking them before any die is rolled."""
 
-    _checked: tuple[EncounterState, int, Command, Shot | MeleePlan] | None = None
-    """What ``check`` planned last (the state, its version, the command, the plan), for
-    ``decide`` of the same command right after it: the simulator's tactics check a command
-    and it is decided at once, which then does not plan it a second time. Measured for
-    issue 19 on bench/sim.py's zones-4v4 (encounters per CPU second, best of 11 runs with
-    and without it, alternating): 127 with this memo, 113 without (+13%); without ``check``'s
-    early answer too (every check decided with throw-away dice, best of 6) 87. Both kept."""
 
     @command("A ranged attack (a slowing major action; unaimed: not slowing): offense roll, "
              "the target's defense roll on DEX, then damage and drive.",
@@ -414,7 +408,7 @@ class Attacks(ZonesBase):
         their first roll, after which they refuse nothing; anything else is decided with
         throw-away dice (rolled only if the command rolls). tests/rulesets/zones compare
         this with ``decide`` on every command the tactics offer in played encounters."""
-        self._checked = None
+        _MEMO.checked = None
         self.bound(command)  # as ``decide`` does first: the same refusal of a malformed one
         if state.ruleset and command.name == "attack" \
                 and _CHECKED_ATTACK.issuperset(command.args):
@@ -422,23 +416,42 @@ class Attacks(ZonesBase):
             if shot.aoe is None and not shot.blind and _plain_dice(
                     offense_expression(shot.expr, state.rulings)):
                 shot.used = self.use(state, shot.actor.id, shot.action)  # decide's, kept
-                self._checked = (state, state.version, command, shot)
+                _MEMO.checked = (state, state.version, command, shot)
                 return
         elif state.ruleset and command.name == "melee":
-            self._checked = (state, state.version, command, self._plan_melee(state, command))
+            _MEMO.checked = (state, state.version, command, self._plan_melee(state, command))
             return
         super().check(state, command)
 
     def _checked_plan(self, state: EncounterState, command: Command) -> Shot | MeleePlan | None:
         """The plan ``check`` made for this very command on this very state (the same
         objects, and no event applied since: the same version), once; else None."""
-        checked = self._checked
+        checked: Checked | None = getattr(_MEMO, "checked", None)
         if checked is None:
             return None
-        self._checked = None
+        _MEMO.checked = None
         if checked[0] is state and checked[2] is command and checked[1] == state.version:
             return checked[3]
         return None
+
+
+Checked = tuple[EncounterState, int, Command, Shot | MeleePlan]
+"""What ``check`` planned last: the state, its version, the command, the plan."""
+_MEMO = threading.local()
+"""``checked``: what ``Attacks.check`` planned last in this thread (:data:`Checked`), for
+``decide`` of the same command right after it: the simulator's tactics check a command and
+it is decided at once, which then does not plan it a second time. Per thread, so that the
+server's pool (odds and options of several encounters at once) never hands a plan from one
+request to another (tests/core/test_promises.py). Measured for issue 19 on bench/sim.py's
+zones-4v4 (encounters per CPU second, best of 11 runs with and without it, alternating):
+127 with this memo, 113 without (+13%); without ``check``'s early answer too (every check
+decided with throw-away dice, best of 6) 87. Both kept."""
+
+
+def memo_of(rules: object) -> Checked | None:
+    """This thread's memo (``rules`` is any zones ruleset: the memo is the module's)."""
+    found: Checked | None = getattr(_MEMO, "checked", None)
+    return found
 
 
 _PLAIN: dict[str, bool] = {}

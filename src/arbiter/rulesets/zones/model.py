@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -24,7 +25,7 @@ from ...core import (
     InvalidCommand,
     RulingSet,
 )
-from ...core.content import read_content
+from ...core.content import frozen, read_content, thawed
 from ...core.copying import COPIED, SHARED, clone, share_extra_in_scratch
 
 HERE = Path(__file__).parent
@@ -186,23 +187,23 @@ _WEAPONS_BY_CONTENT: dict[tuple[str, str], Weapon] = {}
 
 
 @cache
-def catalogue() -> dict[str, dict[str, Any]]:
-    """The weapon catalogue (``weapons.toml``) as raw specs by name."""
-    return {str(k): dict(v) for k, v in read_content(HERE / "weapons.toml").items()}
+def catalogue() -> Mapping[str, Mapping[str, Any]]:
+    """The weapon catalogue (``weapons.toml``) as raw specs by name (read-only)."""
+    return frozen(read_content(HERE / "weapons.toml"))  # type: ignore[no-any-return]
 
 
 @cache
-def cover_chart() -> dict[str, int]:
+def cover_chart() -> Mapping[str, int]:
     """Cover armor bonus by environment (``cover.toml``; ruling AZ-10)."""
     chart = read_content(HERE / "cover.toml")["environment"]
-    return {str(k): int(v) for k, v in chart.items()}
+    return MappingProxyType({str(k): int(v) for k, v in chart.items()})
 
 
 @cache
-def injury_table() -> list[tuple[int, str]]:
+def injury_table() -> tuple[tuple[int, str], ...]:
     """The placeholder injury-type table (``injuries.toml``; ruling ZR-5)."""
     table = read_content(HERE / "injuries.toml")["range"]
-    return [(int(r["upto"]), str(r["type"])) for r in table]
+    return tuple((int(r["upto"]), str(r["type"])) for r in table)
 
 
 def injury_type(roll: int) -> str:
@@ -213,9 +214,9 @@ def injury_type(roll: int) -> str:
 
 
 @cache
-def condition_catalogue() -> dict[str, dict[str, Any]]:
+def condition_catalogue() -> Mapping[str, Mapping[str, Any]]:
     conditions = read_content(HERE / "conditions.toml")["condition"]
-    return {str(k): dict(v) for k, v in conditions.items()}
+    return frozen(conditions)  # type: ignore[no-any-return]
 
 
 def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
@@ -231,7 +232,7 @@ def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
 
 def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A weapon's spec: the catalogue entry (if any) with a stat block's keys on top."""
-    base = dict(catalogue().get(name, {}))
+    base: dict[str, Any] = thawed(catalogue().get(name, {}))
     if not base and not override:
         raise InvalidCommand(
             f"no weapon named {name!r} (catalogue: {', '.join(sorted(catalogue()))})"
