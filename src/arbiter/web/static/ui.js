@@ -539,12 +539,19 @@ export function logEntry(record, off, open = false, number = (seq) => seq) {
       h("summary", {}, h("span", { class: "seq" }, `#${number(record.seq)}`), " ",
         record.text ? h("span", { class: "said" }, record.text) : h("b", {}, commandLine(record.command)),
         off ? h("small", { class: "muted" }, " (undone)") : null),
-      record.text ? h("div", { class: "cmd" }, h("small", { class: "muted" }, commandLine(record.command))) : null,
-      h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
-        events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null),
+      // the command and the events as the engine recorded them: under the sentence, folded
+      // (a game master reads the sentence, the dice and the steps; the rest is for checking)
+      record.text ? h("details", { class: "engine" }, h("summary", {}, "as recorded"),
+        h("div", { class: "cmd" }, h("small", { class: "muted" }, commandLine(record.command))),
+        eventList(events)) : eventList(events),
       details.dice.length ? h("div", { class: "dice" }, h("b", {}, "Dice"), h("ul", {}, details.dice.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, rollText(t)))))) : null,
       details.steps.length ? h("div", { class: "steps" }, h("b", {}, "Steps"), h("ul", {}, details.steps.map(([p, t]) => h("li", {}, h("small", {}, label(p)), " ", h("code", {}, label(t)))))) : null,
       record.dice && record.dice.length ? h("div", { class: "raw" }, h("small", {}, diceLine(record))) : null));
+}
+
+function eventList(events) {
+  return h("ul", { class: "events" }, events.slice(0, 8).map((e) => h("li", {}, eventLine(e))),
+    events.length > 8 ? h("li", { class: "muted" }, `… ${events.length - 8} more`) : null);
 }
 
 // The dice of a record: those typed at the table apart from those the server rolled.
