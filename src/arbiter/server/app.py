@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import hmac
 import json
@@ -25,6 +26,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from starlette.applications import Starlette
+from starlette.background import BackgroundTask
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -76,6 +78,7 @@ from ..store.images import FORMATS, ImageError, StoredImage, fogged
 from ..store.importing import Deadline, DeadlineExceeded
 from ..store.service import RosterLoaded, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
+from .guard import TRIM_BYTES, trim_memory, trim_soon
 from .hardening import LOOPBACK_HOSTS, SECURITY_HEADERS, TEST_HOST, Hardening
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
@@ -638,6 +641,9 @@ class Api:
             raise ApiError(422, str(err), err.field) from None
         except RulesError as err:
             raise ApiError(422, str(err), "campaign") from None
+        finally:
+            if len(raw) > TRIM_BYTES:  # the parsed file's memory, back to the system
+                trim_soon()
         return JSONResponse({"campaign": _campaign_json(record)}, status_code=201)
 
     async def campaign(self, request: Request) -> Response:
@@ -1280,35 +1286,42 @@ class Api:
 
         asked = body.get("version")
 
-        def work() -> dict[str, Any]:
-            with games.locked(eid):
-                if asked is not None and principal.is_gm:  # a player's view may lag on
-                    current = games.read(eid, lambda ld: ld.version)  # purpose (secrecy)
-                    if current != asked:  # a question about a state that is gone
-                        return {"command": command.to_json(), "odds": None, "stale": True,
-                                "version": current,
-                                "reason": "the encounter has changed since: ask again"}
-                def project(ld: Loaded) -> EncounterState:
-                    return seen[0].projection() if seen else ld.state
+        class Stale(Exception):
+            """The GM asked about a version that is gone (checked on the snapshot)."""
 
-                try:  # a player's odds: on the state as they know it (View.projection)
-                    result = games.odds(eid, command, guard, project)
-                except NoOdds as err:  # legal, but nothing to compute: not an error
-                    return {"command": command.to_json(), "odds": None, "reason": str(err),
-                            "dice_plan": games.dice_plan(eid, command, project)}
-                except RulesError as err:
-                    view = seen[0] if seen else games.read(
-                        eid, lambda ld: View(ld.state, principal, ld.ruleset))
-                    raise rules_error(err, command, view) from None
-                out = odds_json(result)
-                if seen:  # a player: what they may see of the odds
-                    shown = seen[0].odds(command.args.get("target"), out)
-                    if shown is None:
-                        return {"command": command.to_json(), "odds": None,
-                                "reason": "no odds you can see for this command"}
-                    out = shown
-                return {"command": command.to_json(), "odds": out,
+        def checked(loaded: Loaded, asked_command: Command) -> None:
+            if asked is not None and principal.is_gm and loaded.version != asked:
+                raise Stale(loaded.version)  # (a player's view may lag on purpose)
+            guard(loaded, asked_command)
+
+        def work() -> dict[str, Any]:
+            # The odds are computed on a snapshot (GameService.preview_state), not under the
+            # encounter's lock: a slow preview holds no command up.
+            def project(ld: Loaded) -> EncounterState:
+                return seen[0].projection() if seen else ld.state
+
+            try:  # a player's odds: on the state as they know it (View.projection)
+                result = games.odds(eid, command, checked, project)
+            except Stale as err:  # a question about a state that is gone
+                return {"command": command.to_json(), "odds": None, "stale": True,
+                        "version": err.args[0],
+                        "reason": "the encounter has changed since: ask again"}
+            except NoOdds as err:  # legal, but nothing to compute: not an error
+                return {"command": command.to_json(), "odds": None, "reason": str(err),
                         "dice_plan": games.dice_plan(eid, command, project)}
+            except RulesError as err:
+                view = seen[0] if seen else games.read(
+                    eid, lambda ld: View(ld.state, principal, ld.ruleset))
+                raise rules_error(err, command, view) from None
+            out = odds_json(result)
+            if seen:  # a player: what they may see of the odds
+                shown = seen[0].odds(command.args.get("target"), out)
+                if shown is None:
+                    return {"command": command.to_json(), "odds": None,
+                            "reason": "no odds you can see for this command"}
+                out = shown
+            return {"command": command.to_json(), "odds": out,
+                    "dice_plan": games.dice_plan(eid, command, project)}
         return JSONResponse(await heavy(work))
 
     async def options(self, request: Request) -> Response:
@@ -1356,7 +1369,19 @@ class Api:
                 cache.pop(next(iter(cache)))
             cache[key] = out
             return out
-        return JSONResponse(await heavy(self.games.read, eid, build))
+        games = self.games
+
+        def work() -> dict[str, Any]:
+            # Built on a snapshot (a copy of the state, taken under the encounter's lock),
+            # not under the lock: a slow preview holds no command up.
+            def take(loaded: Loaded) -> dict[str, Any] | Loaded:
+                found = cache.get((eid, loaded.version, actor, principal.author,
+                                   principal.characters))
+                return found if found is not None else dataclasses.replace(
+                    loaded, state=loaded.state.copy())
+            taken = games.read(eid, take)
+            return taken if isinstance(taken, dict) else build(taken)
+        return JSONResponse(await heavy(work))
 
     async def _step(self, request: Request, kind: str) -> Response:
         eid, principal = await self.encounter_principal(request, gm=True)
@@ -1655,7 +1680,9 @@ async def answered(fn: Callable[..., Any], *args: Any, status_code: int = 200) -
     answer (a roster of many characters, a page of a long log, an export) is written off
     the event loop, so it holds no other request up meanwhile (docs/server.md)."""
     body = await run_in_threadpool(lambda: _json_bytes(fn(*args)))
-    return Response(body, status_code=status_code, media_type="application/json")
+    trim = BackgroundTask(run_in_threadpool, trim_memory) if len(body) > TRIM_BYTES else None
+    return Response(body, status_code=status_code, media_type="application/json",
+                    background=trim)
 
 
 async def _server_error(request: Request, exc: Exception) -> Response:

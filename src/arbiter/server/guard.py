@@ -20,6 +20,8 @@ limits). See docs/server.md, "Slow clients".
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import resource
 import weakref
 from typing import Any
@@ -108,4 +110,37 @@ class GuardedHttp(HttpToolsProtocol):
         super().handle_websocket_upgrade()
 
 
-__all__ = ["GuardedHttp", "pending_cap"]
+TRIM_BYTES = 1 << 20
+"""An answer or a request body this large gives the allocator's free memory back after it
+(:func:`trim_memory`)."""
+
+
+def _malloc_trim() -> Any:
+    name = ctypes.util.find_library("c")
+    try:
+        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    except OSError:
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def trim_memory() -> None:
+    """Give the memory the C allocator holds free back to the system (glibc's
+    ``malloc_trim``; nothing elsewhere). A large answer or import leaves many freed small
+    blocks among the ones still used, which glibc keeps: without this the server's memory
+    stayed 60-170 MB above where it began after a few large answers (issue: bounded work).
+    The call releases the GIL (ctypes); run it off the event loop."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def trim_soon(seconds: float = 0.5) -> None:
+    """:func:`trim_memory` in a worker thread ``seconds`` from now, once the request that
+    asks has let go of its data (its answer or its error sent)."""
+    loop = asyncio.get_running_loop()
+    loop.call_later(seconds, lambda: loop.run_in_executor(None, trim_memory))
+
+
+__all__ = ["TRIM_BYTES", "GuardedHttp", "pending_cap", "trim_memory", "trim_soon"]

@@ -429,26 +429,37 @@ class GameService:
         _all_used(command, forced)
         return Entry(loaded.version + 1, command, events, list(recorder.rolls))
 
+    def preview_state(self, encounter_id: str, command: Command | None = None,
+                 guard: Guard | None = None,
+                 project: Callable[[Loaded], EncounterState] | None = None,
+                 ) -> tuple[Ruleset, EncounterState]:
+        """The encounter's ruleset and a copy of its state (or of ``project`` of it), taken
+        under its lock after ``guard`` saw it: previews work on it with the lock released,
+        so a slow preview never holds a command up (issue: bounded work)."""
+        with self.locked(encounter_id):
+            loaded = self._current(encounter_id)
+            if guard is not None and command is not None:
+                guard(loaded, command)
+            state = loaded.state if project is None else project(loaded)
+            return loaded.ruleset, state.copy()
+
     def odds(self, encounter_id: str, command: Command, guard: Guard | None = None,
              project: Callable[[Loaded], EncounterState] | None = None) -> dict[str, Any]:
         """The odds of ``command`` on the encounter's state, or on ``project`` of it (a
-        player's view of it: the server's odds route)."""
-        with self.locked(encounter_id):
-            loaded = self._current(encounter_id)
-            if guard is not None:
-                guard(loaded, command)
-            state = loaded.state if project is None else project(loaded)
-            try:
-                # Odds of a command the rules would refuse now (no AP left, not engaged)
-                # answer with the refusal (Ruleset.preview: the path scenarios take too).
-                return loaded.ruleset.preview(state, command)
-            except RulesError:
-                raise
-            except Exception as err:
-                log.exception("%s failed to compute odds", loaded.ruleset.name)
-                raise InvalidCommand(
-                    f"{command.name}: no odds for this command ({type(err).__name__}: {err})"
-                ) from None
+        player's view of it: the server's odds route), computed on a :meth:`preview_state`
+        (not under the encounter's lock)."""
+        ruleset, state = self.preview_state(encounter_id, command, guard, project)
+        try:
+            # Odds of a command the rules would refuse now (no AP left, not engaged)
+            # answer with the refusal (Ruleset.preview: the path scenarios take too).
+            return ruleset.preview(state, command)
+        except RulesError:
+            raise
+        except Exception as err:
+            log.exception("%s failed to compute odds", ruleset.name)
+            raise InvalidCommand(
+                f"{command.name}: no odds for this command ({type(err).__name__}: {err})"
+            ) from None
 
     def put_scene_image(self, encounter_id: str, data: bytes, author: str = "gm",
                         ) -> tuple[StoredImage, tuple[Loaded, LogRecord] | None]:
@@ -498,15 +509,12 @@ class GameService:
         state or on ``project`` of it; None when the rules refuse it."""
         from ..core.dice_plan import safe_plan
 
-        with self.locked(encounter_id):
-            loaded = self._current(encounter_id)
-            state = loaded.state if project is None else project(loaded)
-            try:
-                return safe_plan(loaded.ruleset, state, command)
-            except Exception:  # a ruleset tripping on odd input: no plan, never a 500
-                log.exception("%s failed to plan the dice of %s", loaded.ruleset.name,
-                              command.name)
-                return None
+        ruleset, state = self.preview_state(encounter_id, project=project)
+        try:
+            return safe_plan(ruleset, state, command)
+        except Exception:  # a ruleset tripping on odd input: no plan, never a 500
+            log.exception("%s failed to plan the dice of %s", ruleset.name, command.name)
+            return None
 
     def undo(self, encounter_id: str, author: str = "gm",
              expected_version: int | None = None) -> tuple[Loaded, LogRecord]:
