@@ -536,9 +536,16 @@ def test_the_gm_paints_terrain_and_describes_a_zone_as_commands(
     page.locator("#map-panel .tool-paint").click()
     page.locator("#map-panel input[name=zone-id]").fill("bridge")
     page.locator("#map-panel input[name=zone-adjacent]").fill("ford, ruins")
+    indoors = page.locator("#map-panel .zone-tools label.check")
+    box, word = indoors.locator("input").bounding_box(), indoors.bounding_box()
+    assert box and word and box["y"] + box["height"] >= word["y"] + word["height"] / 2 - 2, \
+        "the indoors box sits on the line of its word"
+    indoors.locator("input").check()
+    page.locator("#map-panel .maptools").screenshot(path=str(OUTPUT / "map-zone-tools-1440.png"))
     page.locator("#map-panel .zone-set").click()
     expect(page.locator("#map-panel .zone[data-zone='bridge']")).to_have_count(1)
-    assert state(api, zones)["extra"]["zones"]["bridge"]["adjacent"] == ["ford", "ruins"]
+    assert state(api, zones)["extra"]["zones"]["bridge"] == {"adjacent": ["ford", "ruins"],
+                                                             "indoor": True}
     page.locator("#map-panel input[name=zone-id]").fill("")
     page.locator("#map-panel .zone-set").click()
     expect(page.locator("#map-panel .mapbody > .error")).to_contain_text("give the zone a name")

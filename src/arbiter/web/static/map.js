@@ -49,6 +49,7 @@ const STYLE = `
 .maptools button[aria-pressed=true] { background: var(--accent-2); color: #fff; border-color: var(--accent-2); }
 .maptools select, .maptools input[type=text] { font-size: .8rem; padding: 1px 4px; max-width: 12em; }
 .maptools .toolsub { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; }
+.maptools .toolsub label.check { flex: none; color: inherit; }
 /* a line kept for a drag's warnings, empty or not: the board under the pointer never moves */
 .maptriggers { font-size: .85rem; margin: 0; color: var(--bad); font-weight: 600; height: 1.4em; line-height: 1.4em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .battlemap .tok .foot { stroke: #fff; stroke-width: 2; fill-opacity: .45; }
@@ -935,6 +936,7 @@ export class BattleMap {
     this.zoneId = input("zone-id", "zone name");
     this.zoneNext = input("zone-adjacent", "next to (a, b)");
     const indoor = document.createElement("label");
+    indoor.className = "check"; // the box before its word, on one line
     this.zoneIndoor = document.createElement("input");
     this.zoneIndoor.type = "checkbox";
     indoor.append(this.zoneIndoor, " indoors");

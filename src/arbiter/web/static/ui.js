@@ -123,7 +123,6 @@ export function creatureLabel(state, id) {
   return twins ? `${e.name} (${id})` : e.name;
 }
 
-// A creature's name (its id when it has none; a dash for no creature).
 // The rules speak of creatures by id ("nia is 8 spaces from imp"); a person reads names
 // ("Nia is 8 spaces from Imp"). Each id of `state` whose creature has another name is
 // replaced where it stands as a whole word (an id is letters, digits, '-' and '_'), the
@@ -150,6 +149,7 @@ let naming = (text) => text;
 /** @param {(text: string) => string} fn */
 export function nameIdsWith(fn) { naming = fn; }
 
+// A creature's name (its id when it has none; a dash for no creature).
 export function creatureName(state, id) {
   const e = state && id ? state.entities[id] : null;
   return e ? e.name || id : id || "—";
