@@ -80,6 +80,10 @@ KEEP_ALIVE_SECONDS = 5
 CONNECTIONS = 2000
 """Connections and requests at once (uvicorn's ``limit_concurrency``, at most half the
 process's file descriptors): past it a request is answered 503 at once."""
+CONNECTIONS_PER_ADDRESS = 64
+"""Connections one client address may hold open at once (``arbiter.server.guard``): a
+connection past it is answered 429 naming this limit and closed. Loopback clients are not
+counted (a reverse proxy on the same machine, whose clients the server cannot tell apart)."""
 
 # -- the battle map ---------------------------------------------------------------------------
 MOVE_SQUARES = 1000
@@ -92,6 +96,9 @@ bound as every list argument, ``core.catalogue.MAX_ITEMS``)."""
 MAP_SQUARES = 40_000
 """Squares of terrain one encounter's map may hold (Polemos walls, windows and smoke;
 realms difficult terrain): a paint past it is refused, clearing is always allowed."""
+VISION_SQUARES = 20
+"""The farthest a character's vision reveals the fog of war (``fog`` ``vision``), in squares
+(Chebyshev): at most (2 x 20 + 1)² = 1,681 lines of sight per character a player view."""
 IMAGE_BYTES = 10 * 1024 * 1024
 """Bytes of one uploaded scene image (PNG, JPEG or WebP), as sent."""
 IMAGE_SIDE = 8192
@@ -105,6 +112,7 @@ __all__ = [
     "BODY_BYTES",
     "CAMPAIGN_IMAGE_BYTES",
     "CONNECTIONS",
+    "CONNECTIONS_PER_ADDRESS",
     "DICE_MAX_DEPTH",
     "HEADER_SECONDS",
     "IMAGE_BYTES",

@@ -13,8 +13,12 @@ uvicorn with it, :func:`arbiter.server.uvicorn_options`):
   a new connection past it closes the one that has waited longest, so a flood of half-sent
   requests can never use up the descriptors that the next client needs.
 
+- keeps at most :data:`~arbiter.limits.CONNECTIONS_PER_ADDRESS` connections open per
+  client address (loopback addresses, :data:`UNCOUNTED`, aside): one more is answered 429
+  naming the limit and closed, before any of its request is read.
+
 A WebSocket upgrade leaves the guard once its request is read (the WebSocket has its own
-limits). See docs/server.md, "Slow clients".
+limits: WS_PER_ADDRESS, WS_PER_TOKEN). See docs/server.md, "Slow clients".
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
+import json
 import resource
 import weakref
 from typing import Any
@@ -46,11 +51,58 @@ _WAITING: weakref.WeakKeyDictionary[Any, dict[GuardedHttp, None]] = (
 headers, oldest first (a dict keeps insertion order)."""
 
 
+UNCOUNTED = frozenset({"127.0.0.1", "::1"})
+"""Client addresses whose connections are not capped: the loopback ones (a reverse proxy
+on the same machine holds many connections for many clients)."""
+
+_OPEN: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+"""Per server: open connections by client address (the counted ones)."""
+
+
+def too_many_connections() -> bytes:
+    """The whole answer to a connection past CONNECTIONS_PER_ADDRESS."""
+    body = json.dumps({"error": "too many open connections from your address: at most "
+                                f"{limits.CONNECTIONS_PER_ADDRESS} at once (limit "
+                                "CONNECTIONS_PER_ADDRESS)", "limit": "CONNECTIONS_PER_ADDRESS"
+                       }).encode()
+    return (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
+            b"retry-after: 5\r\nconnection: close\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+
+
 class GuardedHttp(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a deadline for each request's headers and body and
-    a cap on connections waiting for their headers (the oldest is closed past it)."""
+    """uvicorn's httptools protocol with a deadline for each request's headers and body, a
+    cap on connections waiting for their headers (the oldest is closed past it) and a cap
+    on open connections per client address."""
 
     _timer: asyncio.TimerHandle | None = None
+    _counted: str | None = None
+    """The client address this connection counts against, when it is counted."""
+
+    def _admit(self) -> bool:
+        """Count this connection against its address; False (and answered 429, closed)
+        when that address has CONNECTIONS_PER_ADDRESS open already."""
+        host = self.client[0] if self.client else None
+        if host is None or host in UNCOUNTED:
+            return True
+        counts = _OPEN.setdefault(self.server_state, {})
+        if counts.get(host, 0) >= limits.CONNECTIONS_PER_ADDRESS:
+            self.transport.write(too_many_connections())
+            self.transport.close()
+            return False
+        counts[host] = counts.get(host, 0) + 1
+        self._counted = host
+        return True
+
+    def _release(self) -> None:
+        host, self._counted = self._counted, None
+        if host is not None:
+            counts = _OPEN.setdefault(self.server_state, {})
+            left = counts.get(host, 1) - 1
+            if left > 0:
+                counts[host] = left
+            else:
+                counts.pop(host, None)
 
     def _waiting(self) -> dict[GuardedHttp, None]:
         return _WAITING.setdefault(self.server_state, {})
@@ -87,10 +139,12 @@ class GuardedHttp(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._begin()
+        if self._admit():
+            self._begin()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._done()
+        self._release()
         super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
@@ -107,6 +161,7 @@ class GuardedHttp(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._done()
+        self._release()  # the WebSocket protocol takes the connection over (its own limits)
         super().handle_websocket_upgrade()
 
 
@@ -143,4 +198,5 @@ def trim_soon(seconds: float = 0.5) -> None:
     loop.call_later(seconds, lambda: loop.run_in_executor(None, trim_memory))
 
 
-__all__ = ["TRIM_BYTES", "GuardedHttp", "pending_cap", "trim_memory", "trim_soon"]
+__all__ = ["TRIM_BYTES", "UNCOUNTED", "GuardedHttp", "pending_cap", "too_many_connections",
+           "trim_memory", "trim_soon"]

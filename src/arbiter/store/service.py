@@ -65,6 +65,14 @@ log = logging.getLogger("arbiter.store")
 T = TypeVar("T")
 
 MAX_RETRIES = 40
+"""A command that lost the race for its encounter's next log position (another server on
+the same PostgreSQL database appended first) is decided again at least this many times..."""
+RETRY_SECONDS = 10.0
+"""...and for as long as this since its first try: contention alone never fails a client
+(issue: bounded work; bench/postgres.py measures it)."""
+BACK_OFF_SECONDS = (0.0005, 0.05)
+"""The first and the longest wait before deciding again: a random time up to the first,
+doubling with each try up to the longest ("full jitter"), so contenders spread out."""
 
 
 def digest(token: str) -> str:
@@ -332,9 +340,7 @@ class GameService:
         again on the newer state.
         """
         tried = -1
-        for attempt in range(MAX_RETRIES):
-            if attempt:
-                _back_off(attempt)
+        for _ in _attempts():
             with self.locked(encounter_id):
                 loaded = self._current(encounter_id, check=expected_version is not None)
                 tried = loaded.version
@@ -529,9 +535,7 @@ class GameService:
     def _marker(self, encounter_id: str, kind: str, author: str,
                 expected_version: int | None) -> tuple[Loaded, LogRecord]:
         tried = -1
-        for attempt in range(MAX_RETRIES):
-            if attempt:
-                _back_off(attempt)
+        for _ in _attempts():
             with self.locked(encounter_id):
                 rows = self.store.markers(encounter_id)
                 version = tried = rows[-1][0] if rows else 0
@@ -654,9 +658,7 @@ class GameService:
         as there: only ``advance_time`` rolls, under the campaign's rulings)."""
         key = self._roster_lock(campaign_id)
         tried = -1
-        for attempt in range(MAX_RETRIES):
-            if attempt:
-                _back_off(attempt)
+        for _ in _attempts():
             with self.locked(key):
                 loaded = self._roster_current(campaign_id, check=expected_version is not None)
                 tried = loaded.version
@@ -702,9 +704,7 @@ class GameService:
                        expected_version: int | None) -> tuple[RosterLoaded, LogRecord]:
         key = self._roster_lock(campaign_id)
         tried = -1
-        for attempt in range(MAX_RETRIES):
-            if attempt:
-                _back_off(attempt)
+        for _ in _attempts():
             with self.locked(key):
                 version = tried = self.store.campaign_log_version(campaign_id)
                 rows = self.store.campaign_markers(campaign_id)
@@ -790,8 +790,24 @@ class GameService:
 
 
 def _back_off(attempt: int) -> None:
-    """Wait a little, randomly, before deciding again, so contenders spread out."""
-    time.sleep(secrets.randbelow(1000) / 1_000_000 * min(attempt, 10))
+    """Wait a random time before try ``attempt`` + 1: up to BACK_OFF_SECONDS[0] doubled
+    ``attempt`` - 1 times, at most BACK_OFF_SECONDS[1]."""
+    first, longest = BACK_OFF_SECONDS
+    ceiling = min(longest, first * 2 ** min(attempt - 1, 30))
+    time.sleep(ceiling * secrets.randbelow(1_000_001) / 1_000_000)
+
+
+def _attempts() -> Iterator[int]:
+    """The tries of a command that may lose a race: 0, 1, 2..., each after the first
+    after :func:`_back_off`; at least MAX_RETRIES of them, and more until RETRY_SECONDS
+    have passed since the first (then the caller reports the :class:`Conflict`)."""
+    began = time.monotonic()
+    attempt = 0
+    while attempt < MAX_RETRIES or time.monotonic() - began < RETRY_SECONDS:
+        if attempt:
+            _back_off(attempt)
+        yield attempt
+        attempt += 1
 
 
 def _joining(ruleset: Ruleset, state: EncounterState,
