@@ -268,3 +268,56 @@ def test_a_roster_picture_follows_the_character_and_the_bestiary_creature_into_e
     r = client.delete(f"/api/campaigns/{cid}/bestiary/marsh-bandit", headers=gm)
     assert r.status_code == 200, r.text
     assert client.get(f"/api/campaigns/{cid}/images/{bandit}", headers=gm).status_code == 404
+
+
+def test_a_players_characters_see_through_the_fog_by_line_of_sight(
+        client: TestClient) -> None:
+    """Vision (issue 34): with the fog's ``vision`` at 4, a player's map also reveals what
+    their character sees within 4 squares by line of sight (Polemos: walls and smoke stop
+    it, P-REQ-4). A ganger in plain view shows; one behind the wall and one too far stay
+    absent from the player's state and odds; the GM's fog is unchanged; another player's
+    character sees its own surroundings, not Vera's."""
+    actors = [{"id": "vera", "template": "soldier", "side": "heroes", "position": [2, 2]},
+              {"id": "doc", "template": "soldier", "side": "heroes", "position": [20, 20]},
+              {"id": "near", "template": "ganger", "side": "gang", "position": [4, 3]},
+              {"id": "behind", "template": "ganger", "side": "gang", "position": [5, 2]},
+              {"id": "far", "template": "ganger", "side": "gang", "position": [9, 2]}]
+    table = Table(client, "polemos", actors, ["vera"])
+    doc = {"Authorization": "Bearer " + client.post(
+        f"/api/campaigns/{table.cid}/players", headers=table.gm,
+        json={"name": "Bo", "characters": ["doc"]}).json()["token"]}
+    r = table.post(table.gm, {"command": {"do": "terrain", "squares": [[4, 1], [4, 2]],
+                                          "what": "wall"}})
+    assert r.status_code == 201, r.text
+    r = table.post(table.gm, {"command": {"do": "fog", "enabled": True}})
+    assert r.status_code == 201, r.text
+    assert sorted(state(table, table.player)["entities"]) == ["vera"]  # all in fog
+    r = table.post(table.gm, {"command": {"do": "fog", "vision": 4}})
+    assert r.status_code == 201, r.text
+    seen = state(table, table.player)
+    assert sorted(seen["entities"]) == ["near", "vera"]  # behind the wall, too far: not
+    squares = {tuple(q) for q in seen["fog"]["squares"]}
+    assert (4, 3) in squares and (4, 2) in squares  # the wall itself is seen
+    assert (5, 2) not in squares and (6, 2) not in squares and (9, 2) not in squares
+    assert (2, 6) in squares and (6, 6) in squares  # open ground, within 4 squares
+    assert len(squares) < 81  # the wall hides part of the box
+    gm_fog = state(table, table.gm)["fog"]
+    assert gm_fog["squares"] == [] and gm_fog["vision"] == 4
+    assert sorted(state(table, doc)["entities"]) == ["doc"]  # nobody near Doc
+    odds = table.client.post(f"/api/encounters/{table.eid}/odds", headers=table.player,
+                             json={"command": {"do": "attack", "actor": "vera",
+                                               "target": "behind"}})
+    options = table.client.get(f"/api/encounters/{table.eid}/options?actor=vera",
+                               headers=table.player).json()
+    attack = next(o for o in options["options"] if o["command"] == "attack")
+    assert sorted(t["id"] for t in attack["targets"]) == ["near", "vera"]
+    assert odds.status_code == 422  # as of a creature that is not there
+    assert odds.json()["error"] == ("no creature or object named 'behind' here (known: "
+                                    "near, vera)")
+    r = table.post(table.gm, {"command": {"do": "fog", "vision": 0}})
+    assert r.status_code == 201, r.text
+    assert sorted(state(table, table.player)["entities"]) == ["vera"]
+    r = table.post(table.gm, {"command": {"do": "fog", "vision": 0}})
+    assert r.status_code == 422 and "already so" in r.json()["error"]
+    r = table.post(table.gm, {"command": {"do": "fog", "vision": 99}})
+    assert r.status_code == 422 and r.json()["field"] == "command.vision"

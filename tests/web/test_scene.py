@@ -267,3 +267,32 @@ def test_a_zone_drawn_as_a_region_of_the_scene(
     settled(page)
     screenshot(page, "zones-regions-1440")
     assert not problems, problems
+
+
+def test_vision_set_in_edit_map_shows_the_player_what_their_character_sees(
+        gm: BrowserContext, browser: Browser, server: ServerThread) -> None:  # noqa: F811
+    """Vision through the fog (issue 34): the fog is on with nothing revealed, so the
+    player's phone shows Nia alone; the GM picks a fog kind in Edit map and sets vision to
+    20 squares; the player's map then shows the foes Nia sees (realms has no walls)."""
+    from .test_map import open_console, table
+
+    made = table(server, "realms", [{"do": "fog", "enabled": True}])
+    for context in browsing(browser, 390, 844):
+        player, player_problems = watched(context)
+        player.goto(player_link(server.url, made))
+        map_open(player)
+        expect(player.locator(".battlemap .tok")).to_have_count(1)  # Nia alone
+        page = open_console(gm, server, made)
+        map_open(page)
+        page.locator("#map-panel .tool-paint").click()
+        page.locator("#map-panel .paint-kind").select_option("fog: reveal")
+        vision = page.locator("#map-panel input[name=fog-vision]")
+        expect(vision).to_have_value("0")
+        vision.fill("20")
+        vision.press("Enter")
+        expect(page.locator("#map-panel .mapinfo")).to_contain_text(
+            "Characters see 20 squares through the fog")
+        expect(player.locator(".battlemap .tok[data-id='bandit']")).to_have_count(1)
+        screenshot(player, "fog-vision-player-390")
+        assert not page.script_errors  # type: ignore[attr-defined]
+        assert not player_problems, player_problems

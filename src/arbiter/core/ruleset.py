@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -18,7 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
-from ..limits import IMAGE_SIDE, MAP_SQUARES, PAINT_SQUARES
+from ..limits import IMAGE_SIDE, MAP_SQUARES, PAINT_SQUARES, VISION_SQUARES
 from . import catalogue as args
 from .catalogue import (
     CommandSpec,
@@ -87,7 +87,14 @@ def in_fog(state: EncounterState, entity: Entity) -> bool:
     """Whether ``entity`` stands in fog: the fog is on and its square (a grid's position)
     or zone is not revealed. A creature off the map is never in fog."""
     fog = state.extra.get("fog")
-    if not fog or not fog.get("enabled"):
+    return fog is not None and fog_hides(fog, entity)
+
+
+def fog_hides(fog: Mapping[str, Any], entity: Entity) -> bool:
+    """Whether ``fog`` (the encounter's, or a player's with their characters' vision:
+    :meth:`Ruleset.fog_seen_by`) hides ``entity``: the fog is on and its square or zone is
+    not revealed."""
+    if not fog.get("enabled"):
         return False
     position = getattr(entity, "position", None)
     if isinstance(position, list | tuple) and len(position) == 2:
@@ -674,7 +681,11 @@ class Ruleset:
              squares=args.squares("squares to reveal (or hide)"),
              corners=args.squares("two corners: every square of the rectangle between them"),
              zones=args.items("zones to reveal (or hide), by name"),
-             hide=args.flag("hide the squares and zones instead of revealing them"))
+             hide=args.flag("hide the squares and zones instead of revealing them"),
+             vision=args.integer("how far the players' characters see through the fog, in "
+                                 "squares (each player's map also shows what their own "
+                                 "characters see by line of sight; 0: only what the GM "
+                                 "reveals)", lo=0, hi=VISION_SQUARES))
     def do_fog(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Fog changes (the game master's alone): a creature standing in fog is absent from
         what its enemies' players receive, as a hidden one is (``server/views.py``)."""
@@ -702,11 +713,17 @@ class Ruleset:
             raise IllegalCommand(f"the fog would have more than {MAP_SQUARES} squares "
                                  "revealed (limit MAP_SQUARES): hide some first")
         enabled = now["enabled"] if a.get("enabled") is None else bool(a["enabled"])
-        if enabled == now["enabled"] and not squares and not zones:
-            raise IllegalCommand("the fog is already so: give enabled, squares, corners or "
-                                 "zones")
-        return [Event("fog_set", {"enabled": enabled, "squares": sorted([list(q) for q in squares]),
-                                  "zones": sorted(set(zones)), "hide": hide})]
+        vision = a.get("vision")
+        changes_vision = vision is not None and vision != int(now.get("vision", 0))
+        if enabled == now["enabled"] and not squares and not zones and not changes_vision:
+            raise IllegalCommand("the fog is already so: give enabled, squares, corners, "
+                                 "zones or vision")
+        data: dict[str, Any] = {"enabled": enabled,
+                                "squares": sorted([list(q) for q in squares]),
+                                "zones": sorted(set(zones)), "hide": hide}
+        if vision is not None and changes_vision:
+            data["vision"] = int(vision)
+        return [Event("fog_set", data)]
 
     @event("Fog of war {enabled?on|off}[: {squares} {hide?hidden|revealed}][; zones {zones} "
            "{hide?hidden|revealed}].",
@@ -714,7 +731,8 @@ class Ruleset:
            # squares the GM chose is theirs to keep
            player="The fog of war {enabled?shifts|lifts}.",
            enabled=args.flag("whether there is fog"), squares=args.squares("the squares"),
-           zones=args.items("the zones"), hide=args.flag("hidden rather than revealed"))
+           zones=args.items("the zones"), hide=args.flag("hidden rather than revealed"),
+           vision=args.integer("how far the characters see through it now (squares)"))
     def apply_fog_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         now = fog_of(state)
         squares = {tuple(q) for q in now["squares"]}
@@ -726,9 +744,60 @@ class Ruleset:
         else:
             squares |= given
             zones |= set(data["zones"])
-        state.extra["fog"] = {"enabled": bool(data["enabled"]),
-                              "squares": sorted([list(q) for q in squares]),
-                              "zones": sorted(zones), "rev": int(now.get("rev", 0)) + 1}
+        fog: dict[str, Any] = {"enabled": bool(data["enabled"]),
+                               "squares": sorted([list(q) for q in squares]),
+                               "zones": sorted(zones), "rev": int(now.get("rev", 0)) + 1}
+        vision = int(data.get("vision", now.get("vision", 0)))
+        if vision:
+            fog["vision"] = vision
+        state.extra["fog"] = fog
+
+    # -- vision through the fog ------------------------------------------------------------
+    def sight_blocked(self, state: EncounterState, a: tuple[int, int],
+                      b: tuple[int, int]) -> bool:
+        """Whether something on the grid stops the line of sight from square ``a`` to ``b``
+        (the squares themselves excluded: a wall is seen, what is behind it is not). Nothing
+        by default; a ruleset with walls or smoke gives its own (Polemos)."""
+        return False
+
+    def vision_of(self, state: EncounterState, who: Entity,
+                  radius: int) -> tuple[frozenset[tuple[int, int]], frozenset[str]]:
+        """The squares and zones ``who`` sees through the fog within ``radius`` squares:
+        on a grid, each square of the box around its square that :meth:`sight_blocked`
+        does not hide; in zones, its own zone. Bounded before any work by
+        :data:`~arbiter.limits.VISION_SQUARES`."""
+        radius = min(max(int(radius), 0), VISION_SQUARES)
+        position = getattr(who, "position", None)
+        if isinstance(position, list | tuple) and len(position) == 2:
+            x0, y0 = int(position[0]), int(position[1])
+            here = (x0, y0)
+            return frozenset(
+                (x, y) for x in range(x0 - radius, x0 + radius + 1)
+                for y in range(y0 - radius, y0 + radius + 1)
+                if not self.sight_blocked(state, here, (x, y))), frozenset()
+        zone = getattr(who, "zone", None)
+        if isinstance(zone, str) and zone:
+            return frozenset(), frozenset({zone})
+        return frozenset(), frozenset()
+
+    def fog_seen_by(self, state: EncounterState, watchers: Iterable[str]) -> dict[str, Any]:
+        """The fog as the player of ``watchers`` (their characters) meets it: what the game
+        master revealed and, when the fog has ``vision``, what those characters see
+        (:meth:`vision_of`). The game master's is the encounter's own."""
+        fog = fog_of(state)
+        radius = int(fog.get("vision", 0))
+        if not fog["enabled"] or radius <= 0:
+            return fog
+        squares = set(revealed_squares(fog))
+        zones = set(fog["zones"])
+        for who in sorted(watchers):
+            entity = state.entities.get(who)
+            if entity is None:
+                continue
+            seen, near = self.vision_of(state, entity, radius)
+            squares |= seen
+            zones |= near
+        return {**fog, "squares": sorted([list(q) for q in squares]), "zones": sorted(zones)}
 
     @event("{target} is revealed as its turn starts.", target=args.creature("who"))
     def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:
@@ -862,8 +931,10 @@ class Ruleset:
         out += self.map_commands(state)
         fog = fog_of(state)
         if fog["enabled"] or fog["squares"] or fog["zones"]:
-            out.append({"do": "fog", "enabled": fog["enabled"],
-                        **({"zones": list(fog["zones"])} if fog["zones"] else {})})
+            if fog["enabled"] or fog["zones"] or fog.get("vision"):  # else nothing to set
+                out.append({"do": "fog", "enabled": fog["enabled"],
+                            **({"zones": list(fog["zones"])} if fog["zones"] else {}),
+                            **({"vision": fog["vision"]} if fog.get("vision") else {})})
             out += [{"do": "fog", "squares": part} for part in chunks(fog["squares"])]
         return out + self.placement_commands(state)
 

@@ -49,7 +49,7 @@ from ..core import (
 from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
 from ..core.options import options_json
 from ..core.roster import AlreadyListed, NotListed
-from ..core.ruleset import fog_of, revealed_squares
+from ..core.ruleset import revealed_squares
 from ..limits import (
     BODY_BYTES,
     IMAGE_BYTES,
@@ -1110,8 +1110,9 @@ class Api:
         games = self.games
 
         def work() -> tuple[StoredImage, bytes, bool] | None:
-            scene, fog = games.read(eid, lambda ld: (
-                dict(ld.state.extra.get("scene") or {}), fog_of(ld.state)))
+            scene, fog = games.read(eid, lambda ld: (  # a player's: with their vision
+                dict(ld.state.extra.get("scene") or {}),
+                View(ld.state, principal, ld.ruleset).fog))
             image = str(scene.get("image") or "")
             found = games.store.image(principal.campaign_id, image) if image else None
             if found is None:
@@ -1119,11 +1120,12 @@ class Api:
             if principal.is_gm or not fog["enabled"]:
                 return found, found.data, False
             # a player's image under fog: dark but where it is revealed (kept per fog)
-            key = (found.hash, principal.campaign_id, fog["rev"], scene["square"],
-                   scene["offset_x"], scene["offset_y"])
+            revealed = revealed_squares(fog)
+            key = (found.hash, principal.campaign_id, fog["rev"], revealed,
+                   scene["square"], scene["offset_x"], scene["offset_y"])
             data = self._fogged.get(key)
             if data is None:
-                data = fogged(found, scene, revealed_squares(fog))
+                data = fogged(found, scene, revealed)
                 if len(self._fogged) >= 32:
                     self._fogged.clear()
                 self._fogged[key] = data

@@ -55,7 +55,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState, Entity, Ruleset
-from ..core.ruleset import fog_of, in_fog, revealed_squares
+from ..core.ruleset import fog_hides, fog_of, revealed_squares
 from ..store import LogRecord, Principal
 
 GM_ONLY_FIELDS = frozenset({"notes", "gm_notes", "secret", "secrets"})
@@ -200,6 +200,9 @@ class View:
         self.gm = principal.is_gm
         self.own = {c for c in principal.characters if c in state.entities}
         self.sides = {state.entities[c].side for c in self.own} - {None}
+        # the fog as this reader meets it: the GM's own; a player's with what their
+        # characters see through it (the fog's ``vision``)
+        self.fog = fog_of(state) if self.gm else ruleset.fog_seen_by(state, self.own)
         concealed: set[str] = set()
         if not self.gm:
             characters = frozenset(self.own)
@@ -224,7 +227,7 @@ class View:
     def _visible(self, entity: Entity) -> bool:
         if entity.id in self.own:
             return True
-        if in_fog(self.state, entity):
+        if fog_hides(self.fog, entity):
             return False  # standing in fog: absent, as a hidden creature is
         concealing = self.ruleset.concealing
         concealed = entity.hidden or any(c.name in concealing for c in entity.conditions)
@@ -319,7 +322,7 @@ class View:
         keys: frozenset[str] = getattr(self.ruleset, "public_extra", frozenset())
         extra = self.state.extra
         shown = {k: plain(extra[k]) for k in sorted(keys) if k in extra}
-        fog = fog_of(self.state)
+        fog = self.fog
         if fog["enabled"]:  # the map under the fog is not shown: only revealed squares
             shown = {k: _revealed_only(v, revealed_squares(fog)) for k, v in shown.items()}
         softened: dict[str, Any] = self._soften(shown)
@@ -406,7 +409,7 @@ class View:
                   if k in s.entities and k not in hide}
         if tokens:  # token pictures (content hashes), of the creatures this reader sees
             out["tokens"] = tokens
-        fog = fog_of(s)
+        fog = self.fog
         if fog["enabled"] or fog["squares"] or fog["zones"]:
             out["fog"] = plain(fog)  # what is revealed (the GM's map shades the rest)
         return out

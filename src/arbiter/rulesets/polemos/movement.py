@@ -119,6 +119,13 @@ class MovementRules(PolemosBase):
             else:
                 terrain[f"{x},{y}"] = data["what"]
 
+    def sight_blocked(self, state: EncounterState, a: tuple[int, int],
+                      b: tuple[int, int]) -> bool:
+        """A wall or smoke between the two squares stops the line of sight (P-REQ-4; a
+        window does not): what a character sees through the fog of war."""
+        walls = self.blocking(state, SIGHT_BLOCKERS)
+        return bool(walls) and bool(walls.on_line(a, b))
+
     def map_commands(self, state: EncounterState) -> list[dict[str, Any]]:
         """Walls, windows and smoke, painted again kind by kind (a saved scene)."""
         kinds: dict[str, list[list[int]]] = {}

@@ -50,6 +50,7 @@ const STYLE = `
 .maptools select, .maptools input[type=text] { font-size: .8rem; padding: 1px 4px; max-width: 12em; }
 .maptools .toolsub { display: inline-flex; gap: 4px; align-items: center; flex-wrap: wrap; }
 .maptools .toolsub label.check { flex: none; color: inherit; }
+.maptools .fog-vision input { width: 4em; font-size: .8rem; padding: 1px 4px; }
 /* a line kept for a drag's warnings, empty or not: the board under the pointer never moves */
 .maptriggers { font-size: .85rem; margin: 0; color: var(--bad); font-weight: 600; height: 1.4em; line-height: 1.4em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .battlemap .tok .foot { stroke: #fff; stroke-width: 2; fill-opacity: .45; }
@@ -944,7 +945,19 @@ export class BattleMap {
     set.type = "button";
     set.addEventListener("click", () => this.setZone());
     this.zoneForm.append(this.zoneId, this.zoneNext, indoor, set);
-    this.paintBox.append(this.paintKind, html("span", "muted", "drag over squares"));
+    // the fog's vision: how far the players' characters see through it (squares)
+    this.visionBox = html("label", "check fog-vision", "vision ");
+    this.visionInput = document.createElement("input");
+    this.visionInput.type = "number";
+    this.visionInput.min = "0";
+    this.visionInput.max = "20";
+    this.visionInput.name = "fog-vision";
+    this.visionInput.title = "how far each player's characters see through the fog, in squares (walls and smoke stop it; 0: only what you reveal)";
+    this.visionInput.setAttribute("aria-label", "vision through the fog, in squares");
+    this.visionInput.addEventListener("change", () => this.setVision());
+    this.visionBox.append(this.visionInput);
+    this.paintKind.addEventListener("change", () => this.syncTools());
+    this.paintBox.append(this.paintKind, this.visionBox, html("span", "muted", "drag over squares"));
     // the ruler's weapon: its range band at the distance measured (rulesets with bands)
     this.rulerBox = html("span", "toolsub ruler-tools");
     this.rulerWeapon = html("select", "ruler-weapon");
@@ -1053,6 +1066,11 @@ export class BattleMap {
       if (this.paintKind.dataset.list !== kinds.join("|")) {
         this.paintKind.replaceChildren(...kinds.map((k) => { const o = document.createElement("option"); o.value = k; o.textContent = k; return o; }));
         this.paintKind.dataset.list = kinds.join("|");
+      }
+      const fogKind = this.paintKind.value === FOG_REVEAL || this.paintKind.value === FOG_HIDE;
+      this.visionBox.hidden = !fogKind;
+      if (fogKind && document.activeElement !== this.visionInput) {
+        this.visionInput.value = String((this.state && this.state.fog && this.state.fog.vision) || 0);
       }
     }
     b.ruler.hidden = !this.kind;
@@ -1223,6 +1241,24 @@ export class BattleMap {
     if (!t || !t.square || this.painting.squares.has(key(t.square))) return;
     this.painting.squares.set(key(t.square), t.square);
     this.drawOverlays(this.state);
+  }
+
+  // The fog's vision from its field: a `fog` command (the fog turned on with it if off).
+  async setVision() {
+    const n = Number(this.visionInput.value);
+    if (!Number.isInteger(n) || n < 0 || n > 20) {
+      this.error.textContent = "vision: a whole number of squares from 0 to 20";
+      return;
+    }
+    const command = { do: "fog", vision: n };
+    if (!(this.state.fog && this.state.fog.enabled)) command.enabled = true;
+    try {
+      await this.submit(command);
+      this.say(n ? `Characters see ${n} squares through the fog` : "Characters see only what you reveal", "mapinfo ok");
+      this.error.textContent = "";
+    } catch (err) {
+      this.error.textContent = err.message;
+    }
   }
 
   async paintEnd(e) {
