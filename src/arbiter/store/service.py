@@ -784,9 +784,14 @@ class GameService:
                                checked.log,
                                before_commit=deadline.check if deadline is not None else None,
                                images=checked.images)
-        self._tokens.pop(checked.campaign.id, None)
-        self._rosters.pop(checked.campaign.id, None)
+        self.imported(checked.campaign.id)
         return checked.campaign
+
+    def imported(self, campaign_id: str) -> None:
+        """Forget what is cached of a campaign just imported (here or by another process
+        on the same database: the server imports big files in a child process)."""
+        self._tokens.pop(campaign_id, None)
+        self._rosters.pop(campaign_id, None)
 
 
 def _back_off(attempt: int) -> None:
