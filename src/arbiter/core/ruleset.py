@@ -285,8 +285,11 @@ class Ruleset:
 
     def ruling(self, state: EncounterState, ruling_id: str) -> str:
         """The value of a ruling in this encounter (its default lives in ``rulings.toml``
-        only)."""
-        return self.rulings.value(state.rulings, ruling_id)
+        only): the one way a rule reads one (``ruling_is`` to compare with a choice). An
+        encounter's ``rulings`` hold every ruling once it is created, so they are read
+        first (a Polemos fight reads about 1,800: one dict read each, not three calls)."""
+        found = state.rulings.get(ruling_id)
+        return found if found is not None else self.rulings.value(state.rulings, ruling_id)
 
     def ruling_is(self, state: EncounterState, ruling_id: str, choice: str) -> bool:
         """Whether a ruling is ``choice`` here; RulingError for a choice it does not list."""

@@ -98,7 +98,7 @@ class DemoRuleset(Ruleset):
                                 "critical": natural == 20, "attack": attack.to_json(),
                                 "economy": economy}
         if hit:
-            if natural == 20 and state.rulings.get("DEMO-1") == "max-damage":
+            if natural == 20 and self.ruling_is(state, "DEMO-1", "max-damage"):
                 amount = distribution(actor.damage).hi
                 data["damage"] = {"expression": actor.damage, "total": amount, "dice": [],
                                   "text": f"{actor.damage} at its maximum = {amount}"}

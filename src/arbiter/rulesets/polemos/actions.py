@@ -155,7 +155,7 @@ class ActionRules(PolemosBase):
                     is_attack = bool(data["attacked"])
         if target_name is not None:
             target = state.entity(target_name)
-            if a.affects is None and not willing and self.rule(state, "AP-21") == "declared":
+            if a.affects is None and not willing and self.ruling(state, "AP-21") == "declared":
                 raise InvalidCommand("act: say whether the ability could affect its unwilling "
                                      "target ('affects: true/false', ruling AP-21)")
             # P-ATK-1..4: an unwilling target that the action could affect; P-ATK-5: one attack

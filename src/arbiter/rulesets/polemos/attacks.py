@@ -86,7 +86,7 @@ def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) ->
     area: str | None = a.area
     if area is not None:
         target.area(area)  # P-TGT-4: must be one of the target's body areas
-    elif rules.rule(state, "AP-12") == "gm-chooses":
+    elif rules.ruling(state, "AP-12") == "gm-chooses":
         raise InvalidCommand("attack: name the body area hit (ruling AP-12 gm-chooses)")
     bonus, penalty = dice_modifier(command)
     defense_skill = f"{weapon.skill}_defense"
@@ -123,7 +123,7 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
     tactic asks this for every target it considers (measured on polemos-4v4: 224 attack
     set-ups a fight before, 41 after, with ``attack_choice_accepted``)."""
     probe = rules.bound(Command("attack", actor_id, {"target": target_id}))
-    rule2, ties = rules.rule(state, "AP-2"), rules.rule(state, "AP-1")
+    rule2, ties = rules.ruling(state, "AP-2"), rules.ruling(state, "AP-1")
     try:  # attack_setup's checks that do not depend on the weapon
         actor = rules.acting(state, probe)
         target = rules.creature(state, target_id)
@@ -135,7 +135,7 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
         gap = rules.range_between(state, actor, target, probe)
         if not rules.reach_held(state, actor, target, probe):  # the range: for each weapon
             rules.check_reach_gap(state, actor, target, gap, gap)
-        if rules.rule(state, "AP-12") == "gm-chooses":
+        if rules.ruling(state, "AP-12") == "gm-chooses":
             return []
     except RulesError:
         return []
@@ -282,7 +282,7 @@ class AttackRules(PolemosBase):
         a random one (1D<areas>), through armor."""
         s, data, willing = attack_checks(self, state, command)
         actor, target, weapon = s["actor"], s["target"], s["weapon"]
-        rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
+        rule2, ties = self.ruling(state, "AP-2"), self.ruling(state, "AP-1")
         attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
         data.update(target=target.id, weapon=s["weapon_name"], type=s["type"],
                     attack=not willing, attack_roll=Deferred(attack.to_json),
@@ -377,7 +377,7 @@ class AttackRules(PolemosBase):
             wound = self._new_wound(state, target, {"name": "unknown", "known": False,
                                                     "area": area}, why="critical")
         else:  # fatigue-wounds: two of them
-            points_each = 2 if self.rule(state, "AP-14") == "two-point" else 1
+            points_each = 2 if self.ruling(state, "AP-14") == "two-point" else 1
             first = self._new_wound(state, target, {"name": "fatigue", "fatigue": points_each},
                                     why="critical")
             events.append(first)

@@ -269,14 +269,6 @@ class PolemosBase(Ruleset):
             raise IllegalCommand(f"{actor.id} is down and cannot act")
         return actor
 
-    def rule(self, state: EncounterState, ruling: str) -> str:
-        """The value of a ruling here: ``Ruleset.ruling`` (its default lives in rulings.toml
-        only). An encounter's ``rulings`` hold every ruling once it is created, so they are
-        read first (1,783 reads a fight on polemos-4v4, each one dict read, not three
-        calls)."""
-        found = state.rulings.get(ruling)
-        return found if found is not None else self.ruling(state, ruling)
-
     @staticmethod
     def clock(state: EncounterState) -> int:
         """Rounds elapsed since the encounter was created (P-TIM-1)."""
@@ -310,12 +302,12 @@ class PolemosBase(Ruleset):
                 raise IllegalCommand(
                     "a minor action cannot be used while another action is being resolved",
                     rule="P-ACT-4")
-        counts = (self.rule(state, "AP-6") == "every-use") or state.current == actor.id
+        counts = (self.ruling(state, "AP-6") == "every-use") or state.current == actor.id
         if counts and actor.used_round == state.round and ability in actor.used:
             raise IllegalCommand(f"{actor.id} has already used {ability!r} this round",
                                  rule="P-ACT-1")
         if kind == "free" and state.current != actor.id and actor.channel \
-                and self.rule(state, "AP-5") == "whole-span":
+                and self.ruling(state, "AP-5") == "whole-span":
             raise IllegalCommand(f"{actor.id} is in the middle of a full action",
                                  rule="P-ACT-6")
         economy = self.spend(state, actor.id, kind)
@@ -334,7 +326,7 @@ class PolemosBase(Ruleset):
         return state
 
     def metric(self, state: EncounterState) -> str:
-        return self.rule(state, "POL-3")
+        return self.ruling(state, "POL-3")
 
     @staticmethod
     def blocking(state: EncounterState, kinds: tuple[str, ...]) -> Walls:
@@ -387,8 +379,8 @@ class PolemosBase(Ruleset):
                 gap = sphere_range(
                     (actor.sphere or "contact", actor.quadrant, here),
                     (target.sphere or "contact", target.quadrant, there),
-                    int(spheres.get("contact_size", 25)), self.rule(state, "AP-24"),
-                    self.rule(state, "AP-25"), given, self.metric(state),
+                    int(spheres.get("contact_size", 25)), self.ruling(state, "AP-24"),
+                    self.ruling(state, "AP-25"), given, self.metric(state),
                     a.edge if a is not None else None)
             except IllegalCommand:
                 if strict:
@@ -567,9 +559,9 @@ class PolemosBase(Ruleset):
         already taken; ``hit``: a ``damaged`` event's data, not applied to it, whose new
         values are read for its target); the rulings are read in ``state``, before them."""
         out: list[Event] = []
-        steps, low = _status_steps(self.rule(state, "AP-13"), self.rule(state, "AP-16"))
+        steps, low = _status_steps(self.ruling(state, "AP-13"), self.ruling(state, "AP-16"))
         low_sp, low_fp, low_fatigue, low_stress = low
-        vital_zero = self.rule(state, "POL-1") == "vital-zero"
+        vital_zero = self.ruling(state, "POL-1") == "vital-zero"
         entities = after.entities.values()
         downed: list[str] = []
         sustained: list[tuple[Entity, Condition]] = []

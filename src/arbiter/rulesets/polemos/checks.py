@@ -139,9 +139,9 @@ class CheckRules(PolemosBase):
         else:
             raise InvalidCommand("skill: give 'actor' and 'skill', or a 'value'")
         bonus, penalty = dice_modifier(command)
-        ties = self.rule(state, "AP-1")
+        ties = self.ruling(state, "AP-1")
         level, flat, more = defense_concealment(self, state, actor, skill)
-        result = roll_skill(value + flat, bonus + more, penalty, self.rule(state, "AP-2"), dice)
+        result = roll_skill(value + flat, bonus + more, penalty, self.ruling(state, "AP-2"), dice)
         data: dict[str, Any] = {"actor": command.actor, "skill": skill, "value": value,
                                 "bonus": bonus, "penalty": penalty, "total": result.total,
                                 "roll": Deferred(result.to_json)}
@@ -153,7 +153,7 @@ class CheckRules(PolemosBase):
             other_level, other_flat, other_more = defense_concealment(self, state, other,
                                                                             other_skill)
             opposed = roll_skill(other.skill(other_skill) + other_flat, other_more, 0,
-                                 self.rule(state, "AP-2"), dice)
+                                 self.ruling(state, "AP-2"), dice)
             data.update(against=other.id, opposed=opposed.total,
                         opposed_roll=Deferred(opposed.to_json),
                         success=success(result.total, opposed.total, ties))

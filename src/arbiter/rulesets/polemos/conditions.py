@@ -179,7 +179,7 @@ class ConditionRules(PolemosBase):
         if cond.duration.kind == "caused" and cause_present(state, target,
                                                                   cond.duration.cause,
                                                                   cond.name):
-            if self.rule(state, "AP-20") == "refuse":
+            if self.ruling(state, "AP-20") == "refuse":
                 raise IllegalCommand(f"{cond.name} is caused by {cond.duration.cause} and "
                                      "cannot be removed while it remains", rule="P-CON-6")
             rounds = command.a.rounds

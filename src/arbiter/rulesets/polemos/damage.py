@@ -204,17 +204,17 @@ def damage_events(rules: PolemosBase, state: EncounterState, target_id: str, are
                   dtype: DamageType, amount: int, rating: int, source: str | None, targeted: bool,
                   extra: dict[str, Any], dice: DiceSource, armor: bool = True) -> list[Event]:
     target = rules.creature(state, target_id)
-    covered = bool(extra.get("covered")) and rules.rule(state, "AP-18") == "nullify"
+    covered = bool(extra.get("covered")) and rules.ruling(state, "AP-18") == "nullify"
     result = resolve_damage(target, area, dtype, amount, rating, covered=covered,
-                            armor_rule=rules.rule(state, "AP-8"),
-                            measures=rules.rule(state, "AP-19"),
-                            clamp=rules.rule(state, "AP-9") == "clamp", armor=armor)
+                            armor_rule=rules.ruling(state, "AP-8"),
+                            measures=rules.ruling(state, "AP-19"),
+                            clamp=rules.ruling(state, "AP-9") == "clamp", armor=armor)
     threshold = target.critical_threshold
     if source is not None and isinstance(state.entities.get(source), Creature):
         threshold = rules.creature(state, source).critical_threshold
     # P-CDP-1, P-CDP-2: one point per full threshold of the damage dealt before armor
     points = round_down(amount, threshold)
-    if rules.rule(state, "AP-7") == "extra":
+    if rules.ruling(state, "AP-7") == "extra":
         points += round_down(result["armor_damage"], threshold)
     data = {"target": target_id, "source": source, "actor": source, "amount": amount,
             "taken": sum(result["taken"].values()),

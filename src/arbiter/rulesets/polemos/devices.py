@@ -118,7 +118,7 @@ class DeviceRules(PolemosBase):
             raise IllegalCommand(f"{actor} is not connected to {name} and knows none of its "
                                  "processes", rule="P-REQ-12")
         addresses = state.extra.get("addresses", {}).get(actor, [])
-        hosts_shown = self.rule(state, "AP-27") == "host-known"
+        hosts_shown = self.ruling(state, "AP-27") == "host-known"
         listed = {}
         for pid, proc in sorted(state.extra.get("processes", {}).items()):
             if proc["network"] != name:

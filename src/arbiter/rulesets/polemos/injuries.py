@@ -55,7 +55,7 @@ def round_effects(rules: PolemosBase, state: EncounterState, who: str,
         if "damage" in cond.data:
             events += per_round_damage(rules, ahead.of(events), who, cond, dice)
     events += bleeding_tick(rules, ahead.of(events), who, dice)
-    points = 2 if rules.rule(state, "AP-14") == "two-point" else 1
+    points = 2 if rules.ruling(state, "AP-14") == "two-point" else 1
     for name in FATIGUE_CONDITIONS:
         after = ahead.of(events)
         current = rules.creature(after, who)
@@ -86,7 +86,7 @@ def bleeding_tick(rules: PolemosBase, state: EncounterState, who: str,
     (AP-10); a bandaged origin stops it while the bandage lasts (P-BLD-3, P-BLD-4)."""
     creature = rules.creature(state, who)
     events: list[Event] = []
-    independent = rules.rule(state, "AP-10") == "independent"
+    independent = rules.ruling(state, "AP-10") == "independent"
     ahead = Ahead(rules, state)
     for bleed in creature.bleeding:
         if bandaged(creature, bleed.origin):
@@ -208,7 +208,7 @@ class InjuryRules(PolemosBase):
         creature.wounds = [*creature.wounds, wound]
         state.extra["wound_count"] = max(int(state.extra.get("wound_count", 0)), data["count"])
         self._wound_effects(creature, wound, wound.bleeding, wound.source)
-        if "vital" in wound.tags and self.rule(state, "AP-11") == "applied":
+        if "vital" in wound.tags and self.ruling(state, "AP-11") == "applied":
             self._reset_bleeding(creature, None)  # P-BLD-5, AP-11: when it lands
 
     @command("Give a creature a wound (from wounds.toml, or described here).",
@@ -293,7 +293,7 @@ class InjuryRules(PolemosBase):
             raise IllegalCommand(f"{wound.id} ({wound.name}) is already known", rule="P-WND-6")
         data: dict[str, Any] = {"target": target.id, "wound": wound.id}
         result = command.a.result
-        if result is None and self.rule(state, "AP-31") == "default-table":
+        if result is None and self.ruling(state, "AP-31") == "default-table":
             reveal = roll("3d6", dice)
             data["roll"] = Deferred(reveal.to_json)
             result = next(r["wound"] for r in reveal_table() if reveal.total <= r["upto"])
@@ -515,13 +515,13 @@ class InjuryRules(PolemosBase):
             raise InvalidCommand("stress: amount must not be negative (use 'indulge')")
         data: dict[str, Any] = {"target": target.id, "amount": amount}
         if a.discipline is not None:
-            result = roll_skill(target.skill("discipline"), 0, 0, self.rule(state, "AP-2"), dice)
-            avoided = success(result.total, a.discipline, self.rule(state, "AP-1"))
+            result = roll_skill(target.skill("discipline"), 0, 0, self.ruling(state, "AP-2"), dice)
+            avoided = success(result.total, a.discipline, self.ruling(state, "AP-1"))
             data.update(discipline=Deferred(result.to_json), avoided=avoided)
             if avoided:
                 amount = 0
         stress = target.stress + amount
-        final = STRESS_THRESHOLDS[self.rule(state, "AP-16")][-1]
+        final = STRESS_THRESHOLDS[self.ruling(state, "AP-16")][-1]
         breakdown = stress >= final  # P-STS-5: stress resets (AP-16: to 0)
         data.update(stress=0 if breakdown else stress, breakdown=breakdown)
         events = [Event("stress_changed", data)]

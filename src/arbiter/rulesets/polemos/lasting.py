@@ -144,7 +144,7 @@ class LastingRules(PolemosBase):
         wounds that fall due (P-WND-4), what ends and what comes back."""
         if state.in_combat:
             raise IllegalCommand("time passes round by round in turn-by-turn play: use 'next'")
-        rounds = rounds_in(command.a.amount, command.a.unit, self.rule(state, "AP-30"))
+        rounds = rounds_in(command.a.amount, command.a.unit, self.ruling(state, "AP-30"))
         events = self._pass_time(state, rounds, dice)
         return events + self._consequences(state, events)
 
@@ -168,7 +168,7 @@ class LastingRules(PolemosBase):
         a = command.a
         target = self.creature(state, a.target)
         activity = a.activity
-        rounds = rounds_in(a.amount, a.unit, self.rule(state, "AP-30"))
+        rounds = rounds_in(a.amount, a.unit, self.ruling(state, "AP-30"))
         hours = round_down(rounds, HOUR)  # P-FAT-7: only complete hours count
         sp = min(target.sp + rounds, target.sp_max)  # P-FAT-5; AP-29 capped at maximum
         fp = target.fp
@@ -182,11 +182,11 @@ class LastingRules(PolemosBase):
                     raise IllegalCommand(f"{pick.id} ({pick.name}) is not a fatigue wound",
                                          rule="P-FAT-6")
                 fatigue = [pick] + [w for w in fatigue if w.id != pick.id]
-            elif self.rule(state, "AP-15") == "most-points":
+            elif self.ruling(state, "AP-15") == "most-points":
                 fatigue.sort(key=lambda w: -w.fatigue)
             removed = [w.id for w in fatigue[:hours]]
         if activity == "sleep":  # P-FAT-9: one FP per hour (AP-29: per complete hour)
-            started = hours if self.rule(state, "AP-29") == "full-hours" else \
+            started = hours if self.ruling(state, "AP-29") == "full-hours" else \
                 -((-rounds) // HOUR)
             fp = min(target.fp + started, target.fp_max)
         events = [Event("rested", {"target": target.id, "activity": activity, "rounds": rounds,
@@ -227,12 +227,12 @@ class LastingRules(PolemosBase):
         """Vitality back over time (POL-10): one a complete day in each body area."""
         if state.in_combat:
             raise IllegalCommand("time passes round by round in turn-by-turn play: use 'next'")
-        rounds = rounds_in(command.a.amount, command.a.unit, self.rule(state, "AP-30"))
+        rounds = rounds_in(command.a.amount, command.a.unit, self.ruling(state, "AP-30"))
         days = rounds // DAY
         who = command.a.target
         creatures = [self.creature(state, who)] if who is not None else [
             e for e in state.entities.values() if isinstance(e, Creature)]
-        if days == 0 or self.rule(state, "POL-10") == "none":
+        if days == 0 or self.ruling(state, "POL-10") == "none":
             return []
         events: list[Event] = []
         for creature in creatures:
@@ -290,7 +290,7 @@ class LastingRules(PolemosBase):
         the limit."""
         start = self.clock(state)
         end = start + rounds
-        heal_at, worsen_at = ENDURANCE[self.rule(state, "POL-2")]
+        heal_at, worsen_at = ENDURANCE[self.ruling(state, "POL-2")]
         events: list[Event] = []
         scratch, now, settled, changing = state, start, False, 0
         while True:
@@ -353,7 +353,7 @@ class LastingRules(PolemosBase):
                 return events
             if wound.cause is None:  # a caused wound stays while its cause does (P-WND-8)
                 result = roll_skill(creature.skill("endurance"), 0, 0,
-                                    self.rule(state, "AP-2"), dice)
+                                    self.ruling(state, "AP-2"), dice)
                 outcome = ("heals" if result.total >= heal_at else
                            "worsens" if result.total <= worsen_at else "stays")
                 if outcome == "worsens":

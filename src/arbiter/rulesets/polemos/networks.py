@@ -200,8 +200,8 @@ def in_signal(rules: PolemosBase, state: EncounterState, system: str, name: str,
         else None
     if here is None or there is None:
         return True
-    gap = distance(here, there, rules.rule(state, "POL-3"))
-    return gap <= reach if rules.rule(state, "AP-28") == "inclusive" else gap < reach
+    gap = distance(here, there, rules.ruling(state, "POL-3"))
+    return gap <= reach if rules.ruling(state, "AP-28") == "inclusive" else gap < reach
 
 
 def connectable(rules: PolemosBase, state: EncounterState, actor: str, name: str,
@@ -348,7 +348,7 @@ class NetworkRules(PolemosBase):
                                  f"{', '.join(k for k in kinds if k != 'personal')}")
         reach = kinds[kind]["range"]
         if kind == "adhoc":
-            reach = int(self.rule(state, "POL-7"))  # roughly a city block (P-NET-24)
+            reach = int(self.ruling(state, "POL-7"))  # roughly a city block (P-NET-24)
         if a.range is not None:
             reach = a.range
         public = bool(kinds[kind]["public"]) if a.public is None else a.public

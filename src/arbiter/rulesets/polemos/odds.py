@@ -33,7 +33,7 @@ class OddsRules(PolemosBase):
         a search (each hidden object found), hiding (its detection defense), knowing a
         place's restrictions abroad, and the wound reveal list."""
         a = self.bound(command).a
-        rule2, ties = self.rule(state, "AP-2"), self.rule(state, "AP-1")
+        rule2, ties = self.ruling(state, "AP-2"), self.ruling(state, "AP-1")
         if command.name == "skill":
             bonus, penalty = dice_modifier(command)
             actor = self.creature(state, command.actor) if command.actor else None
@@ -105,7 +105,7 @@ class OddsRules(PolemosBase):
                 cond = entity.condition("hidden")
                 needed = int(cond.data["defense"]) if cond and "defense" in cond.data \
                     else entity.skill("detection_defense")
-                found[entity.id] = Fraction(0) if self.rule(state, "POL-8") == "gm-decides" \
+                found[entity.id] = Fraction(0) if self.ruling(state, "POL-8") == "gm-decides" \
                     else chance(dist, needed + shift, ties)
             return {"found": found}
         if command.name == "reveal":  # P-WND-6: each result of the 3D6 reveal list

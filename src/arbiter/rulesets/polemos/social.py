@@ -127,9 +127,9 @@ class SocialRules(PolemosBase):
         tags = list(state.extra.get("restricted", {}).get(location, []))
         data: dict[str, Any] = {"actor": actor.id, "location": location, "known": True}
         if a.foreign:
-            result = roll_skill(actor.skill(a.skill), 0, 0, self.rule(state, "AP-2"), dice)
+            result = roll_skill(actor.skill(a.skill), 0, 0, self.ruling(state, "AP-2"), dice)
             data.update(roll=Deferred(result.to_json), total=result.total,
-                        known=success(result.total, a.target, self.rule(state, "AP-1")))
+                        known=success(result.total, a.target, self.ruling(state, "AP-1")))
         data["tags"] = tags if data["known"] else None
         return [Event("restrictions_known", data)]
 

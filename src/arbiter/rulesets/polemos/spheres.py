@@ -77,7 +77,7 @@ def sphere_move(rules: PolemosBase, state: EncounterState, actor: Creature,
             raise InvalidCommand("sphere_move: which quadrant?")
         cost = move_cost((actor.sphere, actor.quadrant,
                           rules.square_of(state, actor.id)), (to, quadrant), size,
-                         rules.rule(state, "AP-26"))
+                         rules.ruling(state, "AP-26"))
         square = None
         if to == "contact":
             assert quadrant is not None
@@ -141,7 +141,7 @@ class SphereRules(PolemosBase):
         """The vehicle's characteristics from its modules (P-VEH-1): each numeric
         characteristic summed over the modules, or the highest one (ruling POL-6)."""
         out: dict[str, int] = {}
-        highest = self.rule(state, "POL-6") == "max"
+        highest = self.ruling(state, "POL-6") == "max"
         for stats in vehicle["squares"].values():
             for key, value in stats.items():
                 if key == "module" or not isinstance(value, int):
@@ -168,7 +168,7 @@ class SphereRules(PolemosBase):
         of 25×25 squares unless given (P-SPH-2); the battle and support sizes follow ruling
         AP-23."""
         size: int = command.a.contact_size
-        battle, support = SIZES[self.rule(state, "AP-23")]
+        battle, support = SIZES[self.ruling(state, "AP-23")]
         return [Event("spheres_set", {"contact_size": size, "battle_size": battle,
                                       "support_size": support})]
 

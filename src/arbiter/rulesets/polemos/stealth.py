@@ -52,7 +52,7 @@ class StealthRules(PolemosBase):
         if a.defense is not None:
             data["defense"] = a.defense
         else:
-            result = roll_skill(hider.skill("stealth"), 0, 0, self.rule(state, "AP-2"), dice)
+            result = roll_skill(hider.skill("stealth"), 0, 0, self.ruling(state, "AP-2"), dice)
             data.update(defense=result.total, roll=Deferred(result.to_json))
         return [Event("hid", data)]
 
@@ -127,12 +127,12 @@ class StealthRules(PolemosBase):
         if reach is not None:
             hidden = [e for e in hidden
                       if (self.range_between(state, actor, e, strict=False) or 0) <= reach]
-        result = roll_skill(actor.skill("search"), 0, 0, self.rule(state, "AP-2"), dice)
+        result = roll_skill(actor.skill("search"), 0, 0, self.ruling(state, "AP-2"), dice)
         total = result.total + a.stealth_modifier
         shift = a.detection_modifier
-        ties = self.rule(state, "AP-1")
+        ties = self.ruling(state, "AP-1")
         found = []  # not whom it missed: a player's log would show that entry lose it
-        gm = self.rule(state, "POL-8") == "gm-decides"
+        gm = self.ruling(state, "POL-8") == "gm-decides"
         for entity in hidden:
             cond = entity.condition("hidden")
             defense = int(cond.data["defense"]) if cond and "defense" in cond.data \

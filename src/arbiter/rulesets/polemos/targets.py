@@ -315,7 +315,7 @@ def target_squares(rules: PolemosBase, state: EncounterState, actor: Creature, k
         squares = [as_square(command.a.square, "location: square")]
     else:  # P-TGT-9
         squares = list(needed(command, "squares"))
-        if not contiguous(squares, rules.rule(state, "POL-4") == "corner"):
+        if not contiguous(squares, rules.ruling(state, "POL-4") == "corner"):
             raise IllegalCommand("the squares of an area target must be contiguous",
                                  rule="P-TGT-9")
     for s in squares:

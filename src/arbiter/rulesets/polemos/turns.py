@@ -53,13 +53,13 @@ class TurnRules(PolemosBase):
     ) -> tuple[int, Mapping[str, Any]]:
         """P-ORD-3: one [initiative] skill roll when turn-by-turn play starts."""
         value = entity.skills.get("initiative", 0) if isinstance(entity, Creature) else 0
-        result = roll_skill(value, 0, 0, self.rule(state, "AP-2"), dice)
+        result = roll_skill(value, 0, 0, self.ruling(state, "AP-2"), dice)
         return result.total, Deferred(result.to_json)
 
     def initiative_order(self, state: EncounterState, initiative: dict[str, int]) -> list[str]:
         """P-ORD-4 highest first; ties (AP-3): higher [initiative] skill, then listed order."""
         added = list(state.entities)
-        by_skill = self.rule(state, "AP-3") == "skill-then-listed"
+        by_skill = self.ruling(state, "AP-3") == "skill-then-listed"
         keys = {e: (-initiative[e], -_initiative_skill(state, e, by_skill),
                     added.index(e) if e in added else 0) for e in initiative}
         return sorted(initiative, key=keys.__getitem__)
@@ -75,7 +75,7 @@ class TurnRules(PolemosBase):
         the situation leaves turn-by-turn status"): after ``end``, a fresh roll each."""
         names: list[str] = command.a.actors
         creatures = [self.creature(state, str(n)) for n in names]
-        fresh = self.rule(state, "AP-33") == "fresh-roll" or not state.in_combat
+        fresh = self.ruling(state, "AP-33") == "fresh-roll" or not state.in_combat
         values: dict[str, int] = {}
         rolls: dict[str, Any] = {}
         for creature in creatures:
@@ -180,7 +180,7 @@ class TurnRules(PolemosBase):
     def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_initiative_set(state, data)
         acted = state.extra.get("acted", [])
-        if self.rule(state, "AP-4") == "acts-again" and data["target"] != state.current \
+        if self.ruling(state, "AP-4") == "acts-again" and data["target"] != state.current \
                 and data["target"] in acted:
             acted.remove(data["target"])
 
