@@ -340,8 +340,10 @@ class GameService:
         again on the newer state.
         """
         tried = -1
-        for _ in _attempts():
-            with self.locked(encounter_id):
+        # The retries keep the encounter's lock of this process: the commands waiting
+        # here for it would lose the same race, and the one that lost goes on first.
+        with self.locked(encounter_id):
+            for _ in _attempts():
                 loaded = self._current(encounter_id, check=expected_version is not None)
                 tried = loaded.version
                 if expected_version is not None and expected_version != loaded.version:
@@ -378,7 +380,7 @@ class GameService:
                 self._maybe_snapshot(loaded)
                 self._announce(loaded, record)
                 return loaded, record
-        raise Conflict(encounter_id, tried, self.store.version(encounter_id))
+            raise Conflict(encounter_id, tried, self.store.version(encounter_id))
 
     def _bestiary(self, loaded: Loaded, command: Command) -> Command:
         """``command`` with the campaign's bestiary filled in: an ``add`` (or the adds of a
