@@ -121,3 +121,16 @@ def test_loopback_clients_are_not_counted(port: int) -> None:
     held = [kept(port) for _ in range(CAP + 3)]
     for conn in held:
         conn.close()
+
+
+def test_the_cap_is_set_by_an_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(guard.PER_ADDRESS_ENV, "3")
+    assert guard.per_address_cap() == 3
+    assert b"at most 3 at once (limit CONNECTIONS_PER_ADDRESS)" in guard.too_many_connections()
+    monkeypatch.delenv(guard.PER_ADDRESS_ENV)
+    assert guard.per_address_cap() == limits.CONNECTIONS_PER_ADDRESS == 64
+    for bad in ("0", "-2", "lots", "1.5"):
+        monkeypatch.setenv(guard.PER_ADDRESS_ENV, bad)
+        with pytest.raises(SystemExit, match="ARBITER_CONNECTIONS_PER_ADDRESS must be a "
+                                             "whole number from 1"):
+            uvicorn_options()

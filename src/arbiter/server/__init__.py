@@ -42,8 +42,12 @@ def uvicorn_options() -> dict[str, object]:
     import resource
 
     from ..limits import CONNECTIONS, KEEP_ALIVE_SECONDS
-    from .guard import GuardedHttp
+    from .guard import GuardedHttp, per_address_cap
 
+    try:  # read at each connection; a bad $ARBITER_CONNECTIONS_PER_ADDRESS stops the start
+        per_address_cap()
+    except ValueError as err:
+        raise SystemExit(f"arbiter: {err}") from None
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     connections = CONNECTIONS if soft == resource.RLIM_INFINITY else max(
         16, min(CONNECTIONS, soft // 2))

@@ -27,6 +27,7 @@ import asyncio
 import ctypes
 import ctypes.util
 import json
+import os
 import resource
 import weakref
 from typing import Any
@@ -59,10 +60,29 @@ _OPEN: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionar
 """Per server: open connections by client address (the counted ones)."""
 
 
+PER_ADDRESS_ENV = "ARBITER_CONNECTIONS_PER_ADDRESS"
+"""The environment variable that sets the cap on open connections per client address
+(default :data:`~arbiter.limits.CONNECTIONS_PER_ADDRESS`)."""
+
+
+def per_address_cap() -> int:
+    """Open connections one client address may hold: ``$ARBITER_CONNECTIONS_PER_ADDRESS``
+    when set (a whole number from 1), else CONNECTIONS_PER_ADDRESS. ``arbiter serve`` reads
+    it once at start (:func:`arbiter.server.uvicorn_options`), so a bad value stops it with
+    a message naming the variable."""
+    raw = os.environ.get(PER_ADDRESS_ENV, "").strip()
+    if not raw:
+        return limits.CONNECTIONS_PER_ADDRESS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ValueError(f"{PER_ADDRESS_ENV} must be a whole number from 1 (the open "
+                         f"connections one client address may hold), not {raw[:40]!r}")
+    return int(raw)
+
+
 def too_many_connections() -> bytes:
     """The whole answer to a connection past CONNECTIONS_PER_ADDRESS."""
     body = json.dumps({"error": "too many open connections from your address: at most "
-                                f"{limits.CONNECTIONS_PER_ADDRESS} at once (limit "
+                                f"{per_address_cap()} at once (limit "
                                 "CONNECTIONS_PER_ADDRESS)", "limit": "CONNECTIONS_PER_ADDRESS"
                        }).encode()
     return (b"HTTP/1.1 429 Too Many Requests\r\ncontent-type: application/json\r\n"
@@ -86,7 +106,7 @@ class GuardedHttp(HttpToolsProtocol):
         if host is None or host in UNCOUNTED:
             return True
         counts = _OPEN.setdefault(self.server_state, {})
-        if counts.get(host, 0) >= limits.CONNECTIONS_PER_ADDRESS:
+        if counts.get(host, 0) >= per_address_cap():
             self.transport.write(too_many_connections())
             self.transport.close()
             return False
@@ -198,5 +218,5 @@ def trim_soon(seconds: float = 0.5) -> None:
     loop.call_later(seconds, lambda: loop.run_in_executor(None, trim_memory))
 
 
-__all__ = ["TRIM_BYTES", "UNCOUNTED", "GuardedHttp", "pending_cap", "too_many_connections",
-           "trim_memory", "trim_soon"]
+__all__ = ["PER_ADDRESS_ENV", "TRIM_BYTES", "UNCOUNTED", "GuardedHttp", "pending_cap",
+           "per_address_cap", "too_many_connections", "trim_memory", "trim_soon"]
