@@ -53,6 +53,21 @@ def test_a_second_primary_action_is_refused_with_the_rule() -> None:
     assert "no primary action left" in str(err.value)
 
 
+def test_a_damage_type_the_weapon_cannot_deal_is_refused_with_its_rule() -> None:
+    """A weapon deals only its own damage types: another is refused naming them, citing the
+    rule (the mutation run found the citation unchecked).
+
+    Rule ids: P-DTY-2
+    """
+    enc = fight()
+    weapon = next(iter(enc.state.entities["nia"].weapons))  # type: ignore[attr-defined]
+    with pytest.raises(IllegalCommand) as err:
+        enc.execute({"do": "attack", "actor": "nia", "target": "orc", "type": "psychic"},
+                    NONE)
+    assert err.value.rule == "P-DTY-2"
+    assert str(err.value).startswith(f"{weapon} cannot deal psychic damage (types: ")
+
+
 def test_a_minor_action_during_another_resolution_is_refused() -> None:
     """P-ACT-4: minor actions wait until the declared action has resolved."""
     enc = fight()
