@@ -3,8 +3,9 @@
 :class:`Served` runs uvicorn with Arbiter in a subprocess, with the options ``arbiter
 serve`` gives it (:func:`arbiter.server.uvicorn_options`: the guarded HTTP protocol, the
 keep-alive and concurrency limits) but a rate limit high enough for a test. :class:`Pinger`
-asks ``/api/health`` every 20 ms from a thread, on a kept-alive connection, recording each
-answer's latency, while the server process's resident memory (RSS) is sampled.
+asks ``/api/health`` every 20 ms from a process of its own, on a kept-alive connection,
+recording each answer's latency, while the server process's resident memory (RSS) is
+sampled.
 
 A test does its hostile work inside ``with Pinger(served) as ping:`` and then asserts
 ``ping.check()``: health answers within :data:`HEALTH_MS` (p99; every one within
@@ -103,10 +104,26 @@ class Served:
             self.proc.stderr.close()
 
 
+_PING = """
+import sys, time, httpx
+with httpx.Client(base_url=sys.argv[1], timeout=5) as client:
+    while True:
+        start = time.perf_counter()
+        try:
+            status = str(client.get("/api/health").status_code)
+        except httpx.HTTPError as err:
+            status = type(err).__name__
+        took = time.perf_counter() - start
+        print(f"{took * 1000:.3f} {status}", flush=True)
+        time.sleep(max(0.0, float(sys.argv[2]) - took))
+"""
+
+
 @dataclass
 class Pinger:
-    """Pings ``served``'s /api/health every PERIOD seconds from a thread, and samples its
-    memory, between ``__enter__`` and ``__exit__``."""
+    """Pings ``served``'s /api/health every PERIOD seconds from a process of its own (so
+    the test's own threads, uploading or parsing, never delay a ping), and samples the
+    server's memory at each answer, between ``__enter__`` and ``__exit__``."""
 
     served: Served
     latencies_ms: list[float] = field(default_factory=list)
@@ -114,34 +131,37 @@ class Pinger:
     rss_before: float = 0.0
     rss_peak: float = 0.0
     rss_after: float = 0.0
-    _stop: threading.Event = field(default_factory=threading.Event)
+    _proc: subprocess.Popen[str] | None = None
     _thread: threading.Thread | None = None
+    _first: threading.Event = field(default_factory=threading.Event)
 
-    def _run(self) -> None:
-        with httpx.Client(base_url=self.served.url, timeout=5) as client:
-            while not self._stop.is_set():
-                start = time.perf_counter()
-                try:
-                    status = client.get("/api/health").status_code
-                    if status != 200:
-                        self.failures.append(f"status {status}")
-                except httpx.HTTPError as err:
-                    self.failures.append(type(err).__name__)
-                took = time.perf_counter() - start
-                self.latencies_ms.append(took * 1000)
-                self.rss_peak = max(self.rss_peak, self.served.rss_mb())
-                self._stop.wait(max(0.0, PERIOD - took))
+    def _read(self) -> None:
+        assert self._proc is not None and self._proc.stdout is not None
+        for line in self._proc.stdout:
+            ms, status = line.split()
+            self.latencies_ms.append(float(ms))
+            if status != "200":
+                self.failures.append(status)
+            self.rss_peak = max(self.rss_peak, self.served.rss_mb())
+            self._first.set()
 
     def __enter__(self) -> Pinger:
         self.rss_before = self.rss_peak = self.served.rss_mb()
-        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._proc = subprocess.Popen([sys.executable, "-c", _PING, self.served.url,
+                                       str(PERIOD)], stdout=subprocess.PIPE, text=True)
+        self._thread = threading.Thread(target=self._read, daemon=True)
         self._thread.start()
+        if not self._first.wait(30):
+            self._proc.kill()
+            raise RuntimeError("the pinger did not start")
         time.sleep(0.1)  # a few pings before the work begins
         return self
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None,
                  tb: TracebackType | None) -> None:
-        self._stop.set()
+        if self._proc is not None:
+            self._proc.terminate()
+            self._proc.wait(10)
         if self._thread is not None:
             self._thread.join(10)
         self.rss_after = self.settled_rss()

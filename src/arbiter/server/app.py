@@ -333,15 +333,10 @@ def import_processes() -> ProcessPoolExecutor:
     if _IMPORTS is None:
         _IMPORTS = ProcessPoolExecutor(max_workers=2, max_tasks_per_child=1,
                                        mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_yield_the_cpu)
+                                       initializer=os.nice, initargs=(10,))
+    # (a lower CPU priority, from before the child imports anything of Arbiter: on a busy
+    # machine the server's own process, answering everyone else, gets the CPU first)
     return _IMPORTS
-
-
-def _yield_the_cpu() -> None:
-    """A child of imports runs at a lower priority: on a busy machine the server's own
-    process (answering everyone else) gets the CPU first."""
-    with contextlib.suppress(OSError):
-        os.nice(10)
 
 
 async def _import_here(games: GameService, raw: bytes, until: float) -> Response:
