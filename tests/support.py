@@ -3,12 +3,40 @@ tests/conftest.py) and the creature templates as their files hold them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
-from arbiter.core import Ruleset
+from arbiter.core import Ruleset, load_ruleset
+from arbiter.core.registry import available
+from arbiter.coverage import PACKAGE_INVENTORY
 from arbiter.scenario import ScenarioResult, run_file
+
+
+def installed() -> tuple[str, ...]:
+    """Every installed ruleset (the ``arbiter.rulesets`` entry points), by name: what the
+    guard tests parametrize over, so a ruleset added by docs/extending.md's steps is checked
+    by each of them without editing one."""
+    return tuple(available())
+
+
+def seeds() -> tuple[str, ...]:
+    """The installed rulesets of the one shape: those whose package ships an
+    ``inventory.toml`` (its rule ids); the demo ruleset has none."""
+    return tuple(name for name in installed() if has_inventory(load_ruleset(name)))
+
+
+def marked_rules(test: Callable[..., object]) -> set[str]:
+    """The inventory ids of ``test``'s ``@pytest.mark.rules(...)`` markers (pytest keeps a
+    decorated function's marks in its ``pytestmark``)."""
+    marks = getattr(test, "pytestmark", [])
+    return {str(rid) for mark in marks if mark.name == "rules" for rid in mark.args}
+
+
+def has_inventory(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset``'s package holds its own rules inventory."""
+    return ruleset.package_dir is not None and (ruleset.package_dir / PACKAGE_INVENTORY).is_file()
 
 
 class Played:

@@ -17,6 +17,7 @@ from arbiter.cli import app
 from arbiter.core import load_ruleset
 from arbiter.coverage import (
     PACKAGE_INVENTORY,
+    Inventory,
     InventoryError,
     docstring_rule_ids,
     id_prefix,
@@ -29,17 +30,25 @@ from arbiter.coverage import (
     read_package_inventory,
 )
 
-PREFIX = {"polemos": "P", "zones": "Z", "realms": "R"}
-"""Each seed ruleset's id letter, as the shared inventory spells its ids."""
+from .support import marked_rules, seeds
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = ("polemos", "zones", "realms")
-COUNTS = {  # the shared inventory's count table: MECH, HOOK, NARR, and its ambiguities
-    "polemos": (159, 28, 8, 33),
-    "zones": (83, 8, 4, 26),
-    "realms": (106, 4, 4, 42),
-}
+SEEDS = seeds()
+
+
+def counts(inventory: Inventory) -> tuple[int, int, int, int]:
+    """How many MECH, HOOK and NARR ids and ambiguities ``inventory`` holds."""
+    kinds = list(inventory.rules.values())
+    return (kinds.count("MECH"), kinds.count("HOOK"), kinds.count("NARR"),
+            len(inventory.ambiguities))
+
+
+def own_counts(ruleset: str) -> tuple[int, int, int, int]:
+    """The counts of ``ruleset``'s own ``inventory.toml``, read from the file."""
+    package = load_ruleset(ruleset).package_dir
+    assert package is not None
+    return counts(read_package_inventory(package / PACKAGE_INVENTORY))
 
 INVENTORY = """\
 ## 2. Zones
@@ -123,6 +132,57 @@ def test_only_rules_lists_and_rule_ids_lines_count(tmp_path: Path) -> None:
     }
 
 
+MARKED_FILE = '''\
+import pytest
+
+IDS = ["Z-RA-3"]
+
+
+@pytest.mark.rules("Z-RA-1", "Z-COV-4")
+@pytest.mark.parametrize("n", [1, 2])
+def test_marked(n: int) -> None:
+    """Rule ids: Z-RA-2"""
+
+
+@pytest.mark.rules(*IDS)
+def test_computed() -> None:
+    """A computed marker counts for nothing: the report reads the ids as written."""
+
+
+@pytest.mark.rules("Z-RA-3", "not an id")
+def helper() -> None:
+    """Not a test function."""
+
+
+@pytest.mark.rules("DUEL-ATK-1", "ADUEL-2", "HOUSE-ZONES-1")
+def test_namespaced() -> None:
+    """A new ruleset's ids and a house rule's."""
+'''
+
+
+def test_a_rules_marker_counts_with_its_ids_written_out(tmp_path: Path) -> None:
+    """``@pytest.mark.rules("Z-RA-1", ...)`` on a test function names those ids, beside its
+    docstring's ``Rule ids:`` line; a computed list or a helper's marker names none."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_marked.py").write_text(MARKED_FILE)
+    assert named_by_tests(tmp_path) == {
+        "Z-RA-2": ["tests/test_marked.py::test_marked"],
+        "Z-RA-1": ["tests/test_marked.py::test_marked"],
+        "Z-COV-4": ["tests/test_marked.py::test_marked"],
+        "DUEL-ATK-1": ["tests/test_marked.py::test_namespaced"],
+        "ADUEL-2": ["tests/test_marked.py::test_namespaced"],
+        "HOUSE-ZONES-1": ["tests/test_marked.py::test_namespaced"],
+    }
+
+
+@pytest.mark.rules("HOUSE-TEST-1")
+def test_the_marker_is_registered_and_kept_on_the_function() -> None:
+    """pytest runs with --strict-markers: ``rules`` is declared in pyproject.toml, and the
+    ids are on the function for a test to read (tests/support.py ``marked_rules``)."""
+    marked = marked_rules(test_the_marker_is_registered_and_kept_on_the_function)
+    assert marked == {"HOUSE-TEST-1"}  # an id of no ruleset: this test checks no rule
+
+
 def test_a_rule_ids_line_ends_at_the_first_line_that_is_not_ids() -> None:
     doc = "Cover.\n\nRule ids: Z-COV-1, Z-COV-2,\n  Z-COV-3\nSee Z-COV-4 too.\n"
     assert docstring_rule_ids(doc) == ["Z-COV-1", "Z-COV-2", "Z-COV-3"]
@@ -167,7 +227,7 @@ def test_a_fresh_clone_reports_with_the_ruleset_s_own_inventory(
     result = runner.invoke(app, ["rulings", "zones", "--coverage", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    mech, hook, narr, ambiguities = COUNTS["zones"]
+    mech, hook, narr, ambiguities = own_counts("zones")
     assert {cls: c["total"] for cls, c in data["classes"].items()} == {
         "MECH": mech, "HOOK": hook, "NARR": narr, "ambiguity": ambiguities}
     assert data["ids"]["Z-RA-1"]["checked_by"] == ["scenarios/zones/a.yaml",
@@ -183,7 +243,7 @@ def test_a_fresh_clone_reports_with_the_ruleset_s_own_inventory(
         assert result.exit_code == 0, result.output
         classes = json.loads(result.stdout)["classes"]
         assert tuple(classes[k]["total"] for k in ("MECH", "HOOK", "NARR", "ambiguity")) \
-            == COUNTS[ruleset]
+            == own_counts(ruleset)
 
 
 def test_a_ruleset_without_an_inventory_of_its_own_gets_a_clear_error(
@@ -212,29 +272,35 @@ def test_the_shared_inventory_is_read_only_when_given(tmp_path: Path,
         assert result.exit_code == 0, result.output
         return int(json.loads(result.stdout)["classes"]["MECH"]["total"])
 
-    assert mech_total() == COUNTS["zones"][0]
+    assert mech_total() == own_counts("zones")[0]
     assert mech_total("--inventory", str(beside)) == 3
     monkeypatch.setenv("ARBITER_INVENTORY", str(beside))
     assert mech_total() == 3
     own = load_ruleset("zones").package_dir
     assert own is not None
-    assert mech_total("--inventory", str(own / PACKAGE_INVENTORY)) == COUNTS["zones"][0]
+    assert mech_total("--inventory", str(own / PACKAGE_INVENTORY)) == own_counts("zones")[0]
 
 
 @pytest.mark.parametrize("ruleset", SEEDS)
 def test_each_ruleset_ships_its_inventory_with_a_statement_per_id(
         ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every id with its kind and a one-line statement, as many of each kind as the shared
-    inventory's count table says (checked in any clone)."""
+    """Every id with its kind and a one-line statement, all of one prefix (checked in any
+    clone; that the ids are the shared inventory's, no more and no fewer, is the next test)."""
+    check_inventory(ruleset, monkeypatch)
+
+
+def check_inventory(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard: ``ruleset`` ships its inventory, each id with a kind and a statement, every
+    rule id starting with one prefix and every ambiguity with ``A`` and that prefix."""
     monkeypatch.delenv("ARBITER_INVENTORY", raising=False)
     package = load_ruleset(ruleset).package_dir
     assert package is not None
     path, inventory = load_inventory(None, package)
     assert path == package / PACKAGE_INVENTORY
-    kinds = list(inventory.rules.values())
-    assert (kinds.count("MECH"), kinds.count("HOOK"), kinds.count("NARR"),
-            len(inventory.ambiguities)) == COUNTS[ruleset]
-    prefix = PREFIX[ruleset]
+    assert inventory.rules, f"{ruleset}: {path} names no rule"
+    heads = {rid.split("-", 1)[0] for rid in inventory.rules}
+    assert len(heads) == 1, f"{ruleset}: rule ids of several prefixes {sorted(heads)}"
+    prefix = heads.pop()
     assert id_prefix(package, ruleset) == prefix  # coverage reads it from the package
     assert all(rid.startswith(f"{prefix}-") for rid in inventory.rules)
     assert all(rid.startswith(f"A{prefix}-") for rid in inventory.ambiguities)
@@ -264,9 +330,11 @@ def test_each_package_inventory_lists_exactly_the_shared_ids(ruleset: str) -> No
         pytest.skip("the shared rules inventory is not beside the project")
     text = shared.read_text(encoding="utf-8")
     whole = parse_inventory(text)
-    prefix = PREFIX[ruleset]
     package = load_ruleset(ruleset).package_dir
     assert package is not None
+    prefix = id_prefix(package, ruleset)
+    if not any(rid.startswith(f"{prefix}-") for rid in whole.rules):
+        pytest.skip(f"{ruleset} is not a ruleset of the shared inventory")
     own = read_package_inventory(package / PACKAGE_INVENTORY)
     expected = {rid: cls for rid, cls in whole.rules.items() if rid.startswith(f"{prefix}-")}
     assert list(own.rules.items()) == list(expected.items())

@@ -11,13 +11,13 @@ purpose (docs/scenarios.md, "Rule ids"):
 - a scenario's ``rules:`` list (``scenarios/**/*.yaml``);
 - a ruling's ``rules`` list in the ruleset's ``rulings.toml``; an ambiguity (``AZ-3``) by the
   ruling of that id;
-- the ``Rule ids:`` line of a test function's docstring (``tests/**/test_*.py``)::
+- a test function's ``rules`` marker (``tests/**/test_*.py``), its ids written out::
 
+      @pytest.mark.rules("Z-COV-2", "Z-COV-4")
       def test_cover_is_refused_to_a_flyer() -> None:
-          \"\"\"A flyer cannot begin the fight in cover.
+          \"\"\"A flyer cannot begin the fight in cover.\"\"\"
 
-          Rule ids: Z-COV-2, Z-COV-4
-          \"\"\"
+  or the ``Rule ids:`` line of its docstring (``Rule ids: Z-COV-2, Z-COV-4``);
 
 An id anywhere else (a comment, a string, the code) counts for nothing. MECH and HOOK ids
 should all be covered; NARR is reported, never required. The report says, for each id, which
@@ -41,7 +41,9 @@ RULE_LINE = re.compile(
     r"^- `(?P<id>[A-Z]+-[A-Z]+-[A-Z0-9]+[a-z]?)` \*\*(?P<cls>MECH|HOOK|NARR)\*\*"
 )
 AMBIGUITY_LINE = re.compile(r"^- \*\*(?P<id>A[A-Z]-\d+)[:.]")
-ID = re.compile(r"\b[A-Z]-[A-Z]{1,5}-[A-Z0-9]{1,4}[a-z]?\b|\bA[A-Z]-\d+\b")
+ID = re.compile(r"\b[A-Z]{1,12}-[A-Z]{1,12}-[A-Z0-9]{1,4}[a-z]?\b|\bA[A-Z]{1,12}-\d+\b")
+"""An inventory id: a seed's (``Z-COV-3``, ambiguity ``AZ-3``), a new ruleset's namespaced
+one (``DUEL-ATK-1``, ambiguity ``ADUEL-1``) or a house rule's (``HOUSE-ZONES-1``)."""
 RULE_IDS_LINE = re.compile(r"^\s*Rule ids:(?P<ids>.*)$")
 """The line of a test's docstring that names the inventory ids it checks."""
 INVENTORY = Path("shared") / "rules" / "inventory.md"
@@ -51,7 +53,7 @@ PACKAGE_INVENTORY = "inventory.toml"
 KINDS = ("MECH", "HOOK", "NARR", "AMBIGUITY")
 """The kinds of a package inventory's ids: the inventory's three classes, and its ambiguities
 (``AZ-3``), each settled by the ruling of that id."""
-AMBIGUITY_ID = re.compile(r"A[A-Z]-\d+")
+AMBIGUITY_ID = re.compile(r"A[A-Z]{1,12}-\d+")
 ENV = "ARBITER_INVENTORY"
 
 
@@ -246,10 +248,26 @@ def named_by_tests(root: Path) -> dict[str, list[str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
                     and node.name.startswith("test"):
-                for rid in docstring_rule_ids(ast.get_docstring(node) or ""):
+                ids = [*docstring_rule_ids(ast.get_docstring(node) or ""), *marked_rule_ids(node)]
+                for rid in dict.fromkeys(ids):
                     found.setdefault(rid, []).append(
                         f"{path.relative_to(root).as_posix()}::{node.name}")
     return found
+
+
+def marked_rule_ids(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The ids of a test function's ``@pytest.mark.rules("Z-COV-3", ...)`` markers, as
+    written (string literals: ``rules(*names)`` of a computed list counts for nothing)."""
+    out: list[str] = []
+    for decorator in node.decorator_list:
+        if isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute) \
+                and decorator.func.attr == "rules" \
+                and isinstance(decorator.func.value, ast.Attribute) \
+                and decorator.func.value.attr == "mark":
+            out += [arg.value for arg in decorator.args
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                    and ID.fullmatch(arg.value)]
+    return out
 
 
 @dataclass

@@ -21,10 +21,10 @@ from arbiter.core.catalogue import (
 )
 from arbiter.scenario import scenario_files
 
-from ..support import Played
+from ..support import Played, installed, seeds
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = ("demo", "polemos", "zones", "realms")
+RULESETS = installed()
 
 
 @pytest.mark.parametrize("name", RULESETS)
@@ -124,7 +124,7 @@ def test_sentences_leave_out_what_the_reader_may_not_see() -> None:
     assert render(template, data, names, fields) == "Nia hits Ogre for 4 damage."
 
 
-@pytest.mark.parametrize("name", ["polemos", "zones", "realms"])
+@pytest.mark.parametrize("name", seeds())
 def test_the_docs_command_table_is_the_catalogue(name: str) -> None:
     """docs/rulesets/NAME.md holds ``arbiter commands NAME --markdown`` between its markers
     (write it with ``arbiter commands NAME --write docs/rulesets/NAME.md``)."""
