@@ -38,6 +38,7 @@ from .events import Command, Event
 from .invariants import Invariant, invariant, invariants_of
 from .model import Condition, Duration, EncounterState, Entity, TurnPoint, name_problem
 from .options import Option, legal_options
+from .outcomes import STANDING, generic_status
 from .paths import get_path, set_path
 from .rulings import RulingSet
 
@@ -377,6 +378,22 @@ class Ruleset:
         """The legal options of ``actor``'s turn now (:func:`~.options.legal_options`):
         each command with its targets and, for each refused one, the rule's reason."""
         return legal_options(self, state, actor, **given)
+
+    # -- what became of a creature ------------------------------------------------------
+    def status(self, state: EncounterState, entity: Entity) -> str:
+        """What became of ``entity``: ``standing``, ``down`` (out of the fight), ``dying``
+        or ``dead`` (``core/outcomes.py``). The simulator's tally and end of a fight, its
+        tactics and the console's labels all read it here. By default the common names
+        (:func:`~arbiter.core.outcomes.generic_status`); a ruleset answers by its rules."""
+        return generic_status(entity)
+
+    def is_down(self, state: EncounterState, entity: Entity) -> bool:
+        """Out of the fight (any status but standing). Asked after every simulated command:
+        a ruleset may answer faster than :meth:`status`, never differently."""
+        return self.status(state, entity) != STANDING
+
+    def is_dead(self, state: EncounterState, entity: Entity) -> bool:
+        return self.status(state, entity) == "dead"
 
     def distance(self, state: EncounterState, actor: Entity, other: Entity) -> int | None:
         """Squares between two entities on the map (``None`` when one is not on it): by

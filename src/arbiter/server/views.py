@@ -55,6 +55,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState, Entity, Ruleset
+from ..core.outcomes import STANDING
 from ..core.ruleset import fog_hides, fog_of, revealed_squares
 from ..store import LogRecord, Principal
 
@@ -299,6 +300,16 @@ class View:
 
     # -- state --------------------------------------------------------------------------
     def entity(self, entity: Entity) -> dict[str, Any]:
+        out = self._entity(entity)
+        # what became of it, by the ruleset (``status``): for the GM and for the reader's
+        # own side (of a foe, a player reads its wounds only: ``status``, unhurt to down)
+        if entity.kind == "creature" and (self.gm or entity.id in self.friends):
+            fate = self.ruleset.status(self.state, entity)
+            if fate != STANDING:
+                out["fate"] = fate
+        return out
+
+    def _entity(self, entity: Entity) -> dict[str, Any]:
         if self.gm:
             return plain(entity)  # type: ignore[no-any-return]
         if entity.id in self.friends:

@@ -15,10 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..core import Command, EncounterState, Entity, Event
-
-STANDING = "standing"
-STATUSES = (STANDING, "down", "dying", "dead")
-"""What became of a creature at the end of a run, from best to worst."""
+from ..core.outcomes import OUT_OF_FIGHT, STANDING, STATUSES, health_of
+from ..core.outcomes import generic_status as _generic_status
 
 DamageRecord = tuple[str | None, str, int]
 """One instance of damage: who dealt it (None when nobody did), who took it, how much."""
@@ -27,39 +25,10 @@ Defeated = Callable[[EncounterState, Entity], bool]
 Status = Callable[[EncounterState, Entity], str]
 Damage = Callable[[Command, list[Event]], Iterable[DamageRecord]]
 
-OUT_OF_FIGHT = frozenset({"dead", "dying", "unconscious", "down", "defeated", "incapacitated",
-                          "fled", "destroyed", "out"})
-"""Condition names that, by default, put a creature out of the fight."""
-
-
-def health_of(entity: Entity) -> int | None:
-    """A creature's health by the common names (an attribute or a stat), or None."""
-    value = getattr(entity, "health", None)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    return entity.stats.get("health")
-
 
 def generic_status(state: EncounterState, entity: Entity) -> str:
-    """``dead`` or ``dying`` by a flag (``entity.dead is True``) or a condition of that name;
-    ``down`` when out of the fight by a ``down`` flag, health at or below 0, or a condition
-    in :data:`OUT_OF_FIGHT`."""
-    names = {c.name.lower() for c in entity.conditions} if entity.conditions else set()
-    if getattr(entity, "dead", None) is True or "dead" in names or "destroyed" in names:
-        return "dead"
-    if getattr(entity, "dying", None) is True or "dying" in names:
-        return "dying"
-    down = getattr(entity, "down", None)
-    if isinstance(down, bool):
-        if down:
-            return "down"
-    else:
-        health = health_of(entity)
-        if health is not None and health <= 0:
-            return "down"
-    if names & OUT_OF_FIGHT:
-        return "down"
-    return STANDING
+    """The kernel's reading of the common names (``core/outcomes.py``)."""
+    return _generic_status(entity)
 
 
 def generic_defeated(state: EncounterState, entity: Entity) -> bool:
@@ -100,6 +69,8 @@ class Outcomes:
 
 GENERIC = Outcomes()
 _OUTCOMES: dict[str, Outcomes] = {}
+_RESOLVED: dict[str, Outcomes] = {}
+"""What :func:`outcomes_for` answered, by ruleset (forgotten when one registers again)."""
 
 
 def register_outcomes(
@@ -122,12 +93,38 @@ def register_outcomes(
     outcomes = Outcomes(defeated or generic_defeated, status or generic_status,
                         damage or generic_damage)
     _OUTCOMES[ruleset] = outcomes
+    _RESOLVED.pop(ruleset, None)
     return outcomes
 
 
 def outcomes_for(ruleset: str) -> Outcomes:
-    """The outcomes registered for ``ruleset`` (loading its tactics module), else generic."""
+    """The simulator's three questions for ``ruleset``: who is out of the fight and what
+    became of each creature are the ruleset's own answers (``Ruleset.is_down`` and
+    ``status``, the kernel hooks the console and the tactics read too), unless its tactics
+    module registered others (``register_outcomes``); the damage dealt is the registered
+    reading, else the generic one."""
+    found = _RESOLVED.get(ruleset)
+    if found is not None:
+        return found
+    from ..core import load_ruleset
     from .tactics import load_tactics
 
     load_tactics(ruleset)
-    return _OUTCOMES.get(ruleset, GENERIC)
+    registered = _OUTCOMES.get(ruleset)
+    try:
+        rules = load_ruleset(ruleset)
+    except Exception:  # not installed: what was registered, else the generic readings
+        return registered or GENERIC
+    found = Outcomes(
+        registered.defeated if registered and registered.defeated is not generic_defeated
+        else rules.is_down,
+        registered.status if registered and registered.status is not generic_status
+        else rules.status,
+        registered.damage if registered else generic_damage)
+    _RESOLVED[ruleset] = found
+    return found
+
+
+__all__ = ["GENERIC", "OUT_OF_FIGHT", "STANDING", "STATUSES", "Damage", "DamageRecord",
+           "Defeated", "Outcomes", "Status", "generic_damage", "generic_defeated",
+           "generic_status", "health_of", "outcomes_for", "register_outcomes"]

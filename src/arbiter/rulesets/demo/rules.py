@@ -20,6 +20,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.outcomes import STANDING
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource, distribution, parse, roll
 from ...dice.ast import dice_terms
@@ -56,6 +57,15 @@ class DemoRuleset(Ruleset):
     concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
     """Conditions the GM gives that hide a creature from its enemies' players until one of
     their characters detects it (``detect``; server/views.py)."""
+
+    def status(self, state: EncounterState, entity: Entity) -> str:
+        """Down at 0 health or less; nothing in the demo kills."""
+        if isinstance(entity, DemoCreature):
+            return "down" if entity.health <= 0 else STANDING
+        return STANDING
+
+    def is_down(self, state: EncounterState, entity: Entity) -> bool:
+        return isinstance(entity, DemoCreature) and entity.health <= 0
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         stats = dict(spec.get("stats", {}))

@@ -27,6 +27,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import event, extends
 from ...core.copying import peek
+from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from .base import ROLL_FIELDS, RealmsBase
 from .model import AP_PER_TURN, RealmsCreature, reduce_with_floor
@@ -38,6 +39,22 @@ from .pipeline import resolve
 @mypyc_attr(native_class=False)
 class TurnRules(RealmsBase):
     """Initiative and turns (a mixin of ``RealmsRuleset``)."""
+
+    def status(self, state: EncounterState, entity: Entity) -> str:
+        """``dead`` when dead or unsummoned (R-DTH-1, R-CMP-*), ``dying`` while Dying
+        (R-DY-1), else standing: a creature at 0 Health is Dying, not merely down."""
+        if not isinstance(entity, RealmsCreature):
+            return STANDING
+        if entity.dead or entity.unsummoned:
+            return "dead"
+        for cond in entity.conditions:
+            if cond.name == "dying":
+                return "dying"
+        return STANDING
+
+    def is_down(self, state: EncounterState, entity: Entity) -> bool:
+        """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``)."""
+        return isinstance(entity, RealmsCreature) and entity.down
 
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """The dead and the unsummoned get no turn; a Dying creature still does: it takes its

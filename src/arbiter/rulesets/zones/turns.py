@@ -12,6 +12,7 @@ from mypy_extensions import mypyc_attr
 from ...core import Deferred, EncounterState, Entity, Event
 from ...core import catalogue as args
 from ...core.catalogue import event
+from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from .base import ZonesBase
 from .model import Creature, creatures
@@ -24,6 +25,15 @@ _HIT_EVENTS = frozenset({"damaged", "condition_added", "interfered"})
 @mypyc_attr(native_class=False)
 class Turns(ZonesBase):
     """Initiative (ruling ZR-3), turn ends and the encounter won."""
+
+    def status(self, state: EncounterState, entity: Entity) -> str:
+        """``down`` at 0 Health or less, or marked down (ruling ZR-2), else standing:
+        zones has no death of its own."""
+        return "down" if self.is_down(state, entity) else STANDING
+
+    def is_down(self, state: EncounterState, entity: Entity) -> bool:
+        """The creature's own ``down`` (ZR-2)."""
+        return isinstance(entity, Creature) and entity.down
 
     # -- initiative (ruling ZR-3) ---------------------------------------------------------
     def takes_turn(self, state: EncounterState, who: str) -> bool:

@@ -4,22 +4,7 @@ from __future__ import annotations
 
 from ...core import Command, EncounterState, Entity, Ruleset
 from ...rulesets.demo.rules import DemoCreature
-from ..hooks import STANDING, register_outcomes
 from ..policy import register_policy
-
-
-def status(state: EncounterState, entity: Entity) -> str:
-    """Demo creatures are down at 0 health or less; nothing in demo kills."""
-    if isinstance(entity, DemoCreature):
-        return "down" if entity.health <= 0 else STANDING
-    return STANDING
-
-
-def defeated(state: EncounterState, entity: Entity) -> bool:
-    return isinstance(entity, DemoCreature) and entity.health <= 0
-
-
-register_outcomes("demo", defeated=defeated, status=status)
 
 
 @register_policy("focus-fire", ruleset="demo", default=True)

@@ -29,7 +29,6 @@ from ...core import Command, EncounterState, Entity, Ruleset
 from ...rulesets.polemos.attacks import attack_choice_accepted, attack_choices
 from ...rulesets.polemos.base import PolemosBase
 from ...rulesets.polemos.model import Creature, area_facts
-from ..hooks import OUT_OF_FIGHT, generic_defeated, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
 
@@ -44,41 +43,6 @@ def _wounds(creature: Creature) -> tuple[int, int]:
     return (lowest, total)
 
 
-_OUT_NAMES: dict[str, bool] = {}
-"""Whether a condition name, in any case, is one of ``OUT_OF_FIGHT`` (a name is asked about
-again after every command)."""
-
-
-def _out_name(name: str) -> bool:
-    out = _OUT_NAMES.get(name)
-    if out is None:
-        out = name.lower() in OUT_OF_FIGHT
-        if len(_OUT_NAMES) < 4096:
-            _OUT_NAMES[name] = out
-    return out
-
-
-def defeated(state: EncounterState, entity: Entity) -> bool:
-    """The generic answer (``hooks.generic_defeated``): a creature whose ``down`` flag is set
-    is out of the fight whatever else holds, so that is looked at first (the simulator asks
-    after every command, about 500 times a fight). With the flag false and no ``dead`` or
-    ``dying`` flag, the generic answer reads only the condition names (its dead, dying and
-    down names all in ``OUT_OF_FIGHT``): they are read here directly. A Polemos creature
-    (this very class) has no ``dead`` or ``dying`` attribute to look for."""
-    creature = type(entity) is Creature
-    down = entity.down if creature else getattr(entity, "down", None)  # type: ignore[attr-defined]
-    if down is True:
-        return True
-    if down is False and (creature or (getattr(entity, "dead", None) is not True
-                                       and getattr(entity, "dying", None) is not True)):
-        for cond in entity.conditions:  # noqa: SIM110 (any() of a generator: slower here)
-            if _out_name(cond.name):
-                return True
-        return False
-    return generic_defeated(state, entity)
-
-
-register_outcomes("polemos", defeated=defeated)
 
 
 def _target(state: EncounterState, me: Creature) -> Creature | None:

@@ -31,35 +31,17 @@ from typing import cast
 from ...core import Command, EncounterState, Entity, Event, Ruleset
 from ...rulesets.realms.model import RealmsCreature, ap_costs, spaces_between
 from ...rulesets.realms.movement import distance
-from ..hooks import STANDING, DamageRecord, register_outcomes
+from ..hooks import DamageRecord, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
 
 HURT = frozenset({"damaged", "dying_damage"})
 
 
-def status(state: EncounterState, entity: Entity) -> str:
-    """``dead`` when dead or unsummoned, ``dying`` while Dying, else standing."""
-    if not isinstance(entity, RealmsCreature):
-        return STANDING
-    if entity.dead or entity.unsummoned:
-        return "dead"
-    for cond in entity.conditions:
-        if cond.name == "dying":
-            return "dying"
-    return STANDING
-
-
 def defeated(state: EncounterState, entity: Entity) -> bool:
-    """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``)."""
-    if not isinstance(entity, RealmsCreature):
-        return False
-    if entity.dead or entity.unsummoned:
-        return True
-    for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
-        if cond.name == "dying":
-            return True
-    return False
+    """Out of the fight: the ruleset's own answer (``TurnRules.is_down``), read here from the
+    creature without a call through the ruleset."""
+    return isinstance(entity, RealmsCreature) and entity.down
 
 
 def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
@@ -78,7 +60,7 @@ def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
     return out
 
 
-register_outcomes("realms", defeated=defeated, status=status, damage=damage)
+register_outcomes("realms", damage=damage)
 
 
 def _ap(state: EncounterState, me: RealmsCreature) -> int:

@@ -30,7 +30,7 @@ from typing import Any, cast
 from ...core import Command, EncounterState, Entity, Event, Ruleset
 from ...core.copying import clone
 from ...rulesets.zones.model import Creature
-from ..hooks import STANDING, DamageRecord, generic_damage, register_outcomes
+from ..hooks import DamageRecord, generic_damage, register_outcomes
 from ..policy import register_policy
 from .common import accepted
 
@@ -38,13 +38,9 @@ COVER = "moderate"
 """The cover environment (``cover.toml``) a shooter is assumed to find where it stands."""
 
 
-def status(state: EncounterState, entity: Entity) -> str:
-    """``down`` at 0 health or less (or with a ``down`` condition), else standing."""
-    return "down" if defeated(state, entity) else STANDING
-
-
 def defeated(state: EncounterState, entity: Entity) -> bool:
-    """At 0 health or less, or with a ``down`` condition: the creature's own ``down``."""
+    """Out of the fight: the ruleset's own answer (``Turns.is_down``: the creature's
+    ``down``), asked here without a call through the ruleset."""
     return isinstance(entity, Creature) and entity.down
 
 
@@ -57,7 +53,7 @@ def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
     return ()
 
 
-register_outcomes("zones", defeated=defeated, status=status, damage=damage)
+register_outcomes("zones", damage=damage)
 
 
 def _target_and_close(state: EncounterState,

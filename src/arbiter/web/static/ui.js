@@ -194,6 +194,9 @@ const PLAYER_LABELS = { unhurt: "unhurt", wounded: "wounded", bloodied: "badly h
 const LABEL_CLASS = { unhurt: "ok", wounded: "low", "badly hurt": "bad", down: "out", dead: "out" };
 
 export function healthLabel(entity) {
+  // what became of it, by the ruleset's own rules (the state's `fate`: down, dying, dead)
+  if (entity.fate === "dead") return "dead";
+  if (entity.fate === "down" || entity.fate === "dying") return "down";
   if (entity.status) return PLAYER_LABELS[entity.status] || entity.status;
   const conditions = new Set((entity.conditions || []).map((c) => c.name));
   if (entity.dead === true || conditions.has("dead")) return "dead";
