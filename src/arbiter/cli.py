@@ -381,6 +381,30 @@ def rulesets_command() -> None:
         console.print(f"{name}: {load_ruleset(name).title}", markup=False)
 
 
+@app.command("new-ruleset")
+def new_ruleset_command(
+    name: Annotated[str, typer.Argument(help="The new ruleset's name: 2 to 11 lowercase letters.")],
+    folder: Annotated[Path, typer.Option("--dir", help="Where its package goes.")] = Path(
+        "src/arbiter/rulesets"),
+    scenarios: Annotated[Path, typer.Option(help="Where its scenario folder goes.")] = Path(
+        "scenarios"),
+) -> None:
+    """Write a new ruleset package of the one shape (a 1d6 duel) and its scenario, and say
+    which entry point to add (docs/extending.md)."""
+    from .templates import NewRulesetError, entry_point, write_ruleset
+
+    try:
+        written = write_ruleset(name, folder, scenarios, tuple(available()))
+    except NewRulesetError as err:
+        fail(str(err))
+    for path in written:
+        console.print(f"wrote {path}", markup=False)
+    module = f"arbiter.rulesets.{name}" if folder == Path("src/arbiter/rulesets") else name
+    console.print('add to pyproject.toml under [project.entry-points."arbiter.rulesets"], '
+                  "then reinstall (pip install -e .):", markup=False)
+    console.print(f"    {entry_point(name, module)}", markup=False)
+
+
 @app.command("demo")
 def demo_command(
     seed: Annotated[int, typer.Option(help="Seed for the dice.")] = 7,

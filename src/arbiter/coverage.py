@@ -297,9 +297,11 @@ def id_prefix(package: Path, ruleset: str) -> str:
     return ruleset[:1].upper()
 
 
-def measure(ruleset: str, inventory: Inventory, root: Path) -> Coverage:
-    """Coverage of ``ruleset``'s inventory ids by the project at ``root``."""
-    package = root / "src" / "arbiter" / "rulesets" / ruleset
+def measure(ruleset: str, inventory: Inventory, root: Path,
+            package: Path | None = None) -> Coverage:
+    """Coverage of ``ruleset``'s inventory ids by the project at ``root`` (its package
+    ``src/arbiter/rulesets/RULESET`` there unless ``package`` says where it is)."""
+    package = package or root / "src" / "arbiter" / "rulesets" / ruleset
     prefix = id_prefix(package, ruleset)
     by_rulings, ruling_ids = named_by_rulings(package)
     named: dict[str, list[str]] = {}

@@ -138,8 +138,14 @@ def test_the_docs_command_table_is_the_catalogue(name: str) -> None:
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_event_the_scenarios_make_is_declared_and_reads_as_a_sentence(
         name: str, played: Played) -> None:
+    check_scenario_events(name, ROOT / "scenarios" / name, played)
+
+
+def check_scenario_events(name: str, folder: Path, played: Played) -> None:
+    """The guard: every event the scenarios under ``folder`` make is declared, checks against
+    its declaration and reads as a sentence to the GM and to a player."""
     ruleset = load_ruleset(name)
-    files = [p for p in scenario_files([ROOT / "scenarios" / name])]
+    files = [p for p in scenario_files([folder])]
     checked = 0
     for path in files:
         result = played(path)

@@ -1,0 +1,110 @@
+"""``arbiter new-ruleset NAME``, as docs/extending.md walks through it: the package it writes
+in a temporary folder, loaded as its entry point would load it (the registry's test hook),
+passes the guard tests, called on it unedited: the shape, the catalogue, the inventory and
+its coverage, the invariants and its own scenario."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arbiter.cli import app
+from arbiter.core import load_ruleset
+from arbiter.core.invariants import invariants_of
+from arbiter.core.registry import available, register, unregister
+from arbiter.coverage import PACKAGE_INVENTORY, measure, read_package_inventory
+from arbiter.scenario import run_file, scenario_files
+
+from .core.test_catalogue import check_scenario_events, test_every_command_and_event_is_declared
+from .rulesets.test_shape import check_core_modules, check_module_sizes
+from .support import Played
+from .test_coverage import check_inventory
+
+runner = CliRunner()
+NAME = "duel"
+
+
+@pytest.fixture
+def duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The doc's steps: ``arbiter new-ruleset duel`` in a folder, the folder on the path and
+    the package registered as its entry point line says; the folder it was made in."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["new-ruleset", NAME, "--dir", "pkgs"])
+    assert result.exit_code == 0, result.output
+    assert 'duel = "duel:RULESET"' in result.stdout
+    monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
+    module = importlib.import_module(NAME)
+    register(module.RULESET)
+    try:
+        yield tmp_path
+    finally:
+        unregister(NAME)
+        for loaded in [m for m in sys.modules if m == NAME or m.startswith(f"{NAME}.")]:
+            del sys.modules[loaded]
+
+
+def test_the_new_ruleset_passes_every_guard(duel: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert NAME in available()
+    ruleset = load_ruleset(NAME)
+    package = duel / "pkgs" / NAME
+    assert ruleset.package_dir == package
+    check_core_modules(NAME)
+    check_module_sizes(package)
+    test_every_command_and_event_is_declared(NAME)
+    check_inventory(NAME, monkeypatch)
+    check_scenario_events(NAME, duel / "scenarios" / NAME, Played())
+    inventory = read_package_inventory(package / PACKAGE_INVENTORY)
+    assert list(inventory.rules) == ["DUEL-ATK-1", "DUEL-DMG-1", "DUEL-HP-1", "DUEL-CON-1",
+                                     "DUEL-GM-1"]
+    assert inventory.ambiguities == ["ADUEL-1"]
+    coverage = measure(NAME, inventory, duel, package)
+    assert coverage.by_class["MECH"][1] == [] and coverage.by_class["HOOK"][1] == []
+    assert coverage.by_class["ambiguity"][1] == []
+    assert "DUEL-HP-1" in [i.rule for i in invariants_of(type(ruleset))]
+    assert ruleset.demo is not None and set(ruleset.templates) == {"fencer", "brute"}
+    assert ruleset.condition_texts == {"dazed": "Attacks at 2 less (DUEL-CON-1)."}
+
+
+def test_its_scenario_passes_and_it_shows_in_arbiter_commands(duel: Path) -> None:
+    files = list(scenario_files([duel / "scenarios" / NAME]))
+    assert [f.name for f in files] == ["duel.yaml"]
+    result = run_file(files[0])
+    assert result.passed, result.failures
+    assert result.steps > 0
+    listed = runner.invoke(app, ["commands", NAME])
+    assert listed.exit_code == 0, listed.output
+    assert "attack" in listed.stdout and "damage" in listed.stdout
+    played = runner.invoke(app, ["run", str(files[0])])
+    assert played.exit_code == 0, played.output
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("Duel", "give 2 to 11 lowercase letters"),
+    ("d", "give 2 to 11 lowercase letters"),
+    ("duel_two", "give 2 to 11 lowercase letters"),
+    ("zones", "a ruleset named 'zones' is already installed"),
+])
+def test_a_bad_name_is_refused_and_nothing_is_written(
+        name: str, says: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["new-ruleset", name, "--dir", "pkgs"])
+    assert result.exit_code == 2, result.output
+    assert says in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_already_there_is_not_overwritten(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pkgs" / NAME).mkdir(parents=True)
+    (tmp_path / "pkgs" / NAME / "rules.py").write_text("# mine\n")
+    result = runner.invoke(app, ["new-ruleset", NAME, "--dir", "pkgs"])
+    assert result.exit_code == 2, result.output
+    assert "rules.py already exists: nothing written" in result.stderr.replace("\n", "")
+    assert [p.name for p in (tmp_path / "pkgs" / NAME).iterdir()] == ["rules.py"]
+    assert not (tmp_path / "scenarios").exists()
