@@ -16,10 +16,12 @@ from typer.testing import CliRunner
 from arbiter.cli import app
 from arbiter.core import load_ruleset
 from arbiter.coverage import (
+    HOUSE,
     PACKAGE_INVENTORY,
     Inventory,
     InventoryError,
     docstring_rule_ids,
+    house_prefix,
     id_prefix,
     load_inventory,
     measure,
@@ -298,11 +300,11 @@ def check_inventory(ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
     path, inventory = load_inventory(None, package)
     assert path == package / PACKAGE_INVENTORY
     assert inventory.rules, f"{ruleset}: {path} names no rule"
-    heads = {rid.split("-", 1)[0] for rid in inventory.rules}
+    heads = {rid.split("-", 1)[0] for rid in inventory.rules} - {HOUSE}
     assert len(heads) == 1, f"{ruleset}: rule ids of several prefixes {sorted(heads)}"
     prefix = heads.pop()
     assert id_prefix(package, ruleset) == prefix  # coverage reads it from the package
-    assert all(rid.startswith(f"{prefix}-") for rid in inventory.rules)
+    assert all(rid.startswith((f"{prefix}-", house_prefix(ruleset))) for rid in inventory.rules)
     assert all(rid.startswith(f"A{prefix}-") for rid in inventory.ambiguities)
     assert set(inventory.texts) == {*inventory.rules, *inventory.ambiguities}
     assert all(text.strip() and "\n" not in text for text in inventory.texts.values())

@@ -6,6 +6,7 @@ its coverage, the invariants and its own scenario."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +38,7 @@ def duel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     result = runner.invoke(app, ["new-ruleset", NAME, "--dir", "pkgs"])
     assert result.exit_code == 0, result.output
     assert 'duel = "duel:RULESET"' in result.stdout
+    (tmp_path / "printed.txt").write_text(result.stdout)
     monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
     module = importlib.import_module(NAME)
     register(module.RULESET)
@@ -108,3 +110,44 @@ def test_a_file_already_there_is_not_overwritten(tmp_path: Path,
     assert "rules.py already exists: nothing written" in result.stderr.replace("\n", "")
     assert [p.name for p in (tmp_path / "pkgs" / NAME).iterdir()] == ["rules.py"]
     assert not (tmp_path / "scenarios").exists()
+
+
+def test_a_house_rule_has_its_namespace_and_is_covered_like_any_id(
+        duel: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``HOUSE-DUEL-1`` in the ruleset's inventory: the guard accepts it beside the
+    ruleset's own prefix, and coverage counts it once a scenario names it."""
+    package = duel / "pkgs" / NAME
+    with (package / PACKAGE_INVENTORY).open("a", encoding="utf-8") as file:
+        file.write('"HOUSE-DUEL-1" = { kind = "MECH", text = "A fencer may parry once." }\n')
+    check_inventory(NAME, monkeypatch)
+    inventory = read_package_inventory(package / PACKAGE_INVENTORY)
+    assert measure(NAME, inventory, duel, package).by_class["MECH"][1] == ["HOUSE-DUEL-1"]
+    (duel / "scenarios" / NAME / "parry.yaml").write_text(
+        f"ruleset: {NAME}\nrules: [HOUSE-DUEL-1]\nactors: {{ada: {{template: fencer}}}}\n"
+        "steps: []\n")
+    coverage = measure(NAME, inventory, duel, package)
+    assert coverage.by_class["MECH"][1] == []
+    assert coverage.checked_by["HOUSE-DUEL-1"] == ["scenarios/duel/parry.yaml"]
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "extending.md"
+BLOCK = re.compile(
+    r"^( *)```[a-z]*\n\1# (?P<what>duel/[\w.]+|the entry point)\n(?P<body>.*?)^\1```", re.M | re.S)
+
+
+def test_the_docs_steps_are_the_commands_and_the_code_they_show_is_written(duel: Path) -> None:
+    """docs/extending.md's walk through ``new-ruleset``: the command it gives is the one run
+    above, and each block marked ``# duel/FILE`` is a slice of that generated file (the
+    entry point's block, the line the command printed)."""
+    text = DOC.read_text(encoding="utf-8")
+    assert ".venv/bin/arbiter new-ruleset duel --dir pkgs\n" in text
+    blocks = list(BLOCK.finditer(text))
+    assert {m["what"] for m in blocks} >= {"duel/inventory.toml", "duel/rulings.toml",
+                                           "duel/attacks.py", "the entry point"}
+    printed = (duel / "printed.txt").read_text()
+    for m in blocks:
+        indent = len(m.group(1))
+        body = "".join(line[indent:] for line in m["body"].splitlines(keepends=True))
+        source = printed if m["what"] == "the entry point" else (
+            duel / "pkgs" / m["what"]).read_text(encoding="utf-8")
+        assert body.strip("\n") in source, f"docs/extending.md's {m['what']} block is not the code"

@@ -53,6 +53,8 @@ PACKAGE_INVENTORY = "inventory.toml"
 KINDS = ("MECH", "HOOK", "NARR", "AMBIGUITY")
 """The kinds of a package inventory's ids: the inventory's three classes, and its ambiguities
 (``AZ-3``), each settled by the ruling of that id."""
+HOUSE = "HOUSE"
+"""The namespace of house rules' ids: ``HOUSE-<RULESET>-<n>`` (docs/extending.md)."""
 AMBIGUITY_ID = re.compile(r"A[A-Z]{1,12}-\d+")
 ENV = "ARBITER_INVENTORY"
 
@@ -285,13 +287,18 @@ class Coverage:
         return {"ruleset": self.ruleset, "classes": classes, "ids": ids}
 
 
+def house_prefix(ruleset: str) -> str:
+    """How the ids of a table's house rules for ``ruleset`` begin (``HOUSE-ZONES-``)."""
+    return f"{HOUSE}-{ruleset.upper()}-"
+
+
 def id_prefix(package: Path, ruleset: str) -> str:
     """The letter that starts the ruleset's rule ids (``R`` of ``R-DY-5``), as its own
     inventory spells them: core knows no ruleset's ids. Without an inventory in the package,
     the ruleset name's first letter."""
     own = package / PACKAGE_INVENTORY
     if own.is_file():
-        heads = {rid.split("-", 1)[0] for rid in read_package_inventory(own).rules}
+        heads = {rid.split("-", 1)[0] for rid in read_package_inventory(own).rules} - {HOUSE}
         if len(heads) == 1:
             return heads.pop()
     return ruleset[:1].upper()
@@ -310,7 +317,8 @@ def measure(ruleset: str, inventory: Inventory, root: Path,
             named.setdefault(rid, []).extend(where)
     by_class: dict[str, tuple[list[str], list[str]]] = {}
     for cls in ("MECH", "HOOK", "NARR"):
-        ids = [i for i, c in inventory.rules.items() if c == cls and i.startswith(prefix + "-")]
+        ids = [i for i, c in inventory.rules.items() if c == cls
+               and i.startswith((f"{prefix}-", house_prefix(ruleset)))]
         by_class[cls] = ([i for i in ids if i in named], [i for i in ids if i not in named])
     amb = [a for a in inventory.ambiguities if a.startswith(f"A{prefix}-")]
     for rid in amb:
