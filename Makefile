@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium random-play
+.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium random-play golden
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -86,3 +86,8 @@ clean:
 # invariants, replay and undo/redo checked after every step; prints what it played.
 random-play: $(VENV)/.dev
 	ARBITER_RANDOM_PLAY=long ARBITER_WATCHDOG=3600 $(BIN)/pytest -q -s -p no:cacheprovider tests/rulesets/test_random_play.py
+
+# Regenerate tests/golden/logs.json (the seeded logs of every shipped encounter) and print
+# what changed: after a change meant to change them; say why in the commit.
+golden: $(VENV)/.dev
+	$(BIN)/python -m tests.sim.golden

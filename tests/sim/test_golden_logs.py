@@ -7,8 +7,9 @@ seeds, and every log entry (its command, events and dice, as stored) is compared
 with ``tests/golden/logs.json``. A difference names the encounter, the run, the first entry
 that differs and its command.
 
-When a change is meant to change the logs (a new event, a rule fixed), regenerate the file
-and say why in the commit: ``ARBITER_GOLDEN=write pytest tests/sim/test_golden_logs.py``.
+When a change is meant to change the logs (a new encounter, a new event, a rule fixed),
+regenerate the file with ``make golden`` (tests/sim/golden.py), which prints what changed, and
+say why in the commit.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def test_the_golden_file_lists_every_shipped_encounter() -> None:
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert sorted(golden) == [p.name for p in ENCOUNTERS], (
         "a shipped encounter was added or removed: regenerate tests/golden/logs.json "
-        "(ARBITER_GOLDEN=write)")
+        "(make golden)")
 
 
 @pytest.mark.parametrize("path", ENCOUNTERS, ids=[p.stem for p in ENCOUNTERS])
@@ -69,3 +70,18 @@ def test_seeded_runs_give_the_same_log(path: Path) -> None:
         pytest.fail(f"{path.name}, run {index}: the log differs from entry {first + 1} on "
                     f"({len(was)} entries before, {len(is_)} now); that entry's command: "
                     f"{shown}")
+
+
+def test_make_golden_prints_what_changed() -> None:
+    """``make golden`` (tests/sim/golden.py): an added and a removed encounter, and a run
+    whose third entry differs, each on one line; nothing for a run that is the same."""
+    from .golden import diff
+
+    old = {"a.yaml": [["1", "2", "3"], ["1"]], "gone.yaml": [["9"]]}
+    new = {"a.yaml": [["1", "2", "4", "5"], ["1"]], "new.yaml": [["7"], ["8"]]}
+    assert diff(old, new, lambda name, run, entry: f"{name}/{run}/{entry}") == [
+        "+ new.yaml: new (2 runs)",
+        "- gone.yaml: gone",
+        "~ a.yaml, run 0: differs from entry 3 on (3 entries before, 4 now): a.yaml/0/2",
+    ]
+    assert diff(new, new) == []
