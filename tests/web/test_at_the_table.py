@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from arbiter.core import Command
-from arbiter.web.demo import DemoTable, console_link, create_demo_tables
+from arbiter.web.demo import DemoTable, console_link, create_demo_tables, demo_rulesets
 
 from .conftest import ServerThread, browsing, screenshot
 from .test_table import open_campaign, settled, targets_of
@@ -284,7 +284,7 @@ def test_the_phone_header_is_short_and_the_tracker_says_hidden(
         assert not [p for p in problems if "script error" in p], problems
 
 
-@pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
+@pytest.mark.parametrize("ruleset", demo_rulesets())
 def test_three_rounds_with_no_error_and_screenshots(browser: Browser, link: str,
                                                     ruleset: str) -> None:
     """Three rounds of plain play (the default action at a target clicked on the map, its

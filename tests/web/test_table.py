@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from arbiter.web.demo import console_link, create_demo_tables, table_of
+from arbiter.web.demo import console_link, create_demo_tables, demo_rulesets, table_of
 
 from .conftest import ServerThread, screenshot
 
@@ -56,7 +56,7 @@ def side_of(page: Page, entity: str) -> str:
     return page.locator(f"#cards article.card[data-id='{entity}'] .chip.side").inner_text()
 
 
-@pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
+@pytest.mark.parametrize("ruleset", demo_rulesets())
 def test_a_round_at_the_table(browser: Browser, link: str, ruleset: str) -> None:
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     context.set_default_timeout(8000)
@@ -100,7 +100,7 @@ def test_a_round_at_the_table(browser: Browser, link: str, ruleset: str) -> None
         context.close()
 
 
-@pytest.mark.parametrize("ruleset", ["polemos", "zones", "realms"])
+@pytest.mark.parametrize("ruleset", demo_rulesets())
 def test_the_phone_shows_the_turn_and_the_action_first(browser: Browser, link: str,
                                                        ruleset: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844})
