@@ -53,8 +53,16 @@ class TurnRules(RealmsBase):
         return STANDING
 
     def is_down(self, state: EncounterState, entity: Entity) -> bool:
-        """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``)."""
-        return isinstance(entity, RealmsCreature) and entity.down
+        """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``, read here
+        in one loop: the simulator asks after every command)."""
+        if not isinstance(entity, RealmsCreature):
+            return False
+        if entity.dead or entity.unsummoned:
+            return True
+        for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
+            if cond.name == "dying":
+                return True
+        return False
 
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """The dead and the unsummoned get no turn; a Dying creature still does: it takes its

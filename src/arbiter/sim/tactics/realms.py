@@ -39,9 +39,16 @@ HURT = frozenset({"damaged", "dying_damage"})
 
 
 def defeated(state: EncounterState, entity: Entity) -> bool:
-    """Out of the fight: the ruleset's own answer (``TurnRules.is_down``), read here from the
-    creature without a call through the ruleset."""
-    return isinstance(entity, RealmsCreature) and entity.down
+    """Out of the fight: the ruleset's own answer (``TurnRules.is_down``: dead, unsummoned
+    or Dying), read here without a call through the ruleset."""
+    if not isinstance(entity, RealmsCreature):
+        return False
+    if entity.dead or entity.unsummoned:
+        return True
+    for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
+        if cond.name == "dying":
+            return True
+    return False
 
 
 def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
