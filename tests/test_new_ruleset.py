@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from arbiter.cli import app
@@ -20,9 +21,11 @@ from arbiter.core.invariants import invariants_of
 from arbiter.core.registry import available, register, unregister
 from arbiter.coverage import PACKAGE_INVENTORY, measure, read_package_inventory
 from arbiter.scenario import run_file, scenario_files
+from arbiter.server import create_app
 
-from .core.test_catalogue import check_scenario_events, test_every_command_and_event_is_declared
+from .core import test_catalogue as catalogue
 from .rulesets.test_shape import check_core_modules, check_module_sizes
+from .server import test_authority as authority
 from .support import Played
 from .test_coverage import check_inventory
 
@@ -57,9 +60,9 @@ def test_the_new_ruleset_passes_every_guard(duel: Path, monkeypatch: pytest.Monk
     assert ruleset.package_dir == package
     check_core_modules(NAME)
     check_module_sizes(package)
-    test_every_command_and_event_is_declared(NAME)
+    catalogue.test_every_command_and_event_is_declared(NAME)
     check_inventory(NAME, monkeypatch)
-    check_scenario_events(NAME, duel / "scenarios" / NAME, Played())
+    catalogue.check_scenario_events(NAME, duel / "scenarios" / NAME, Played())
     inventory = read_package_inventory(package / PACKAGE_INVENTORY)
     assert list(inventory.rules) == ["DUEL-ATK-1", "DUEL-DMG-1", "DUEL-HP-1", "DUEL-CON-1",
                                      "DUEL-GM-1"]
@@ -83,6 +86,15 @@ def test_its_scenario_passes_and_it_shows_in_arbiter_commands(duel: Path) -> Non
     assert "attack" in listed.stdout and "damage" in listed.stdout
     played = runner.invoke(app, ["run", str(files[0])])
     assert played.exit_code == 0, played.output
+
+
+def test_the_server_answers_its_players_as_its_catalogue_says(duel: Path) -> None:
+    """The authority guards (tests/server/test_authority.py) on a campaign of the new
+    ruleset: each command and argument answers a player as its declaration says."""
+    with TestClient(create_app(db=duel / "arbiter.db")) as client:
+        games = {NAME: authority.Game(client, NAME)}
+        authority.test_every_command_answers_a_player_as_the_catalogue_says(games, NAME)
+        authority.test_every_argument_of_a_player_command_answers_as_declared(games, NAME)
 
 
 @pytest.mark.parametrize(("name", "says"), [
