@@ -24,8 +24,10 @@ from arbiter.scenario import run_file, scenario_files
 from arbiter.server import create_app
 
 from .core import test_catalogue as catalogue
+from .core import test_invariants as invariants
 from .rulesets.test_shape import check_core_modules, check_module_sizes
 from .server import test_authority as authority
+from .sim import test_winner as winner
 from .support import Played
 from .test_coverage import check_inventory
 
@@ -71,6 +73,8 @@ def test_the_new_ruleset_passes_every_guard(duel: Path, monkeypatch: pytest.Monk
     assert coverage.by_class["MECH"][1] == [] and coverage.by_class["HOOK"][1] == []
     assert coverage.by_class["ambiguity"][1] == []
     assert "DUEL-HP-1" in [i.rule for i in invariants_of(type(ruleset))]
+    invariants.test_every_ruleset_keeps_the_kernels_invariants_and_each_names_a_rule(NAME)
+    winner.test_side_won_is_the_kernels_event_in_every_ruleset(NAME)
     assert ruleset.demo is not None and set(ruleset.templates) == {"fencer", "brute"}
     assert ruleset.condition_texts == {"dazed": "Attacks at 2 less (DUEL-CON-1)."}
 

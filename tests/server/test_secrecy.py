@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from arbiter.web.demo import table_of
+from arbiter.web.demo import demo_rulesets, table_of
 
 from .conftest import HIDDEN_ID, HIDDEN_NAME, Game, Table, set_game
 
@@ -75,7 +75,7 @@ def test_a_flank_the_player_prioritised_shows_in_their_state_by_the_name_they_ga
 
 
 # -- 2. the log does not count the hidden -----------------------------------------------------
-@pytest.mark.parametrize("ruleset", ["realms", "zones", "polemos"])
+@pytest.mark.parametrize("ruleset", demo_rulesets())
 def test_the_hidden_creatures_arrival_leaves_no_trace_in_the_players_log(
         client: TestClient, ruleset: str) -> None:
     game, _hero, hidden, name = demo_game(client, ruleset)

@@ -22,6 +22,8 @@ from arbiter.core.ruleset import RENAMED_EVENTS
 from arbiter.sim import Simulator, load_encounter, prepare
 from arbiter.sim.stats import DRAW, Tally
 
+from ..support import installed
+
 ROOT = Path(__file__).resolve().parents[2]
 ENCOUNTERS = ROOT / "scenarios" / "encounters"
 GOLDEN_SEED = 20261201
@@ -35,7 +37,7 @@ def digest(entry: dict[str, Any]) -> str:
 
 
 # -- the event, declared once ---------------------------------------------------------------
-@pytest.mark.parametrize("name", ["demo", "realms", "zones", "polemos"])
+@pytest.mark.parametrize("name", installed())
 def test_side_won_is_the_kernels_event_in_every_ruleset(name: str) -> None:
     ruleset = load_ruleset(name)
     kernel = declaration(Ruleset.__dict__["apply_side_won"], "apply_side_won")
