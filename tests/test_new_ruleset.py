@@ -74,6 +74,12 @@ def test_the_new_ruleset_passes_every_guard(duel: Path, monkeypatch: pytest.Monk
     assert coverage.by_class["ambiguity"][1] == []
     assert "DUEL-HP-1" in [i.rule for i in invariants_of(type(ruleset))]
     invariants.test_every_ruleset_keeps_the_kernels_invariants_and_each_names_a_rule(NAME)
+    page = duel / "docs" / "rulesets" / f"{NAME}.md"
+    with pytest.raises(AssertionError, match="out of date: run arbiter commands duel --write"):
+        catalogue.check_docs_table(NAME, page)
+    written = runner.invoke(app, ["commands", NAME, "--write", str(page)])
+    assert written.exit_code == 0, written.output
+    catalogue.check_docs_table(NAME, page)
     winner.test_side_won_is_the_kernels_event_in_every_ruleset(NAME)
     assert ruleset.demo is not None and set(ruleset.templates) == {"fencer", "brute"}
     assert ruleset.condition_texts == {"dazed": "Attacks at 2 less (DUEL-CON-1)."}
@@ -125,7 +131,7 @@ def test_a_file_already_there_is_not_overwritten(tmp_path: Path,
     assert result.exit_code == 2, result.output
     assert "rules.py already exists: nothing written" in result.stderr.replace("\n", "")
     assert [p.name for p in (tmp_path / "pkgs" / NAME).iterdir()] == ["rules.py"]
-    assert not (tmp_path / "scenarios").exists()
+    assert not (tmp_path / "scenarios").exists() and not (tmp_path / "docs").exists()
 
 
 def test_a_house_rule_has_its_namespace_and_is_covered_like_any_id(

@@ -388,13 +388,14 @@ def new_ruleset_command(
         "src/arbiter/rulesets"),
     scenarios: Annotated[Path, typer.Option(help="Where its scenario folder goes.")] = Path(
         "scenarios"),
+    docs: Annotated[Path, typer.Option(help="Where its page goes.")] = Path("docs/rulesets"),
 ) -> None:
     """Write a new ruleset package of the one shape (a 1d6 duel) and its scenario, and say
     which entry point to add (docs/extending.md)."""
     from .templates import NewRulesetError, entry_point, write_ruleset
 
     try:
-        written = write_ruleset(name, folder, scenarios, tuple(available()))
+        written = write_ruleset(name, folder, scenarios, docs, tuple(available()))
     except NewRulesetError as err:
         fail(str(err))
     for path in written:
@@ -403,6 +404,8 @@ def new_ruleset_command(
     console.print('add to pyproject.toml under [project.entry-points."arbiter.rulesets"], '
                   "then reinstall (pip install -e .):", markup=False)
     console.print(f"    {entry_point(name, module)}", markup=False)
+    console.print(f"and fill its page's command table: arbiter commands {name} --write "
+                  f"{docs / f'{name}.md'}", markup=False)
 
 
 @app.command("demo")

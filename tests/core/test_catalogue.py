@@ -128,7 +128,11 @@ def test_sentences_leave_out_what_the_reader_may_not_see() -> None:
 def test_the_docs_command_table_is_the_catalogue(name: str) -> None:
     """docs/rulesets/NAME.md holds ``arbiter commands NAME --markdown`` between its markers
     (write it with ``arbiter commands NAME --write docs/rulesets/NAME.md``)."""
-    path = ROOT / "docs" / "rulesets" / f"{name}.md"
+    check_docs_table(name, ROOT / "docs" / "rulesets" / f"{name}.md")
+
+
+def check_docs_table(name: str, path: Path) -> None:
+    """The guard: the page at ``path`` holds ``name``'s command table between its markers."""
     document = path.read_text(encoding="utf-8")
     table = markdown(load_ruleset(name).catalogue)
     assert with_table(document, table) == document, (

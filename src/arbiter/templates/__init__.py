@@ -2,7 +2,8 @@
 written from the files of ``templates/ruleset/`` with the ruleset's name put in.
 
 The package (``package/*.tmpl``) goes to ``DIR/NAME/``, its scenario
-(``scenarios/*.tmpl``) to ``SCENARIOS/NAME/``. In a template, ``{{name}}`` is the ruleset's
+(``scenarios/*.tmpl``) to ``SCENARIOS/NAME/``, its page (``docs/page.md.tmpl``) to
+``DOCS/NAME.md``. In a template, ``{{name}}`` is the ruleset's
 name (``duel``), ``{{Name}}`` its class prefix (``Duel``) and ``{{PREFIX}}`` its rule ids'
 namespace (``DUEL``: ``DUEL-ATK-1``, ambiguity ``ADUEL-1``)."""
 
@@ -34,25 +35,28 @@ def fill(text: str, name: str) -> str:
             .replace("{{PREFIX}}", name.upper()))
 
 
-def planned(name: str, folder: Path, scenarios: Path) -> dict[Path, Path]:
+def planned(name: str, folder: Path, scenarios: Path, docs: Path) -> dict[Path, Path]:
     """Each file to write, from its template."""
     out: dict[Path, Path] = {}
     for part, target in (("package", folder / name), ("scenarios", scenarios / name)):
         for template in sorted((TEMPLATES / part).glob(f"*{SUFFIX}")):
             out[target / template.name.removesuffix(SUFFIX)] = template
+    out[docs / f"{name}.md"] = TEMPLATES / "docs" / f"page.md{SUFFIX}"
     return out
 
 
-def write_ruleset(name: str, folder: Path, scenarios: Path,
+def write_ruleset(name: str, folder: Path, scenarios: Path, docs: Path,
                   installed: tuple[str, ...] = ()) -> list[Path]:
-    """Write the package ``folder/name`` and its scenario under ``scenarios/name``; the
-    paths written. Nothing is written when the name is wrong or a file is already there."""
+    """Write the package ``folder/name``, its scenario under ``scenarios/name`` and its page
+    ``docs/name.md`` (with the command table's markers, to fill with ``arbiter commands
+    NAME --write``); the paths written. Nothing is written when the name is wrong or a file
+    is already there."""
     if not NAME.fullmatch(name) or keyword.iskeyword(name):
         raise NewRulesetError(f"ruleset name {name!r}: give 2 to 11 lowercase letters "
                               "(it names the package, and its upper case the rule ids)")
     if name in installed:
         raise NewRulesetError(f"a ruleset named {name!r} is already installed")
-    files = planned(name, folder, scenarios)
+    files = planned(name, folder, scenarios, docs)
     there = [str(path) for path in files if path.exists()]
     if there:
         raise NewRulesetError(f"{', '.join(there)} already exists: nothing written")
