@@ -48,9 +48,10 @@ def plain_sums(seed: int, how_many: int) -> list[str]:
                 parts.append(f"{sign}{rng.randint(0, 30)}")
                 continue
             n = rng.randint(1, 12)
-            faces = rng.choice([1, 2, 3, 4, 6, 8, 10, 12, 20, 100])
+            faces = rng.choice([1, 2, 3, 4, 6, 8, 10, 12, 20, 100, "F", "f"])
             keep = rng.choice(["", "", "kh", "kl", "dh", "dl", "k", "KH", "Dl"])
-            kept = f"{keep}{rng.randint(0, n + 1)}" if keep else ""
+            many = rng.choice(["", str(rng.randint(0, n + 1)), str(rng.randint(0, n + 1))])
+            kept = f"{keep}{many}" if keep else ""
             parts.append(f"{sign}{n}{rng.choice('dD')}{faces}{kept}")
         out.append("".join(parts))
     return out
@@ -58,7 +59,10 @@ def plain_sums(seed: int, how_many: int) -> list[str]:
 
 FIXED = ["2d6", "d6", "10d6", "13d6", "4d6kh3", "20d20", "1d20+5", "3d6+2d4-1", "10d10kh5+2",
          "4d6dl1", "4d6dh1", "4d6kl2", "4d6k3", "5d6kh0", "5d6dl7", "3-2d6", "2d6-1d6kh1+4-2",
-         "100d100", "D6", "1d10000", "5", "5+3", "20d100kl3", "1d1+1d1", "0+1d4"]
+         "100d100", "D6", "1d10000", "5", "5+3", "20d100kl3", "1d1+1d1", "0+1d4",
+         # keep or drop with no count (one die), Fudge dice
+         "2d20kh", "2d20k", "2d20kl", "3d6dl", "3d6DH", "2d6kh+1d6kl-3", "8dF", "dF", "3df+2",
+         "6dFkh3", "6dFkl3", "4dFdl1", "4dFdh", "2d6-4dF", "5-3dFkh2", "100dF", "20dFkh19"]
 
 
 @pytest.mark.parametrize("text", FIXED + plain_sums(35, 150))
@@ -73,16 +77,22 @@ def test_quick_is_the_full_path(text: str) -> None:
 
 
 def test_quick_reads_the_common_sums() -> None:
-    for text in ["2d6", "10d6", "4d6kh3", "20d20", "3d6+2d4-1", "10d10kh5+2"]:
+    for text in ["2d6", "10d6", "4d6kh3", "20d20", "3d6+2d4-1", "10d10kh5+2", "2d20kh", "8dF",
+                 "6dFkh3"]:
         assert exact.quick(text) is not None, text
     two, four = exact.quick("2d6"), exact.quick("4d6kh3")
     assert two is not None and two.probability(7) == Fraction(1, 6)
     assert four is not None and four.probability(18) == Fraction(7, 432)
+    fate, best = exact.quick("4dF"), exact.quick("2d20kh")
+    assert fate is not None and fate.probability(-4) == Fraction(1, 81)
+    assert fate.probability(0) == Fraction(19, 81)
+    assert best is not None and best.probability(20) == Fraction(39, 400)
 
 
 @pytest.mark.parametrize(
     "text",
-    ["2d6!", "d%", "-2d6", "2d6 + 1", "0d6", "1d0", "2d6kh", "4d6d1", "2d6kh1+2d6kh1",
+    ["2d6!", "d%", "-2d6", "2d6 + 1", "0d6", "1d0", "4d6d1", "2d6kh1+2d6kh1", "2d6k>3",
+     "0dF", "3dF2", "3dFf", "2dFkh+1dFkl", "21dFkh3", "101dF", "3dT", "2d20kh1234",
      "101d2", "1d10001", "21d6kh3", "2d101kh1", "1d1+1d1+1d1+1d1+1d1+1d1+1d1+1d1+1d1",
      "1234567", "1d6k>3", "2d6>=4", "1d6²", "{2d6}", "(2d6)"],
 )

@@ -1601,7 +1601,7 @@ def _remember(key: str | Node | tuple[str, str], dist: Distribution) -> None:
 # (the same test compares the two on a grid). Anything else takes the full path.
 
 _QUICK_TERM = re.compile(
-    r"([-+]?)(?:([0-9]{1,3})?[dD]([0-9]{1,4})(?:([kK][hHlL]?|[dD][hHlL])([0-9]{1,3}))?"
+    r"([-+]?)(?:([0-9]{1,3})?[dD]([0-9]{1,4}|[fF])(?:([kK][hHlL]?|[dD][hHlL])([0-9]{1,3})?)?"
     r"|([0-9]{1,6}))",
     re.ASCII,
 )
@@ -1676,7 +1676,8 @@ def quick(text: str) -> Distribution | None:
             lo += -int(number) if sign == "-" else int(number)
             continue
         count = int(n) if n is not None else 1
-        size = int(faces)
+        fate = not faces.isdigit()  # dF: counted as a d3, less 2 a die
+        size = 3 if fate else int(faces)
         dice += count
         if count < 1 or size < 1 or dice > QUICK_DICE:
             return None
@@ -1688,11 +1689,17 @@ def quick(text: str) -> Distribution | None:
             return None
         else:
             kept = True
-        read.append((sign, count, size, how, int(k) if k is not None else 0))
+        read.append((sign, count, -3 if fate else size, how,
+                     int(k) if k is not None else 1))
     counts = [1]
     for sign, count, size, how, many in read:
+        fate = size < 0  # -3: Fudge dice, faces -1, 0, 1
+        if fate:
+            size = 3
         if how is None:
             term_lo, term = count, _power([1] * size, count)
+            if fate:
+                term_lo -= 2 * count
         else:
             kind = _QUICK_KEEP[how.lower()]
             if kind == "kh" or kind == "kl":
@@ -1703,6 +1710,8 @@ def quick(text: str) -> Distribution | None:
                 term_lo, term = 0, [1]
             else:
                 term_lo, term = _keep(1, [1] * size, count, highest, keep, _same)
+                if fate:
+                    term_lo -= 2 * keep
         if sign == "-":
             term_lo, term = -(term_lo + len(term) - 1), term[::-1]
         lo += term_lo
