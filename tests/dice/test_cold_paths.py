@@ -123,6 +123,31 @@ def test_quick_in_dialects() -> None:
     assert distribution("4d6k3", "d20") != distribution("4d6k3")
 
 
+GROUP_KEEPS = ["{4d6, 4d6, 4d6}kh2", "{4d6,4d6,4d6}kl2", "{1d20+5,2d10,1d8-3}kh2",
+               "{3dF,2d6-7,3dF,1d4}dl1", "{2d6,2d6,2d6,2d6}>=7kh2", "{1d6,1d6,1d6}kh2",
+               "{1d6,1d8,1d6,1d8,1d6}dh2", "{2d6-9,1d4,2d6-9}kh2", "{1d6,2d6,3d6,4d6,5d6}kh3",
+               "{1d6,1d6,1d6,1d6,1d6,1d6,1d6}kh6", "{1d2,1d3,1d4,1d5,1d6,1d7,1d8}kh2",
+               "{1d4,1d4,1d4}dl0", "{1d10/3,1d6,1d6}kh2", "{1d6,1d6,1d6}kh2>4"]
+
+
+@pytest.mark.parametrize("text", GROUP_KEEPS)
+def test_group_keep_through_kinds_is_the_fold(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group keeping several of its members counts them as kinds of dice
+    (``exact._member_kinds``): the same distribution as folding them in one by one."""
+    short = full_path(text)
+    monkeypatch.setattr(exact, "_member_kinds", lambda members: None)
+    folded = full_path(text)
+    assert short == folded
+    assert short.denominator == folded.denominator
+
+
+def test_group_keep_kinds_are_bounded() -> None:
+    six = [exact.Distribution(1, [1] * 6)]
+    assert exact._member_kinds(six * 3) == [(1, [1] * 6, 3)]
+    many = [exact.Distribution(1, [1] * k) for k in range(1, 8)]  # 2**7 states: folded
+    assert exact._member_kinds(many) is None
+
+
 FLAT = ["1d20+5", "2d6+3", "8d6", "3d6+2d4-1", "5-1d4", "1d6-2d6+3-1d8", "1d1", "7+2d10"]
 
 

@@ -827,6 +827,10 @@ def _group(node: RollGroup, exact: bool) -> Exact:
             if keep == 1:
                 best = _extreme(members, highest)
                 return _map(best, count) if count is not None else best
+            kinds = _member_kinds(members)
+            if kinds is not None:
+                k_lo, counts = _keep_mixed(kinds, highest, keep, count or _same)
+                return Distribution(k_lo, counts)
             return _fold_keep(members, highest, keep, count)
     if count is not None:
         members = [_map(x, count) for x in members]
@@ -937,6 +941,31 @@ def _extreme(members: list[Exact], highest: bool) -> Exact:
             weights[v] = product - previous
             previous = product
     return _settled(weights)
+
+
+_MEMBER_KIND_STATES = 64
+"""Most states of :func:`_keep_mixed` (the product of each kind's members plus one) for a
+group's members kept through it rather than folded in (:func:`_fold_keep`)."""
+
+
+def _member_kinds(members: list[Exact]) -> list[tuple[int, Counts, int]] | None:
+    """The members of a group that keeps several of them as kinds of "dice" for
+    :func:`_keep_mixed` (``{4d6, 4d6, 4d6}kh2``: three of one kind, each weighted as 4d6
+    is), or None when a member has fractions or there are too many kinds: then
+    :func:`_fold_keep` folds them in. The same answer either way (tests/dice/
+    test_cold_paths.py); :func:`check` prices the fold, which costs more."""
+    found: dict[tuple[int, tuple[int, ...]], int] = {}
+    for x in members:
+        if not isinstance(x, Distribution):
+            return None
+        key = (x.lo, tuple(x.counts))
+        found[key] = found.get(key, 0) + 1
+    states = 1
+    for n in found.values():
+        states *= n + 1
+    if states > _MEMBER_KIND_STATES:
+        return None
+    return [(lo, list(counts), n) for (lo, counts), n in found.items()]
 
 
 def _fold_keep(members: list[Exact], highest: bool, keep: int,
