@@ -235,3 +235,25 @@ def test_a_flat_roll_copies_and_pickles_with_its_tree() -> None:
             assert again.total == result.total
             assert again.render() == result.render()
             assert [d.to_json() for d in again.dice()] == [d.to_json() for d in result.dice()]
+
+
+def test_convolving_spaced_weights_is_the_plain_product() -> None:
+    """``exact._convolve`` counts weights all on multiples of one stride (tens dice, 2d6*10)
+    without the gaps: the same weights as the schoolbook product."""
+    rng = random.Random(35)
+    for _ in range(2000):
+        a = [0] * rng.randint(1, 40)
+        b = [0] * rng.randint(1, 40)
+        for counts in (a, b):
+            step = rng.choice([1, 2, 3, 4, 6, 10])
+            for i in range(0, len(counts), step):
+                counts[i] = rng.randint(0, 3)
+        plain = [0] * (len(a) + len(b) - 1)
+        for i, x in enumerate(a):
+            for j, y in enumerate(b):
+                plain[i + j] += x * y
+        assert exact._convolve(a, b) == plain, (a, b)
+    three = full_path("d%+d%+d%", "d20")
+    assert three.probability(0) == Fraction(1, 1000)
+    assert three.probability(10) == Fraction(3, 1000)
+    assert three.probability(5) == 0
