@@ -62,6 +62,9 @@ YAML_NODES = 200_000
 WORK_SECONDS = 5.0
 """Deadline of one CPU-heavy request (dice, odds, import) on the server: past it the
 client gets a 503 saying so."""
+SIMULATE_SECONDS = 3.0
+"""Time one simulate request plays fights for (the runs done by then are answered, with
+``cut_short``); under WORK_SECONDS, so the answer comes before the 503."""
 RATE_PER_MINUTE = 120
 """Requests per minute one client address may make to the routes that need no token."""
 HEADER_SECONDS = 10.0
@@ -139,6 +142,7 @@ __all__ = [
     "PENDING_REQUESTS",
     "RATE_PER_MINUTE",
     "REQUEST_SECONDS",
+    "SIMULATE_SECONDS",
     "TEXT_CHARS",
     "WORK_SECONDS",
     "WS_MESSAGES_PER_SECOND",

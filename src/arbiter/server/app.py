@@ -41,10 +41,12 @@ from .. import __version__
 from ..core import (
     Command,
     EncounterState,
+    Event,
     IllegalCommand,
     InvalidCommand,
     NoOdds,
     RulesError,
+    Ruleset,
     UnknownEntity,
     available,
     load_ruleset,
@@ -53,16 +55,20 @@ from ..core.catalogue import InvalidArgument, NotAllowed, authorize, references
 from ..core.options import options_json
 from ..core.roster import AlreadyListed, NotListed
 from ..core.ruleset import revealed_squares
+from ..dice.sources import NoDice
 from ..limits import (
     BODY_BYTES,
     IMAGE_BYTES,
     IMPORT_BYTES,
     JSON_DEPTH,
     RATE_PER_MINUTE,
+    SIMULATE_SECONDS,
     WORK_SECONDS,
     WS_MESSAGE_BYTES,
     WS_MESSAGES_PER_SECOND,
 )
+from ..sim import SimError
+from ..sim.from_state import simulate_events
 from ..store import (
     Conflict,
     ExportFormatError,
@@ -79,7 +85,8 @@ from ..store.backends import PostgresBackend
 from ..store.errors import TooMuch
 from ..store.images import FORMATS, ImageError, StoredImage, fogged
 from ..store.importing import Deadline, DeadlineExceeded
-from ..store.service import RosterLoaded, digest
+from ..store.replay import effective_entries
+from ..store.service import RosterLoaded, _joining, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
 from .guard import TRIM_BYTES, trim_memory, trim_soon
 from .hardening import LOOPBACK_HOSTS, SECURITY_HEADERS, TEST_HOST, Hardening
@@ -1348,6 +1355,49 @@ class Api:
                 body["image"] = image
         return await self._submit(eid, principal, Command("add", args=body), None, expected)
 
+    async def simulate(self, request: Request) -> Response:
+        """``POST /api/encounters/{eid}/simulate``: the fight played to its end ``runs``
+        times from its current state (the GM's; nothing is stored or changed)."""
+        eid, _principal = await self.encounter_principal(request, gm=True)
+        body = await read_json(request, "Simulate", optional=True) or {}
+        games = self.games
+
+        def events() -> tuple[str, list[Any]]:
+            ruleset = games.read(eid, lambda ld: ld.ruleset.name)
+            entries = effective_entries(games.store.records(eid))
+            return ruleset, [e for entry in entries for e in entry.events]
+        ruleset, setup = await run_in_threadpool(events)
+        return JSONResponse(await self._simulated(ruleset, setup, body))
+
+    async def simulate_new(self, request: Request) -> Response:
+        """``POST /api/campaigns/{cid}/simulate``: a new encounter (the body that creates
+        one) played ``runs`` times, without storing it: the builder's win odds."""
+        cid = _path_id(request, "campaign_id", "campaign")
+        await self.campaign_principal(request, cid, gm=True)
+        body = await read_json(request, "SimulateNew")
+        games = self.games
+
+        def events() -> tuple[str, list[Any]]:
+            try:
+                ruleset, events = new_encounter_events(
+                    games, cid, body.get("rulings", {}), body.get("characters", []),
+                    body.get("creatures", []))
+            except RulesError as err:
+                raise ApiError(422, str(err), getattr(err, "field", None) or "creatures"
+                               ) from None
+            return ruleset.name, events
+        ruleset, setup = await run_in_threadpool(events)
+        return JSONResponse(await self._simulated(ruleset, setup, body))
+
+    @staticmethod
+    async def _simulated(ruleset: str, setup: list[Any], body: dict[str, Any]
+                         ) -> dict[str, Any]:
+        try:
+            return await heavy(simulate_events, ruleset, setup, int(body.get("runs", 1000)),
+                               int(body.get("seed", 0)), SIMULATE_SECONDS, pool=processes())
+        except SimError as err:
+            raise ApiError(422, str(err), "creatures") from None
+
     async def odds(self, request: Request) -> Response:
         eid, principal = await self.encounter_principal(request)
         body = await read_json(request, "Odds")
@@ -1596,6 +1646,23 @@ _KIND_WORDS = {"character": "character", "creature": "bestiary entry"}
 """How a refusal names what has a roster picture."""
 
 
+def new_encounter_events(games: GameService, cid: str, rulings: dict[str, str],
+                         characters: list[str], creatures: list[dict[str, Any]]
+                         ) -> tuple[Ruleset, list[Event]]:
+    """The events of the encounter ``create_encounter`` would make of this body (its
+    ``create`` and its arrivals), decided but not stored: what the builder simulates."""
+    campaign = games.store.campaign(cid)
+    ruleset = load_ruleset(campaign.ruleset)
+    command = Command("create", args={"rulings": {**campaign.rulings, **rulings},
+                                      "reveal_on_turn": True})
+    state = EncounterState(ruleset="")
+    events = list(ruleset.decide(state, command, NoDice(command.name)))
+    for event in events:
+        ruleset.evolve(state, event)
+    arrivals = games.roster(cid, lambda r: r.roster.arrivals(r.state, characters, creatures))
+    return ruleset, events + list(_joining(ruleset, state, arrivals).events)
+
+
 def _scene_list(scenes: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
     """Saved scenes as the console lists them: each name, and what it holds."""
     return [{"name": name, "commands": len(commands),
@@ -1838,6 +1905,8 @@ def routes(api: Api) -> list[BaseRoute]:
         Route("/api/encounters/{encounter_id}/commands", g(api.submit), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/actors", g(api.add_actor), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/odds", g(api.odds), methods=["POST"]),
+        Route("/api/encounters/{encounter_id}/simulate", g(api.simulate), methods=["POST"]),
+        Route("/api/campaigns/{campaign_id}/simulate", g(api.simulate_new), methods=["POST"]),
         Route("/api/encounters/{encounter_id}/scene/image", g(api.put_scene_image),
               methods=["PUT"]),
         Route("/api/encounters/{encounter_id}/scene/image", g(api.scene_image),

@@ -118,6 +118,12 @@ OPERATIONS: tuple[Operation, ...] = (
               created=True),
     Operation("post", "/api/encounters/{encounter_id}/odds",
               "Exact odds of a command's outcomes, before rolling", "Odds", "any", heavy=True),
+    Operation("post", "/api/encounters/{encounter_id}/simulate",
+              "Win odds: the fight played to its end many times from its current state "
+              "(nothing changes)", "Simulate", "gm", heavy=True),
+    Operation("post", "/api/campaigns/{campaign_id}/simulate",
+              "Win odds of a new encounter (the body that would create it), not stored",
+              "SimulateNew", "gm", heavy=True),
     Operation("get", "/api/encounters/{encounter_id}/options",
               "The legal options of a creature's turn now: each command you may give it, "
               "its targets (relation, distance, the rules' answer) and what makes a "

@@ -85,6 +85,31 @@ class CreateEncounter(Struct, forbid_unknown_fields=True):
     creatures: Annotated[list[NewCreature], Meta(max_length=100)] = []
 
 
+Runs = Annotated[int, Meta(ge=1, le=10_000, description="how many fights to play "
+                                                       "(1 to 10,000)")]
+Seed = Annotated[int, Meta(ge=0, le=2**53, description="the dice seed: the same seed, the "
+                                                       "same answer (default 0)")]
+
+
+class Simulate(Struct, forbid_unknown_fields=True):
+    """Play the encounter from its current state to the end, ``runs`` times."""
+
+    runs: Runs = 1000
+    seed: Seed = 0
+
+
+class SimulateNew(Struct, forbid_unknown_fields=True):
+    """Play a new encounter (the body that would create it, without its name) ``runs``
+    times, without storing anything."""
+
+    runs: Runs = 1000
+    seed: Seed = 0
+    name: Name | msgspec.UnsetType = msgspec.UNSET
+    rulings: Rulings = {}
+    characters: Annotated[list[Id], Meta(max_length=100)] = []
+    creatures: Annotated[list[NewCreature], Meta(max_length=100)] = []
+
+
 class Character(Struct):
     """A roster character: 'id', its stat block ('name', 'side', 'owner': the player's name,
     'template': the ruleset's or the bestiary's, and the ruleset's keys; 64 keys at most),
@@ -227,7 +252,7 @@ class DiceRequest(Struct, forbid_unknown_fields=True):
 BODIES: dict[str, type[Struct]] = {kind.__name__: kind for kind in (
     CreateCampaign, SetRulings, SetRuling, CreatePlayer, CreateEncounter, AddActor, Submit,
     Odds, Step, CampaignFile, DiceRequest, Character, CharacterSheet, BestiaryEntry,
-    BestiarySheet, AdvanceTime, CampaignSettings, SceneName)}
+    BestiarySheet, AdvanceTime, CampaignSettings, SceneName, Simulate, SimulateNew)}
 MAX_KEYS = {"AddActor": 64, "Character": 64, "CharacterSheet": 64, "BestiaryEntry": 64,
             "BestiarySheet": 64}
 """Bodies that also take keys of their own (a stat block): how many at most."""
