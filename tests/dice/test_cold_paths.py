@@ -257,3 +257,21 @@ def test_convolving_spaced_weights_is_the_plain_product() -> None:
     assert three.probability(0) == Fraction(1, 1000)
     assert three.probability(10) == Fraction(3, 1000)
     assert three.probability(5) == 0
+
+
+@pytest.mark.parametrize("faces", [2, 3, 4, 6, 7, 10, 20, 100])
+def test_uniform_recurrence_is_the_running_sum(faces: int) -> None:
+    """Many dice weighted alike are counted by a recurrence (``exact._uniform_recurrence``):
+    the same weights as the running sum, and as the packed power for weights other than 1."""
+    for n in [1, 2, 3, 5, 12, 31, 64, 100]:
+        assert exact._uniform_recurrence(faces, n) == exact._uniform_power(faces, n)
+    ones = exact._power([1] * faces, 40)
+    assert ones == exact._uniform_power(faces, 40)
+    assert exact._power([3] * faces, 40) == [c * 3**40 for c in ones]
+
+
+def test_thousand_d6_is_exact() -> None:
+    big = full_path("1000d6")
+    assert big.lo == 1000 and big.denominator == 6**1000
+    assert big.counts[0] == 1 and big.counts[1] == 1000 and big.counts == big.counts[::-1]
+    assert big.counts[2] == 1000 * 1001 // 2

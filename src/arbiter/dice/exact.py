@@ -262,6 +262,11 @@ def _unpack(value: Any, hex_digits: int, length: int) -> Counts:
         shift = 4 * hex_digits
         mask = (1 << shift) - 1
         return [(value >> (i * shift)) & mask for i in range(length)]
+    if hex_digits % 2 == 0:  # whole bytes a weight: cut the bytes, no text (1000d6: 17 -> 4 ms)
+        size = hex_digits // 2
+        raw = memoryview(int(value).to_bytes(size * length, "little"))
+        take = int.from_bytes
+        return [take(raw[i : i + size], "little") for i in range(0, size * length, size)]
     text = format(value, "x").rjust(hex_digits * length, "0")
     out = [int(text[i : i + hex_digits], 16) for i in range(0, hex_digits * length, hex_digits)]
     out.reverse()
@@ -304,7 +309,7 @@ def _convolve(a: Counts, b: Counts) -> Counts:
                 for j, y in enumerate(b):
                     out[i + j] += x * y
         return out
-    h = (bits + 3) // 4
+    h = (bits + 7) // 8 * 2  # whole bytes, for _unpack
     big = _int_type(width * bits)
     return _unpack(_pack(a, h, big) * _pack(b, h, big), h, width)
 
@@ -349,8 +354,38 @@ def _power(a: Counts, n: int) -> Counts:
         for _ in range(n - 1):
             out = _convolve(out, a)
         return out
-    h = (bits + 3) // 4
+    if a.count(w) == len(a):
+        out = _uniform_recurrence(len(a), n)
+        if w != 1:
+            scale = w**n
+            out = [c * scale for c in out]
+        return out
+    h = (bits + 7) // 8 * 2  # whole bytes, for _unpack
     return _unpack(_pack(a, h, _int_type(width * bits)) ** n, h, width)
+
+
+def _uniform_recurrence(faces: int, n: int) -> Counts:
+    """Weights of the sum of ``n`` dice of ``faces`` faces weighted alike, coefficient by
+    coefficient: ``P = U**n`` with ``U = (1 - x**f) / (1 - x)`` has ``P' U = n U' P``,
+    which gives each weight from three before it (one exact division), and the weights are
+    symmetric, so half of them are worked out. Far cheaper than one big power of the
+    packed weights (1000d6: 75 -> 7 ms)."""
+    width = n * (faces - 1) + 1
+    c = [0] * width
+    c[0] = 1
+    half = (width - 1) // 2
+    nf = n * faces
+    for m in range(half):
+        v = (m + n) * c[m]
+        j = m - faces + 1
+        if j >= 0:
+            v += (j - nf) * c[j]
+            if j >= 1:
+                v += (nf - n - m + faces) * c[j - 1]
+        c[m + 1] = v // (m + 1)
+    for k in range(half + 1, width):
+        c[k] = c[width - 1 - k]
+    return c
 
 
 # -- single dice ---------------------------------------------------------------------------
