@@ -6,6 +6,7 @@ import {
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
+import { simulateButton, watchBuilder } from "./balance.js";
 
 const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
@@ -14,7 +15,7 @@ const STORE = "arbiter.campaigns";
 const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds", "batch", "reveal_on_turn"]);
 
 const S = {
-  api: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
+  api: null, balance: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
   legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
 };
@@ -206,6 +207,7 @@ async function openEncounter(id) {
   S.probe++; // a target probe of the encounter left behind must not land in this one
   replace($("#why-not"));
   replace($("#odds"));
+  if (S.balance) S.balance.clear();
   const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
   S.state = state;
   S.records = records;
@@ -1133,6 +1135,11 @@ function wire() {
   // The battle map: a drag is the creature's own move on its turn, else the GM's placing
   // command; its refusals show under the map and as a toast, like every other refusal.
   S.roster = new RosterPanels(rosterHooks());
+  watchBuilder(S.roster.encounterForm, () => S.api, () => (S.campaign ? S.campaign.id : null));
+  S.balance = simulateButton($("#balance"), () => S.api, () => S.encounter, (id) => {
+    const e = S.state && S.state.entities[id];
+    return e && e.name ? e.name : id;
+  });
   S.map = new BattleMap($("#map-panel"), {
     role: "gm",
     odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version }),

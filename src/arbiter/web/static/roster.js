@@ -460,6 +460,15 @@ export class RosterPanels {
     replace(this.encounterForm.querySelector(".rcreatures"), this.creatures.map((c, i) => h("li", {},
       `${c.count} × ${this.templateName(c.template)}${c.side ? ` (side ${c.side})` : ""} `,
       h("button", { type: "button", class: "link", "aria-label": `take out ${c.template}`, onclick: () => { this.creatures.splice(i, 1); this.renderPicked(); } }, "×"))));
+    // the builder's win odds (balance.js) follow what the new encounter would hold
+    this.encounterForm.dispatchEvent(new CustomEvent("builder-change", { detail: this.newEncounterBody() }));
+  }
+
+  /** The characters and creatures the new encounter would start with (its body's). */
+  newEncounterBody() {
+    const characters = this.characters.filter((c) => this.picked.has(c.id)).map((c) => c.id);
+    const creatures = this.creatures.flatMap((c) => Array.from({ length: c.count }, () => (c.side ? { template: c.template, side: c.side } : { template: c.template })));
+    return { characters, creatures };
   }
 
   templateName(id) {
@@ -674,8 +683,7 @@ export class RosterPanels {
     await guard(form, async () => {
       const name = field(form, "name").value.trim();
       if (!name) throw new InputError("name: give the encounter a name", "name");
-      const characters = this.characters.filter((c) => this.picked.has(c.id)).map((c) => c.id);
-      const creatures = this.creatures.flatMap((c) => Array.from({ length: c.count }, () => (c.side ? { template: c.template, side: c.side } : { template: c.template })));
+      const { characters, creatures } = this.newEncounterBody();
       if (!characters.length && !creatures.length) throw new InputError("tick characters in the roster or add creatures (or use the Campaign panel's New encounter for an empty one)");
       const out = await this.api.post(`/api/campaigns/${this.cid}/encounters`, { name, characters, creatures });
       field(form, "name").value = "";
