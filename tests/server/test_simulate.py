@@ -143,3 +143,16 @@ def test_a_player_may_not_simulate_a_new_encounter(table: Table) -> None:
 def test_job_from_events_refuses_one_side() -> None:
     with pytest.raises(SimError, match="two sides"):
         job_from_events("demo", [], seed=0)
+
+
+def test_the_two_workers_halves_add_up_to_the_runs_played_in_order(table: Table) -> None:
+    """The route splits the runs over its workers; the answer is the one of the same runs
+    played one after the other in this process."""
+    from arbiter.store.replay import effective_entries
+
+    app: Any = table.client.app
+    records = app.state.api.games.store.records(table.encounter)
+    events = [e for entry in effective_entries(records) for e in entry.events]
+    here = odds(job_from_events("demo", events, seed=5), 101, seconds=60.0)
+    there = _simulate(table, {"runs": 101, "seed": 5}).json()
+    assert _stable(there) == _stable(here)

@@ -56,7 +56,8 @@ def test_adding_a_creature_moves_the_builders_win_odds(
     _add(page, template, 1, "foes")
     even = _heroes(page)
     line = page.locator("#roster-panel [data-role=builder-odds]")
-    expect(line).to_contain_text(re.compile(r"Win odds: .*heroes \d+% \(\d+%–\d+%\).*~\d+\.\d rounds"))
+    expect(line).to_contain_text(
+        re.compile(r"Win odds: .*heroes \d+% \(\d+%–\d+%\).*~\d+\.\d rounds"))
     expect(line).to_contain_text("simulated fights")
     _add(page, template, 2, "foes")
     expect(page.locator("#roster-panel form.rnew .rcreatures li")).to_have_count(2)

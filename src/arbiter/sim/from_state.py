@@ -65,16 +65,21 @@ def odds(job: Job, runs: int, seconds: float, batch: int = 25) -> dict[str, Any]
     if not 1 <= runs <= MAX_RUNS:
         raise SimError(f"runs must be from 1 to {MAX_RUNS}, not {runs}")
     began = time.perf_counter()
+    tally = play_runs(job, 0, runs, seconds, batch)
+    return summary(job, tally, runs, time.perf_counter() - began)
+
+
+def play_runs(job: Job, start: int, stop: int, seconds: float, batch: int = 25) -> Tally:
+    """Runs ``start`` to ``stop - 1`` of ``job``, in batches, until ``seconds`` have passed:
+    one worker's share of a request (the server splits a request over its workers)."""
+    began = time.perf_counter()
     sim = simulator_for(job)
     tally = Tally()
-    done = 0
-    while done < runs:
-        stop = min(runs, done + batch)
-        tally.merge(sim.play_batch(done, stop))
-        done = stop
-        if time.perf_counter() - began > seconds:
-            break
-    return summary(job, tally, runs, time.perf_counter() - began)
+    while start < stop and (tally.runs == 0 or time.perf_counter() - began <= seconds):
+        end = min(stop, start + batch)
+        tally.merge(sim.play_batch(start, end))
+        start = end
+    return tally
 
 
 def summary(job: Job, tally: Tally, asked: int, seconds: float) -> dict[str, Any]:
@@ -103,9 +108,3 @@ def summary(job: Job, tally: Tally, asked: int, seconds: float) -> dict[str, Any
         "rounds": rounds,
         "creatures": creatures,
     }
-
-
-def simulate_events(ruleset_name: str, events: list[Event], runs: int, seed: int,
-                    seconds: float) -> dict[str, Any]:
-    """The worker's whole job (picklable arguments): build the job and play it."""
-    return odds(job_from_events(ruleset_name, events, seed), runs, seconds)
