@@ -142,9 +142,9 @@ def test_group_keep_through_kinds_is_the_fold(text: str, monkeypatch: pytest.Mon
 
 
 def test_group_keep_kinds_are_bounded() -> None:
-    six = [exact.Distribution(1, [1] * 6)]
+    six: list[exact.Exact] = [exact.Distribution(1, [1] * 6)]
     assert exact._member_kinds(six * 3) == [(1, [1] * 6, 3)]
-    many = [exact.Distribution(1, [1] * k) for k in range(1, 8)]  # 2**7 states: folded
+    many: list[exact.Exact] = [exact.Distribution(1, [1] * k) for k in range(1, 8)]  # folded
     assert exact._member_kinds(many) is None
 
 
