@@ -49,7 +49,7 @@ def test_the_gm_types_the_first_dice_and_the_server_rolls_the_rest(
     assert isinstance(dice_rolled, list)
     assert [v for _, v in dice_rolled[:4]] == [6, 6, 1, 1] and len(dice_rolled) == 6
     expect(dice).to_have_value("")
-    page.locator("#result details").evaluate("d => d.open = true")
+    page.locator("#result details").first.evaluate("d => d.open = true")
     expect(page.locator("#result .raw")).to_contain_text(
         "typed at the table: d6=6, d6=6, d6=1, d6=1; rolled by the server: d12=")
     assert not problems, problems
