@@ -43,6 +43,9 @@ When = Literal["turn", "any"]
 (at any time outside it); ``any``, also on another's turn (a reaction or a free action the
 rules allow then)."""
 ActorUse = Literal["required", "optional", "none"]
+Role = Literal["", "move", "place", "area"]
+"""What the map does with a command (:attr:`CommandSpec.role`); ``""`` for none."""
+ROLES: tuple[Role, ...] = ("", "move", "place", "area")
 Refers = Literal["self", "own", "ally", "enemy", "any"]
 """Whom a creature argument may name: ``self`` the actor itself, ``own`` a creature the
 issuer controls, ``ally``/``enemy`` a hint for pickers (the rules decide legality), ``any``
@@ -263,6 +266,12 @@ class CommandSpec:
     """Arguments that make a ``when="turn"`` command a reaction the rules allow on another
     creature's turn (realms' ``attack`` with ``reaction``): given one, a player may send it
     then, and the rules decide whether the reaction is there to take."""
+    role: Role = ""
+    """What the map does with it (docs/web.md, "The map"): ``move`` (a creature moves itself:
+    a dragged token on its turn), ``place`` (the GM puts a creature somewhere: a token
+    dropped off its turn), ``area`` (aims an area weapon: at a creature, or at a ``zone``).
+    A ruleset gives ``move`` and ``place`` to one command each, and ``area`` to one command
+    per aim (one taking a ``target`` creature, one taking a ``zone``)."""
     _struct: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -368,6 +377,8 @@ class CommandSpec:
                "cost": self.cost, "args": {k: a.to_json() for k, a in self.args.items()}}
         if self.off_turn:
             out["off_turn"] = list(self.off_turn)
+        if self.role:
+            out["role"] = self.role
         return out
 
     def schema(self) -> dict[str, Any]:
@@ -436,7 +447,7 @@ def _expected(arg: Arg) -> str:
 
 def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorUse = "none",
             rules: tuple[str, ...] = (), cost: str = "", open: bool = False,
-            off_turn: tuple[str, ...] = (), **args: Arg) -> Callable[[F], F]:
+            off_turn: tuple[str, ...] = (), role: Role = "", **args: Arg) -> Callable[[F], F]:
     """Declare the command a ``do_*`` handler implements (see the module's description)."""
     def mark(fn: F) -> F:
         name = _name_of(fn, "do_")
@@ -444,8 +455,10 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
         if unknown:
             raise TypeError(f"{name or summary!r}: off_turn names undeclared arguments "
                             f"{unknown}")
+        if role not in ROLES:
+            raise TypeError(f"{name or summary!r}: role {role!r} is none of {ROLES}")
         declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
-                                off_turn))
+                                off_turn, role))
         return fn
     return mark
 

@@ -174,6 +174,23 @@ class Ruleset:
     """What a die of so many faces is for when no event shows its roll (Polemos' d12: the
     hit location): the dice plan's name for it (``core/dice_plan.py``)."""
 
+    card_fields: ClassVar[tuple[str, ...]] = ()
+    """The stat-block fields a creature's card in the browser shows at first look, in this
+    order, when the creature has them (a key of its ``stats`` too); the others fold under
+    "all fields" (docs/web.md, "Cards")."""
+    card_quiet: ClassVar[frozenset[str]] = frozenset()
+    """Those of :attr:`card_fields` a card shows only when they are not zero."""
+    area_weapons: ClassVar[Mapping[str, str]] = {}
+    """A weapon's stat-block keys that make it an area weapon, each with what the area is
+    aimed at: ``creature`` or ``zone`` (the map's area template; the command aiming it is
+    the ruleset's ``role="area"`` one taking a ``target`` or a ``zone``)."""
+
+    @classmethod
+    def display(cls) -> dict[str, Any]:
+        """What the browser reads of the ruleset besides its commands (``GET /api/rulesets``
+        and an encounter's ``GET .../commands``): its cards' fields and its area weapons."""
+        return {"card": list(cls.card_fields), "quiet": sorted(cls.card_quiet),
+                "area_weapons": dict(cls.area_weapons)}
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))
         path = Path(module.__file__).parent / "rulings.toml" if module and module.__file__ else None

@@ -648,7 +648,8 @@ class Api:
                         "conditions": [{"name": k, "text": v}
                                        for k, v in ruleset.condition_texts.items()],
                         "rulings": [_ruling_json(r, r.default) for r in ruleset.rulings],
-                        "activities": list(ruleset.time_activities)})
+                        "activities": list(ruleset.time_activities),
+                        "display": ruleset.display()})
         return JSONResponse({"rulesets": out})
 
     async def ruleset_commands(self, request: Request) -> Response:
@@ -1120,7 +1121,8 @@ class Api:
         def render(loaded: Loaded) -> dict[str, Any]:
             catalogue = loaded.ruleset.catalogue
             return {"commands": {k: c.to_json() for k, c in catalogue.items()
-                                 if principal.is_gm or c.who == "player"}}
+                                 if principal.is_gm or c.who == "player"},
+                    "display": loaded.ruleset.display()}
         return await answered(self.games.read, eid, render)
 
     async def _submit(self, eid: str, principal: Principal, command: Command,

@@ -54,6 +54,7 @@ class DemoRuleset(Ruleset):
     name = "demo"
     title = "Demo (d20 attacks against defense)"
     entity_type = DemoCreature
+    card_fields = ("armor", "attack", "defense", "damage")  # a card's first look
     concealing = frozenset({"hidden", "invisible", "undetected", "unnoticed"})
     """Conditions the GM gives that hide a creature from its enemies' players until one of
     their characters detects it (``detect``; server/views.py)."""

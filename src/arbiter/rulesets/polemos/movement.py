@@ -137,7 +137,8 @@ class MovementRules(PolemosBase):
 
     @command("Move on the grid in a straight line, up to the speed a turn.", who="player",
              actor="required", cost="move", rules=("POL-5", "P-RNG-1", "P-REQ-5", "P-NET-23"),
-             to=args.square("the square to go to", required=True))
+             to=args.square("the square to go to", required=True),
+             role="move")
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move on the grid in a straight line that crosses no wall or window; a turn allows
         up to ``speed`` squares in all (ruling POL-5)."""
@@ -156,7 +157,8 @@ class MovementRules(PolemosBase):
     @command("Put a creature on a square of the grid (or off it).",
              rules=("P-RNG-1",),
              target=args.creature("who is placed", required=True),
-             at=args.square("the square [x, y] (none: off the grid)"))
+             at=args.square("the square [x, y] (none: off the grid)"),
+             role="place")
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The game master puts a creature on a square, or takes it off the grid. Walls and
         windows do not refuse it: the game master places as they see fit."""

@@ -58,3 +58,6 @@ class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, Condition
     """``hidden`` of ``conditions.toml`` (P-STL-1, P-STL-2), and the GM's own ``invisible``,
     ``undetected`` and ``unnoticed``: they hide a creature from its enemies' players until
     one of their characters detects it (its searches, ``detect``; ``detected``)."""
+    card_fields = ("armor", "damage", "stress", "fatigue", "critical_points", "weapon", "down",
+                   "location")  # a card's first look (docs/web.md)
+    card_quiet = frozenset({"critical_points"})

@@ -149,7 +149,8 @@ class MovementRules(RealmsBase):
 
     @command("Put a creature on a square of the grid (or off it).",
              target=args.creature("who is placed", required=True),
-             at=args.square("the square [x, y] (none: off the grid)"))
+             at=args.square("the square [x, y] (none: off the grid)"),
+             role="place")
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The game master puts a creature on a square, or takes it off the grid."""
         target = self.creature(state, command.a.target)
@@ -204,7 +205,8 @@ class MovementRules(RealmsBase):
              difficult=args.flag("the whole move is through difficult terrain (the GM's: on "
                                  "the map, the terrain marks it)", who="gm"),
              forbid_larger=args.flag("the RM forbids passing through a larger enemy",
-                                     who="gm"))
+                                     who="gm"),
+             role="move")
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A move along a path of steps, or of so many spaces, each costing its movement
         (a diagonal 1.5, difficult terrain twice, R-MOV-3, R-DT-*), buying move actions as

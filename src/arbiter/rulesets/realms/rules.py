@@ -48,6 +48,9 @@ class RealmsRuleset(OddsRules, TurnRules, ActionRules, AttackRules, DamageRules,
     """Hidden (R-C-HID) and Invisible (R-C-INV) of ``conditions.toml``, and the GM's own
     ``undetected`` and ``unnoticed``: they hide a creature from its enemies' players until
     one of their characters finds it (``search``, ``detect``; server/views.py)."""
+    card_fields = ("ap", "armor", "shield", "evasion", "defenses", "attack", "damage", "weapon",
+                   "dying_turns", "stabilized", "dead", "altitude")  # a card's first look
+    card_quiet = frozenset({"dying_turns", "altitude"})
 
 
 __all__ = ["RealmsEconomy", "RealmsRuleset"]

@@ -217,7 +217,8 @@ class Aoe(ZonesBase):
              zone=args.text("the centre zone", required=True, max_len=64),
              group=args.text("a lesser point ZAoE's aim: a group or engagement",
                              max_len=64),
-             caution=args.flag("refused: a ZAoE allows no caution (Z-ZAO-3)"))
+             caution=args.flag("refused: a ZAoE allows no caution (Z-ZAO-3)"),
+             role="area")
     def do_zaoe(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A zonewide AoE (a slowing major action) at a zone, by a weapon that says it uses
         ZAoE rules: high and low damage by shape and size; no defense rolls, no percentages,

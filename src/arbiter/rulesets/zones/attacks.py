@@ -112,7 +112,8 @@ class Attacks(ZonesBase):
                                             "situational number)", lo=-HINDRANCE_LIMIT,
                                             hi=HINDRANCE_LIMIT, default=0, who="gm"),
              injury=args.text("the injury type, when the GM names it (Z-INJ-1)", max_len=64,
-                              who="gm"))
+                              who="gm"),
+             role="area")
     def do_attack(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """A ranged attack (a slowing major action; unaimed, a major one), resolved in the
         order of Z-RA-3: abilities, ammunition, offense roll, the target's defense roll on

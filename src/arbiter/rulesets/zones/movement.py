@@ -136,7 +136,8 @@ class Movement(ZonesBase):
              altitude=args.integer("altitude on the range-band scale: 0 ground, 1 "
                                    "engagement ... 4 long (the GM's: whether it can fly is "
                                    "not in the stat block; default: where it is)",
-                                   lo=0, hi=MAX_ALTITUDE, who="gm"))
+                                   lo=0, hi=MAX_ALTITUDE, who="gm"),
+             role="move")
     def do_move(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Move in the movement phase (the turn's movement); moving leaves cover
         (Z-COV-10)."""
@@ -176,7 +177,8 @@ class Movement(ZonesBase):
              "group there, else its own); leaving the zone leaves cover.",
              rules=("Z-COV-10",),
              target=args.creature("who is placed", required=True),
-             zone=args.text("the zone", required=True, max_len=64))
+             zone=args.text("the zone", required=True, max_len=64),
+             role="place")
     def do_place(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The game master puts a creature in a zone (its group and altitude kept)."""
         target = self.creature(state, command.a.target)

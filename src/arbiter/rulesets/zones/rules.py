@@ -41,3 +41,7 @@ class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Che
     """``unseen`` of ``conditions.toml`` (Z-RA-2: its enemies cannot see it), and the GM's own
     (``custom``) ``hidden``, ``invisible``, ``undetected`` and ``unnoticed``: they hide a
     creature from its enemies' players until one of their characters detects it."""
+    card_fields = ("armor", "shield", "damage", "DEX", "STR", "SPD", "zone", "group", "ammo",
+                   "weapon", "down", "altitude")  # a card's first look (docs/web.md)
+    card_quiet = frozenset({"altitude"})
+    area_weapons = {"aoe": "creature", "zaoe": "zone"}  # the map's area template
