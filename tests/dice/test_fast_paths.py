@@ -80,6 +80,10 @@ from arbiter.dice.roller import (
     NumPart,
     Part,
     RollResult,
+    _compiled,
+    _new_plan,
+    _Plan,
+    _roll_plan,
 )
 
 from .strategies import any_dice, any_expressions, commented, dice_nodes, expressions
@@ -384,6 +388,94 @@ def test_text_and_tree_roll_alike(node: Node, seed: int) -> None:
     by_text = outcome(node, SeededDice(seed), lambda _n, s: roll(text, s))
     by_tree = outcome(parse_uncached(text), SeededDice(seed), roll)
     assert by_text == by_tree
+
+
+# -- the first roll walks the tree; later ones run the compiled plan ------------------------
+
+
+def walked(node: Node, source: DiceSource) -> RollResult:
+    """A first roll: the plan as a new tree gets it (walked, or by its terms)."""
+    return _roll_plan(_new_plan(node), source)
+
+
+def compiled(node: Node, source: DiceSource) -> RollResult:
+    """The same roll by the compiled plan's step (checked as the first roll is)."""
+    check_rolls(node)
+    plan = _Plan(node, None, False)
+    _compiled(plan)
+    return _roll_plan(plan, source)
+
+
+plain_dice = st.builds(
+    Dice, st.integers(0, 9), st.integers(1, 12), st.booleans(),
+    keep=st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
+                               st.integers(0, 6)),
+    success=st.none() | st.builds(Compare, st.sampled_from(["=", ">", ">=", "<", "<=",
+                                                            "even", "odd"]),
+                                  st.integers(0, 12)),
+).map(lambda d: dataclasses.replace(d, faces=100) if d.percentile else d)
+walkable = commented(any_expressions(plain_dice, max_leaves=8)) | nodes
+
+
+@settings(max_examples=400, deadline=None)
+@given(walkable, st.lists(st.integers(1, 12), max_size=40), st.integers(0, 2**32))
+def test_the_first_roll_walks_as_the_compiled_plan_rolls(
+    node: Node, values: list[int], seed: int
+) -> None:
+    # forced dice (which may run out or not fit a die), through a recorder
+    ours, theirs = ForcedDice(values), ForcedDice(values)
+    ours_log, theirs_log = RecordingDice(ours), RecordingDice(theirs)
+    assert outcome(node, ours_log, walked) == outcome(node, theirs_log, compiled)
+    assert ours_log.rolls == theirs_log.rolls
+    assert (ours.remaining, ours.used) == (theirs.remaining, theirs.used)
+    # seeded dice, rolled in pools where they can be
+    seeded, other = SeededDice(seed), SeededDice(seed)
+    assert outcome(node, seeded, walked) == outcome(node, other, compiled)
+    assert seeded.roll(10_000) == other.roll(10_000)  # the same dice were used up
+
+
+@pytest.mark.parametrize("text", [
+    "(4d6kh1)*2", "(5d6dl2)/3", "(6d6kl2>=3)-1", "floor(3d8dh1/2)", "(4d6kh2)>=10",
+    "-(3d20kh1)", "1d6*1d6", "2d6%3+rem(1d20-10,3)", "(8d6even)*1", "(5d10>7)/^2",
+    "ceil(1d20/3)+round(2d6/4)+trunc(-1d6/4)+abs(1-2d6)", "(1d20+5)>=15", "1d%+2d%kh1*1",
+])
+def test_walked_and_compiled_rolls_agree_seed_by_seed(text: str) -> None:
+    node = parse_uncached(text)
+    for seed in range(40):
+        assert outcome(node, SeededDice(seed), walked) == \
+            outcome(node, SeededDice(seed), compiled)
+
+
+@pytest.mark.parametrize("text", ["3d6*2>=1d20", "floor(4d6kh3/2)+rem(1d20-10,3)",
+                                  "-(2d6>=5)+1d4[fire] # note", "(1d20+5)>=15"])
+def test_a_new_tree_of_plain_dice_is_walked_then_compiled(text: str) -> None:
+    node = parse_uncached(text)
+    plan = _new_plan(node)
+    assert plan.walks and plan.step is None and plan.flat is None
+    first = _roll_plan(plan, SeededDice(4))
+    assert plan.step is None  # the first roll compiled nothing...
+    assert first.to_json() == compiled(node, SeededDice(4)).to_json()  # ...until read
+    assert plan.step is not None and not plan.walks
+    assert _roll_plan(plan, SeededDice(4)).to_json() == first.to_json()
+
+
+@pytest.mark.parametrize("text", ["3d6+2d4kh1-7", "4d6kh3", "1d20+5", "10d10kl5-2d6dl1"])
+def test_a_plain_sum_with_keeps_is_rolled_by_its_terms(text: str) -> None:
+    node = parse_uncached(text)
+    plan = _new_plan(node)
+    assert plan.flat is not None
+    result = _roll_plan(plan, SeededDice(8))
+    assert plan.step is None  # nothing compiled until the tree is read
+    assert result.to_json() == compiled(node, SeededDice(8)).to_json()
+
+
+def test_a_walked_first_roll_counts_the_dice_budget_first() -> None:
+    source = ForcedDice([1, 2, 3])
+    with pytest.raises(DiceLimitError, match="20,000 dice, more than 10,000"):
+        roll("(" + "+".join(["1000d6"] * 20) + ")*2", source)
+    with pytest.raises(DiceLimitError, match="10,001 dice, more than 10,000"):
+        roll("+".join(["1000d6kh3"] * 10) + "+1d6", source)
+    assert source.used == 0
 
 
 def test_a_plan_rolls_the_same_every_time() -> None:

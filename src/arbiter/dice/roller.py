@@ -389,7 +389,7 @@ class RollResult:
             plan, rolls = self._plan, self._rolls
             assert plan is not None and rolls is not None
             replay = _Replay(rolls)
-            tree = self._tree = plan.step(replay.roll, replay.roll_many)
+            tree = self._tree = _compiled(plan)(replay.roll, replay.roll_many)
         return tree
 
     def __getstate__(self) -> tuple[Node, int, Part]:
@@ -491,15 +491,17 @@ RELATIONS: dict[str, Callable[[Value, Value], bool]] = {
 
 # -- compiled plans ----------------------------------------------------------------------
 #
-# Rolling walks no tree: each parsed tree is compiled once into nested closures (a plan)
-# that roll and build the result tree directly. Plans are cached by the text rolled and by
-# the identity of a tree passed in, so rolling the same expression again costs one lookup.
+# A parsed tree is compiled into nested closures (a plan's step) that roll and build the
+# result tree directly. Plans are cached by the text rolled and by the identity of a tree
+# passed in, so rolling the same expression again costs one lookup. A plain sum is rolled
+# by its terms, and the first roll of a tree of plain dice walks the tree; either makes its
+# result tree only when it is read (see _new_plan).
 #
 # Before a plan is made, every die is counted with all the rerolls and explosions its
-# bounds allow (``bounds.check_rolls``), so a tree that could need more than
-# ``limits.MAX_ROLLS`` dice is refused before anything is rolled, and a plan that was made
-# never runs out of dice, whatever they show. (The limits are read when a plan is made;
-# ``clear_plans`` forgets plans made under others.)
+# bounds allow (``bounds.check_rolls``; for plain dice, the counts), so a tree that could
+# need more than ``limits.MAX_ROLLS`` dice is refused before anything is rolled, and a plan
+# that was made never runs out of dice, whatever they show. (The limits are read when a
+# plan is made; ``clear_plans`` forgets plans made under others.)
 #
 # On the hot paths the result objects are made with ``object.__new__`` and slot stores:
 # the same objects, with the same attributes, that their constructors make, without a
@@ -518,26 +520,31 @@ from two dice on, one call of a seeded source's ``roll_many`` costs less than a 
 _new = object.__new__
 
 
-_Flat = list[tuple[bool, int, int]]
+_Flat = list[tuple[bool, int, int, int, bool]]
+"""A plain sum's dice terms: (subtracted?, dice, faces, dice kept, keeping the highest?)."""
 
 
 @mypyc_attr(native_class=False)
 class _Plan:
-    __slots__ = ("batches", "constant", "flat", "node", "step")
+    """How to roll one parsed tree: its compiled step (made on the second roll, see
+    :func:`_new_plan`), or its plain sum's terms."""
 
-    def __init__(self, node: Node, step: _Step, batches: bool) -> None:
+    __slots__ = ("batches", "constant", "flat", "node", "step", "walks")
+
+    def __init__(self, node: Node, step: _Step | None, batches: bool) -> None:
         self.node = node
-        self.step = step
+        self.step = step  # None until compiled (:func:`_compiled`)
         self.batches = batches  # whether any pool is big enough for roll_many
-        # A plain sum: its dice terms as (subtracted?, dice, faces) and its numbers' sum.
+        # A plain sum: its dice terms (see _Flat) and its numbers' sum.
         self.flat: _Flat | None = None
         self.constant = 0
+        self.walks = False  # the next roll walks the tree (the first roll of a new tree)
 
 
 def _flat_terms(node: Node) -> tuple[_Flat, int] | None:
-    """A sum of plain dice terms (``NdX`` with no modifier) and numbers, such as
-    ``3d6+2d4-1``, as (its dice terms left to right, the sum of its numbers); None for
-    anything else.
+    """A sum of plain dice terms (``NdX`` with no modifier but a keep or drop) and numbers,
+    such as ``3d6+2d4kh1-1``, as (its dice terms left to right, the sum of its numbers);
+    None for anything else.
 
     Such a sum is rolled by :func:`_roll_flat` without building its result tree (issue 35:
     the parts and dice of the tree were most of a small roll's time); the tree is made if
@@ -546,23 +553,27 @@ def _flat_terms(node: Node) -> tuple[_Flat, int] | None:
     terms: _Flat = []
     constant = 0
     while True:
-        if isinstance(node, BinOp) and node.op in ("+", "-"):
+        if isinstance(node, BinOp) and (node.op == "+" or node.op == "-"):
             right = node.right
             minus = node.op == "-"
             if isinstance(right, Num):
                 constant += -right.value if minus else right.value
-            elif isinstance(right, Dice) and right.plain and right.keep is None \
-                    and right.success is None and not right.kind:
-                terms.append((minus, right.count, right.faces))
+            elif isinstance(right, Dice):
+                term = _flat_term(right, minus)
+                if term is None:
+                    return None
+                terms.append(term)
             else:
                 return None
             node = node.left
             continue
         if isinstance(node, Num):
             constant += node.value
-        elif isinstance(node, Dice) and node.plain and node.keep is None \
-                and node.success is None and not node.kind:
-            terms.append((False, node.count, node.faces))
+        elif isinstance(node, Dice):
+            term = _flat_term(node, False)
+            if term is None:
+                return None
+            terms.append(term)
         else:
             return None
         break
@@ -570,6 +581,18 @@ def _flat_terms(node: Node) -> tuple[_Flat, int] | None:
         return None
     terms.reverse()
     return terms, constant
+
+
+def _flat_term(node: Dice, minus: bool) -> tuple[bool, int, int, int, bool] | None:
+    """One term of :func:`_flat_terms`, or None if it has any modifier but a keep."""
+    if not node.plain or node.success is not None:
+        return None
+    n = node.count
+    keep = node.keep
+    if keep is None:
+        return minus, n, node.faces, n, True
+    highest, kept = keep.kept_highest(n)
+    return minus, n, node.faces, kept, highest
 
 
 class _Replay:
@@ -594,7 +617,7 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
     many = getattr(source, "roll_many", None)
     total = plan.constant
     rolls = []
-    for minus, n, faces in plan.flat or ():
+    for minus, n, faces, kept, highest in plan.flat or ():
         if n == 1:
             values = [roll(faces)]
         elif many is not None:
@@ -602,10 +625,18 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
         else:
             values = [roll(faces) for _ in range(n)]
         rolls.append(values)
+        # (the kept dice's sum is the sum of the highest or lowest ``kept`` values, however
+        # ties are broken)
+        value = sum(values) if kept == n else sum(sorted(values, reverse=highest)[:kept])
         if minus:
-            total -= sum(values)
+            total -= value
         else:
-            total += sum(values)
+            total += value
+    return _lazy_result(plan, rolls, total)
+
+
+def _lazy_result(plan: _Plan, rolls: list[list[int]], total: int) -> RollResult:
+    """A result whose tree is made when it is read, from the values rolled (in order)."""
     result: RollResult = _new(RollResult)
     result.expression = plan.node
     result._tree = None
@@ -613,6 +644,98 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
     result._rolls = rolls
     result.total = total
     return result
+
+
+# -- the first roll of a new tree: a walk over it ------------------------------------------
+#
+# Compiling a plan costs more than rolling it once (issue 35: 3.8 µs of a first roll's
+# 18). So the first roll of a new tree of numbers, plain dice (keep, drop and success
+# counts allowed), arithmetic, comparisons and functions walks the tree for its total,
+# keeping the values rolled; the plan is compiled on the second roll, or when the first
+# one's tree is read (the plan's step fed the same values in the same order). Trees with
+# anything else (rerolls, explosions, groups...) are compiled at once. The walk rolls the
+# same dice in the same order and gives the same total as the plan
+# (tests/dice/test_fast_paths.py).
+
+
+def _walk_budget(node: Node) -> int:
+    """The most dice rolling ``node`` takes if its first roll can walk it, else -1."""
+    if isinstance(node, Dice):
+        return node.count if node.plain else -1
+    if isinstance(node, Num):
+        return 0
+    if isinstance(node, BinOp | Comparison):
+        left = _walk_budget(node.left)
+        right = _walk_budget(node.right)
+        return -1 if left < 0 or right < 0 else left + right
+    if isinstance(node, Neg):
+        return _walk_budget(node.operand)
+    if isinstance(node, Group | Label | Comment):
+        return _walk_budget(node.inner)
+    if isinstance(node, Func):
+        most = 0
+        for arg in node.args:
+            k = _walk_budget(arg)
+            if k < 0:
+                return -1
+            most += k
+        return most
+    return -1
+
+
+def _walk(node: Node, roll: _Roll, many: _Many | None, rolls: list[list[int]],
+          exact: bool) -> Value:
+    """The total of ``node`` (one :func:`_walk_budget` accepts), the values rolled appended
+    to ``rolls``: what the compiled step gives, with the same dice."""
+    if isinstance(node, Dice):
+        n = node.count
+        values = _values(roll, many, n, node.faces)
+        rolls.append(values)
+        keep = node.keep
+        if keep is not None:
+            highest, kept = keep.kept_highest(n)
+            if kept < n:  # (the values kept are these, however ties are broken)
+                values = sorted(values, reverse=highest)[:kept]
+        success = node.success
+        if success is not None:
+            hit = success.matches
+            return sum([1 for v in values if hit(v)])
+        return sum(values)
+    if isinstance(node, BinOp):
+        a = _walk(node.left, roll, many, rolls, exact)
+        b = _walk(node.right, roll, many, rolls, exact)
+        op = node.op
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        return _operation(op, exact)(a, b)
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Group | Label | Comment):
+        return _walk(node.inner, roll, many, rolls, exact)
+    if isinstance(node, Neg):
+        return -_walk(node.operand, roll, many, rolls, exact)
+    if isinstance(node, Comparison):
+        a = _walk(node.left, roll, many, rolls, exact)
+        b = _walk(node.right, roll, many, rolls, exact)
+        return int(RELATIONS[node.op](a, b))
+    assert isinstance(node, Func)
+    name = node.name
+    inner_exact = exact or (name in FUNCTIONS and name != "abs")
+    if name == "rem":
+        a = _walk(node.args[0], roll, many, rolls, inner_exact)
+        b = _walk(node.args[1], roll, many, rolls, inner_exact)
+        return _remainder(a, b)
+    return FUNCTIONS[name](_walk(node.args[0], roll, many, rolls, inner_exact))
+
+
+def _roll_walk(plan: _Plan, source: DiceSource) -> RollResult:
+    """The first roll of a new tree: walked, its tree made if it is read."""
+    rolls: list[list[int]] = []
+    total = _walk(plan.node, source.roll, getattr(source, "roll_many", None), rolls, False)
+    # a whole number: fractions arise only inside rounding functions, which round them
+    return _lazy_result(plan, rolls, total)  # type: ignore[arg-type]
 
 
 _BY_TEXT: dict[str, _Plan] = {}
@@ -1435,23 +1558,52 @@ def _compile_total(node: Node, exact: bool = False) -> _Total:
     return _group_total(node, exact)
 
 
-def _compile_plan(node: Node) -> _Plan:
-    """Compile ``node``, refusing it first if its dice could exceed ``limits.MAX_ROLLS``."""
-    check_rolls(node)
-    batches = [False]
-    step = _compile(node, batches)
-    plan = _Plan(node, step, batches[0])
+def _new_plan(node: Node) -> _Plan:
+    """The plan for ``node``, refusing it first if its dice could exceed
+    ``limits.MAX_ROLLS``.
+
+    A plain sum is rolled by its terms and a tree of plain dice is walked on its first
+    roll, so neither is compiled yet (:func:`_compiled` does it when needed); for both the
+    budget is the sum of the dice counts, counted here on the way. Anything else is checked
+    by ``check_rolls`` and compiled at once.
+    """
     flat = _flat_terms(node)
     if flat is not None:
+        most = 0
+        for term in flat[0]:
+            most += term[1]
+        if most > limits.MAX_ROLLS:
+            check_rolls(node)  # (raises, saying why)
+        plan = _Plan(node, None, False)
         plan.flat, plan.constant = flat
+        return plan
+    most = _walk_budget(node)
+    if 0 <= most <= limits.MAX_ROLLS:
+        plan = _Plan(node, None, False)
+        plan.walks = True
+        return plan
+    check_rolls(node)
+    plan = _Plan(node, None, False)
+    _compiled(plan)
     return plan
 
 
+def _compiled(plan: _Plan) -> _Step:
+    """The plan's step, compiled on first use."""
+    step = plan.step
+    if step is None:
+        batches = [False]
+        step = _compile(plan.node, batches)
+        plan.batches = batches[0]
+        plan.step = step
+    return step
+
+
 def _plan(node: Node) -> _Plan:
-    """The plan for a tree, compiled on first use."""
+    """The plan for a tree, made on first use."""
     plan = _BY_NODE.get(id(node))
     if plan is None or plan.node is not node:
-        plan = _compile_plan(node)
+        plan = _new_plan(node)
         if len(_BY_NODE) >= _PLAN_CACHE_SIZE:
             _BY_NODE.clear()
         _BY_NODE[id(node)] = plan
@@ -1460,7 +1612,7 @@ def _plan(node: Node) -> _Plan:
 
 def _plan_text(text: str) -> _Plan:
     """The plan for a text, parsed and compiled on first use."""
-    plan = _compile_plan(parse_uncached(text))
+    plan = _new_plan(parse_uncached(text))
     if len(_BY_TEXT) >= _PLAN_CACHE_SIZE:
         _BY_TEXT.clear()
     _BY_TEXT[text] = plan
@@ -1471,7 +1623,7 @@ def _plan_dialect(text: str, dialect: str | Dialect) -> _Plan:
     name = dialect if isinstance(dialect, str) else dialect.name
     plan = _BY_DIALECT.get((name, text))
     if plan is None:
-        plan = _compile_plan(parse_uncached(text, dialect))
+        plan = _new_plan(parse_uncached(text, dialect))
         if len(_BY_DIALECT) >= _PLAN_CACHE_SIZE:
             _BY_DIALECT.clear()
         _BY_DIALECT[name, text] = plan
@@ -1501,9 +1653,20 @@ def roll(
             plan = _plan_dialect(expression, dialect)
     else:
         plan = _plan(expression)
+    return _roll_plan(plan, source)
+
+
+def _roll_plan(plan: _Plan, source: DiceSource) -> RollResult:
+    """Roll a plan: by its terms, by walking its tree (its first roll) or by its step."""
     if plan.flat is not None:
         return _roll_flat(plan, source)
-    tree = plan.step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
+    step = plan.step
+    if step is None:
+        if plan.walks:
+            plan.walks = False
+            return _roll_walk(plan, source)
+        step = _compiled(plan)
+    tree = step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
     result = _new(RollResult)
     result.expression = plan.node
     result._tree = tree
