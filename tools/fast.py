@@ -59,6 +59,7 @@ EXCLUDED = {
     "arbiter/core/catalogue.py",  # builds msgspec types at run time from typing forms
     "arbiter/core/deferred.py",  # a Mapping: compiled, a metaclass conflict
     "arbiter/core/registry.py",  # isinstance(x, Ruleset): compiled, a closed-world check
+    "arbiter/core/conditions.py",  # msgspec Structs (a metaclass): the conditions.toml schema
 }
 """Modules under :data:`COMPILED` left interpreted. So is every ``__init__.py``: they only
 import, and a compiled package ``__init__`` with per-module extensions imports itself again

@@ -29,6 +29,7 @@ from .catalogue import (
     event,
     events_of,
 )
+from .conditions import load_conditions
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
 from .deferred import Deferred
@@ -240,18 +241,15 @@ class Ruleset:
 
     @property
     def condition_texts(self) -> dict[str, str]:
-        """Each condition of the package's ``conditions.toml`` with its one-line text (the
-        console's condition picker), whether the file keeps them under ``condition`` or at
-        the top."""
+        """Each condition of the package's ``conditions.toml`` (the one schema,
+        ``core/conditions.py``) with its one-line text (the console's condition picker)."""
         cached: dict[str, str] | None = self.__dict__.get("_condition_texts")
         if cached is None:
             cached = {}
             file = self.package_dir / "conditions.toml" if self.package_dir else None
             if file is not None and file.exists():
-                data = read_content(file)
-                table = data.get("condition", data)
-                cached = {str(k): str(v.get("text", "")) for k, v in table.items()
-                          if isinstance(v, Mapping)}
+                cached = {name: spec.text
+                          for name, spec in load_conditions(file).condition.items()}
             self.__dict__["_condition_texts"] = cached
         return cached
 

@@ -268,7 +268,7 @@ def scene(extra: dict[str, Any], condition: str | None, level: int) -> Encounter
     assert enc.state.current == "me"
     if condition is not None:
         args: dict[str, Any] = {"target": "me", "name": condition, "source": SOURCE}
-        if conditions_catalogue()[condition].get("leveled"):
+        if conditions_catalogue()[condition].leveled:
             args["level"] = level
         enc.execute({"do": "condition", **args}, SeededDice(7))
     return enc
@@ -345,7 +345,7 @@ def test_the_matrix_is_well_formed() -> None:
             assert row["expect"] in ("unchanged", REFUSED, ALLOWED, FAILS), row
         assert row["seed"] and row["rule"].startswith("R-"), row
         if "level" in row:
-            assert catalogue[row["condition"]].get("leveled"), row
+            assert catalogue[row["condition"]].leveled, row
     assert {r["condition"] for r in rows()} == set(catalogue)
     ids = [_row_id(r) for r in rows()]
     assert len(ids) == len(set(ids)), "two rows for one condition, level and probe"

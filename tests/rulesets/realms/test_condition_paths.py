@@ -47,7 +47,7 @@ def comparable(state: EncounterState) -> EncounterState:
 
 @st.composite
 def scenes(draw: st.DrawFn, name: str) -> dict[str, Any]:
-    leveled = bool(conditions_catalogue()[name].get("leveled"))
+    leveled = bool(conditions_catalogue()[name].leveled)
     others = draw(st.lists(st.sampled_from([n for n in NAMES if n != name]), max_size=3,
                            unique=True))
     return {
@@ -94,7 +94,7 @@ def build(scene: dict[str, Any]) -> Encounter | None:
                               "value": max(4 - scene["spent"], 0), "reason": "spent"}, face)
     for other, level, source in scene["others"]:
         args: dict[str, Any] = {"target": "me", "name": other}
-        if conditions_catalogue()[other].get("leveled"):
+        if conditions_catalogue()[other].leveled:
             args["level"] = level
         if source:
             args["source"] = source

@@ -31,6 +31,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import Arg, CommandSpec, EventSpec, declaration, declare
+from ...core.conditions import UNLISTED
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
 from .grid import Square, Walls, distance
@@ -512,8 +513,8 @@ class PolemosBase(Ruleset):
         if not wound.known:
             return
         for name in wound.conditions:
-            spec = condition_catalogue().get(name, {})
-            cond = Condition(name, 1, tuple(spec.get("tags", [])), wound.id,
+            spec = condition_catalogue().get(name, UNLISTED)
+            cond = Condition(name, 1, spec.tags, wound.id,
                              Duration("caused", cause=wound.id))
             kept = self.stack_condition(creature.condition(name), cond)
             creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
@@ -656,8 +657,8 @@ class PolemosBase(Ruleset):
             want = threshold is not None and values[measure] >= threshold
             has = name in had
             if want and not has:
-                spec = condition_catalogue().get(name, {})
-                cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+                spec = condition_catalogue().get(name, UNLISTED)
+                cond = Condition(name, 1, spec.tags, None,
                                  Duration("caused", cause="status"))
                 out.append(Event("condition_added", {"target": creature.id,
                                                      "condition": cond.to_json()}))
@@ -669,8 +670,8 @@ class PolemosBase(Ruleset):
     def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
         """Levels add for conditions whose catalogue entry says ``stack = "add"`` (daze);
         otherwise the higher level stays."""
-        spec = condition_catalogue().get(new.name, {})
-        if existing is not None and spec.get("stack") == "add":
+        spec = condition_catalogue().get(new.name, UNLISTED)
+        if existing is not None and spec.stack == "add":
             return Condition(new.name, existing.level + new.level, new.tags, new.source,
                              new.duration, {**existing.data, **new.data})
         return super().stack_condition(existing, new)

@@ -22,6 +22,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.conditions import UNLISTED
 from ...dice import DiceSource
 from .base import PROCESS_CAUSE, PolemosBase
 from .model import Creature, condition_catalogue, unlisted_condition
@@ -109,7 +110,7 @@ class ConditionRules(PolemosBase):
         listed = condition_catalogue()
         if name not in listed and not a.custom:
             raise InvalidCommand(unlisted_condition(name, listed, "polemos"))
-        spec = listed.get(name, {})
+        spec = listed.get(name, UNLISTED)
         level = a.level
         rounds = level if a.rounds == "level" else whole_rounds(a.rounds)
         sustainer = a.sustained_by
@@ -121,7 +122,7 @@ class ConditionRules(PolemosBase):
             duration = Duration("caused", cause=cause)
         else:
             duration = self.duration(state, rounds)  # P-CON-10: e.g. level 3, 3 turns
-        tags = tuple(dict.fromkeys([*spec.get("tags", []), *(a.tags or [])]))
+        tags = tuple(dict.fromkeys([*spec.tags, *(a.tags or [])]))
         data: dict[str, Any] = {}
         if a.area is not None:
             data["area"] = a.area
@@ -131,15 +132,15 @@ class ConditionRules(PolemosBase):
             target.area(data["area"])
         if a.damage is not None:
             data["damage"] = a.damage
-        elif "damage" in spec:  # the catalogue's per-round damage (burning, P-CON-9)
-            data["damage"] = int(spec["damage"])
-            data.setdefault("type", str(spec.get("type", "heat")))
+        elif "damage" in spec.modifiers:  # the catalogue's per-round damage (burning, P-CON-9)
+            data["damage"] = int(spec.modifiers["damage"])
+            data.setdefault("type", spec.damage_type or "heat")
         bandage = "bandage" in tags
         if bandage and "area" not in data:
             raise InvalidCommand(f"{name}: name the body area it bandages ('area')")
         cond = Condition(name, level, tags, a.source, duration, data)
         events = []
-        excludes = set(spec.get("excludes", [])) | set(a.excludes or [])
+        excludes = set(spec.excludes) | set(a.excludes or [])
         for other in target.conditions:  # P-CON-11: mutually exclusive conditions
             if other.name != name and (other.name in excludes or excludes & set(other.tags)):
                 events.append(Event("condition_removed", {"target": target.id,

@@ -17,6 +17,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from ...core import Condition, Entity, InvalidCommand
+from ...core.conditions import ConditionSpec, load_conditions
 from ...core.content import frozen, read_content
 from ...core.copying import COPIED, SHARED
 from ...core.invariants import CHECKING
@@ -344,9 +345,10 @@ def armor_catalogue() -> Mapping[str, Mapping[str, Any]]:
     return frozen(_toml("armor.toml")["armor"])  # type: ignore[no-any-return]
 
 
-@cache
-def condition_catalogue() -> Mapping[str, Mapping[str, Any]]:
-    return frozen(_toml("conditions.toml")["condition"])  # type: ignore[no-any-return]
+def condition_catalogue() -> Mapping[str, ConditionSpec]:
+    """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
+    validated and read once, read-only."""
+    return load_conditions(HERE / "conditions.toml").condition
 
 
 def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:

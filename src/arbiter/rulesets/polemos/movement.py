@@ -19,6 +19,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.conditions import UNLISTED
 from ...core.ruleset import chunks
 from ...dice import DiceSource
 from ...limits import MAP_SQUARES, MOVE_SQUARES
@@ -226,8 +227,8 @@ class MovementRules(PolemosBase):
                 events.append(Event("condition_removed", {"target": actor.id, "name": cond.name,
                                                           "why": "left the location"}))
         for name in fields.get(location, []) if location else []:
-            spec = condition_catalogue().get(name, {})
-            cond = Condition(name, 1, tuple(spec.get("tags", [])), None,
+            spec = condition_catalogue().get(name, UNLISTED)
+            cond = Condition(name, 1, spec.tags, None,
                              Duration("field", cause=location))
             events.append(Event("condition_added", {"target": actor.id,
                                                     "condition": cond.to_json()}))

@@ -36,6 +36,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.conditions import UNLISTED
 from ...dice import DiceSource
 from .base import PROCESS_CAUSE, PolemosBase, also, reach_args
 from .grid import distance
@@ -165,8 +166,8 @@ def process_events(state: EncounterState) -> list[Event]:
         for name, pids in want.items():
             if name in have and have[name].data.get("processes") == pids:
                 continue
-            spec = condition_catalogue().get(name, {})
-            cond = Condition(name, len(pids), tuple(spec.get("tags", [])), pids[0],
+            spec = condition_catalogue().get(name, UNLISTED)
+            cond = Condition(name, len(pids), spec.tags, pids[0],
                              Duration("caused", cause=PROCESS_CAUSE), {"processes": pids})
             out.append(Event("condition_added", {"target": entity.id,
                                                  "condition": cond.to_json()}))

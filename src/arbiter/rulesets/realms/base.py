@@ -300,7 +300,7 @@ class RealmsBase(Ruleset):
                 return events
         old = target.condition(name)
         if old is not None:
-            if entry.get("stacks") and self.ruling_is(state, "AR-22", "adds"):
+            if entry.stack == "add" and self.ruling_is(state, "AR-22", "adds"):
                 new = replace(new, level=old.level + new.level,  # AR-22: Exhaustion adds
                               duration=old.duration)  # R-CON-5: durations do not stack
             elif keep == "old" or (not keep and not self.stronger(state, old, new)):
@@ -450,7 +450,7 @@ class RealmsBase(Ruleset):
             return
         catalogue = conditions_catalogue()
         for cond in who.conditions:
-            if cond.source == target.id and catalogue[cond.name].get("no_harm_source"):
+            if cond.source == target.id and "no_harm_source" in catalogue[cond.name].flags:
                 raise IllegalCommand(f"{who.id} is {cond.name.capitalize()} by {target.id} "
                                      f"and cannot {what} it", rule="R-C-CHA")
 
@@ -462,7 +462,7 @@ class RealmsBase(Ruleset):
         if not target.conditions or source is None:
             return 0
         catalogue = conditions_catalogue()
-        return sum(int(catalogue[x.name].get(key, 0)) for x in target.conditions
+        return sum(catalogue[x.name].modifier(key, x.level) for x in target.conditions
                    if x.source == source)
 
     @staticmethod

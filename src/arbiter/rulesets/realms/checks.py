@@ -123,7 +123,7 @@ class CheckRules(RealmsBase):
         name: str = command.a.name
         if not me.has(name):
             raise IllegalCommand(f"{me.id} has no condition {name!r} to overcome", rule="R-CON-1")
-        if conditions_catalogue()[name].get("no_overcome"):  # Dying: healing ends it
+        if "no_overcome" in conditions_catalogue()[name].flags:  # Dying: healing ends it
             raise IllegalCommand(f"{name} cannot be overcome with a roll: it ends only when "
                                  f"{me.id}'s Health is healed above 0", rule="R-DY-5",
                                  remedy=("heal", "heal it above 0 Health"))

@@ -59,14 +59,14 @@ class ConditionRules(RealmsBase):
         target = self.creature(state, a.target)
         level: int = a.level
         entry = catalogue[name]
-        if level < 1 or (level != 1 and not entry.get("leveled")):
+        if level < 1 or (level != 1 and not entry.leveled):
             raise InvalidCommand(f"condition: {name} takes no level other than 1"
-                                 if not entry.get("leveled") else "condition: level must be >= 1")
+                                 if not entry.leveled else "condition: level must be >= 1")
         rounds: int = a.rounds
         potency: int = a.potency
         data: dict[str, Any] = {"potency": potency} if potency else {}
         if a.score is not None:
-            if not entry.get("score"):  # conditions.toml: Hidden's Stealth or Hide Score
+            if "score" not in entry.flags:  # conditions.toml: Hidden's Stealth or Hide Score
                 raise InvalidCommand("condition: only Hidden takes a score (its Stealth or "
                                      "Hide Score)")
             data["score"] = a.score

@@ -79,7 +79,7 @@ class Invariants(RealmsBase):
         for me in _creatures(state):
             for cond in me.conditions:
                 entry = catalogue.get(cond.name)
-                if entry is not None and not entry.get("leveled") and cond.level != 1:
+                if entry is not None and not entry.leveled and cond.level != 1:
                     yield f"{me.id}'s {cond.name} is at level {cond.level}"
 
     @invariant("R-SIZ-5", "no creature ends its turn in another's space, unless that one "

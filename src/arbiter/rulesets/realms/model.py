@@ -19,6 +19,8 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from ...core import Condition, EncounterState, Entity, InvalidCommand
+from ...core.conditions import ConditionSpec, load_conditions
+from ...core.conditions import amount as _modifier
 from ...core.content import frozen, read_content
 from ...core.copying import COPIED, SHARED
 from ...core.rounding import half_round_down, half_round_up
@@ -71,8 +73,10 @@ def size_for(height_cm: int, length_cm: int = 0) -> str:
     return list(sizes())[-1]
 
 
-def conditions_catalogue() -> Mapping[str, Mapping[str, Any]]:
-    return load_toml("conditions.toml")
+def conditions_catalogue() -> Mapping[str, ConditionSpec]:
+    """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
+    validated and read once, read-only: what each changes, as numbers and flags."""
+    return load_conditions(HERE / "conditions.toml").condition
 
 
 @cache
@@ -311,15 +315,6 @@ def succeeds(state: EncounterState, total: int, ds: int) -> bool:
     return total >= ds
 
 
-def _modifier(spec: Any, level: int) -> int:
-    if isinstance(spec, bool):
-        return 0
-    if isinstance(spec, int):
-        return spec
-    return {"level": level, "+level": level, "-level": -level,
-            "-half-level": -half_round_down(level)}[str(spec)]
-
-
 def modifier(creature: RealmsCreature, key: str) -> int:
     """The sum of one kind of modifier over a creature's conditions (conditions.toml)."""
     if not creature.conditions:
@@ -327,7 +322,8 @@ def modifier(creature: RealmsCreature, key: str) -> int:
     catalogue = conditions_catalogue()
     total = 0
     for cond in creature.conditions:
-        spec = catalogue.get(cond.name, {}).get(key)
+        entry = catalogue.get(cond.name)
+        spec = entry.modifiers.get(key) if entry is not None else None
         if spec is not None:
             total += _modifier(spec, cond.level)
     return total
@@ -339,7 +335,8 @@ def flag(creature: RealmsCreature, key: str) -> str | None:
         return None
     catalogue = conditions_catalogue()
     for cond in creature.conditions:
-        if catalogue.get(cond.name, {}).get(key):
+        entry = catalogue.get(cond.name)
+        if entry is not None and key in entry.flags:
             return cond.name
     return None
 
@@ -394,11 +391,12 @@ def lowered(state: EncounterState, creature: RealmsCreature, value: int, *,
     leaves it out."""
     catalogue = conditions_catalogue()
     for cond in creature.conditions:
-        entry = catalogue.get(cond.name, {})
-        if "speed" not in entry or (every_type and not entry.get("every_speed_type")):
+        entry = catalogue.get(cond.name)
+        if entry is None or "speed" not in entry.modifiers or (
+                every_type and "every_speed_type" not in entry.flags):
             continue
-        amount = -_modifier(entry["speed"], cond.level)
-        if entry.get("floor_one"):
+        amount = -_modifier(entry.modifiers["speed"], cond.level)
+        if "floor_one" in entry.flags:
             value = reduce_with_floor(state, value, amount)  # R-C-SLO, R-CON-3
         else:
             value = max(value - amount, 0)  # R-C-EXH: -1 per 2 levels

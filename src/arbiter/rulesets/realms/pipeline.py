@@ -167,7 +167,8 @@ def resistance_count(target: RealmsCreature, damage_type: str,
     if RULINGS.chosen(rulings, "AR-39", "resistance-source"):
         catalogue = conditions_catalogue()
         for cond in target.conditions:
-            if damage_type in catalogue.get(cond.name, {}).get("resist", ()):
+            entry = catalogue.get(cond.name)
+            if entry is not None and damage_type in entry.resist:
                 resist += 1
     if (RULINGS.chosen(rulings, "AR-13", "a-source")
             and damage_type in target.armor.get("resist", ())):

@@ -25,6 +25,7 @@ from ...core import (
     InvalidCommand,
     RulingSet,
 )
+from ...core.conditions import ConditionSpec, load_conditions
 from ...core.content import frozen, read_content, thawed
 from ...core.copying import COPIED, SHARED, clone, share_extra_in_scratch
 
@@ -213,10 +214,10 @@ def injury_type(roll: int) -> str:
     return injury_table()[-1][1]
 
 
-@cache
-def condition_catalogue() -> Mapping[str, Mapping[str, Any]]:
-    conditions = read_content(HERE / "conditions.toml")["condition"]
-    return frozen(conditions)  # type: ignore[no-any-return]
+def condition_catalogue() -> Mapping[str, ConditionSpec]:
+    """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
+    validated and read once, read-only."""
+    return load_conditions(HERE / "conditions.toml").condition
 
 
 def unlisted_condition(name: str, listed: Iterable[str], ruleset: str) -> str:
