@@ -556,7 +556,7 @@ def full_parse(text: str, dialect: Dialect = ARBITER) -> Node | DiceError:
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.text(alphabet="0123456789dDkKhHlL%+- ", max_size=24))
+@given(st.text(alphabet="0123456789dDkKhHlL%+- \t\n", max_size=24))
 def test_plain_sums_read_as_the_parser_reads_them(text: str) -> None:
     fast = _simple_sum(text)
     if fast is not None:
@@ -595,7 +595,7 @@ def test_sums_of_dice_read_as_the_parser_reads_them(terms: list[tuple[str, ...]]
 @pytest.mark.parametrize(
     "text",
     ["3d8+2d4kh1-7", "1d20+5", "D%K1", "4D6KH3", "2d6 + 3", " 2 d 6 ", "10d10kh5+2", "7",
-     "1000d10000", "999999999"],
+     "1000d10000", "999999999", "2d6\t+1", " 1d20\n+ 5 ", "0d6-0"],
 )
 def test_common_sums_take_the_fast_path(text: str) -> None:
     fast = _simple_sum(text)
@@ -606,7 +606,7 @@ def test_common_sums_take_the_fast_path(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["1001d6", "1d10001", "1000000000", "1d0", "-1d4", "+3", "2d6 3", "2d6kh1kh1", "2d6+", "",
-     "1d6*2", "k h1", "2d6\t+1"],
+     "1d6*2", "k h1", "1 2d6", "2d6+-1", "1d6kh", "4d6d1"],
 )
 def test_anything_else_goes_to_the_parser(text: str) -> None:
     assert _simple_sum(text) is None

@@ -29,7 +29,7 @@ from .ast import (
 from .bounds import check_rolls, explosions_allowed, rerolls_allowed
 from .dialects import Dialect
 from .errors import DiceError, DiceEvalError
-from .parser import parse_uncached
+from .parser import SimpleTerm, parse_uncached, simple_sum
 from .sources import DiceSource
 
 KEPT = "kept"
@@ -520,7 +520,7 @@ from two dice on, one call of a seeded source's ``roll_many`` costs less than a 
 _new = object.__new__
 
 
-_Flat = list[tuple[bool, int, int, int, bool]]
+_Flat = list[SimpleTerm]
 """A plain sum's dice terms: (subtracted?, dice, faces, dice kept, keeping the highest?)."""
 
 
@@ -583,7 +583,7 @@ def _flat_terms(node: Node) -> tuple[_Flat, int] | None:
     return terms, constant
 
 
-def _flat_term(node: Dice, minus: bool) -> tuple[bool, int, int, int, bool] | None:
+def _flat_term(node: Dice, minus: bool) -> SimpleTerm | None:
     """One term of :func:`_flat_terms`, or None if it has any modifier but a keep."""
     if not node.plain or node.success is not None:
         return None
@@ -1569,14 +1569,7 @@ def _new_plan(node: Node) -> _Plan:
     """
     flat = _flat_terms(node)
     if flat is not None:
-        most = 0
-        for term in flat[0]:
-            most += term[1]
-        if most > limits.MAX_ROLLS:
-            check_rolls(node)  # (raises, saying why)
-        plan = _Plan(node, None, False)
-        plan.flat, plan.constant = flat
-        return plan
+        return _flat_plan(node, flat[0], flat[1])
     most = _walk_budget(node)
     if 0 <= most <= limits.MAX_ROLLS:
         plan = _Plan(node, None, False)
@@ -1585,6 +1578,19 @@ def _new_plan(node: Node) -> _Plan:
     check_rolls(node)
     plan = _Plan(node, None, False)
     _compiled(plan)
+    return plan
+
+
+def _flat_plan(node: Node, terms: _Flat, constant: int) -> _Plan:
+    """The plan of a plain sum (:func:`_flat_terms`), its dice counted first."""
+    most = 0
+    for term in terms:
+        most += term[1]
+    if most > limits.MAX_ROLLS:
+        check_rolls(node)  # (raises, saying why)
+    plan = _Plan(node, None, False)
+    plan.flat = terms
+    plan.constant = constant
     return plan
 
 
@@ -1612,7 +1618,12 @@ def _plan(node: Node) -> _Plan:
 
 def _plan_text(text: str) -> _Plan:
     """The plan for a text, parsed and compiled on first use."""
-    plan = _new_plan(parse_uncached(text))
+    simple = simple_sum(text)
+    if simple is None:
+        plan = _new_plan(parse_uncached(text))
+    else:  # a plain sum, read with its terms in one pass
+        node, terms, constant = simple
+        plan = _flat_plan(node, terms, constant)
     if len(_BY_TEXT) >= _PLAN_CACHE_SIZE:
         _BY_TEXT.clear()
     _BY_TEXT[text] = plan
