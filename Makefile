@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench fast fuzz mutate clean postgresql chromium random-play golden
+.PHONY: run test lint types node bench fast fuzz mutate clean postgresql chromium random-play golden
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -49,7 +49,28 @@ chromium:
 		echo "Chromium is not installed and this is not root: the browser tests will skip"; \
 	fi
 
-test: lint postgresql chromium
+# The browser front end's types (docs/web.md, "Types and tests"): TypeScript, pinned in
+# package.json and package-lock.json, installed from the npm registry by `npm ci`; tsc checks
+# every module under src/arbiter/web/static from its JSDoc (jsconfig.json), and the pure ones
+# (no DOM) under all of strict (jsconfig.strict.json). The JavaScript unit tests
+# (`node --test tests/js/`) run inside pytest: tests/web/test_js_units.py.
+node:
+	@if command -v node >/dev/null && command -v npm >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	else \
+		echo "Node.js and npm are missing and this is not root: install them to check the front end's types"; exit 1; \
+	fi
+
+node_modules/.package-lock.json: package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+	touch $@
+
+types: node_modules/.package-lock.json
+	node_modules/.bin/tsc -p jsconfig.json
+	node_modules/.bin/tsc -p jsconfig.strict.json
+
+test: lint types postgresql chromium
 	$(BIN)/pytest
 
 bench: $(VENV)/.dev
@@ -80,7 +101,7 @@ mutate: $(VENV)/.dev
 	$(BIN)/python bench/mutate.py --sample $(SAMPLE) --workers $(WORKERS)
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info src/*.egg-info .mypy_cache .pytest_cache .ruff_cache node_modules
 
 # The long random-play run (issue 32): 400 sequences of up to 120 steps per ruleset, with the
 # invariants, replay and undo/redo checked after every step; prints what it played.

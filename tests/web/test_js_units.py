@@ -1,13 +1,22 @@
-"""The browser code's unit tests (``tests/js/*.test.mjs``, Node's own test runner): run by
-``node --test tests/js/`` here, so ``make test`` runs them; skipped only when Node is missing."""
+"""The browser code's unit tests and what they read from the catalogue.
+
+``tests/js/*.test.mjs`` (Node's own test runner: the map's geometry, the roles it reads, the
+pages' state updates, target ranking, the ruler) run here, by ``node --test tests/js/``, so
+``make test`` and a plain ``pytest`` both run them; skipped only when Node is missing. Their
+types are checked by ``make types`` (tsc over the JSDoc; docs/web.md). Then the declarations
+the front end reads instead of guessing: each installed ruleset's command roles and cards."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from arbiter.core.catalogue import ROLES
+from arbiter.core.registry import available, load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,3 +29,40 @@ def test_the_javascript_unit_tests_pass() -> None:
                          text=True, timeout=120, check=False)
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
     assert "# fail 0" in run.stdout
+
+
+@pytest.mark.parametrize("name", available())
+def test_the_map_roles_are_declared_once_each(name: str) -> None:
+    """``move`` and ``place`` go to one command each, ``area`` to one per aim (a ``target``
+    creature, a ``zone``), each with the argument the map fills in (board.js roleCommand)."""
+    catalogue = load_ruleset(name).catalogue
+    roles = {k: c.role for k, c in catalogue.items() if c.role}
+    assert set(roles.values()) <= set(ROLES), roles
+    counts = Counter(v for v in roles.values() if v != "area")
+    assert all(n == 1 for n in counts.values()), roles
+    aims = Counter("zone" if "zone" in catalogue[k].args else "target"
+                   for k, v in roles.items() if v == "area")
+    assert all(n == 1 for n in aims.values()), roles
+    for k, role in roles.items():
+        spec = catalogue[k]
+        kinds = {a.kind for a in spec.args.values()}
+        if role in ("move", "place"):
+            assert kinds & {"square", "squares"} or "zone" in spec.args, (k, "no location")
+            assert spec.who == ("player" if role == "move" else "gm"), (k, spec.who)
+        if role == "place":
+            assert any(a.kind == "creature" and a.required for a in spec.args.values()), k
+        if role == "area":
+            assert "weapon" in spec.args and spec.actor == "required", k
+
+
+@pytest.mark.parametrize("name", available())
+def test_the_card_fields_and_area_weapons_are_declared(name: str) -> None:
+    ruleset = load_ruleset(name)
+    shown = ruleset.display()
+    assert shown["card"] == list(ruleset.card_fields)
+    assert len(set(shown["card"])) == len(shown["card"]), "a card field twice"
+    assert set(shown["quiet"]) <= set(shown["card"]), "a quiet field the card does not show"
+    assert set(shown["area_weapons"].values()) <= {"creature", "zone"}
+    aims = {"zone" if "zone" in c.args else "creature"
+            for c in ruleset.catalogue.values() if c.role == "area"}
+    assert set(shown["area_weapons"].values()) == aims, (shown["area_weapons"], aims)

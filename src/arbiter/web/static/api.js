@@ -1,3 +1,4 @@
+// @ts-check
 // The server's HTTP API and WebSocket, and nothing else (docs/server.md).
 // Tokens travel in the Authorization header and the WebSocket's first message, never in a URL.
 
@@ -8,7 +9,13 @@ let reword = (text) => text;
 /** @param {(text: string) => string} fn */
 export function rewordErrors(fn) { reword = fn; }
 
+/** A refusal: the HTTP status (0: no answer), the server's message and the field it names. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} message
+   * @param {string|null} [field]
+   */
   constructor(status, message, field) {
     super(message);
     this.status = status;
@@ -19,16 +26,29 @@ export class ApiError extends Error {
 // Work in flight (requests, a probe waiting to run): the page carries `data-busy` while there
 // is any, so a test (or a script) can wait for the console to settle instead of guessing.
 let pending = 0;
+/** @param {number} delta */
 export function busy(delta) {
   pending = Math.max(0, pending + delta);
   document.documentElement.toggleAttribute("data-busy", pending > 0);
 }
 
+/**
+ * @typedef {{type: string, state?: any, record?: any, error?: string}} Message
+ *   a WebSocket message: `hello` (the state), `update` (a record and the state), `error`
+ */
+
 export class Api {
+  /** @param {string|null} token */
   constructor(token) {
     this.token = token;
   }
 
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<any>} the answer's JSON
+   */
   async request(method, path, body) {
     return this.exchange(method, path, body === undefined ? undefined : JSON.stringify(body),
       body === undefined ? null : "application/json", "json");
@@ -36,7 +56,16 @@ export class Api {
 
   // One request with the token: `payload` sent as `type`; the answer read as JSON or, with
   // `as` "blob", as bytes (an image). A refusal is an ApiError with the server's message.
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {BodyInit|undefined} payload
+   * @param {string|null} type
+   * @param {"json"|"blob"} as
+   * @returns {Promise<any>}
+   */
   async exchange(method, path, payload, type, as) {
+    /** @type {Record<string, string>} */
     const headers = {};
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     if (type) headers["Content-Type"] = type;
@@ -46,7 +75,7 @@ export class Api {
       try {
         response = await fetch(path, { method, headers, body: payload });
       } catch (err) {
-        throw new ApiError(0, `the server does not answer (${err.message})`, null);
+        throw new ApiError(0, `the server does not answer (${err instanceof Error ? err.message : String(err)})`, null);
       }
       if (response.ok && as === "blob") return await response.blob();
       let data = null;
@@ -66,16 +95,27 @@ export class Api {
   }
 
   // A file sent as it is (an image: its own type), and bytes read back.
+  /** @param {string} path @param {File|Blob} file */
   upload(path, file) { return this.exchange("PUT", path, file, file.type || "application/octet-stream", "json"); }
+  /** @param {string} path @returns {Promise<Blob>} */
   bytes(path) { return this.exchange("GET", path, undefined, null, "blob"); }
+  /** @param {string} path */
   delete(path) { return this.exchange("DELETE", path, undefined, null, "json"); }
 
+  /** @param {string} path */
   get(path) { return this.request("GET", path); }
+  /** @param {string} path @param {unknown} [body] */
   post(path, body) { return this.request("POST", path, body === undefined ? {} : body); }
+  /** @param {string} path @param {unknown} body */
   put(path, body) { return this.request("PUT", path, body); }
 
   // Every log record of an encounter, page by page (500 at most per page).
+  /**
+   * @param {string} encounter
+   * @returns {Promise<any[]>}
+   */
   async log(encounter) {
+    /** @type {any[]} */
     const out = [];
     let after = 0;
     for (;;) {
@@ -87,26 +127,35 @@ export class Api {
   }
 
   // A live subscription: onMessage gets {type: "hello"|"update", ...}; reconnects after a drop.
+  /**
+   * @param {string} encounter
+   * @param {(message: Message) => void} onMessage
+   * @param {(status: string) => void} onStatus
+   * @returns {{close(): void}}
+   */
   subscribe(encounter, onMessage, onStatus) {
+    /** @type {WebSocket|null} */
     let socket = null;
     let closed = false;
     let delay = 500;
-    let ping = null;
+    /** @type {ReturnType<typeof setInterval>|undefined} */
+    let ping;
     const open = () => {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
-      socket = new WebSocket(`${scheme}://${location.host}/api/encounters/${encounter}/ws`);
-      socket.onopen = () => {
-        socket.send(JSON.stringify({ token: this.token }));
+      const ws = new WebSocket(`${scheme}://${location.host}/api/encounters/${encounter}/ws`);
+      socket = ws;
+      ws.onopen = () => {
+        ws.send(JSON.stringify({ token: this.token }));
         delay = 500;
-        ping = setInterval(() => socket.readyState === 1 && socket.send('{"type": "ping"}'), 20000);
+        ping = setInterval(() => ws.readyState === 1 && ws.send('{"type": "ping"}'), 20000);
       };
-      socket.onmessage = (event) => {
+      ws.onmessage = (event) => {
         const message = JSON.parse(event.data);
         if (message.type === "hello") onStatus("live");
         if (message.type === "error") onStatus(`error: ${message.error}`);
         onMessage(message);
       };
-      socket.onclose = () => {
+      ws.onclose = () => {
         clearInterval(ping);
         if (closed) return;
         onStatus("reconnecting…");
@@ -120,7 +169,9 @@ export class Api {
 }
 
 // "#campaign=c-1&token=abc" as {campaign: "c-1", token: "abc"}.
+/** @returns {Record<string, string>} */
 export function fragment() {
+  /** @type {Record<string, string>} */
   const out = {};
   for (const part of location.hash.replace(/^#/, "").split("&")) {
     if (!part) continue;

@@ -1,12 +1,14 @@
+// @ts-check
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
 import { Api, ApiError, busy, fragment, rewordErrors } from "./api.js";
 import {
   InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, idsToNames, nameIdsWith, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
+  creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
 import { simulateButton, watchBuilder } from "./balance.js";
+import { rankTargets, receive, takes, targetTag } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
@@ -173,7 +175,8 @@ async function openCampaign(id, token, encounterId) {
   });
   const ruleset = S.rulesets.find((r) => r.name === info.campaign.ruleset);
   S.commands = ruleset ? ruleset.commands : {};
-  S.map.setCommands(S.commands);
+  S.map.setCommands(S.commands, ruleset ? ruleset.display : null);
+  showFields(ruleset ? ruleset.display : null);
   S.conditions = ruleset ? ruleset.conditions || [] : [];
   fillActions();
   S.bestiaryIds = [];
@@ -220,26 +223,24 @@ async function openEncounter(id) {
   scheduleProbe();
 }
 
+// A message from the server (state.js `receive`: which record and state it brings).
 function onMessage(message) {
-  if (message.type === "hello") {
-    setState(message.state);
-  } else if (message.type === "update") {
-    addRecord(message.record);
-    setState(message.state);
-    if (message.record.kind === "entry" && message.record.command && message.record.command.do === "next") {
-      turnFeed(message.record);
-    }
-  }
+  const out = receive({ state: S.state, records: S.records }, message);
+  if (out.record) S.records.push(out.record);
+  if (out.state) take(out.state, out.changed);
+  if (out.turn) turnFeed(out.turn);
 }
 
 function addRecord(record) {
-  if (!record || S.records.some((r) => r.seq === record.seq)) return;
-  S.records.push(record);
+  const out = receive({ state: null, records: S.records }, { type: "update", record });
+  if (out.record) S.records.push(out.record);
 }
 
 function setState(state) {
-  if (!state || (S.state && state.encounter === S.state.encounter && state.version < S.state.version)) return;
-  const changed = !S.state || S.state.version !== state.version;
+  if (takes(S.state, state)) take(state, !S.state || S.state.version !== state.version || S.state.encounter !== state.encounter);
+}
+
+function take(state, changed) {
   S.state = state;
   if (changed) {
     render();
@@ -435,21 +436,25 @@ async function nextTurn() {
 // -- the action panel ---------------------------------------------------------------------
 // The action list, grouped the way a GM looks for an action: what a creature does (attacks,
 // movement, skills, reactions, the rest), then the GM's own bookkeeping. Groups come from
-// the catalogue (who may issue a command, when, whom it targets) and the command's name.
+// the catalogue (who may issue a command, when, whom it targets, its declared role) and,
+// for what the catalogue does not say, the command's name.
+/** @type {[string, (name: string, spec: any) => boolean][]} */
 const GROUPS = [
-  ["Attacks", (n, c) => c.who === "player" && (/attack|melee|zaoe|strike|shoot|grapple|trip|shove/.test(n) || (c.args.target && c.args.target.refers === "enemy"))],
-  ["Movement", (n, c) => c.who === "player" && /move|stand|jump|climb|swim|fly|mount|enter|cover|engage|disengage|step/.test(n)],
+  ["Attacks", (n, c) => c.who === "player" && (c.role === "area" || /attack|melee|strike|shoot|grapple|trip|shove/.test(n) || (c.args.target && c.args.target.refers === "enemy"))],
+  ["Movement", (n, c) => c.who === "player" && (c.role === "move" || /move|stand|jump|climb|swim|fly|mount|enter|cover|engage|disengage|step/.test(n))],
   ["Skills and checks", (n, c) => c.who === "player" && /skill|search|hide|roll|check|overcome|control|stabilize|bandage|perceive|critical/.test(n)],
   ["Reactions and free actions", (n, c) => c.who === "player" && c.when === "any"],
   ["Other actions", (n, c) => c.who === "player"],
   ["Game master", () => true],
 ];
 
+/** @returns {[string, string[]][]} */
 function actionGroups(filter = "") {
   const wanted = filter.trim().toLowerCase().replace(/\s+/g, "_");
   const names = Object.keys(S.commands).filter((n) => !OWN_CONTROLS.has(n) && (!wanted || n.includes(wanted)
     || S.commands[n].summary.toLowerCase().includes(filter.trim().toLowerCase())));
   const seen = new Set();
+  /** @type {[string, string[]][]} */
   const out = [];
   for (const [title, test] of GROUPS) {
     const members = names.filter((n) => !seen.has(n) && test(n, S.commands[n]));
@@ -629,12 +634,8 @@ async function probeTargets() {
   const { legal, illegal, pick, why } = targetChoices(option, { keep, touched: S.targetTouched, last: S.lastTarget[base.actor] });
   // Enemies first, marked as enemies (the ones still standing before the downed), then the
   // allies, the creature itself and objects apart (the relation is the server's, /options).
-  const tag = (t) => (t.relation === "enemy" ? (t.down ? " (enemy, down)" : " (enemy)")
-    : t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (itself)" : t.down ? " (down)" : "");
-  const foes = legal.filter((t) => t.relation === "enemy");
-  foes.sort((a, b) => Number(Boolean(a.down)) - Number(Boolean(b.down)));
-  const rest = legal.filter((t) => t.relation !== "enemy");
-  const opt = (t) => h("option", { value: t.id, dataset: { relation: t.relation } }, `${label(t.id)}${tag(t)}`);
+  const { foes, rest } = rankTargets(legal);
+  const opt = (t) => h("option", { value: t.id, dataset: { relation: t.relation } }, `${label(t.id)}${targetTag(t)}`);
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
     foes.length ? h("optgroup", { label: "enemies" }, foes.map(opt)) : null,
     rest.length ? h("optgroup", { label: foes.length ? "allies and others" : "not enemies" }, rest.map(opt)) : null,
@@ -827,7 +828,7 @@ function dragHandle(li, id, name) {
   const grip = h("span", { class: "grip", role: "button", tabindex: "-1", "aria-label": `drag ${name} in the turn order`, title: "drag to reorder" }, "⋮⋮");
   const rowAt = (e) => {
     const under = document.elementFromPoint(e.clientX, e.clientY);
-    const row = under && under.closest("#tracker li[data-id]");
+    const row = /** @type {HTMLElement|null} */ (under && under.closest("#tracker li[data-id]"));
     return row && row.dataset.id !== id ? row : null;
   };
   let over = null;
@@ -1253,6 +1254,7 @@ function wire() {
     guard(form, async () => {
       const id = F(form, "id").value.trim();
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(id)) throw new InputError(`id: '${id}' must be letters, digits, '-' and '_' (e.g. wolf2)`, "id");
+      /** @type {Record<string, unknown>} */
       const body = { id, ...moreArgs(F(form, "more").value) };
       if (F(form, "template").value) body.template = F(form, "template").value;
       if (F(form, "name").value.trim()) body.name = F(form, "name").value.trim();
@@ -1297,7 +1299,7 @@ function wire() {
   $("#undo").addEventListener("click", () => step("undo"));
   $("#redo").addEventListener("click", () => step("redo"));
   document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey && e.key === "Enter" && e.target.closest && e.target.closest("#action")) {
+    if (e.ctrlKey && e.key === "Enter" && e.target instanceof Element && e.target.closest("#action")) {
       e.preventDefault();
       roll();
       return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The battle map: one SVG drawn from the state JSON alone, for the GM console and the
 // player view (docs/web.md, "The map").
 //
@@ -27,13 +28,14 @@
 // taking squares) and describes zones (its command taking an id and adjacent zones): each
 // is a command in the encounter's log, undone like any other.
 import { creatureName } from "./ui.js";
+import {
+  areaCommand, areaHits, areaWeapons, boardBounds, cellsOf, footprintOf, isSquare, percent, reachSquares, roleCommand,
+  sameSquare as same, squareKey as key, terrainOf,
+} from "./board.js";
 import { gridDistance, gridText, latestAsker, lineSteps, rulerWeapons, weaponText, zoneDistance, zoneText } from "./ruler.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const U = 32; // one square (or one token slot) in SVG units
-const MIN_COLS = 12;
-const MIN_ROWS = 8;
-const MARGIN = 2;
 const PER_ROW = 5; // token slots per line inside a zone
 const SIDES = 8; // colours for sides (CSS .s0 ... .s7)
 const PHONE = "(max-width: 760px)";
@@ -110,9 +112,6 @@ function html(tag, cls, text) {
   return node;
 }
 
-const isSquare = (p) => Array.isArray(p) && p.length === 2 && Number.isInteger(p[0]) && Number.isInteger(p[1]);
-const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
-const key = (p) => `${p[0]},${p[1]}`;
 const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
 
 /** Which map a state calls for: "grid", "zones" or null (no positions of any kind). */
@@ -136,61 +135,10 @@ export function stepsBetween(a, b) {
   return lineSteps(a, b);  // the ruler's line (ruler.js), one geometry for both
 }
 
-// Squares the state's `extra` marks: a list of squares under a key ("difficult"), or a
-// mapping of "x,y" to a kind ("wall", "window"...). Anything else in `extra` is not terrain.
-export function terrainOf(state) {
-  const out = [];
-  for (const [name, value] of Object.entries((state && state.extra) || {})) {
-    if (Array.isArray(value) && value.length && value.every(isSquare)) {
-      for (const sq of value) out.push({ x: sq[0], y: sq[1], kind: name });
-    } else if (value && typeof value === "object" && !Array.isArray(value)) {
-      const entries = Object.entries(value);
-      if (entries.length && entries.every(([k, v]) => /^-?\d+,-?\d+$/.test(k) && typeof v === "string")) {
-        for (const [k, v] of entries) {
-          const [x, y] = k.split(",").map(Number);
-          out.push({ x, y, kind: v });
-        }
-      }
-    }
-  }
-  return out;
-}
+export { terrainOf };  // board.js (the map's pure functions)
 
 function args(spec) {
   return Object.entries((spec && spec.args) || {});
-}
-
-function requiredOthers(spec, names) {
-  return args(spec).filter(([n, a]) => a.required && !names.includes(n));
-}
-
-// The command a creature moves itself with: a player command with an actor, taking a path
-// of squares (or a square), or the map's own field (`zone`); a "move"-cost one first.
-function findMove(commands, fieldKinds) {
-  const found = [];
-  for (const [name, spec] of Object.entries(commands || {})) {
-    if (spec.who !== "player" || spec.actor === "none") continue;
-    const arg = args(spec).find(([n, a]) => fieldKinds(n, a));
-    if (!arg || requiredOthers(spec, [arg[0]]).length) continue;
-    found.push({ name, spec, arg: arg[0], kind: arg[1].kind });
-  }
-  const rank = (m) => (m.spec.cost === "move" ? 0 : 2) + (m.kind === "squares" ? 0 : 1);
-  found.sort((a, b) => rank(a) - rank(b));
-  return found[0] || null;
-}
-
-// The GM's command that puts a creature somewhere: a GM command taking a creature and a
-// location and nothing else.
-function findPlace(commands, fieldKinds) {
-  for (const [name, spec] of Object.entries(commands || {})) {
-    if (spec.who !== "gm" || spec.actor !== "none") continue;
-    const list = args(spec);
-    if (list.length !== 2) continue;
-    const who = list.find(([, a]) => a.kind === "creature" && a.required);
-    const where = list.find(([n, a]) => fieldKinds(n, a));
-    if (who && where) return { name, spec, who: who[0], arg: where[0], kind: where[1].kind, optional: !where[1].required };
-  }
-  return null;
 }
 
 function oddsText(odds) {
@@ -270,7 +218,6 @@ export function chancesOf(odds, st) {
   return null;
 }
 
-const percent = (c) => (c && typeof c === "object" && "percent" in c ? c.percent : typeof c === "number" ? Math.round(c * 10000) / 100 : null);
 
 export class BattleMap {
   /**
@@ -283,6 +230,9 @@ export class BattleMap {
     this.body = panel.querySelector(".mapbody");
     this.role = opts.role;
     this.commands = opts.commands || {};
+    this.display = opts.display || {};
+    /** @type {ReturnType<typeof latestAsker>|null} */
+    this.rulerAsker = null; // the ruler's odds, one request at a time (made on first use)
     this.odds = opts.odds;
     this.submit = opts.submit;
     this.onTap = opts.onTap || null; // a token clicked: (id) => void (the GM's target)
@@ -365,8 +315,14 @@ export class BattleMap {
     this.say("");
   }
 
-  setCommands(commands) {
+  /**
+   * The catalogue the page may use, and what the ruleset declares for the browser.
+   * @param {import("./board.js").Catalogue|null} commands
+   * @param {import("./board.js").Display|null} [display]
+   */
+  setCommands(commands, display = null) {
     this.commands = commands || {};
+    this.display = display || {};
   }
 
   update(state) {
@@ -424,48 +380,23 @@ export class BattleMap {
   }
 
   footprint(e) {
-    const given = (this.extra.footprints || {})[e.id] || e.footprint;
-    return Array.isArray(given) && given.length && given.every(isSquare) ? given : [[0, 0]];
+    return footprintOf(e, this.extra.footprints || {});
   }
 
   // The squares a creature covers on the grid (its footprint laid at its position).
   cells(e) {
-    if (!isSquare(e.position)) return [];
-    return this.footprint(e).map(([dx, dy]) => [e.position[0] + dx, e.position[1] + dy]);
+    return cellsOf(e, this.extra.footprints || {});
   }
 
   drawGrid(st) {
     const all = Object.values(st.entities);
     const placed = all.filter((e) => isSquare(e.position));
     const terrain = terrainOf(st);
-    const xs = [];
-    const ys = [];
-    for (const e of placed) for (const [dx, dy] of this.footprint(e)) { xs.push(e.position[0] + dx); ys.push(e.position[1] + dy); }
-    for (const t of terrain) { xs.push(t.x); ys.push(t.y); }
+    const occupied = [...placed.flatMap((e) => this.cells(e)), ...terrain.map((t) => /** @type {[number, number]} */ ([t.x, t.y]))];
     // The scene's image covers squares from its offset on (`scene`: pixels per square): the
     // board is the image, and more only where a creature or terrain lies past it.
     const scene = this.sceneOf(st);
-    let minX = 0, minY = 0, maxX = MIN_COLS - 1, maxY = MIN_ROWS - 1;
-    if (scene) {
-      minX = Math.floor(-scene.offset_x / scene.square);
-      maxX = Math.ceil((scene.width - scene.offset_x) / scene.square) - 1;
-      minY = Math.floor(-scene.offset_y / scene.square);
-      maxY = Math.ceil((scene.height - scene.offset_y) / scene.square) - 1;
-      if (xs.length) {
-        minX = Math.min(minX, Math.min(...xs) - 1); maxX = Math.max(maxX, Math.max(...xs) + 1);
-        minY = Math.min(minY, Math.min(...ys) - 1); maxY = Math.max(maxY, Math.max(...ys) + 1);
-      }
-    } else if (xs.length) {
-      minX = Math.min(...xs) - MARGIN; maxX = Math.max(...xs) + MARGIN;
-      minY = Math.min(...ys) - MARGIN; maxY = Math.max(...ys) + MARGIN;
-      // Squares from 0 up stay from 0 up; the origin stays in view when it is near.
-      if (minX + MARGIN >= 0 && minX <= MARGIN) minX = 0;
-      if (minY + MARGIN >= 0 && minY <= MARGIN) minY = 0;
-      if (maxX - minX + 1 < MIN_COLS) maxX = minX + MIN_COLS - 1;
-      if (maxY - minY + 1 < MIN_ROWS) maxY = minY + MIN_ROWS - 1;
-    }
-    const cols = maxX - minX + 1;
-    const rows = maxY - minY + 1;
+    const { minX, minY, cols, rows } = boardBounds(occupied, scene);
     this.grid = { minX, minY, cols, rows };
     // Off the grid: grouped by sphere (and quadrant) when the creature has one, else the
     // GM's tray; a creature whose position the state does not give is only named below.
@@ -502,10 +433,10 @@ export class BattleMap {
       this.defs.append(el("pattern", { id: cell, width: U, height: U, patternUnits: "userSpaceOnUse" },
         el("path", { d: `M ${U} 0 L 0 0 0 ${U}`, class: "gridline" })));
       const labels = [];
-      for (let x = minX; x <= maxX; x += 1) {
+      for (let x = minX; x < minX + cols; x += 1) {
         if (x % 5 === 0 || x === minX) labels.push(el("text", { x: (x - minX) * U + 3, y: 9, class: "coord" }, x));
       }
-      for (let yy = minY; yy <= maxY; yy += 1) {
+      for (let yy = minY; yy < minY + rows; yy += 1) {
         if ((yy % 5 === 0 || yy === minY) && yy !== minY) labels.push(el("text", { x: 3, y: (yy - minY) * U + 9, class: "coord" }, yy));
       }
       const backdrop = scene && this.backdrop.url ? el("image", {
@@ -1014,20 +945,11 @@ export class BattleMap {
   // The weapons of the selected creature that make an area (from its stat block, when the
   // reader sees it), and the commands that aim one: at a creature, or at a zone.
   areaWeapons() {
-    const e = this.state && this.state.entities[this.sel()];
-    const weapons = e && e.weapons && typeof e.weapons === "object" && !Array.isArray(e.weapons) ? e.weapons : {};
-    return Object.entries(weapons).filter(([, w]) => w && typeof w === "object" && (w.aoe || w.zaoe))
-      .map(([name, w]) => ({ name, zone: Boolean(w.zaoe) }));
+    return areaWeapons(this.state && this.state.entities[this.sel()], this.display);
   }
 
   areaCommand(weapon, at) {
-    for (const [name, spec] of Object.entries(this.commands)) {
-      const a = spec.args || {};
-      if (spec.actor === "none" || !a.weapon) continue;
-      if (weapon.zone && at.zone && a.zone && a.zone.required) return { do: name, actor: this.sel(), weapon: weapon.name, zone: at.zone };
-      if (!weapon.zone && at.target && a.target && a.aoe) return { do: name, actor: this.sel(), weapon: weapon.name, target: at.target };
-    }
-    return null;
+    return areaCommand(this.commands, weapon, at, this.sel());
   }
 
   syncTools() {
@@ -1094,33 +1016,11 @@ export class BattleMap {
     const me = this.sel();
     const meE = me ? st.entities[me] : null;
     if (this.kind === "grid") {
-      const { minX, minY, cols, rows } = this.grid;
-      const inside = (x, y) => x >= minX && y >= minY && x < minX + cols && y < minY + rows;
+      const { minX, minY } = this.grid;
       const rect = (x, y, cls, title) => el("rect", { x: (x - minX) * U, y: (y - minY) * U, width: U, height: U, class: cls }, title ? el("title", {}, title) : null);
       const centre = (sq) => [(sq[0] - minX) * U + U / 2, (sq[1] - minY) * U + U / 2];
       if (this.overlays.reach && this.extra.reach) {
-        const own = new Map();
-        const threat = new Map();
-        for (const [id, r] of Object.entries(this.extra.reach)) {
-          const e = st.entities[id];
-          if (!e || !isSquare(e.position) || typeof r !== "number") continue;
-          const body = this.cells(e);
-          const mine = id === me;
-          const hostile = !meE || (e.side !== meE.side || !e.side);
-          if (!mine && !hostile) continue;
-          const into = mine ? own : threat;
-          for (const [cx, cy] of body) {
-            for (let dx = -r; dx <= r; dx += 1) {
-              for (let dy = -r; dy <= r; dy += 1) {
-                const sq = [cx + dx, cy + dy];
-                if (!inside(sq[0], sq[1]) || body.some((b) => same(b, sq))) continue;
-                const k = key(sq);
-                if (!into.has(k)) into.set(k, []);
-                if (!into.get(k).includes(id)) into.get(k).push(id);
-              }
-            }
-          }
-        }
+        const { own, threat } = reachSquares(st.entities, this.extra.reach, me, this.grid, this.extra.footprints || {});
         for (const [k, who] of threat) {
           const [x, y] = k.split(",").map(Number);
           out.push(rect(x, y, "threat", `threatened by ${who.map((i) => creatureName(st, i)).join(", ")}`));
@@ -1151,7 +1051,7 @@ export class BattleMap {
       }
     }
     if (this.overlays.area && this.area && this.area.chances) {
-      const hit = Object.entries(this.area.chances).filter(([, c]) => (percent(c) || 0) > 0).map(([id]) => id);
+      const hit = areaHits(this.area.chances);
       if (this.kind === "zones") {
         for (const box of this.zoneBoxes.values()) {
           if (this.area.at.zone && box.zone === this.area.at.zone) out.push(el("rect", { x: box.x - 3, y: box.y - 3, width: box.w + 6, height: box.h + 6, rx: 12, class: "template" }));
@@ -1267,6 +1167,7 @@ export class BattleMap {
     try { this.svg.releasePointerCapture(e.pointerId); } catch { /* already released */ }
     const squares = [...p.squares.values()].map((sq) => [sq[0], sq[1]]);
     const kind = this.paintKind.value;
+    /** @type {Record<string, unknown>} */
     let command;
     if (kind === FOG_REVEAL || kind === FOG_HIDE) {  // fog: the squares dragged over, and on
       command = { do: "fog", squares, hide: kind === FOG_HIDE };
@@ -1371,20 +1272,14 @@ export class BattleMap {
   }
 
   // -- what a drag means ----------------------------------------------------------------
-  gridFields(n, a) {
-    return a.kind === "squares" || a.kind === "square";
-  }
-
-  zoneFields(n) {
-    return n === "zone";
-  }
-
+  // The catalogue's declared roles (board.js roleCommand): the command a creature moves
+  // itself with, and the game master's placing command.
   moveSpec() {
-    return findMove(this.commands, this.kind === "grid" ? this.gridFields : this.zoneFields);
+    return roleCommand(this.commands, "move", this.kind);
   }
 
   placeSpec() {
-    return this.role === "gm" ? findPlace(this.commands, this.kind === "grid" ? (n, a) => a.kind === "square" : this.zoneFields) : null;
+    return this.role === "gm" ? roleCommand(this.commands, "place", this.kind) : null;
   }
 
   canDrag(id) {

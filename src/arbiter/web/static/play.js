@@ -1,11 +1,13 @@
+// @ts-check
 // The player view: the order as the player's characters perceive it, their own sheets, the
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment, rewordErrors } from "./api.js";
 import {
-  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, logEntry, logList, ordinals,
+  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, ordinals,
   oddsView, planLine, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
+import { receive, takes } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 const S = {
@@ -56,7 +58,8 @@ async function open(id) {
   S.records = records;
   S.commands = commands.commands;
   S.map.reset();
-  S.map.setCommands(S.commands);
+  S.map.setCommands(S.commands, commands.display);
+  showFields(commands.display);
   // The server sends only the commands a player may issue (the catalogue's "player" ones).
   const names = Object.keys(S.commands).filter((n) => n !== "next");
   replace($("#do"), names.map((n) => h("option", { value: n, title: S.commands[n].summary }, n.replace(/_/g, " "))));
@@ -64,8 +67,9 @@ async function open(id) {
   fillOptions();
   $("#view").hidden = false;
   S.sub = S.api.subscribe(id, (message) => {
-    if (message.type === "update") addRecord(message.record);
-    if (message.state) setState(message.state);
+    const out = receive({ state: S.state, records: S.records }, message);
+    if (out.record) S.records.push(out.record);
+    if (out.state) setState(out.state);
   }, (status) => {
     $("#status").textContent = status;
     $("#status").className = `status ${status === "live" ? "live" : ""}`;
@@ -75,11 +79,12 @@ async function open(id) {
 }
 
 function addRecord(record) {
-  if (record && !S.records.some((r) => r.seq === record.seq)) S.records.push(record);
+  const out = receive({ state: null, records: S.records }, { type: "update", record });
+  if (out.record) S.records.push(out.record);
 }
 
 function setState(state) {
-  if (S.state && state.version < S.state.version) return;
+  if (!takes(S.state, state)) return;
   S.state = state;
   render();
   schedule();

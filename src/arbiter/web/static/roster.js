@@ -1,3 +1,4 @@
+// @ts-check
 // A campaign that lasts, in the game master console (docs/web.md, "Roster, bestiary and
 // campaign time"): the roster of characters with their lasting state in words, the GM's
 // bestiary, a new encounter from both, write-back after a fight, campaign time passing, and
@@ -180,9 +181,9 @@ export class RosterPanels {
     this.settings = { dice_dialect: "arbiter" };
     this.time = 0;
     this.last = null;
-    this.rosterBox = document.getElementById("roster-panel");
-    this.bestiaryBox = document.getElementById("bestiary-panel");
-    this.dialectSelect = document.getElementById("dice-dialect");
+    this.rosterBox = /** @type {HTMLDetailsElement} */ (document.getElementById("roster-panel"));
+    this.bestiaryBox = /** @type {HTMLDetailsElement} */ (document.getElementById("bestiary-panel"));
+    this.dialectSelect = /** @type {HTMLSelectElement} */ (document.getElementById("dice-dialect"));
     this.build();
     this.rosterBox.open = !window.matchMedia(NARROW).matches;
     this.bestiaryBox.open = false;
@@ -586,6 +587,7 @@ export class RosterPanels {
     }
     const clash = Object.keys(block).find((k) => own.has(k));
     if (clash) throw new InputError(`stat block changes: '${clash}' has a field of its own above`, "more");
+    /** @type {Record<string, unknown>} */
     const body = { ...block };
     if (field(form, "template").value) body.template = field(form, "template").value;
     if (field(form, "name").value.trim()) body.name = field(form, "name").value.trim();

@@ -1,3 +1,4 @@
+// @ts-check
 // What the GM console and the player view share: DOM building, number fields with
 // arithmetic, and the generic rendering of cards, the turn tracker, odds and the log.
 
@@ -182,12 +183,22 @@ export function conditionChip(cond, state, onRemove) {
 
 // -- cards ------------------------------------------------------------------------------
 const SKIP = new Set(["id", "name", "kind", "side", "owner", "conditions", "hidden", "tags", "status"]);
-// Fields worth a first look, in this order, when a ruleset has them.
-const FIRST = ["ap", "movement", "armor", "shield", "evasion", "defenses", "attack", "defense", "damage",
-  "stress", "fatigue", "critical_points", "DEX", "STR", "SPD", "zone", "group", "ammo", "weapon",
-  "dying_turns", "stabilized", "dead", "down", "overheal", "location", "altitude"];
-// Shown only when not zero.
-const QUIET_ZERO = new Set(["dying_turns", "altitude", "movement", "critical_points"]);
+// Fields worth a first look, in this order, and those of them shown only when not zero: what
+// the ruleset declares (`display.card`, `display.quiet`: GET /api/rulesets, an encounter's
+// GET /commands), set by the page when it learns the ruleset.
+/** @type {string[]} */
+let FIRST = [];
+/** @type {Set<string>} */
+let QUIET_ZERO = new Set();
+
+/**
+ * The ruleset's declarations the cards read (`display` of GET /api/rulesets).
+ * @param {{card?: string[], quiet?: string[]}|null|undefined} display
+ */
+export function showFields(display) {
+  FIRST = [...((display && display.card) || [])];
+  QUIET_ZERO = new Set((display && display.quiet) || []);
+}
 // Health in words that never clash with a ruleset's own condition names (a ruleset may have
 // a Terminal or a Dying condition: those show as condition chips, not as this label).
 const PLAYER_LABELS = { unhurt: "unhurt", wounded: "wounded", bloodied: "badly hurt", down: "down" };
