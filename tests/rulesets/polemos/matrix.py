@@ -1,25 +1,19 @@
-"""The condition matrix (src/arbiter/rulesets/polemos/condition_matrix.toml): for every
-condition of conditions.toml and every number or permission a condition could change, what
-seed 000 says it does, played row by row (P-CON-1 and the rule ids of each row)."""
+"""The probes of Polemos' condition matrix (``condition_matrix.toml``), played by the one
+table-driven test of every ruleset's matrix, ``tests/rulesets/test_conditions.py``: nia
+and orc, every die a 3, the condition given to nia by the matrix's ``[give.NAME]``
+steps under its rulings, each probe a number or a permission of nia."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from arbiter.core import Encounter, RulesError, load_ruleset
-from arbiter.core.content import read_content
-from arbiter.rulesets.polemos import model
-from arbiter.rulesets.polemos.model import Creature, condition_catalogue
+from arbiter.core.conditions import Matrix, MatrixRow
+from arbiter.rulesets.polemos.model import Creature
 
 POLEMOS = load_ruleset("polemos")
-MATRIX: dict[str, Any] = read_content(Path(model.__file__).parent / "condition_matrix.toml")
-ROWS: list[dict[str, Any]] = MATRIX["row"]
-STANCES = ("aggressive stance", "defensive stance")
 
 
 class Threes:
@@ -38,25 +32,6 @@ ACTORS = {
             "weapons": ["knife", "pistol"]},
 }
 Make = Callable[[list[dict[str, Any]]], Encounter]
-
-
-def maker(condition: str | None) -> Make:
-    """Encounters with nia and orc: the measure's own steps first, then (unless measuring
-    the baseline) the steps that give nia ``condition``, under its rulings."""
-    give = MATRIX["give"].get(condition, {}) if condition else {}
-    rulings = dict(give.get("rulings", {})) if condition else \
-        {}
-
-    def make(before: list[dict[str, Any]]) -> Encounter:
-        enc = Encounter.create(POLEMOS, rulings)
-        for name, spec in ACTORS.items():
-            enc.execute({"do": "add", "id": name, **spec}, DICE)
-        for step in before:
-            enc.execute(step, DICE)
-        for step in give.get("steps", []) if condition else []:
-            enc.execute(step, DICE)
-        return enc
-    return make
 
 
 def attempt(enc: Encounter, command: dict[str, Any]) -> dict[str, Any] | None:
@@ -201,59 +176,60 @@ def m_sustained(make: Make) -> Any:
 
 MEASURES: dict[str, Callable[[Make], Any]] = {
     name[2:]: fn for name, fn in globals().items() if name.startswith("m_")}
+STANCES = ("aggressive stance", "defensive stance")
 
 
-def measure(name: str, condition: str | None, stance_for: str | None = None) -> Any:
-    if name == "stance_kept":  # a stance first, then the condition: is the stance still on?
-        other = "defensive stance" if stance_for != "defensive stance" else "aggressive stance"
-        enc = maker(condition)([{"do": "condition", "target": "nia", "name": other}])
-        return nia(enc).has(other)
-    return MEASURES[name](maker(condition))
+class PolemosMatrix:
+    """The harness of Polemos' matrix (tests/rulesets/test_conditions.py's ``Harness``)."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.probes = frozenset({*MEASURES, "stance_kept"})
+        self.baseline = cache(self._baseline)
+
+    def rulings(self, condition: str) -> tuple[tuple[str, str], ...]:
+        give = self.matrix.give.get(condition)
+        return tuple(sorted(give.rulings.items())) if give else ()
+
+    def maker(self, rulings: tuple[tuple[str, str], ...], condition: str | None) -> Make:
+        """Encounters with nia and orc under ``rulings``: the probe's own steps first, then
+        (unless measuring the baseline) the steps that give nia ``condition``."""
+        give = self.matrix.give.get(condition) if condition else None
+        steps = [dict(step) for step in give.steps] if give else []
+
+        def make(before: list[dict[str, Any]]) -> Encounter:
+            enc = Encounter.create(POLEMOS, dict(rulings))
+            for name, spec in ACTORS.items():
+                enc.execute({"do": "add", "id": name, **spec}, DICE)
+            for step in [*before, *steps]:
+                enc.execute(step, DICE)
+            return enc
+        return make
+
+    def _measure(self, probe: str, make: Make, stance_for: str) -> Any:
+        if probe == "stance_kept":  # a stance first, then the condition: still on?
+            other = "defensive stance" if stance_for != "defensive stance" \
+                else "aggressive stance"
+            return nia(make([{"do": "condition", "target": "nia", "name": other}])).has(other)
+        return MEASURES[probe](make)
+
+    def _baseline(self, probe: str, rulings: tuple[tuple[str, str], ...],
+                  stance_for: str) -> Any:
+        return self._measure(probe, self.maker(rulings, None), stance_for)
+
+    def measure(self, row: MatrixRow, given: bool) -> Any:
+        """The probe of ``row`` with nia given its condition, or without it under the same
+        rulings (a baseline is measured once per probe, rulings and stance)."""
+        rulings = self.rulings(row.condition)
+        if given:
+            return self._measure(row.probe, self.maker(rulings, row.condition), row.condition)
+        return self.baseline(row.probe, rulings,
+                             row.condition if row.probe == "stance_kept" else "")
+
+    def gives(self, condition: str) -> bool:
+        """The steps of [give.NAME] do give the condition."""
+        return nia(self.maker(self.rulings(condition), condition)([])).has(condition)
 
 
-@cache
-def baseline(name: str, rulings: tuple[tuple[str, str], ...], stance_for: str | None) -> Any:
-    """The measure without any condition (under the same rulings as the row's)."""
-    found = measure(name, None, stance_for)
-    assert found not in ("refused", [], 0) or name in ("per_round", "per_round_waiting"), \
-        (name, found)  # the measure must work without the condition
-    return found
-
-
-def expected(row: dict[str, Any]) -> Any:
-    base = baseline(row["measure"], tuple(sorted(MATRIX["give"][row["condition"]]
-                                                 .get("rulings", {}).items())),
-                    row["condition"] if row["measure"] == "stance_kept" else None)
-    if "delta" in row:
-        return base + row["delta"]
-    if "value" in row:
-        return row["value"]
-    return base
-
-
-@pytest.mark.parametrize("row", ROWS, ids=[f"{r['condition']}/{r['measure']}" for r in ROWS])
-def test_each_condition_changes_what_the_seed_says_and_nothing_else(
-        row: dict[str, Any]) -> None:
-    """P-CON-1 and the row's rule ids: the measure with the condition given is the
-    baseline moved as the row says (or left alone)."""
-    got = measure(row["measure"], row["condition"], row["condition"])
-    assert got == expected(row), (row["note"], row["seed"])
-
-
-def test_the_matrix_covers_every_condition_and_every_measure_once() -> None:
-    """Every condition of conditions.toml against every measure, each row citing the seed,
-    saying exactly one of same, delta or value."""
-    pairs = [(r["condition"], r["measure"]) for r in ROWS]
-    assert len(pairs) == len(set(pairs))
-    assert set(pairs) == {(c, m) for c in condition_catalogue() for m in MATRIX["measure"]}
-    assert set(MATRIX["measure"]) == {*MEASURES, "stance_kept"}
-    for row in ROWS:
-        assert row["seed"] and row["rules"] and row["note"], row
-        assert sum(k in row for k in ("same", "delta", "value")) == 1, row
-
-
-@pytest.mark.parametrize("condition", sorted(condition_catalogue()))
-def test_the_matrix_gives_each_condition(condition: str) -> None:
-    """The steps of [give.NAME] do give the condition (the rows measure what they say)."""
-    enc = maker(condition)([])
-    assert nia(enc).has(condition), condition
+def harness(matrix: Matrix) -> PolemosMatrix:
+    return PolemosMatrix(matrix)

@@ -1,34 +1,25 @@
-"""The condition matrix of realms (seed 003, "Conditions"): for every condition of
-``conditions.toml`` and every number or permission the seed says it changes (each Speed
-type, each kind of roll, each defense, reactions, each kind of action, targeting, sight,
-damage, AP), ``condition_matrix.toml`` holds a row citing the seed's sentence, and these
-tests play it: the row's probe is measured in a scene without the condition and with it.
-Every (condition, probe) pair no row names is checked to stay unchanged (R-C-BLI, R-C-CHA,
-R-C-RES, R-C-DAZ, R-C-DEA, R-C-DYI, R-C-FAI, R-C-GRA, R-C-HID, R-C-IMM, R-C-INV, R-C-PRO,
-R-C-TER, R-C-BLE, R-C-EXH, R-C-EXP, R-C-FRI, R-C-STA, R-C-RSL, R-C-SLO, R-C-STU, R-C-SUS,
-R-C-WEA, R-CON-2, R-CON-3)."""
+"""The probes of the realms condition matrix (``condition_matrix.toml``), played by the one
+table-driven test of every ruleset's matrix, ``tests/rulesets/test_conditions.py``: one
+scene (``me`` in combat at the start of its turn, the condition given by ``foe``), each
+probe a number or a permission of ``me`` (R-C-BLI, R-C-CHA, R-C-RES, R-C-DAZ, R-C-DEA,
+R-C-DYI, R-C-FAI, R-C-GRA, R-C-HID, R-C-IMM, R-C-INV, R-C-PRO, R-C-TER, R-C-BLE, R-C-EXH,
+R-C-EXP, R-C-FRI, R-C-STA, R-C-RSL, R-C-SLO, R-C-STU, R-C-SUS, R-C-WEA, R-CON-2, R-CON-3)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import pytest
-
 from arbiter.core import Encounter, RulesError, load_ruleset
-from arbiter.core.content import read_content
+from arbiter.core.conditions import Matrix, MatrixRow
 from arbiter.dice import SeededDice
 from arbiter.rulesets.realms.model import conditions_catalogue
 from arbiter.scenario.runner import last_result
 
 REALMS = load_ruleset("realms")
-MATRIX = Path(REALMS.package_dir or ".") / "condition_matrix.toml"
 SOURCE = "foe"
 """Who gives every condition: the charmer, the source of fear, the outside force."""
-LEVEL = 2
-"""The level at which a leveled condition is checked to leave every other number alone."""
 
 ACTORS: dict[str, dict[str, Any]] = {
     "me": {"health": 40, "strength": 6, "agility": 4, "vitality": 6, "evasion": 12,
@@ -274,78 +265,29 @@ def scene(extra: dict[str, Any], condition: str | None, level: int) -> Encounter
     return enc
 
 
+class RealmsMatrix:
+    """The harness of the realms matrix (tests/rulesets/test_conditions.py's ``Harness``):
+    a leveled condition at the row's level, else the matrix's (2)."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.probes = frozenset(PROBES)
+
+    def measure(self, row: MatrixRow, given: bool) -> Any:
+        if not given:
+            return measure(row.probe, None, self.matrix.level)
+        return measure(row.probe, row.condition, row.level or self.matrix.level)
+
+    def gives(self, condition: str) -> bool:
+        """The condition command gives ``me`` the condition (at the matrix's level)."""
+        return scene({}, condition, self.matrix.level).state.entity("me").has(condition)
+
+
 @cache
-def measure(probe: str, condition: str | None, level: int = LEVEL) -> Any:
+def measure(probe: str, condition: str | None, level: int) -> Any:
     spec = PROBES[probe]
     return spec.run(scene(spec.extra, condition, level))
 
 
-@cache
-def rows() -> list[dict[str, Any]]:
-    return list(read_content(MATRIX)["row"])
-
-
-def expected(row: dict[str, Any], baseline: Any) -> Any:
-    """What the row says the probe gives, from the value without the condition."""
-    if "change" in row:
-        return baseline + row["change"]
-    if "becomes" in row:
-        return row["becomes"]
-    return {"unchanged": baseline}.get(row["expect"], row["expect"])
-
-
-def _row_id(row: dict[str, Any]) -> str:
-    return f"{row['condition']}{row.get('level', '')}-{row['probe']}"
-
-
-@pytest.mark.parametrize("row", rows(), ids=[_row_id(r) for r in rows()])
-def test_a_condition_changes_what_the_seed_says(row: dict[str, Any]) -> None:
-    """Each row of condition_matrix.toml: the probe with the condition is the baseline
-    changed as the row says."""
-    baseline = measure(row["probe"], None)
-    got = measure(row["probe"], row["condition"], int(row.get("level", LEVEL)))
-    assert got == expected(row, baseline), (row["seed"], baseline, got)
-
-
-def _untouched() -> list[tuple[str, str]]:
-    named = {(r["condition"], r["probe"]) for r in rows()}
-    return [(cond, probe) for cond in conditions_catalogue() for probe in PROBES
-            if (cond, probe) not in named]
-
-
-@pytest.mark.parametrize(("condition", "probe"), _untouched(),
-                         ids=[f"{c}-{p}" for c, p in _untouched()])
-def test_a_condition_leaves_alone_what_the_seed_does_not_name(condition: str,
-                                                               probe: str) -> None:
-    """Every (condition, probe) pair without a row: the probe is the same with the
-    condition as without it."""
-    assert measure(probe, condition) == measure(probe, None)
-
-
-@pytest.mark.parametrize("probe", sorted(PROBES))
-def test_every_probe_is_a_number_or_allowed_without_a_condition(probe: str) -> None:
-    """The scene is sound: without a condition every action and reaction probed is
-    allowed and every number is a number (so a refusal is the condition's doing)."""
-    baseline = measure(probe, None)
-    if probe.startswith(("act_", "react_")):
-        assert baseline == ALLOWED
-    else:
-        assert isinstance(baseline, int) and not isinstance(baseline, bool), baseline
-
-
-def test_the_matrix_is_well_formed() -> None:
-    """Every row names a condition of conditions.toml, a probe, one expectation and the
-    seed's sentence; every condition has a row."""
-    catalogue = conditions_catalogue()
-    for row in rows():
-        assert row["condition"] in catalogue, row
-        assert row["probe"] in PROBES, row
-        assert sum(k in row for k in ("change", "becomes", "expect")) == 1, row
-        if "expect" in row:
-            assert row["expect"] in ("unchanged", REFUSED, ALLOWED, FAILS), row
-        assert row["seed"] and row["rule"].startswith("R-"), row
-        if "level" in row:
-            assert catalogue[row["condition"]].leveled, row
-    assert {r["condition"] for r in rows()} == set(catalogue)
-    ids = [_row_id(r) for r in rows()]
-    assert len(ids) == len(set(ids)), "two rows for one condition, level and probe"
+def harness(matrix: Matrix) -> RealmsMatrix:
+    return RealmsMatrix(matrix)
