@@ -14,8 +14,11 @@ import random
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arbiter.dice import (
+    DiceError,
     ForcedDice,
     RecordingDice,
     SeededDice,
@@ -26,6 +29,7 @@ from arbiter.dice import (
     roll,
     roller,
 )
+from arbiter.dice.ast import BinOp, Dice, Func, Group, Keep, Neg, Node, Num
 from arbiter.dice.parser import parse_uncached
 
 
@@ -170,7 +174,7 @@ def test_flat_sums_roll_as_their_step(text: str) -> None:
         for make in (SeededDice, RollOnly):
             got = roll(text, make(seed))
             source = make(seed)
-            tree = plan.step(source.roll, getattr(source, "roll_many", None))
+            tree = roller._compiled(plan)(source.roll, getattr(source, "roll_many", None))
             assert got.total == tree.total
             assert got.tree.render() == tree.render()
             assert [d.to_json() for d in got.dice()] == [d.to_json() for d in tree.dice()]
@@ -275,3 +279,56 @@ def test_thousand_d6_is_exact() -> None:
     assert big.lo == 1000 and big.denominator == 6**1000
     assert big.counts[0] == 1 and big.counts[1] == 1000 and big.counts == big.counts[::-1]
     assert big.counts[2] == 1000 * 1001 // 2
+
+
+# -- rounding functions over divisions by numbers, in integers ------------------------------
+
+_divisions = st.recursive(
+    st.builds(Num, st.integers(-12, 12))
+    | st.builds(Dice, st.integers(0, 3), st.integers(1, 8),
+                keep=st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
+                                           st.integers(0, 3))),
+    lambda inner: st.builds(Group, inner)
+    | st.builds(Neg, inner)
+    | st.builds(BinOp, st.sampled_from(["+", "-"]), inner, inner)
+    | st.builds(BinOp, st.just("/"), inner, st.builds(Num, st.integers(-7, 7)))
+    | st.builds(BinOp, st.just("*"), inner, st.builds(Num, st.integers(-3, 3)))
+    | st.builds(BinOp, st.just("*"), st.builds(Num, st.integers(-3, 3)), inner),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(["floor", "ceil", "round", "trunc"]), _divisions)
+def test_rounding_divisions_in_integers_is_the_fraction_path(name: str, inner: Node) -> None:
+    """``exact._scaled``: the same distribution as keeping fractions, or the same refusal
+    (a division by zero)."""
+    node = Func(name, (inner,))  # type: ignore[arg-type]
+
+    def answer() -> object:
+        try:
+            result = exact._eval(node)
+        except DiceError as err:
+            return type(err).__name__, str(err)
+        assert isinstance(result, exact.Distribution)
+        return result.lo, result.counts
+
+    scaled = answer()
+    real_scale = exact._scale
+    exact._scale = lambda _node: None  # type: ignore[assignment]
+    try:
+        fractions = answer()
+    finally:
+        exact._scale = real_scale
+    assert scaled == fractions
+
+
+@pytest.mark.parametrize(("text", "scale"), [
+    ("floor(3d6/2)+ceil(2d8/3)", None), ("1d20/2+1d6/3", 6), ("(1d20/2)/3", 6),
+    ("2*(1d6/4)-1d4*3/6", 12), ("1d6/1d4", None), ("1d6/0", None), ("1d6!/2", None),
+])
+def test_what_divides_in_integers(text: str, scale: int | None) -> None:
+    node = parse_uncached(text, "d20")
+    if isinstance(node, Func):
+        node = node.args[0]
+    assert exact._scale(node) == scale

@@ -49,6 +49,7 @@ from .ast import (
     Node,
     Num,
     RollGroup,
+    children,
 )
 from .bounds import _interval, check_rolls, explosions_allowed, rerolls_allowed
 from .dialects import Dialect
@@ -845,9 +846,133 @@ def _function(node: Func, exact: bool) -> Exact:
         if k is not None:
             return _map(left, lambda v: _remainder(v, k))
         return _combine(left, right, _remainder)
+    if node.name != "abs":
+        scale = _scale(node.args[0])
+        if scale is not None and scale > 1 and _outcomes_bound(node.args[0]) <= \
+                limits.MAX_EXACT_OUTCOMES:
+            return _rounded(node.name, _scaled(node.args[0], scale), scale)
     fn = FUNCTIONS[node.name]
     inner = _eval(node.args[0], exact or node.name != "abs")
     return _map(inner, fn)
+
+
+# -- rounding a sum of dice divided by numbers, in integers -----------------------------------
+#
+# Inside a rounding function ``/`` divides exactly. When every division inside is by a
+# number (``floor(3d6/2)+ceil(2d8/3)``, d20's ``trunc(1d20/2+1d6/3)``), each value is a
+# whole number once multiplied by one scale (the divisors' product, through sums by their
+# least common multiple), so the weights are kept by that whole number instead of by a
+# ``Fraction``: the same outcomes and weights, in integer arithmetic (issue 35: a
+# ``Fraction`` sum costs microseconds; this took d20's ``1d20/2+1d6/3`` from 0.69 ms to
+# about 0.1 ms). Only where no step can exceed the outcome limit (the product of the dice
+# terms' widths is below it), so no step refuses what the fraction path accepts.
+
+
+def _number(node: Node) -> int | None:
+    while isinstance(node, Group | Label):
+        node = node.inner
+    return node.value if isinstance(node, Num) else None
+
+
+def _scale(node: Node) -> int | None:
+    """The least scale the walk below uses for ``node`` (every value of it times the scale
+    is whole), or None when ``node`` has a part it does not cover."""
+    if isinstance(node, Num):
+        return 1
+    if isinstance(node, Dice):
+        return 1 if node.plain else None
+    if isinstance(node, Group | Label):
+        return _scale(node.inner)
+    if isinstance(node, Neg):
+        return _scale(node.operand)
+    if not isinstance(node, BinOp):
+        return None
+    if node.op == "+" or node.op == "-":
+        left, right = _scale(node.left), _scale(node.right)
+        return None if left is None or right is None else math.lcm(left, right)
+    k = _number(node.right)
+    if node.op == "*":
+        if k is not None:
+            return _scale(node.left)
+        return _scale(node.right) if _number(node.left) is not None else None
+    if node.op == "/" and k:
+        left = _scale(node.left)
+        return None if left is None else left * abs(k)
+    return None
+
+
+def _outcomes_bound(node: Node) -> int:
+    """At least the number of outcomes of any step under ``node`` (one :func:`_scale`
+    covers): the product of its plain dice terms' widths."""
+    if isinstance(node, Dice):
+        return node.count * (node.faces - 1) + 1
+    if isinstance(node, Num):
+        return 1
+    bound = 1
+    for child in children(node):
+        bound *= _outcomes_bound(child)
+    return bound
+
+
+def _scaled(node: Node, scale: int) -> dict[int, int]:
+    """The weights of ``scale`` times the exact value of ``node`` (a whole number for the
+    scale :func:`_scale` gives it, or any multiple of that)."""
+    if isinstance(node, Num):
+        return {node.value * scale: 1}
+    if isinstance(node, Dice):
+        dist = _dice(node)
+        lo = dist.lo
+        return {(lo + i) * scale: c for i, c in enumerate(dist.counts) if c}
+    if isinstance(node, Group | Label):
+        return _scaled(node.inner, scale)
+    if isinstance(node, Neg):
+        return {-v: c for v, c in _scaled(node.operand, scale).items()}
+    assert isinstance(node, BinOp)
+    if node.op == "+" or node.op == "-":
+        left, right = _scaled(node.left, scale), _scaled(node.right, scale)
+        sign = 1 if node.op == "+" else -1
+        weights: dict[int, int] = {}
+        get = weights.get
+        for x, cx in left.items():
+            for y, cy in right.items():
+                v = x + sign * y
+                weights[v] = get(v, 0) + cx * cy
+        return weights
+    k = _number(node.right)
+    if node.op == "*":
+        if k is None:  # a number times the rest
+            k = _number(node.left)
+            assert k is not None
+            inner = _scaled(node.right, scale)
+        else:
+            inner = _scaled(node.left, scale)
+        out: dict[int, int] = {}
+        for v, c in inner.items():
+            out[v * k] = out.get(v * k, 0) + c
+        return out
+    assert node.op == "/" and k
+    # (each value is a multiple of k: the scale holds k for this division)
+    out = {}
+    for v, c in _scaled(node.left, scale).items():
+        q = v // k
+        out[q] = out.get(q, 0) + c
+    return out
+
+
+def _rounded(name: str, weights: dict[int, int], scale: int) -> Distribution:
+    """``name`` (a rounding function) of the values ``weights`` has times ``scale``."""
+    out: dict[int, int] = {}
+    for v, c in weights.items():
+        if name == "floor":
+            r = v // scale
+        elif name == "ceil":
+            r = -(-v // scale)
+        elif name == "trunc":
+            r = v // scale if v >= 0 else -(-v // scale)
+        else:  # round: halves up
+            r = (2 * v + scale) // (2 * scale)
+        out[r] = out.get(r, 0) + c
+    return _from_weights(out)
 
 
 # -- groups ---------------------------------------------------------------------------------
