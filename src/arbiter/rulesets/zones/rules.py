@@ -10,6 +10,9 @@ with one mixin class over :class:`.base.ZonesBase`: :mod:`.turns`, :mod:`.action
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import ClassVar
+
 from mypy_extensions import mypyc_attr
 
 from .actions import ZonesEconomy
@@ -44,4 +47,5 @@ class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Che
     card_fields = ("armor", "shield", "damage", "DEX", "STR", "SPD", "zone", "group", "ammo",
                    "weapon", "down", "altitude")  # a card's first look (docs/web.md)
     card_quiet = frozenset({"altitude"})
-    area_weapons = {"aoe": "creature", "zaoe": "zone"}  # the map's area template
+    # the weapons that make an area, and what it is aimed at (the map's area template)
+    area_weapons: ClassVar[Mapping[str, str]] = {"aoe": "creature", "zaoe": "zone"}
