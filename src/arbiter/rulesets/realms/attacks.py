@@ -20,6 +20,7 @@ from .model import (
     defense_bonus,
     evasion,
     flag,
+    flagged,
     half,
     load_gear,
     load_toml,
@@ -86,14 +87,14 @@ class AttackRules(RealmsBase):
             if melee:
                 _add(mods, "target Prone, in melee",
                      modifier(target, "to_be_hit_melee"))  # R-C-PRO
-        hiding = actor.condition("hidden") if mine else None
+        hiding = flagged(actor, "hidden") if mine else None
         hidden = hiding is not None
         # R-C-HID: a target that found the attacker by a search knows where it is
         aware = hiding is not None and target.id in hiding.data.get("detected_by", ())
         unaware = (hidden and not aware) if a.unaware is None else a.unaware
         if hidden and unaware:
-            _add(mods, "Hidden, target unaware", 2)  # R-C-HID
-        fear = actor.condition("frightened") if mine else None
+            _add(mods, "Hidden, target unaware", modifier(actor, "attack_unaware"))  # R-C-HID
+        fear = flagged(actor, "fear") if mine else None
         if fear is not None:  # R-C-FRI, AR-24
             sees = a.sees_fear_source
             penalty = 0
@@ -105,7 +106,7 @@ class AttackRules(RealmsBase):
                 penalty = half(state, fear.level)
             _add(mods, "Frightened", -penalty)
         obscurity = 0
-        if (mine and actor.has("blinded")) or (theirs and target.has("invisible")):
+        if (mine and flag(actor, "blind")) or (theirs and flag(target, "invisible")):
             obscurity = 5  # Completely Obscured (R-C-BLI, R-C-INV)
         elif not melee and theirs:
             obscurity = modifier(target, "obscurity_ranged")  # R-C-PRO
@@ -118,7 +119,7 @@ class AttackRules(RealmsBase):
         # Evasion includes dodging's +1 (R-CMP-8); a Defense score is 10 + the defense
         score = (evasion(target) if against == "evasion"
                  else 10 + defense_bonus(target, against))
-        scared = target.condition("frightened") if theirs else None
+        scared = flagged(target, "fear") if theirs else None
         if scared is not None:  # R-C-FRI: the target's Scores (its Evasion, its Defenses)
             if scared.source == actor.id:
                 score -= scared.level

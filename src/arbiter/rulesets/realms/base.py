@@ -325,9 +325,10 @@ class RealmsBase(Ruleset):
             events.append(Event("ap_lost", {"target": target.id, "ap": ap,
                                             "lost": int(economy["ap"]) - ap,
                                             "stun_taken": max(new.level, target.stun_taken)}))
-        if name == "exhausted" and new.level > 10:  # R-DTH-2
+        if entry.most is not None and new.level > entry.most:  # R-DTH-2: Exhausted above 10
             events.append(Event("died", {"target": target.id, "unsummoned": False,
-                                         "why": f"Exhausted {new.level} is above 10"}))
+                                         "why": f"{name.capitalize()} {new.level} is above "
+                                                f"{entry.most}"}))
         if name == "prone" and old is None:  # R-MNT-3: knocked prone (not already lying)
             events += self.unseat(state, target, dice)
         return events

@@ -25,6 +25,8 @@ from .model import (
     conditions_catalogue,
     damage_types,
     evasion,
+    flag,
+    flagged,
     fly_speed,
     half,
     jump_limits,
@@ -36,7 +38,8 @@ from .model import (
 from .movement import flankers
 from .pipeline import armor_dr
 
-HIDDEN = frozenset({"hidden"})
+HIDDEN = frozenset(name for name, spec in conditions_catalogue().items()
+                   if "hidden" in spec.flags)
 """What a search finds: the Hidden condition (R-C-HID), not Invisible (sight)."""
 MANEUVER_NAMES = ("prone", "knockback", "grapple")
 MANEUVERS = frozenset(MANEUVER_NAMES)
@@ -99,18 +102,18 @@ class CheckRules(RealmsBase):
                               self.from_source(other, roller.id, "source_charisma")))
             if maneuver in MANEUVERS:
                 extra.append(("target Faint", modifier(other, "outside_forces")))  # R-C-FAI
-            fear = roller.condition("frightened")
+            fear = flagged(roller, "fear")
             if fear is not None and fear.source == other.id:
                 extra.append(("Frightened (source)", -fear.level))  # R-C-FRI
-        elif roller.has("frightened") and a.sees_fear_source:
-            extra.append(("Frightened (in view)", -half(state, roller.level("frightened"))))
+        elif (fear := flagged(roller, "fear")) is not None and a.sees_fear_source:
+            extra.append(("Frightened (in view)", -half(state, fear.level)))
         extra.append(("balance", self.balance(roller, skill, a.balance)))
         extra.append(("situational", a.bonus))
         sense = a.sense
         auto_fail = None
-        if sense == "sight" and roller.has("blinded"):
+        if sense == "sight" and flag(roller, "blind"):
             auto_fail = "Blinded: sight-based rolls fail"  # R-C-BLI
-        if sense == "hearing" and roller.has("deafened"):
+        if sense == "hearing" and flag(roller, "deaf"):
             auto_fail = "Deafened: hearing-based rolls fail"  # R-C-DEA
         return {"actor": actor, "roller": roller, "skill": skill, "ds": ds, "twice": twice,
                 "extra": [(k, v) for k, v in extra if v], "notes": notes,
@@ -215,7 +218,7 @@ class CheckRules(RealmsBase):
         target's Stealth or Hide Score (``ds``, else the score its Hidden condition holds)."""
         actor = self.creature(state, self.actor(state, command).id)
         target = self.creature(state, command.a.target)
-        hiding = target.condition("hidden")
+        hiding = flagged(target, "hidden")
         if hiding is None:
             raise IllegalCommand(f"{target.id} is not hidden", rule="R-C-HID")
         if actor.id in hiding.data.get("detected_by", ()):
@@ -242,7 +245,7 @@ class CheckRules(RealmsBase):
             if not isinstance(other, RealmsCreature) or other.id == actor.id or other.dead \
                     or (actor.side is not None and other.side == actor.side):
                 continue
-            hiding = other.condition("hidden")
+            hiding = flagged(other, "hidden")
             if hiding is not None and "score" in hiding.data \
                     and actor.id not in hiding.data.get("detected_by", ()):
                 out.append((other, int(hiding.data["score"])))

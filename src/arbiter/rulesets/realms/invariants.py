@@ -52,8 +52,11 @@ class Invariants(RealmsBase):
                 continue
             if me.health <= -me.health_max:
                 yield f"{me.id} has {me.health} Health (maximum {me.health_max}) and lives"
-            if me.level("exhausted") > MOST_EXHAUSTION:
-                yield f"{me.id} is at Exhaustion {me.level('exhausted')} and lives"
+            catalogue = conditions_catalogue()
+            for cond in me.conditions:  # R-DTH-2: above its ``most`` (Exhausted 10) it dies
+                entry = catalogue.get(cond.name)
+                if entry is not None and entry.most is not None and cond.level > entry.most:
+                    yield f"{me.id} is at {cond.name.capitalize()} {cond.level} and lives"
 
     @invariant("R-DY-1", "a living creature at 0 Health or below is Dying (R-DY-5: until "
                "healed above 0; the GM may give Dying by hand)", after="command")

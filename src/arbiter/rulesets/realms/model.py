@@ -341,6 +341,19 @@ def flag(creature: RealmsCreature, key: str) -> str | None:
     return None
 
 
+def flagged(creature: RealmsCreature, key: str) -> Condition | None:
+    """The first of a creature's conditions that sets a flag (``hidden``, ``fear``...), if
+    any: the rules find a condition by what conditions.toml says it does, not by name."""
+    if not creature.conditions:
+        return None
+    catalogue = conditions_catalogue()
+    for cond in creature.conditions:
+        entry = catalogue.get(cond.name)
+        if entry is not None and key in entry.flags:
+            return cond
+    return None
+
+
 def evasion(creature: RealmsCreature) -> int:
     """Evasion with Exhausted, Exposed, Staggered, Faint and dodging folded in."""
     return creature.evasion + modifier(creature, "evasion")
@@ -372,7 +385,7 @@ def agility(state: EncounterState, creature: RealmsCreature) -> int:
     """Agility after armor's penalty (R-ARM-9) and, under AR-23 agility-too, Exhaustion."""
     value = creature.agility - int(creature.armor.get("agility_penalty", 0))
     if RULINGS.chosen(state.rulings, "AR-23", "agility-too"):
-        value -= creature.level("exhausted")
+        value += modifier(creature, "bonuses")  # Exhausted's -level to all bonuses
     return value
 
 

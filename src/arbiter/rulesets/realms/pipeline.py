@@ -131,9 +131,13 @@ def armor(calc: DamageCalc, ctx: DamageContext) -> None:
 def other_reductions(target: RealmsCreature) -> list[dict[str, Any]]:
     """Damage-reduction effects: the stat block's and Resilient (AR-11: a DR effect)."""
     out = [dict(r) for r in target.reductions]
-    level = target.level("resilient")
-    if level:
-        out.append({"name": "resilient", "amount": level})
+    if target.conditions:
+        catalogue = conditions_catalogue()
+        for cond in target.conditions:  # conditions.toml: damage_reduction (Resilient)
+            entry = catalogue.get(cond.name)
+            level = entry.modifier("damage_reduction", cond.level) if entry else 0
+            if level:
+                out.append({"name": cond.name, "amount": level})
     return out
 
 
@@ -197,19 +201,29 @@ def resistance(calc: DamageCalc, ctx: DamageContext) -> None:
         calc.step(f"resistance ({calc.type})", half_round_up(calc.amount))
     elif net <= -1:
         calc.step(f"vulnerability ({calc.type})", 2 * calc.amount)
-    if (ctx.ruling_is("AR-39", "separate-halving") and calc.type == "sonic"
-            and ctx.target.has("deafened") and not ctx.stopped):
-        calc.step("deafened (sonic)", half_round_up(calc.amount))
+    if ctx.ruling_is("AR-39", "separate-halving") and not ctx.stopped \
+            and ctx.target.conditions:
+        catalogue = conditions_catalogue()  # a condition's own Resistance (Deafened: sonic)
+        for cond in ctx.target.conditions:
+            entry = catalogue.get(cond.name)
+            if entry is not None and calc.type in entry.resist:
+                calc.step(f"{cond.name} ({calc.type})", half_round_up(calc.amount))
 
 
 def susceptible(calc: DamageCalc, ctx: DamageContext) -> None:
-    """R-C-SUS: Susceptible N increases damage taken by N (AR-4: not irreducible damage)."""
-    level = ctx.target.level("susceptible")
-    if not level or calc.amount <= 0 or ctx.stopped:
+    """R-C-SUS: Susceptible N increases damage taken by N (AR-4: not irreducible damage):
+    each condition's ``damage_taken`` of conditions.toml."""
+    if not ctx.target.conditions:
         return
-    if ctx.irreducible and ctx.ruling_is("AR-4", "nothing-applies"):
-        return
-    calc.step(f"susceptible {level}", calc.amount + level)
+    catalogue = conditions_catalogue()
+    for cond in ctx.target.conditions:
+        entry = catalogue.get(cond.name)
+        level = entry.modifier("damage_taken", cond.level) if entry else 0
+        if not level or calc.amount <= 0 or ctx.stopped:
+            continue
+        if ctx.irreducible and ctx.ruling_is("AR-4", "nothing-applies"):
+            return
+        calc.step(f"{cond.name} {level}", calc.amount + level)
 
 
 REDUCTIONS_FIRST = Pipeline[DamageContext]([immunity, shield, armor, reductions, resistance,

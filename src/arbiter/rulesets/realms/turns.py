@@ -30,7 +30,7 @@ from ...core.copying import peek
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from .base import ROLL_FIELDS, RealmsBase
-from .model import AP_PER_TURN, RealmsCreature, reduce_with_floor
+from .model import AP_PER_TURN, RealmsCreature, modifier, reduce_with_floor
 from .mounts import unruly
 from .movement import space_sharers
 from .pipeline import resolve
@@ -140,7 +140,7 @@ class TurnRules(RealmsBase):
                 events += dying
                 after = self.lookahead(state, events)
                 me = self.creature(after, who)
-        bleed = me.level("bleed")
+        bleed = -modifier(me, "health_each_turn")  # R-C-BLE: Bleed N loses N
         if bleed and not me.dead:
             health = me.health - bleed
             events.append(Event("bled", {"target": who, "lost": bleed, "health": health,
@@ -224,7 +224,7 @@ class TurnRules(RealmsBase):
         elif mine.dying:
             gain = 1  # R-DY-2
         else:
-            gain = reduce_with_floor(state, AP_PER_TURN, mine.level("stunned"))  # R-C-STU
+            gain = reduce_with_floor(state, AP_PER_TURN, -modifier(mine, "ap_gained"))  # R-C-STU
         new = gain if self.ruling_is(state, "AR-21", "refill") else ap + gain
         events.append(Event("ap_gained", {"target": who, "gained": gain, "ap": new}))
         return events
