@@ -66,7 +66,8 @@ FIXED = ["2d6", "d6", "10d6", "13d6", "4d6kh3", "20d20", "1d20+5", "3d6+2d4-1", 
          "100d100", "D6", "1d10000", "5", "5+3", "20d100kl3", "1d1+1d1", "0+1d4",
          # keep or drop with no count (one die), Fudge dice
          "2d20kh", "2d20k", "2d20kl", "3d6dl", "3d6DH", "2d6kh+1d6kl-3", "8dF", "dF", "3df+2",
-         "6dFkh3", "6dFkl3", "4dFdl1", "4dFdh", "2d6-4dF", "5-3dFkh2", "100dF", "20dFkh19"]
+         "6dFkh3", "6dFkl3", "4dFdl1", "4dFdh", "2d6-4dF", "5-3dFkh2", "100dF", "20dFkh19",
+         "6dFkl1", "3dFkh1", "1dF", "1df", "5d1kh1", "7d13kl1", "2d20kh1-1d4kl1", "dfkh1"]
 
 
 @pytest.mark.parametrize("text", FIXED + plain_sums(35, 150))

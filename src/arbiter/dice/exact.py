@@ -1835,12 +1835,13 @@ def quick(text: str) -> Distribution | None:
     # The commonest of all, NdX, without the regular expression or any helper: each
     # helper run for the first time in a process costs a few µs.
     n_text, d, f_text = text.partition("d")
+    fudge = f_text == "F" or f_text == "f"  # NdF: counted as Nd3, less 2 a die
     if (
-        d and text.isascii() and f_text.isdigit() and len(f_text) <= 4
+        d and text.isascii() and (fudge or (f_text.isdigit() and len(f_text) <= 4))
         and (not n_text or (n_text.isdigit() and len(n_text) <= 3))
     ):
         count = int(n_text) if n_text else 1
-        size = int(f_text)
+        size = 3 if fudge else int(f_text)
         if count < 1 or size < 1 or count > QUICK_DICE or count * (size - 1) > QUICK_WIDTH:
             return None
         if count > 12:
@@ -1859,7 +1860,7 @@ def quick(text: str) -> Distribution | None:
                     new[i] = run
                 counts = new
         dist: Distribution = _new(Distribution)
-        dist.lo = count
+        dist.lo = -count if fudge else count
         dist.counts = counts
         dist.denominator = size**count
         return dist
@@ -1917,6 +1918,11 @@ def quick(text: str) -> Distribution | None:
                 highest, keep = kind == "dl", max(count - many, 0)
             if keep == 0:
                 term_lo, term = 0, [1]
+            elif keep == 1:  # the highest (lowest) of n dice: v**n - (v-1)**n ways to show v
+                term_lo = 1 - 2 if fate else 1
+                term = [v**count - (v - 1) ** count for v in range(1, size + 1)]
+                if not highest:
+                    term.reverse()
             else:
                 term_lo, term = _keep(1, [1] * size, count, highest, keep, _same)
                 if fate:
