@@ -25,6 +25,7 @@ from arbiter.server import create_app
 
 from .core import test_catalogue as catalogue
 from .core import test_invariants as invariants
+from .core import test_payloads as payloads
 from .rulesets.test_shape import check_core_modules, check_module_sizes
 from .server import test_authority as authority
 from .sim import test_winner as winner
@@ -80,6 +81,11 @@ def test_the_new_ruleset_passes_every_guard(duel: Path, monkeypatch: pytest.Monk
     written = runner.invoke(app, ["commands", NAME, "--write", str(page)])
     assert written.exit_code == 0, written.output
     catalogue.check_docs_table(NAME, page)
+    with pytest.raises(AssertionError, match="out of date: run arbiter payloads --write"):
+        payloads.check_payloads(NAME)
+    typed = runner.invoke(app, ["payloads", "--write"])
+    assert typed.exit_code == 0 and typed.output == f"wrote {package / 'payloads.py'}\n"
+    payloads.check_payloads(NAME)
     winner.test_side_won_is_the_kernels_event_in_every_ruleset(NAME)
     assert ruleset.demo is not None and set(ruleset.templates) == {"fencer", "brute"}
     assert ruleset.condition_texts == {"dazed": "Attacks at 2 less (DUEL-CON-1)."}

@@ -60,6 +60,8 @@ EXCLUDED = {
     "arbiter/core/deferred.py",  # a Mapping: compiled, a metaclass conflict
     "arbiter/core/registry.py",  # isinstance(x, Ruleset): compiled, a closed-world check
     "arbiter/core/conditions.py",  # msgspec Structs (a metaclass): the conditions.toml schema
+    "arbiter/core/payloads.py",  # builds TypedDicts at run time from typing forms
+    "arbiter/core/kernel_payloads.py",  # TypedDicts only: nothing to run
 }
 """Modules under :data:`COMPILED` left interpreted. So is every ``__init__.py``: they only
 import, and a compiled package ``__init__`` with per-module extensions imports itself again
@@ -73,7 +75,8 @@ def sources(root: Path) -> list[str]:
         files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         for file in files:
             rel = file.relative_to(root).as_posix()
-            if rel not in EXCLUDED and file.name != "__init__.py":  # (see below)
+            if rel not in EXCLUDED and file.name not in ("__init__.py", "payloads.py"):
+                # (__init__: see below; a ruleset's payloads.py holds TypedDicts only)
                 found.append(rel)
     return found
 

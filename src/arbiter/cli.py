@@ -374,6 +374,29 @@ def invariants_command(
     console.print(table)
 
 
+@app.command("payloads")
+def payloads_command(
+    write: Annotated[bool, typer.Option(
+        "--write", help="Write every stale payloads.py.")] = False,
+) -> None:
+    """Check (or, with --write, write) each package's payloads.py: the typed payload of
+    every event, made from its @event declaration (docs/extending.md)."""
+    from .core.payloads import generated
+
+    stale = 0
+    for path, text in generated().items():
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        stale += 1
+        if write:
+            path.write_text(text, encoding="utf-8")
+            console.print(f"wrote {path}", markup=False)
+        else:
+            console.print(f"stale: {path}", markup=False)
+    if stale and not write:
+        fail(f"{stale} payload module(s) differ from the declarations: arbiter payloads --write")
+
+
 @app.command("rulesets")
 def rulesets_command() -> None:
     """List the installed rulesets."""
@@ -406,6 +429,7 @@ def new_ruleset_command(
     console.print(f"    {entry_point(name, module)}", markup=False)
     console.print(f"and fill its page's command table: arbiter commands {name} --write "
                   f"{docs / f'{name}.md'}", markup=False)
+    console.print("and write its typed event payloads: arbiter payloads --write", markup=False)
 
 
 @app.command("demo")

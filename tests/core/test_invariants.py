@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -115,7 +116,7 @@ def test_the_simulators_check_mode_stops_at_a_broken_invariant(
     rules = load_ruleset("zones")
     original = type(rules).apply_combat_started
 
-    def planted(self: ZonesRuleset, state: EncounterState, data: dict[str, object]) -> None:
+    def planted(self: ZonesRuleset, state: EncounterState, data: Any) -> None:
         original(self, state, data)
         state.initiative = {**state.initiative, "ghost": 1}
 

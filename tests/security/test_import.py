@@ -265,11 +265,27 @@ def test_a_gap_in_the_numbering_is_refused(service: GameService, doc: Doc) -> No
 
 def test_an_unknown_event_is_refused_where_it_is(service: GameService, doc: Doc) -> None:
     log(doc)[2]["payload"]["events"][0]["type"] = "nope"
-    with pytest.raises(ExportFormatError) as caught:
-        service.import_campaign(doc)
-    assert caught.value.field == "encounters.0.log.2.payload.events.0"
-    assert "the log does not replay: event 'nope' cannot be applied" in str(caught.value)
-    assert rows(service.store) == dict.fromkeys(TABLES, 0)
+    refused(service, doc, "encounters.0.log.2.payload.events.0.type",
+            "demo has no event 'nope'")
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    (lambda d: d.update(health="lots"), "health: expected int | null, got str"),
+    (lambda d: d.update(bogus=1), "'bogus' is not a field of 'damaged'"),
+    (lambda d: d.pop("target"), "'target' is missing"),
+    (lambda d: d.update(pipeline=[1, 2]), "pipeline: expected object | null, got array"),
+])
+def test_an_event_not_as_declared_is_refused_before_it_applies(
+    service: GameService, doc: Doc, change: Callable[[Doc], object], problem: str
+) -> None:
+    """Each payload is checked against the type its @event declaration makes
+    (core/payloads.py): a field it lacks, one it does not declare, a value of the wrong
+    type. Record 4 is the demo's ``damaged`` event."""
+    event = log(doc)[3]["payload"]["events"][0]
+    assert event["type"] == "damaged"
+    change(event["data"])
+    refused(service, doc, "encounters.0.log.3.payload.events.0.data",
+            f"event 'damaged' is not as declared: {problem}")
 
 
 def test_an_entry_that_a_redo_would_bring_back_must_replay(service: GameService,

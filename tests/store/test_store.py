@@ -213,7 +213,7 @@ def test_export_import_round_trip_is_exact(store_url: str, tmp_path: Any) -> Non
     (lambda d: d.update(format="zip"), "format"),
     (lambda d: d["encounters"][0]["log"].pop(1), "encounters.0.log.1.seq"),
     (lambda d: d["encounters"][0]["log"][1]["payload"]["events"][0].update(type="nope"),
-     "encounters.0.log.1.payload.events.0"),
+     "encounters.0.log.1.payload.events.0.type"),
     (lambda d: d["campaign"].update(id="../x"), "campaign.id"),
 ])
 def test_import_refuses_a_broken_file_naming_the_field(

@@ -705,14 +705,26 @@ class EventSpec:
     fields: Mapping[str, Arg]
     gm: str
     player: str
+    module: str = ""
+    """The module of the ``apply_*`` method that declares it (its package keeps the payload
+    class: :mod:`arbiter.core.payloads`)."""
+    optional: frozenset[str] = frozenset()
+    """The fields a payload may lack (or hold as null); every other one is in each."""
+
+    def required(self, name: str) -> bool:
+        """Whether every payload of this event holds the field ``name``."""
+        return name not in self.optional
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "gm": self.gm, "player": self.player,
-                "fields": {k: a.to_json() for k, a in self.fields.items()}}
+                "fields": {k: {**a.to_json(), "required": self.required(k)}
+                           for k, a in self.fields.items()}}
 
     def check(self, data: Mapping[str, Any]) -> list[str]:
-        """The payload's keys that are not declared (empty when it conforms)."""
-        return [k for k in data if k not in self.fields and k != "economy"]
+        """What is wrong with a payload of this event (empty when it conforms): undeclared
+        fields, missing ones, values of the wrong type (:func:`arbiter.core.payloads.problems`)."""
+        from .payloads import problems
+        return problems(self, data)
 
     def text(self, data: Mapping[str, Any], names: Mapping[str, str], gm: bool) -> str:
         """The sentence for the game master or for a player, over ``data`` (for a player,
@@ -721,13 +733,26 @@ class EventSpec:
         return render(self.gm if gm else self.player, data, names, self.fields)
 
 
+CARRIED: Mapping[str, Arg] = {
+    "economy": Arg("mapping", "what is left of the actor's turn after it (applied by the "
+                   "kernel: Ruleset.evolve)"),
+}
+"""Fields any event may carry, each applied by one kernel rule, not by ``apply_*``."""
+
+
 def event(gm: str, *, player: str | None = None, shared: Mapping[str, Arg] | None = None,
-          **fields: Arg) -> Callable[[F], F]:
+          optional: tuple[str, ...] = (), **fields: Arg) -> Callable[[F], F]:
     """Declare the event an ``apply_*`` method applies: its payload fields and sentences;
-    ``shared`` adds a set of fields several events carry (a roll's, say)."""
+    ``shared`` adds a set of fields several events carry (a roll's, say). Every field is in
+    every payload of the event unless ``optional`` names it (then it may be absent or
+    null); the :data:`CARRIED` fields are optional in every event."""
     def mark(fn: F) -> F:
-        declare(fn, EventSpec(_name_of(fn, "apply_"), {**(shared or {}), **fields}, gm,
-                              gm if player is None else player))
+        made = {**(shared or {}), **fields}
+        made.update((k, a) for k, a in CARRIED.items() if k not in made)
+        declare(fn, EventSpec(_name_of(fn, "apply_"), made, gm,
+                              gm if player is None else player,
+                              getattr(fn, "__module__", "") or "",
+                              frozenset(optional) | CARRIED.keys()))
         return fn
     return mark
 
@@ -747,6 +772,10 @@ def events_of(kind: type) -> dict[str, EventSpec]:
             fn = klass.__dict__.get(attr)
             spec = declaration(fn, attr) if fn is not None else None
             if isinstance(spec, EventSpec):
+                unknown = sorted(spec.optional - spec.fields.keys())
+                if unknown:
+                    raise TypeError(f"{kind.__name__}.{attr}: optional names fields it does "
+                                    f"not declare: {', '.join(unknown)}")
                 out[spec.type] = spec
                 break
         else:

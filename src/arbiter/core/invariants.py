@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from .errors import SchemaError
 from .events import Entry, Event
 
 if TYPE_CHECKING:
@@ -170,6 +171,11 @@ def apply_checked(ruleset: Ruleset, state: EncounterState, entry: Entry) -> None
     name = entry.command.name
     last: Event | None = None
     for event in entry.events:
+        spec = ruleset.events.get(event.type)
+        wrong = spec.check(event.data) if spec is not None else []
+        if wrong:  # the payload as its @event declares it (core/payloads.py)
+            raise SchemaError(f"{name}: event {event.type!r} is not as declared: "
+                              f"{'; '.join(wrong)}")
         ruleset.evolve(state, event)
         last = event
         for inv, problems in violations(ruleset, state, "event"):

@@ -7,7 +7,7 @@ end), so stepping back and forward never ticks an effect twice; "remaining" is d
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -128,7 +128,7 @@ class Condition:
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Condition:
+    def from_json(cls, data: Mapping[str, Any]) -> Condition:
         duration = data.get("duration")
         extra = data.get("data")
         return cls(data["name"], int(data.get("level", 1)), tuple(data.get("tags", ())),

@@ -38,6 +38,7 @@ from mypy_extensions import mypyc_attr
 
 from ..dice import DIALECTS, DiceSource
 from . import catalogue as args
+from . import kernel_payloads
 from .catalogue import CommandSpec, EventSpec, InvalidArgument, catalogue_of, command, event
 from .catalogue import events_of as _events_of
 from .errors import IllegalCommand, InvalidCommand, RulesError, SchemaError
@@ -399,7 +400,8 @@ class Roster:
 
     @event("{id} joins the roster.", id=args.creature("the character"),
            character=args.mapping("its sheet and lasting state"))
-    def apply_character_added(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_character_added(self, state: RosterState,
+                              data: kernel_payloads.CharacterAdded) -> None:
         state.characters = {**state.characters, data["id"]: dict(data["character"])}
 
     @command("Change a character's sheet: it is replaced by the one given (its lasting state "
@@ -414,7 +416,8 @@ class Roster:
 
     @event("{id}'s sheet changes.", id=args.creature("the character"),
            character=args.mapping("its new sheet and lasting state"))
-    def apply_character_updated(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_character_updated(self, state: RosterState,
+                                data: kernel_payloads.CharacterUpdated) -> None:
         state.characters = {**state.characters, data["id"]: dict(data["character"])}
 
     @command("Take a character off the roster.",
@@ -426,7 +429,8 @@ class Roster:
         return [Event("character_removed", {"id": ident})]
 
     @event("{id} leaves the roster.", id=args.creature("the character"))
-    def apply_character_removed(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_character_removed(self, state: RosterState,
+                                data: kernel_payloads.CharacterRemoved) -> None:
         state.characters = {k: v for k, v in state.characters.items() if k != data["id"]}
         state.pictures = {k: v for k, v in state.pictures.items()
                           if k != f"character:{data['id']}"}  # its picture goes with it
@@ -467,8 +471,9 @@ class Roster:
            name=args.text("its name"),
            version=args.integer("the encounter's version it was read at"),
            who=args.creatures("the characters"),
-           characters=args.mapping("each character's lasting state"))
-    def apply_written_back(self, state: RosterState, data: dict[str, Any]) -> None:
+           characters=args.mapping("each character's lasting state"),
+           optional=("name", "version"))
+    def apply_written_back(self, state: RosterState, data: kernel_payloads.WrittenBack) -> None:
         characters = dict(state.characters)
         for ident, lasting in data["characters"].items():
             if ident in characters:
@@ -517,7 +522,7 @@ class Roster:
 
     @event("The bestiary {new?gains|updates} {id}.", id=args.text("the entry"),
            creature=args.mapping("its stat block"), new=args.flag("a new entry"))
-    def apply_creature_saved(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_creature_saved(self, state: RosterState, data: kernel_payloads.CreatureSaved) -> None:
         state.bestiary = {**state.bestiary, data["id"]: dict(data["creature"])}
 
     @command("Take a creature out of the bestiary.",
@@ -535,7 +540,8 @@ class Roster:
         return [Event("creature_removed", {"id": ident})]
 
     @event("The bestiary loses {id}.", id=args.text("the entry"))
-    def apply_creature_removed(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_creature_removed(self, state: RosterState,
+                               data: kernel_payloads.CreatureRemoved) -> None:
         state.bestiary = {k: v for k, v in state.bestiary.items() if k != data["id"]}
         state.pictures = {k: v for k, v in state.pictures.items()
                           if k != f"creature:{data['id']}"}
@@ -565,8 +571,9 @@ class Roster:
 
     @event("{id}'s token {image?has a new picture|shows its initials again}.",
            kind=args.text("character or creature"), id=args.text("whose picture"),
-           image=args.text("the image's content hash"))
-    def apply_picture_set(self, state: RosterState, data: dict[str, Any]) -> None:
+           image=args.text("the image's content hash"),
+           optional=("image",))
+    def apply_picture_set(self, state: RosterState, data: kernel_payloads.PictureSet) -> None:
         key = f"{data['kind']}:{data['id']}"
         pictures = {k: v for k, v in state.pictures.items() if k != key}
         if data["image"]:
@@ -637,7 +644,7 @@ class Roster:
            who=args.creatures("the characters"),
            characters=args.mapping("each character's lasting state after"),
            happened=args.mapping("what happened to each, as sentences"))
-    def apply_time_advanced(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_time_advanced(self, state: RosterState, data: kernel_payloads.TimeAdvanced) -> None:
         characters = dict(state.characters)
         for ident, lasting in data["characters"].items():
             if ident in characters:
@@ -663,7 +670,7 @@ class Roster:
 
     @event("The campaign's settings change: {settings}.",
            settings=args.mapping("the settings changed"))
-    def apply_configured(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_configured(self, state: RosterState, data: kernel_payloads.Configured) -> None:
         state.settings = {**state.settings, **data["settings"]}
 
     # -- saved scenes -------------------------------------------------------------------
@@ -688,7 +695,7 @@ class Roster:
 
     @event("The scene {name} is saved.", name=args.text("the scene's name"),
            commands=args.items("the commands that rebuild it"))
-    def apply_scene_saved(self, state: RosterState, data: dict[str, Any]) -> None:
+    def apply_scene_saved(self, state: RosterState, data: kernel_payloads.SceneSaved) -> None:
         state.scenes = {**state.scenes, data["name"]: list(data["commands"])}
 
 

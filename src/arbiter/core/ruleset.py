@@ -20,6 +20,7 @@ from ..dice import DiceError, DiceSource, roll
 from ..dice.sources import ProbeDice
 from ..limits import IMAGE_SIDE, MAP_SQUARES, PAINT_SQUARES, VISION_SQUARES
 from . import catalogue as args
+from . import kernel_payloads
 from .catalogue import (
     CommandSpec,
     EventSpec,
@@ -174,7 +175,6 @@ class Ruleset:
     dice_names: ClassVar[Mapping[int, str]] = {}
     """What a die of so many faces is for when no event shows its roll (Polemos' d12: the
     hit location): the dice plan's name for it (``core/dice_plan.py``)."""
-
     card_fields: ClassVar[tuple[str, ...]] = ()
     """The stat-block fields a creature's card in the browser shows at first look, in this
     order, when the creature has them (a key of its ``stats`` too); the others fold under
@@ -192,12 +192,15 @@ class Ruleset:
         and an encounter's ``GET .../commands``): its cards' fields and its area weapons."""
         return {"card": list(cls.card_fields), "quiet": sorted(cls.card_quiet),
                 "area_weapons": dict(cls.area_weapons)}
+
     def __init__(self) -> None:
         module = inspect.getmodule(type(self))
         path = Path(module.__file__).parent / "rulings.toml" if module and module.__file__ else None
         self.rulings = RulingSet.load(path) if path and path.exists() else RulingSet([])
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
+        self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
+            tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
@@ -359,10 +362,21 @@ class Ruleset:
             fn = self._applier(event.type)
         data = event.data
         fn(state, data)
-        if "economy" in data and "actor" in data:
-            self.apply_economy_of(state, data["actor"], data["economy"])
+        for field, rule in self._carried_rules:
+            if field in data:
+                rule(state, data)
         state.version += 1
         return state
+
+    carried: ClassVar[tuple[str, ...]] = ("economy",)
+    """The fields any event may carry beside its own (declared in ``core/catalogue.py``:
+    ``CARRIED``, or by the ruleset on the events that carry them), each applied after the
+    event's own ``apply_*`` by one rule: the method ``carry_FIELD(state, data)``."""
+
+    def carry_economy(self, state: EncounterState, data: Mapping[str, Any]) -> None:
+        """What is left of the actor's turn after an event that carries ``economy``."""
+        if "actor" in data:
+            self.apply_economy_of(state, data["actor"], data["economy"])
 
     def _applier(self, event_type: str) -> Applier:
         """The ``apply_*`` method of an event type, bound once (evolve runs for every
@@ -615,8 +629,10 @@ class Ruleset:
     @event("The encounter is created ({ruleset})[{reveal_on_turn?; a hidden creature is "
            "revealed when its turn starts|}].", player="The encounter is created ({ruleset}).",
            ruleset=args.text("the ruleset"), rulings=args.mapping("the rulings in force"),
-           reveal_on_turn=args.flag("a hidden creature is revealed when its turn starts"))
-    def apply_encounter_created(self, state: EncounterState, data: dict[str, Any]) -> None:
+           reveal_on_turn=args.flag("a hidden creature is revealed when its turn starts"),
+                                                optional=("reveal_on_turn",))
+    def apply_encounter_created(self, state: EncounterState,
+                                data: kernel_payloads.EncounterCreated) -> None:
         state.ruleset = data["ruleset"]
         state.rulings = dict(data["rulings"])
         state.reveal_on_turn = bool(data.get("reveal_on_turn", False))
@@ -638,7 +654,8 @@ class Ruleset:
     @event("A creature the GM hid is {enabled?now revealed when its turn starts|no longer "
            "revealed when its turn starts}.", player="The game master changes a setting.",
            enabled=args.flag("whether it is revealed then"))
-    def apply_reveal_on_turn_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_reveal_on_turn_set(self, state: EncounterState,
+                                 data: kernel_payloads.RevealOnTurnSet) -> None:
         state.reveal_on_turn = bool(data["enabled"])
 
     @command("Set the encounter's scene: its background image (the scene image route "
@@ -680,8 +697,9 @@ class Ruleset:
            height=args.integer("pixels high"), square=args.integer("pixels per square"),
            offset_x=args.integer("the grid's left edge"),
            offset_y=args.integer("the grid's top edge"))
-    def apply_scene_set(self, state: EncounterState, data: dict[str, Any]) -> None:
-        state.extra["scene"] = {k: data[k] for k in SCENE}
+    def apply_scene_set(self, state: EncounterState, data: kernel_payloads.SceneSet) -> None:
+        given: Mapping[str, Any] = data
+        state.extra["scene"] = {k: given[k] for k in SCENE}
 
     @command("A creature's token image on the map (the token image route uploads it and sets "
              "it here), or none.",
@@ -703,7 +721,7 @@ class Ruleset:
 
     @event("{target}'s token {image?has a new picture|shows its initials again}.",
            target=args.creature("whose token"), image=args.text("the image's content hash"))
-    def apply_token_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_token_set(self, state: EncounterState, data: kernel_payloads.TokenSet) -> None:
         tokens = {k: v for k, v in state.extra.get("tokens", {}).items()
                   if k != data["target"]}
         if data["image"]:
@@ -767,8 +785,9 @@ class Ruleset:
            player="The fog of war {enabled?shifts|lifts}.",
            enabled=args.flag("whether there is fog"), squares=args.squares("the squares"),
            zones=args.items("the zones"), hide=args.flag("hidden rather than revealed"),
-           vision=args.integer("how far the characters see through it now (squares)"))
-    def apply_fog_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+           vision=args.integer("how far the characters see through it now (squares)"),
+           optional=("vision",))
+    def apply_fog_set(self, state: EncounterState, data: kernel_payloads.FogSet) -> None:
         now = fog_of(state)
         squares = {tuple(q) for q in now["squares"]}
         zones = set(now["zones"])
@@ -782,7 +801,8 @@ class Ruleset:
         fog: dict[str, Any] = {"enabled": bool(data["enabled"]),
                                "squares": sorted([list(q) for q in squares]),
                                "zones": sorted(zones), "rev": int(now.get("rev", 0)) + 1}
-        vision = int(data.get("vision", now.get("vision", 0)))
+        asked = data.get("vision")
+        vision = int(now.get("vision", 0) if asked is None else asked)
         if vision:
             fog["vision"] = vision
         state.extra["fog"] = fog
@@ -835,7 +855,7 @@ class Ruleset:
         return {**fog, "squares": sorted([list(q) for q in squares]), "zones": sorted(zones)}
 
     @event("{target} is revealed as its turn starts.", target=args.creature("who"))
-    def apply_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_revealed(self, state: EncounterState, data: kernel_payloads.Revealed) -> None:
         state.entity(data["target"]).hidden = False
 
     @command("Change one ruling for this encounter.",
@@ -849,7 +869,7 @@ class Ruleset:
 
     @event("Ruling {id} is now {value}.", player="Ruling {id} changes[ to {value}].",
            id=args.text("the ruling"), value=args.text("its chosen value"))
-    def apply_ruling_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_ruling_set(self, state: EncounterState, data: kernel_payloads.RulingSet) -> None:
         state.rulings = {**state.rulings, data["id"]: data["value"]}  # replaced: see model
 
     @command("Add a creature or object from a stat block or a template; during turn-by-turn "
@@ -903,7 +923,7 @@ class Ruleset:
 
     @event("{id} joins the encounter.", id=args.creature("who joins"),
            spec=args.mapping("the stat block"))
-    def apply_entity_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_entity_added(self, state: EncounterState, data: kernel_payloads.EntityAdded) -> None:
         state.entities[data["id"]] = self.make_entity(data["id"], data["spec"])
         if state.in_combat and data["id"] not in state.order:
             state.order.append(data["id"])
@@ -980,7 +1000,8 @@ class Ruleset:
         return []
 
     @event("{id} leaves the encounter.", id=args.creature("who leaves"))
-    def apply_entity_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_entity_removed(self, state: EncounterState,
+                             data: kernel_payloads.EntityRemoved) -> None:
         who = data["id"]
         current = state.current
         del state.entities[who]
@@ -1027,7 +1048,7 @@ class Ruleset:
     @event("{target} {ready?is staged, out of the turn order|comes into play}.",
            player="{target} {ready?steps back|comes into play}.",
            target=args.creature("who"), ready=args.flag("staged rather than in play"))
-    def apply_staged(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_staged(self, state: EncounterState, data: kernel_payloads.Staged) -> None:
         who = data["target"]
         staged = [s for s in staged_of(state) if s != who]
         if data["ready"]:
@@ -1079,7 +1100,8 @@ class Ruleset:
     @event("Turn-by-turn play begins; the order is {order}.",
            initiative=args.mapping("initiative by creature"),
            order=args.creatures("the turn order"), rolls=args.mapping("the initiative rolls"))
-    def apply_combat_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_combat_started(self, state: EncounterState,
+                             data: kernel_payloads.CombatStarted) -> None:
         state.in_combat = True
         state.initiative = dict(data["initiative"])
         state.order = list(data["order"])
@@ -1142,7 +1164,7 @@ class Ruleset:
 
     @event("Round {round}: {actor}'s turn.", actor=args.creature("whose turn"),
            round=args.integer("the round"))
-    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
         state.round = data["round"]
         state.turn_index = state.order.index(data["actor"])
 
@@ -1198,7 +1220,7 @@ class Ruleset:
 
     @event("{actor}'s turn ends.", actor=args.creature("whose turn"),
            round=args.integer("the round"))
-    def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_turn_ended(self, state: EncounterState, data: kernel_payloads.TurnEnded) -> None:
         state.economy.pop(data["actor"], None)
 
     @command("End turn-by-turn play.")
@@ -1209,7 +1231,7 @@ class Ruleset:
         return [Event("combat_ended", {"round": state.round})]
 
     @event("Turn-by-turn play ends after round {round}.", round=args.integer("the round"))
-    def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_combat_ended(self, state: EncounterState, data: kernel_payloads.CombatEnded) -> None:
         state.in_combat = False
         state.turn_index = -1
         state.economy.clear()
@@ -1236,8 +1258,9 @@ class Ruleset:
         return Event("side_won", {"winner": winner})
 
     @event("The fight is over[: {winner} wins].",
-           winner=args.text("the side left standing (none: nobody)"))
-    def apply_side_won(self, state: EncounterState, data: dict[str, Any]) -> None:
+           winner=args.text("the side left standing (none: nobody)"),
+           optional=("winner",))
+    def apply_side_won(self, state: EncounterState, data: kernel_payloads.SideWon) -> None:
         state.extra["winner"] = data["winner"]
 
     @command("Set a creature's initiative (an ability or the GM changes it).",
@@ -1261,8 +1284,10 @@ class Ruleset:
     @event("{target}'s initiative is now {value}.",
            player="{target}'s initiative changes[ to {value}].", target=args.creature("whose"),
            value=args.integer("the initiative"), order=args.creatures("the new order"),
-           roll=args.mapping("the initiative roll, when it was rolled"))
-    def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+           roll=args.mapping("the initiative roll, when it was rolled"),
+           optional=("roll",))
+    def apply_initiative_set(self, state: EncounterState,
+                             data: kernel_payloads.InitiativeSet) -> None:
         current = state.current
         state.initiative[data["target"]] = data["value"]
         state.order = list(data["order"])
@@ -1295,7 +1320,8 @@ class Ruleset:
 
     @event("{target} is {condition.name}[ ({condition.level})].",
            target=args.creature("who"), condition=args.mapping("the condition"))
-    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_condition_added(self, state: EncounterState,
+                              data: kernel_payloads.ConditionAdded) -> None:
         entity = state.entity(data["target"])
         new = Condition.from_json(data["condition"])
         old = entity.condition(new.name)
@@ -1319,7 +1345,8 @@ class Ruleset:
 
     @event("{target} is no longer {name}[ ({why})].", target=args.creature("who"),
            name=args.text("the condition"), why=args.text("expired or removed"))
-    def apply_condition_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_condition_removed(self, state: EncounterState,
+                                data: kernel_payloads.ConditionRemoved) -> None:
         entity = state.entities.get(data["target"])
         if entity is not None:
             entity.conditions = [c for c in entity.conditions if c.name != data["name"]]
@@ -1359,8 +1386,9 @@ class Ruleset:
     @event("The game master sets {path} to {value}[ (was {old})][: {reason}].",
            player="The game master changes {path}.", path=args.text("what changed"),
            value=args.value("the new value"), old=args.value("the old value"),
-           reason=args.text("why"))
-    def apply_overridden(self, state: EncounterState, data: dict[str, Any]) -> None:
+           reason=args.text("why"),
+           optional=("old",))
+    def apply_overridden(self, state: EncounterState, data: kernel_payloads.Overridden) -> None:
         set_path(state, data["path"], data["value"])
 
     @command("The GM rules that a creature knows, or no longer knows, where a concealed "
@@ -1388,7 +1416,8 @@ class Ruleset:
     @event("{actor} {detected?now knows|no longer knows} where {target} is.",
            actor=args.creature("who"), target=args.creature("the concealed creature"),
            detected=args.flag("knows"))
-    def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_detection_set(self, state: EncounterState,
+                            data: kernel_payloads.DetectionSet) -> None:
         """Each concealing condition of the target lists, or stops listing, the actor in its
         data's ``detected_by`` (a new Condition: conditions are never changed in place)."""
         set_detection(state.entity(data["target"]), self.concealing, data["actor"],
@@ -1429,7 +1458,7 @@ class Ruleset:
         return [Event("noted", {"text": command.a.text})]
 
     @event("Note: {text}", text=args.text("the note"))
-    def apply_noted(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_noted(self, state: EncounterState, data: kernel_payloads.Noted) -> None:
         return None
 
     # -- invariants every ruleset keeps (core/invariants.py) ------------------------------

@@ -41,6 +41,7 @@ from ..core import EncounterState, Entry, Event, RulesError, Ruleset, load_rules
 from ..core import events as core_events
 from ..core.events import Command, upcast
 from ..core.roster import Roster, RosterState
+from ..core.ruleset import RENAMED_EVENTS
 from ..dice import ForcedDice
 from ..limits import CAMPAIGN_IMAGE_BYTES, IMPORT_RECORDS
 from .errors import AlreadyExists, ExportFormatError, StoreError
@@ -562,6 +563,13 @@ def _replay(ruleset: Ruleset, entries: list[Entry | None], active: list[int],
 def _apply(ruleset: Ruleset, state: EncounterState, entry: Entry | None, here: str) -> None:
     assert entry is not None  # only entries are in effect or can be redone
     for k, event in enumerate(entry.events):
+        spec = ruleset.events.get(event.type)
+        if spec is None and event.type not in RENAMED_EVENTS:
+            _fail(f"{ruleset.name} has no event {event.type!r}", f"{here}.payload.events.{k}.type")
+        wrong = spec.check(event.data) if spec is not None else []
+        if wrong:  # the payload's declared type (core/payloads.py), before anything applies it
+            _fail(f"event {event.type!r} is not as declared: {'; '.join(wrong[:5])}",
+                  f"{here}.payload.events.{k}.data")
         try:
             ruleset.evolve(state, event)
         except Exception as err:  # any ruleset failure on odd data is the file's fault

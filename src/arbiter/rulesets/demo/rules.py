@@ -24,6 +24,7 @@ from ...core.outcomes import STANDING
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource, distribution, parse, roll
 from ...dice.ast import dice_terms
+from . import payloads
 
 DEMO_KEYS = {"health", "attack", "defense", "damage", "armor"}
 
@@ -131,11 +132,13 @@ class DemoRuleset(Ruleset):
            actor=args.creature("the attacker"), target=args.creature("the target"),
            hit=args.flag("hit"), critical=args.flag("a natural 20"),
            attack=args.mapping("the attack roll"), damage=args.mapping("the damage roll"),
-           pipeline=args.items("armor's steps"), taken=args.integer("damage taken"),
-           health=args.integer("the target's Health after"))
-    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if data["hit"]:
-            self.creature(state, data["target"]).health = data["health"]
+           pipeline=args.mapping("armor's steps"), taken=args.integer("damage taken"),
+           health=args.integer("the target's Health after"),
+           optional=("damage", "health", "pipeline", "taken"))
+    def apply_attacked(self, state: EncounterState, data: payloads.Attacked) -> None:
+        health = data.get("health")
+        if data["hit"] and health is not None:
+            self.creature(state, data["target"]).health = health
 
     @command("Deal damage to a target through its armor.",
              target=args.creature("who takes the damage", required=True),
@@ -151,8 +154,9 @@ class DemoRuleset(Ruleset):
 
     @event("{target} takes {taken} damage[, leaving {health} Health].",
            target=args.creature("who"), taken=args.integer("damage taken"),
-           pipeline=args.items("armor's steps"), health=args.integer("Health after"))
-    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+           pipeline=args.mapping("armor's steps"), health=args.integer("Health after"),
+           optional=("pipeline", "taken"))
+    def apply_damaged(self, state: EncounterState, data: payloads.Damaged) -> None:
         self.creature(state, data["target"]).health = data["health"]
 
     @command("Heal a target up to its maximum health.",
@@ -169,7 +173,7 @@ class DemoRuleset(Ruleset):
     @event("{target} is healed by {healed}[, to {health} Health].",
            target=args.creature("who"), healed=args.integer("Health restored"),
            health=args.integer("Health after"))
-    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_healed(self, state: EncounterState, data: payloads.Healed) -> None:
         self.creature(state, data["target"]).health = data["health"]
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.economy import Economy
 from ...dice import DiceSource
+from . import payloads
 from .base import PolemosBase, also
 from .damage import choose_weapon
 from .model import Creature
@@ -184,19 +185,23 @@ class ActionRules(PolemosBase):
            effects=args.integer("effects applied"),
            cost=args.mapping("its cost: sp, fp"),
            channel=args.mapping("an N full action under way: ability, turns, done, cost"),
-           sp=args.integer("SP after"), fp=args.integer("FP after"))
-    def apply_acted(self, state: EncounterState, data: dict[str, Any]) -> None:
+           sp=args.integer("SP after"), fp=args.integer("FP after"),
+           optional=("affected", "attack", "attacked", "channel", "cost", "counts", "effects",
+                     "fp", "round", "sp", "target", "targets"))
+    def apply_acted(self, state: EncounterState, data: payloads.Acted) -> None:
         actor = self.creature(state, data["actor"])
-        if "channel" in data:
-            actor.channel = dict(data["channel"])
-        if "sp" in data:
-            actor.sp, actor.fp = data["sp"], data["fp"]
-        for name in data.get("attacked", []):  # an area's unwilling creatures
+        channel, sp, fp = data.get("channel"), data.get("sp"), data.get("fp")
+        if channel is not None:
+            actor.channel = dict(channel)
+        if sp is not None and fp is not None:
+            actor.sp, actor.fp = sp, fp
+        for name in data.get("attacked") or []:  # an area's unwilling creatures
             hit = state.entities.get(name)
             if isinstance(hit, Creature):
                 hit.attacks_received += 1
-        if data.get("attack") and "target" in data:
-            target = state.entities.get(data["target"])
+        aimed = data.get("target")
+        if data.get("attack") and aimed is not None:
+            target = state.entities.get(aimed)
             if isinstance(target, Creature):
                 target.attacks_received += 1
 
@@ -232,7 +237,7 @@ class ActionRules(PolemosBase):
            actor=args.creature("who declares"),
            command=args.mapping("the declared command"),
            kind=args.text("the kind of action"))
-    def apply_declared(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_declared(self, state: EncounterState, data: payloads.Declared) -> None:
         state.extra.setdefault("pending", []).append(
             {"actor": data["actor"], "command": data["command"], "kind": data["kind"]})
 
@@ -257,11 +262,11 @@ class ActionRules(PolemosBase):
 
     @event("The declared actions resolve, in order: {order}.",
            order=args.creatures("whose actions, in order"))
-    def apply_resolving(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_resolving(self, state: EncounterState, data: payloads.Resolving) -> None:
         state.extra["pending"] = []
 
     @event("Every declared action is resolved.")
-    def apply_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_resolved(self, state: EncounterState, data: payloads.Resolved) -> None:
         state.extra["pending"] = []
 
     @command("Withdraw the actor's declared actions before they resolve.", who="player",
@@ -275,7 +280,7 @@ class ActionRules(PolemosBase):
 
     @event("{actor} withdraws their declared actions.",
            actor=args.creature("who withdraws"))
-    def apply_withdrawn(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_withdrawn(self, state: EncounterState, data: payloads.Withdrawn) -> None:
         state.extra["pending"] = [p for p in state.extra.get("pending", [])
                                   if p["actor"] != data["actor"]]
 
@@ -299,12 +304,14 @@ class ActionRules(PolemosBase):
     @event("{actor} cancels {ability}: no effect, no cost.",
            actor=args.creature("who acts"), ability=args.text("the full action"),
            cost=args.mapping("the cost not paid (none)"))
-    def apply_full_action_cancelled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_full_action_cancelled(self, state: EncounterState,
+                                    data: payloads.FullActionCancelled) -> None:
         self.creature(state, data["actor"]).channel = None
 
     @event("{actor}'s full action goes on (turns done: {done}).",
            actor=args.creature("who acts"), done=args.integer("turns done"))
-    def apply_full_action_progressed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_full_action_progressed(self, state: EncounterState,
+                                     data: payloads.FullActionProgressed) -> None:
         creature = self.creature(state, data["actor"])
         if creature.channel is not None:
             creature.channel = {**creature.channel, "done": data["done"]}
@@ -313,7 +320,8 @@ class ActionRules(PolemosBase):
            actor=args.creature("who acts"), ability=args.text("the full action"),
            cost=args.mapping("its cost: sp, fp"), sp=args.integer("SP after"),
            fp=args.integer("FP after"))
-    def apply_full_action_completed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_full_action_completed(self, state: EncounterState,
+                                    data: payloads.FullActionCompleted) -> None:
         creature = self.creature(state, data["actor"])
         creature.channel = None
         creature.sp, creature.fp = data["sp"], data["fp"]

@@ -26,6 +26,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import round_down
 from ...dice import DiceSource, roll
+from . import payloads
 from .actions import KINDS, kind_of
 from .base import PolemosBase, also, reach_args
 from .checks import (
@@ -331,8 +332,9 @@ class AttackRules(PolemosBase):
            defense_roll=args.mapping("the defense roll"),
            defense_total=args.integer("the defense total"),
            defense_penalty=args.integer("penalty dice on the defense roll"),
-           hit=args.flag("it hits"))
-    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+           hit=args.flag("it hits"),
+           optional=("attack", "counts", "defense_penalty", "round"))
+    def apply_attacked(self, state: EncounterState, data: payloads.Attacked) -> None:
         if data.get("attack"):
             self.creature(state, data["target"]).attacks_received += 1
 
@@ -389,8 +391,9 @@ class AttackRules(PolemosBase):
            "left)].",
            actor=args.creature("who spends them (none: the GM, P-CDP-8)"),
            effect=args.text("what they buy"), cost=args.integer("points spent"),
-           left=args.integer("points left"), target=args.creature("whom it affects"))
-    def apply_critical_spent(self, state: EncounterState, data: dict[str, Any]) -> None:
+           left=args.integer("points left"), target=args.creature("whom it affects"),
+           optional=("actor",))
+    def apply_critical_spent(self, state: EncounterState, data: payloads.CriticalSpent) -> None:
         if data["actor"] is None:
             state.extra.setdefault("gm_critical", {})["points"] = data["left"]
         else:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -315,16 +315,17 @@ class PolemosBase(Ruleset):
         return {"actor": actor.id, "ability": ability, "kind": kind, "economy": economy,
                 "round": state.round, "counts": counts}
 
-    def evolve(self, state: EncounterState, event: Event) -> EncounterState:
-        super().evolve(state, event)
-        data = event.data
-        if data.get("counts") and "ability" in data:
+    carried: ClassVar[tuple[str, ...]] = ("economy", "counts")
+
+    def carry_counts(self, state: EncounterState, data: Mapping[str, Any]) -> None:
+        """An ability used once a round (P-ACT-1): an event that carries ``counts`` (with
+        ``ability`` and ``round``) adds it to the actor's uses this round."""
+        if data["counts"] and "ability" in data:
             creature = state.entities.get(data["actor"])
             if isinstance(creature, Creature):
                 if creature.used_round != data["round"]:
                     creature.used, creature.used_round = [], data["round"]
                 creature.used = [*creature.used, data["ability"]]
-        return state
 
     def metric(self, state: EncounterState) -> str:
         return self.ruling(state, "POL-3")

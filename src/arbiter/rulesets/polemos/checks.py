@@ -29,6 +29,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, Distribution, RollResult, distribution, roll
+from . import payloads
 from .base import PolemosBase, also
 from .cover import defense_concealment
 
@@ -177,6 +178,8 @@ class CheckRules(PolemosBase):
            concealment=args.text("the roller's concealment on a [firearm defense] roll "
                                  "(P-COV-2)"),
            against_concealment=args.text("the opposing creature's concealment on its "
-                                         "[firearm defense] roll (P-COV-2)"))
-    def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+                                         "[firearm defense] roll (P-COV-2)"),
+           optional=("against", "against_concealment", "concealment", "opposed", "opposed_roll",
+                     "success", "target"))
+    def apply_skill_rolled(self, state: EncounterState, data: payloads.SkillRolled) -> None:
         return None

@@ -24,6 +24,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...dice import DiceSource
+from . import payloads
 from .base import PROCESS_CAUSE, PolemosBase
 from .model import Creature, condition_catalogue, unlisted_condition
 from .networks import given_by_processes
@@ -196,14 +197,17 @@ class ConditionRules(PolemosBase):
 
     @event("{target} is {condition.name}[ ({condition.level})][ again: {why}].",
            target=args.creature("who"), condition=args.mapping("the condition"),
-           why=args.text("why it is given back"))
-    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+           why=args.text("why it is given back"),
+           optional=("why",))
+    def apply_condition_added(  # type: ignore[override]  # the kernel's fields and more
+            self, state: EncounterState, data: payloads.ConditionAdded) -> None:
         super().apply_condition_added(state, data)
 
     @event("{target}'s {name} now ends by the clock, at round {duration.round}.",
            target=args.creature("whose condition"), name=args.text("the condition"),
            duration=args.mapping("its new duration (timed by the clock)"))
-    def apply_condition_retimed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_condition_retimed(self, state: EncounterState,
+                                data: payloads.ConditionRetimed) -> None:
         entity = state.entity(data["target"])
         duration = Duration(**data["duration"])
         entity.conditions = [replace(c, duration=duration) if c.name == data["name"] else c
@@ -221,5 +225,5 @@ class ConditionRules(PolemosBase):
 
     @event("Field conditions at {location}: {conditions}.",
            location=args.text("the location"), conditions=args.items("the conditions"))
-    def apply_field_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_field_set(self, state: EncounterState, data: payloads.FieldSet) -> None:
         state.extra.setdefault("fields", {})[data["location"]] = list(data["conditions"])

@@ -43,6 +43,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import half_round_down, round_down
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import PolemosBase
 from .model import Creature, DamageType
 
@@ -307,8 +308,10 @@ class DamageRules(PolemosBase):
            covered=args.flag("the body area hit was in cover (P-COV-3)"),
            damage_roll=args.mapping("the weapon damage roll, 1D6 + modifier"),
            per_round=args.text("the condition that deals it each round (P-CON-9)"),
-           bleeding=args.text("the bleeding that deals it (P-BLD-1)"))
-    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+           bleeding=args.text("the bleeding that deals it (P-BLD-1)"),
+           optional=("actor", "bleeding", "covered", "damage_roll", "per_round", "source",
+                     "targeted"))
+    def apply_damaged(self, state: EncounterState, data: payloads.Damaged) -> None:
         target = self.creature(state, data["target"])
         result = data["result"]
         if result["armor"]:  # replaced, never changed in place (metadata=SHARED in model.py)
@@ -354,7 +357,7 @@ class DamageRules(PolemosBase):
            target=args.creature("the wearer"),
            index=args.integer("the piece's place in the armor list"),
            worn=args.flag("worn"))
-    def apply_armor_worn(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_armor_worn(self, state: EncounterState, data: payloads.ArmorWorn) -> None:
         target = self.creature(state, data["target"])
         target.armor = [replace(piece, worn=data["worn"]) if index == data["index"] else piece
                         for index, piece in enumerate(target.armor)]

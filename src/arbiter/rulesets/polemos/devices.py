@@ -20,6 +20,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .actions import KINDS
 from .base import PolemosBase
 from .networks import (
@@ -64,7 +65,7 @@ class DeviceRules(PolemosBase):
            name=args.text("its name"), network=args.text("the network"),
            host=args.creature("the system it runs on"),
            condition=args.text("the condition it gives every member (empty: none)"))
-    def apply_process_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_process_started(self, state: EncounterState, data: payloads.ProcessStarted) -> None:
         state.extra["process_count"] = data["count"]
         state.extra.setdefault("processes", {})[data["pid"]] = {
             "name": data["name"], "network": data["network"], "host": data["host"],
@@ -86,7 +87,7 @@ class DeviceRules(PolemosBase):
         return with_processes(self, state, [Event("process_stopped", {"pid": pid})])
 
     @event("The process {pid} stops.", pid=args.text("the process's id"))
-    def apply_process_stopped(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_process_stopped(self, state: EncounterState, data: payloads.ProcessStopped) -> None:
         state.extra.get("processes", {}).pop(data["pid"], None)
 
     @command("Which processes affect a system now, and the conditions they give (changes "
@@ -133,13 +134,13 @@ class DeviceRules(PolemosBase):
            target=args.creature("the system"),
            processes=args.items("the ids of the processes affecting it"),
            conditions=args.items("the conditions they give"))
-    def apply_effects_listed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_effects_listed(self, state: EncounterState, data: payloads.EffectsListed) -> None:
         return None
 
     @event("{actor} knows the processes on {network}.",
            actor=args.creature("who asks"), network=args.text("the network"),
            processes=args.mapping("by id: the name and the host (none when unknown)"))
-    def apply_processes_listed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_processes_listed(self, state: EncounterState, data: payloads.ProcessesListed) -> None:
         return None
 
     @command("Pair a personal-network device to the actor: it joins the actor's personal "
@@ -171,7 +172,7 @@ class DeviceRules(PolemosBase):
 
     @event("{device} is paired to {owner}.", device=args.creature("the device"),
            owner=args.creature("its new owner"))
-    def apply_device_paired(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_device_paired(self, state: EncounterState, data: payloads.DevicePaired) -> None:
         device = self.creature(state, data["device"])
         assert device.device is not None
         device.device = {**device.device, "owner": data["owner"]}
@@ -229,8 +230,9 @@ class DeviceRules(PolemosBase):
            device=args.creature("the device"), action=args.text("the action"),
            by=args.creature("who operates it"), remote=args.flag("over a network"),
            network=args.text("the network used"),
-           active=args.flag("the device is now active"))
-    def apply_device_operated(self, state: EncounterState, data: dict[str, Any]) -> None:
+           active=args.flag("the device is now active"),
+           optional=("active",))
+    def apply_device_operated(self, state: EncounterState, data: payloads.DeviceOperated) -> None:
         device = self.creature(state, data["device"])
         if device.device is not None and "active" in data:
             device.device = {**device.device, "active": data["active"]}

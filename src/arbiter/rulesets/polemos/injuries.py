@@ -23,6 +23,7 @@ from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
+from . import payloads
 from .actions import KINDS
 from .base import DAY, STRESS_THRESHOLDS, WEEK, PolemosBase
 from .checks import roll_skill, success
@@ -199,11 +200,12 @@ class InjuryRules(PolemosBase):
            count=args.integer("wounds numbered so far"),
            bleeding=args.integer("bleeding damage per round it starts (0: none)"),
            source=args.creature("who caused it (earns the bleeding's critical damage "
-                                "points)"))
-    def apply_wound_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+                                "points)"),
+           optional=("bleeding", "source", "why"))
+    def apply_wound_added(self, state: EncounterState, data: payloads.WoundAdded) -> None:
         creature = self.creature(state, data["target"])
         # a payload written before the record kept its bleeding takes the event's
-        wound = Wound(**{"bleeding": int(data.get("bleeding", 0)), "source": data.get("source"),
+        wound = Wound(**{"bleeding": int(data.get("bleeding") or 0), "source": data.get("source"),
                          **data["wound"]})
         creature.wounds = [*creature.wounds, wound]
         state.extra["wound_count"] = max(int(state.extra.get("wound_count", 0)), data["count"])
@@ -275,7 +277,7 @@ class InjuryRules(PolemosBase):
     @event("{target}'s wound {wound} is gone[ ({why})].",
            target=args.creature("whose wound"), wound=args.text("the wound's id"),
            why=args.text("healed, maximum duration, cause removed..."))
-    def apply_wound_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_wound_removed(self, state: EncounterState, data: payloads.WoundRemoved) -> None:
         wound_removed(self.creature(state, data["target"]), data["wound"])
 
     @command("Reveal an unknown wound: 3D6 on the reveal list (or the GM's result), and a "
@@ -317,8 +319,9 @@ class InjuryRules(PolemosBase):
            roll=args.mapping("the 3D6 reveal roll"), result=args.text("the wound it is"),
            area=args.text("its body area (none: the whole body)"),
            revealed=args.mapping("the wound as it now is"),
-           bleeding=args.integer("bleeding damage per round it starts"))
-    def apply_wound_revealed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           bleeding=args.integer("bleeding damage per round it starts"),
+           optional=("roll",))
+    def apply_wound_revealed(self, state: EncounterState, data: payloads.WoundRevealed) -> None:
         creature = self.creature(state, data["target"])
         creature.wounds = [w for w in creature.wounds if w.id != data["wound"]]
         self.apply_wound_added(state, {"target": creature.id, "wound": data["revealed"],
@@ -344,8 +347,9 @@ class InjuryRules(PolemosBase):
            origin=args.text("the body area it starts on"),
            count=args.integer("bleedings numbered so far"),
            damage=args.integer("damage per round"),
-           source=args.creature("who caused it"))
-    def apply_bleeding_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+           source=args.creature("who caused it"),
+           optional=("source",))
+    def apply_bleeding_started(self, state: EncounterState, data: payloads.BleedingStarted) -> None:
         creature = self.creature(state, data["target"])
         creature.bleeding = [*creature.bleeding, Bleed(data["id"], data["origin"], data["damage"],
                                                        [data["origin"]], [], data.get("source"))]
@@ -355,7 +359,7 @@ class InjuryRules(PolemosBase):
            target=args.creature("who bleeds"), id=args.text("the bleeding's id"),
            areas=args.items("the body areas it reaches"),
            pending=args.items("the areas it spreads to, damaged from the next turn"))
-    def apply_bleeding_ticked(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_bleeding_ticked(self, state: EncounterState, data: payloads.BleedingTicked) -> None:
         creature = self.creature(state, data["target"])
         creature.bleeding = [replace(bleed, areas=list(data["areas"]),
                                      pending=list(data["pending"]))
@@ -389,8 +393,9 @@ class InjuryRules(PolemosBase):
 
     @event("{target}'s bleeding[ from the {origin}] shrinks back to where it started.",
            target=args.creature("who bleeds"),
-           origin=args.text("the bandaged area (none: every bleeding)"))
-    def apply_bleeding_reset(self, state: EncounterState, data: dict[str, Any]) -> None:
+           origin=args.text("the bandaged area (none: every bleeding)"),
+           optional=("origin",))
+    def apply_bleeding_reset(self, state: EncounterState, data: payloads.BleedingReset) -> None:
         self._reset_bleeding(self.creature(state, data["target"]), data.get("origin"))
 
     @command("Give a creature an affliction (they stack); optionally a wound of the same "
@@ -421,8 +426,9 @@ class InjuryRules(PolemosBase):
            target=args.creature("who is afflicted"),
            affliction=args.mapping("the affliction: id, name, area, cause, tags, wound"),
            count=args.integer("afflictions numbered so far"),
-           why=args.text("why it is given again (it came back)"))
-    def apply_affliction_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+           why=args.text("why it is given again (it came back)"),
+           optional=("why",))
+    def apply_affliction_added(self, state: EncounterState, data: payloads.AfflictionAdded) -> None:
         creature = self.creature(state, data["target"])
         creature.afflictions = [*creature.afflictions, Affliction(**data["affliction"])]
         state.extra["affliction_count"] = max(int(state.extra.get("affliction_count", 0)),
@@ -457,7 +463,8 @@ class InjuryRules(PolemosBase):
     @event("{target}'s affliction {affliction} is removed.",
            target=args.creature("whose affliction"),
            affliction=args.text("the affliction's id"))
-    def apply_affliction_removed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_affliction_removed(self, state: EncounterState,
+                                 data: payloads.AfflictionRemoved) -> None:
         creature = self.creature(state, data["target"])
         creature.afflictions = [a for a in creature.afflictions if a.id != data["affliction"]]
 
@@ -467,7 +474,7 @@ class InjuryRules(PolemosBase):
            target=args.creature("whose"), kind=args.text("wound, affliction or condition"),
            payload=args.mapping("what comes back"),
            cause=args.text("the cause that remains"))
-    def apply_readd_scheduled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_readd_scheduled(self, state: EncounterState, data: payloads.ReaddScheduled) -> None:
         state.extra.setdefault("readd", []).append(
             {k: data[k] for k in ("due", "target", "kind", "payload", "cause")})
 
@@ -477,8 +484,9 @@ class InjuryRules(PolemosBase):
            kind=args.text("wound, affliction or condition"),
            payload=args.mapping("what comes back"),
            present=args.flag("its cause is still there"),
-           reapplied=args.flag("the events that give it back follow this one"))
-    def apply_readded(self, state: EncounterState, data: dict[str, Any]) -> None:
+           reapplied=args.flag("the events that give it back follow this one"),
+           optional=("reapplied",))
+    def apply_readded(self, state: EncounterState, data: payloads.Readded) -> None:
         queue = state.extra.get("readd", [])
         queue[:] = [q for q in queue if not (q["target"] == data["target"]
                                              and q["payload"] == data["payload"])]
@@ -550,6 +558,7 @@ class InjuryRules(PolemosBase):
            discipline=args.mapping("the discipline roll"),
            avoided=args.flag("the discipline roll avoided it"),
            stress=args.integer("stress after"),
-           breakdown=args.flag("the final threshold was reached (P-STS-5)"))
-    def apply_stress_changed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           breakdown=args.flag("the final threshold was reached (P-STS-5)"),
+           optional=("avoided", "breakdown", "discipline"))
+    def apply_stress_changed(self, state: EncounterState, data: payloads.StressChanged) -> None:
         self.creature(state, data["target"]).stress = data["stress"]

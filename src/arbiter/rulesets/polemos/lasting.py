@@ -23,6 +23,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import round_down
 from ...dice import DiceSource
+from . import payloads
 from .base import DAY, HOUR, PolemosBase, also
 from .checks import roll_skill
 from .conditions import expire_clock
@@ -210,7 +211,7 @@ class LastingRules(PolemosBase):
            time=args.text("the rounds in words: 'a day', '8 hours' (P-TIM-2)"),
            sp=args.integer("SP after"), fp=args.integer("FP after"),
            removed=args.items("the fatigue wounds removed"))
-    def apply_rested(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_rested(self, state: EncounterState, data: payloads.Rested) -> None:
         creature = self.creature(state, data["target"])
         creature.sp, creature.fp = data["sp"], data["fp"]
         for wound_id in data["removed"]:
@@ -247,7 +248,7 @@ class LastingRules(PolemosBase):
     @event("{target}'s body mends over {days} day(s): vitality {vitality}.",
            target=args.creature("whose body"), days=args.integer("complete days"),
            vitality=args.mapping("each mended area's vitality after"))
-    def apply_mended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_mended(self, state: EncounterState, data: payloads.Mended) -> None:
         creature = self.creature(state, data["target"])
         areas = dict(creature.areas)  # replaced, never changed in place (SHARED)
         for name, value in data["vitality"].items():
@@ -257,7 +258,7 @@ class LastingRules(PolemosBase):
     @also(**{"from": args.integer("the clock before (rounds)")},
           to=args.integer("the clock after (rounds)"))
     @event("Time passes: round {from} to round {to}.")
-    def apply_time_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_time_passed(self, state: EncounterState, data: payloads.TimePassed) -> None:
         state.extra["clock"] = data["to"]
 
     @event("{target}'s [endurance] roll for wound {wound}: {total}; it {outcome}.",
@@ -266,7 +267,7 @@ class LastingRules(PolemosBase):
            total=args.integer("the roll's total"), roll=args.mapping("the roll"),
            outcome=args.text("heals, stays or worsens"),
            level=args.integer("the wound's level after"))
-    def apply_endurance_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_endurance_rolled(self, state: EncounterState, data: payloads.EnduranceRolled) -> None:
         creature = self.creature(state, data["target"])
         if data["outcome"] == "heals":
             wound_removed(creature, data["wound"])

@@ -23,6 +23,7 @@ from ...core.conditions import UNLISTED
 from ...core.ruleset import chunks
 from ...dice import DiceSource
 from ...limits import MAP_SQUARES, MOVE_SQUARES
+from . import payloads
 from .base import PATH_BLOCKERS, SIGHT_BLOCKERS, PolemosBase, also
 from .grid import Square, distance
 from .model import Creature, condition_catalogue, speed_of
@@ -112,7 +113,7 @@ class MovementRules(PolemosBase):
     @event("The squares {squares} are now {what}.",
            squares=args.items("the squares [[x, y], ...]"),
            what=args.text("wall, window, smoke or clear"))
-    def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_terrain_set(self, state: EncounterState, data: payloads.TerrainSet) -> None:
         terrain = state.extra.setdefault("terrain", {})
         for x, y in data["squares"]:
             if data["what"] == "clear":
@@ -152,7 +153,7 @@ class MovementRules(PolemosBase):
     @also(actor=args.creature("who moves"), **{"from": args.items("the square left [x, y]")},
           to=args.items("the square reached [x, y]"), squares=args.integer("squares moved"))
     @event("{actor} moves from {from} to {to} ({squares} squares).")
-    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_moved(self, state: EncounterState, data: payloads.Moved) -> None:
         self.creature(state, data["actor"]).position = list(data["to"])
 
     @command("Put a creature on a square of the grid (or off it).",
@@ -169,8 +170,9 @@ class MovementRules(PolemosBase):
         return [Event("placed", {"target": target.id, "at": at})]
 
     @event("{target} is placed[ at ({at})].",
-           target=args.creature("who"), at=args.square("the square"))
-    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           target=args.creature("who"), at=args.square("the square"),
+           optional=("at",))
+    def apply_placed(self, state: EncounterState, data: payloads.Placed) -> None:
         self.creature(state, data["target"]).position = (
             None if data["at"] is None else list(data["at"]))
 
@@ -235,6 +237,7 @@ class MovementRules(PolemosBase):
         return events
 
     @event("{actor} changes location[: now {location}].",
-           actor=args.creature("who moves"), location=args.text("the location (none: out)"))
-    def apply_entered(self, state: EncounterState, data: dict[str, Any]) -> None:
+           actor=args.creature("who moves"), location=args.text("the location (none: out)"),
+           optional=("location",))
+    def apply_entered(self, state: EncounterState, data: payloads.Entered) -> None:
         self.creature(state, data["actor"]).location = data["location"]

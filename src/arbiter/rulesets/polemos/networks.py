@@ -33,11 +33,13 @@ from ...core import (
     Event,
     IllegalCommand,
     InvalidCommand,
+    kernel_payloads,
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...dice import DiceSource
+from . import payloads
 from .base import PROCESS_CAUSE, PolemosBase, also, reach_args
 from .grid import distance
 from .model import Creature, condition_catalogue, network_examples, network_kinds
@@ -302,7 +304,7 @@ class NetworkRules(PolemosBase):
         """Whether ``system`` is a member of the network ``name`` (``member_of`` above)."""
         return member_of(state, system, name)
 
-    def apply_entity_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_entity_added(self, state: EncounterState, data: kernel_payloads.EntityAdded) -> None:
         super().apply_entity_added(state, data)
         entity = state.entities[data["id"]]
         if "networked" in entity.tags and entity.kind == "creature":
@@ -361,7 +363,7 @@ class NetworkRules(PolemosBase):
            actor=args.creature("the creator, its administrator"),
            name=args.text("the network"), kind=args.text("its kind"),
            public=args.flag("public"), range=args.integer("its reach in squares (-1: none)"))
-    def apply_network_created(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_created(self, state: EncounterState, data: payloads.NetworkCreated) -> None:
         state.extra.setdefault("networks", {})[data["name"]] = {
             "kind": data["kind"], "public": data["public"], "range": data["range"],
             "transmitter": data["actor"], "admins": [data["actor"]],
@@ -385,7 +387,8 @@ class NetworkRules(PolemosBase):
         return with_processes(self, state, [Event("network_destroyed", {"network": name})])
 
     @event("The network {network} is torn down.", network=args.text("the network"))
-    def apply_network_destroyed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_destroyed(self, state: EncounterState,
+                                data: payloads.NetworkDestroyed) -> None:
         networks_of(state).pop(data["network"], None)
         procs = state.extra.get("processes", {})
         for pid in [p for p, v in procs.items() if v["network"] == data["network"]]:
@@ -403,7 +406,7 @@ class NetworkRules(PolemosBase):
 
     @event("{system} learns that the network {network} exists.",
            system=args.creature("who learns it"), network=args.text("the network"))
-    def apply_network_learned(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_learned(self, state: EncounterState, data: payloads.NetworkLearned) -> None:
         known = state.extra.setdefault("known", {}).setdefault(data["system"], [])
         if data["network"] not in known:
             known.append(data["network"])
@@ -452,8 +455,10 @@ class NetworkRules(PolemosBase):
     @also(system=args.creature("who connects"), network=args.text("the network"),
           **{"as": args.text("member or hacker")},
           why=args.text("paired: a personal-network device joining its owner's network"))
-    @event("{system} connects to {network} as a {as}[ ({why})].")
-    def apply_network_connected(self, state: EncounterState, data: dict[str, Any]) -> None:
+    @event("{system} connects to {network} as a {as}[ ({why})].",
+           optional=("why",))
+    def apply_network_connected(self, state: EncounterState,
+                                data: payloads.NetworkConnected) -> None:
         net = networks_of(state)[data["network"]]
         key = "hackers" if data["as"] == "hacker" else "members"
         if data["system"] not in net[key]:
@@ -477,7 +482,8 @@ class NetworkRules(PolemosBase):
     @event("{by} lets {system} join {network} as a member.",
            network=args.text("the network"), system=args.creature("the system let in"),
            by=args.creature("the administrator"))
-    def apply_network_authorized(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_authorized(self, state: EncounterState,
+                                 data: payloads.NetworkAuthorized) -> None:
         allowed = networks_of(state)[data["network"]]["allowed"]
         if data["system"] not in allowed:
             allowed.append(data["system"])
@@ -500,7 +506,8 @@ class NetworkRules(PolemosBase):
     @event("{system} is disconnected from {network}[ ({why})].",
            system=args.creature("who is disconnected"), network=args.text("the network"),
            why=args.text("why"))
-    def apply_network_disconnected(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_disconnected(self, state: EncounterState,
+                                   data: payloads.NetworkDisconnected) -> None:
         net = networks_of(state).get(data["network"])
         if net is not None:
             net["members"] = [s for s in net["members"] if s != data["system"]]
@@ -537,6 +544,6 @@ class NetworkRules(PolemosBase):
     @event("{system} maps {network} and finds {found}.",
            system=args.creature("who maps it"), network=args.text("the network"),
            found=args.creatures("the systems whose address it discovers"))
-    def apply_network_mapped(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_network_mapped(self, state: EncounterState, data: payloads.NetworkMapped) -> None:
         known = state.extra.setdefault("addresses", {}).setdefault(data["system"], [])
         known.extend(s for s in data["found"] if s not in known)

@@ -18,6 +18,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import PolemosBase
 from .checks import roll_skill, success
 from .model import Creature
@@ -88,7 +89,8 @@ class SocialRules(PolemosBase):
            actor=args.creature("the speaker"), target=args.creature("the listener"),
            total=args.integer("the modifier"),
            breakdown=args.items("each source and its value"))
-    def apply_attitude_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_attitude_computed(self, state: EncounterState,
+                                data: payloads.AttitudeComputed) -> None:
         return None
 
     @command("Restrict item tags at a location or social situation (empty: lift them).",
@@ -104,7 +106,7 @@ class SocialRules(PolemosBase):
 
     @event("Items tagged {tags} are restricted at {location}.",
            location=args.text("the location"), tags=args.items("the item tags"))
-    def apply_restriction_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_restriction_set(self, state: EncounterState, data: payloads.RestrictionSet) -> None:
         state.extra.setdefault("restricted", {})[data["location"]] = list(data["tags"])
 
     @command("Does a character know a place's item restrictions? At home yes; abroad a "
@@ -138,6 +140,8 @@ class SocialRules(PolemosBase):
            actor=args.creature("who"), location=args.text("the location"),
            known=args.flag("they are known"), roll=args.mapping("the knowledge roll"),
            total=args.integer("its total"),
-           tags=args.items("the restricted item tags (none when not known)"))
-    def apply_restrictions_known(self, state: EncounterState, data: dict[str, Any]) -> None:
+           tags=args.items("the restricted item tags (none when not known)"),
+           optional=("roll", "tags", "total"))
+    def apply_restrictions_known(self, state: EncounterState,
+                                 data: payloads.RestrictionsKnown) -> None:
         return None

@@ -9,7 +9,7 @@ Ranges and move costs across the spheres are ``spheres_math.py``'s.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -23,6 +23,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import PolemosBase
 from .grid import as_square
 from .model import QUADRANTS, SPHERES, Creature, speed_of
@@ -153,7 +154,8 @@ class SphereRules(PolemosBase):
     @event("{id} is assembled from its modules: {characteristics}.",
            id=args.creature("the vehicle"),
            characteristics=args.mapping("its combined characteristics (ruling POL-6)"))
-    def apply_vehicle_assembled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_vehicle_assembled(self, state: EncounterState,
+                                data: payloads.VehicleAssembled) -> None:
         unit = self.creature(state, data["id"])
         assert unit.vehicle is not None
         unit.vehicle = {**unit.vehicle, "characteristics": dict(data["characteristics"])}
@@ -177,7 +179,7 @@ class SphereRules(PolemosBase):
            contact_size=args.integer("the contact sphere's side"),
            battle_size=args.integer("the battle sphere's side"),
            support_size=args.integer("the support sphere's side"))
-    def apply_spheres_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_spheres_set(self, state: EncounterState, data: payloads.SpheresSet) -> None:
         state.extra["spheres"] = {k: v for k, v in data.items()}
 
     @command("Place a unit in a combat sphere: a quadrant in the battle sphere, a square in "
@@ -217,8 +219,9 @@ class SphereRules(PolemosBase):
            target=args.creature("the unit"), sphere=args.text("its sphere"),
            quadrant=args.text("its battle quadrant"),
            square=args.items("its contact-sphere square [x, y]"),
-           visiting=args.flag("a [visit battle sphere] vehicle that must leave"))
-    def apply_deployed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           visiting=args.flag("a [visit battle sphere] vehicle that must leave"),
+           optional=("quadrant", "square", "visiting"))
+    def apply_deployed(self, state: EncounterState, data: payloads.Deployed) -> None:
         unit = self.creature(state, data["target"])
         unit.sphere, unit.quadrant = data["sphere"], data["quadrant"]
         unit.position = list(data["square"]) if data["square"] is not None else None
@@ -247,9 +250,11 @@ class SphereRules(PolemosBase):
            "{transit.cost} squares)[{arrived?, and gets there|}].",
            actor=args.creature("who moves"),
            transit=args.mapping("the move: to, quadrant, square, cost, spent"),
-           arrived=args.mapping("where it arrives, when it does"))
-    def apply_sphere_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if "arrived" in data:
-            self.apply_deployed(state, data["arrived"])
+           arrived=args.mapping("where it arrives, when it does"),
+           optional=("arrived",))
+    def apply_sphere_moved(self, state: EncounterState, data: payloads.SphereMoved) -> None:
+        arrived = data.get("arrived")
+        if arrived is not None:
+            self.apply_deployed(state, cast("payloads.Deployed", arrived))
         else:
             state.extra.setdefault("transit", {})[data["actor"]] = dict(data["transit"])

@@ -15,10 +15,12 @@ from ...core import (
     EncounterState,
     Event,
     IllegalCommand,
+    kernel_payloads,
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .actions import KINDS
 from .base import PolemosBase
 from .checks import roll_skill, success
@@ -63,8 +65,9 @@ class StealthRules(PolemosBase):
            roll=args.mapping("the [stealth] roll"),
            actor=args.creature("who acts"), ability=args.text("the action used"),
            kind=args.text("the kind of action"), round=args.integer("the round"),
-           counts=args.flag("the use counts for once a round (P-ACT-1)"))
-    def apply_hid(self, state: EncounterState, data: dict[str, Any]) -> None:
+           counts=args.flag("the use counts for once a round (P-ACT-1)"),
+           optional=("ability", "actor", "counts", "kind", "roll", "round"))
+    def apply_hid(self, state: EncounterState, data: payloads.Hid) -> None:
         hider = self.creature(state, data["target"])
         hider.hidden = True
         hider.conditions = [c for c in hider.conditions if c.name != "hidden"]
@@ -87,7 +90,7 @@ class StealthRules(PolemosBase):
         return [Event("appeared", {"target": target.id})]
 
     @event("{target} is no longer hidden.", target=args.creature("who appears"))
-    def apply_appeared(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_appeared(self, state: EncounterState, data: payloads.Appeared) -> None:
         target = self.creature(state, data["target"])
         target.hidden = False
         target.conditions = [c for c in target.conditions if c.name != "hidden"]
@@ -147,7 +150,7 @@ class StealthRules(PolemosBase):
            actor=args.creature("who searches"), total=args.integer("the search total"),
            roll=args.mapping("the [search] roll"),
            found=args.creatures("the hidden objects detected"))
-    def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_searched(self, state: EncounterState, data: payloads.Searched) -> None:
         known = state.extra.setdefault("detected", {}).setdefault(data["actor"], [])
         known.extend(f for f in data["found"] if f not in known)
 
@@ -160,7 +163,8 @@ class StealthRules(PolemosBase):
         return [Event("detection_set", {"actor": actor.id, "target": target.id,
                                         "detected": command.a.detected})]
 
-    def apply_detection_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_detection_set(self, state: EncounterState,
+                            data: kernel_payloads.DetectionSet) -> None:
         known = state.extra.setdefault("detected", {}).setdefault(data["actor"], [])
         if data["detected"] and data["target"] not in known:
             known.append(data["target"])
@@ -184,5 +188,5 @@ class StealthRules(PolemosBase):
 
     @event("{item} is {packed?packed away|taken out}.", item=args.creature("the item"),
            packed=args.flag("packed away"))
-    def apply_packed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_packed(self, state: EncounterState, data: payloads.Packed) -> None:
         self.creature(state, data["item"]).packed = data["packed"]

@@ -18,6 +18,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import SIGHT_BLOCKERS, PolemosBase, also, reach_args
 from .grid import DIRECTIONS, MAX_SQUARES, Square, angle, as_square, aura, contiguous, distance
 from .model import Creature
@@ -425,6 +426,9 @@ class TargetRules(PolemosBase):
            installed_in=args.creature("the creature the augmentation is in"),
            network=args.text("the network"), process=args.text("the process's id"),
            ability=args.text("the declared ability (or combo) targeted"),
-           parts=args.items("the combo's parts"))
-    def apply_target_checked(self, state: EncounterState, data: dict[str, Any]) -> None:
+           parts=args.items("the combo's parts"),
+           optional=("ability", "area", "design", "distance", "fluency", "installed_in", "judged",
+                     "network", "parts", "process", "selected", "square", "squares", "target",
+                     "unmeasured", "wound"))
+    def apply_target_checked(self, state: EncounterState, data: payloads.TargetChecked) -> None:
         return None

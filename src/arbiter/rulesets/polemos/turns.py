@@ -18,12 +18,14 @@ from ...core import (
     Entity,
     Event,
     IllegalCommand,
+    kernel_payloads,
 )
 from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...core.outcomes import OUT_OF_FIGHT
 from ...dice import DiceSource
+from . import payloads
 from .base import PolemosBase
 from .checks import roll_skill
 from .conditions import expire_clock
@@ -120,7 +122,8 @@ class TurnRules(PolemosBase):
            order=args.creatures("the order"),
            initiative=args.mapping("the initiative values used"),
            rolls=args.mapping("the fresh [initiative] rolls"))
-    def apply_simultaneous_ordered(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_simultaneous_ordered(self, state: EncounterState,
+                                   data: payloads.SimultaneousOrdered) -> None:
         return None
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
@@ -147,7 +150,7 @@ class TurnRules(PolemosBase):
             return waiting[0], round_
         return (standing[0], round_ + 1) if standing else None
 
-    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
         if data["round"] != state.round:
             if state.round >= 1:  # each new round is three more seconds (P-TIM-1)
                 state.extra["clock"] = self.clock(state) + max(data["round"] - state.round, 0)
@@ -202,17 +205,18 @@ class TurnRules(PolemosBase):
     @event("{target} is down: its per-round effects of round {round} take effect.",
            target=args.creature("the creature that is down (no turn, P-CON-9)"),
            round=args.integer("the round"))
-    def apply_per_round_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_per_round_passed(self, state: EncounterState, data: payloads.PerRoundPassed) -> None:
         state.extra.setdefault("round_effects", {})[data["target"]] = data["round"]
 
-    def apply_initiative_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_initiative_set(self, state: EncounterState,
+                             data: kernel_payloads.InitiativeSet) -> None:
         super().apply_initiative_set(state, data)
         acted = state.extra.get("acted", [])
         if self.ruling(state, "AP-4") == "acts-again" and data["target"] != state.current \
                 and data["target"] in acted:
             acted.remove(data["target"])
 
-    def apply_combat_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_combat_ended(self, state: EncounterState, data: kernel_payloads.CombatEnded) -> None:
         super().apply_combat_ended(state, data)
         state.extra["acted"] = []
         state.extra.pop("pending", None)
@@ -252,7 +256,7 @@ class TurnRules(PolemosBase):
 
     @event("{target} is down (a vital body area at 0 vitality) and unconscious.",
            target=args.creature("who goes down (ruling POL-1)"))
-    def apply_downed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_downed(self, state: EncounterState, data: payloads.Downed) -> None:
         creature = self.creature(state, data["target"])
         creature.down = True
         if not creature.has("unconscious"):

@@ -16,6 +16,7 @@ from ...core import ActionEconomy, EncounterState
 from ...core import catalogue as args
 from ...core.catalogue import event
 from ...core.copying import peek
+from . import payloads
 from .base import RealmsBase
 from .model import AP_PER_TURN, RealmsCreature
 
@@ -50,7 +51,7 @@ class ActionRules(RealmsBase):
     @event("{target} regains {gained} AP ({ap} AP now).",
            target=args.creature("who"), gained=args.integer("AP regained"),
            ap=args.integer("AP after"))
-    def apply_ap_gained(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_ap_gained(self, state: EncounterState, data: payloads.ApGained) -> None:
         self._store_ap(state, data["target"], data["ap"])
         me = peek(state.entities, data["target"])
         if isinstance(me, RealmsCreature) and me.stun_taken:
@@ -60,8 +61,10 @@ class ActionRules(RealmsBase):
            target=args.creature("who"), lost=args.integer("AP lost"),
            ap=args.integer("AP after"),
            stun_taken=args.integer("the highest Stunned level whose AP are taken since the "
-                                   "creature last gained AP"))
-    def apply_ap_lost(self, state: EncounterState, data: dict[str, Any]) -> None:
+                                   "creature last gained AP"),
+           optional=("stun_taken",))
+    def apply_ap_lost(self, state: EncounterState, data: payloads.ApLost) -> None:
         self._store_ap(state, data["target"], data["ap"])
-        if data.get("stun_taken") is not None:
-            self.creature(state, data["target"]).stun_taken = data["stun_taken"]
+        stun_taken = data.get("stun_taken")
+        if stun_taken is not None:
+            self.creature(state, data["target"]).stun_taken = stun_taken

@@ -11,6 +11,7 @@ from ...core import Command, Deferred, EncounterState, Event, IllegalCommand, In
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import RealmsBase
 from .conditions import set_level
 from .model import (
@@ -288,11 +289,13 @@ class AttackRules(RealmsBase):
            crit_range=args.integer("the margin per Critical Level"),
            reaction=args.text("flank, for a reaction attack"),
            dodge_left=args.integer("the target's dodging left"),
-           damage=args.items("each damage component's roll"))
-    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+           damage=args.items("each damage component's roll"),
+           optional=("damage", "dodge_left", "reaction"))
+    def apply_attacked(self, state: EncounterState, data: payloads.Attacked) -> None:
         target = self.creature(state, data["target"])
-        if data.get("dodge_left") is not None:
-            set_level(target, "dodging", data["dodge_left"])
+        dodge_left = data.get("dodge_left")
+        if dodge_left is not None:
+            set_level(target, "dodging", dodge_left)
         if data.get("reaction"):
             provoked = state.extra.get("provoked")
             if provoked is not None:
@@ -301,5 +304,5 @@ class AttackRules(RealmsBase):
     @event("{actor} takes the Defend reaction: the shield stops {shield_roll}.",
            actor=args.creature("the defender"), shield_roll=args.integer("damage it stops"),
            shield=args.mapping("the shield die's roll"))
-    def apply_defended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_defended(self, state: EncounterState, data: payloads.Defended) -> None:
         self.creature(state, data["actor"]).shield_uses += 1

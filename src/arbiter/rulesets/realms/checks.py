@@ -13,6 +13,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.ruleset import set_detection
 from ...dice import DiceSource
+from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
     BASE_DS,
@@ -158,7 +159,7 @@ class CheckRules(RealmsBase):
            "DS {ds}, {success?overcome|not overcome}.",
            actor=args.creature("who"), condition=args.text("the condition"),
            shared=ROLL_FIELDS)
-    def apply_overcome_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_overcome_rolled(self, state: EncounterState, data: payloads.OvercomeRolled) -> None:
         return None
 
     @command("A skill (or defense) roll against a Difficulty Score (1 AP).",
@@ -209,8 +210,9 @@ class CheckRules(RealmsBase):
            actor=args.creature("whose roll"), why=args.text("why it fails without a roll"),
            modifiers=args.items("each modifier: [label, value]"),
            notes=args.items("what the roll gives up (a companion rolls or helps)"),
-           shared=ROLL_FIELDS)
-    def apply_skill_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("bonus", "d20", "ds", "modifiers", "notes", "roller", "total", "why"))
+    def apply_skill_rolled(self, state: EncounterState, data: payloads.SkillRolled) -> None:
         return None
 
     def search_command(self, state: EncounterState, command: Command) -> Command:
@@ -305,8 +307,9 @@ class CheckRules(RealmsBase):
            why=args.text("why it fails without a roll"),
            modifiers=args.items("each modifier: [label, value]"),
            notes=args.items("what the roll gives up (a companion rolls or helps)"),
-           shared=ROLL_FIELDS)
-    def apply_searched(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("ds", "success", "target", "why"))
+    def apply_searched(self, state: EncounterState, data: payloads.Searched) -> None:
         found = data["found"]
         if "target" in data:  # a search for one creature: found is a yes or no
             found = [data["target"]] if found else []
@@ -352,5 +355,5 @@ class CheckRules(RealmsBase):
            terminal=args.flag("Terminal"), overheal=args.integer("Health above the maximum"),
            size=args.text("size category"), spaces=args.integer("spaces it fills"),
            flanked_by=args.creatures("the enemies flanking it"))
-    def apply_checked(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_checked(self, state: EncounterState, data: payloads.Checked) -> None:
         return None

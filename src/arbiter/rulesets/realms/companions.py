@@ -3,14 +3,13 @@ with every AP left, and the command reaction."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from mypy_extensions import mypyc_attr
 
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import RealmsBase
 from .model import AP_PER_TURN, RealmsCreature, ap_costs
 
@@ -61,8 +60,9 @@ class CompanionRules(RealmsBase):
            "a dodge with every AP left}.",
            actor=args.creature("who dodges"), target=args.creature("who dodges"),
            ap=args.integer("AP left"), automatic=args.flag("the end-of-turn dodge of an "
-                                                          "uncommanded companion"))
-    def apply_dodged(self, state: EncounterState, data: dict[str, Any]) -> None:
+                                                          "uncommanded companion"),
+           optional=("actor",))
+    def apply_dodged(self, state: EncounterState, data: payloads.Dodged) -> None:
         self._store_ap(state, data["target"], data["ap"])
 
     @command("Command a companion (a reaction): it acts as commanded instead of dodging.",
@@ -82,5 +82,5 @@ class CompanionRules(RealmsBase):
 
     @event("{actor} commands {target}, which acts as commanded instead of dodging.",
            actor=args.creature("the character"), target=args.creature("its companion"))
-    def apply_commanded(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_commanded(self, state: EncounterState, data: payloads.Commanded) -> None:
         self.creature(state, data["target"]).commanded = True

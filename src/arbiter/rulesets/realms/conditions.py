@@ -15,6 +15,7 @@ from ...core import Command, Condition, Duration, EncounterState, Event, Invalid
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import RealmsBase
 from .model import MAX_DS, RealmsCreature, conditions_catalogue, modifier
 
@@ -28,7 +29,7 @@ class ConditionRules(RealmsBase):
 
     @event("{target} falls Dying and prone ({ap} AP).",
            target=args.creature("who"), ap=args.integer("AP left"))
-    def apply_fell_dying(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_fell_dying(self, state: EncounterState, data: payloads.FellDying) -> None:
         me = self.creature(state, data["target"])
         me.dying_turns, me.stabilized = 0, False
         self._store_ap(state, me.id, data["ap"])
@@ -99,8 +100,10 @@ class ConditionRules(RealmsBase):
     @event("{target} is {condition.name} ({condition.level})"
            "[, replacing the earlier {replaced.name} ({replaced.level})].",
            target=args.creature("who"), condition=args.mapping("the condition"),
-           replaced=args.mapping("the version it replaces"))
-    def apply_condition_added(self, state: EncounterState, data: dict[str, Any]) -> None:
+           replaced=args.mapping("the version it replaces"),
+           optional=("replaced",))
+    def apply_condition_added(  # type: ignore[override]  # the kernel's fields and more
+            self, state: EncounterState, data: payloads.ConditionAdded) -> None:
         """The same condition never stacks: the version in the event replaces the old one,
         and the old duration does not continue (R-CON-4, R-CON-5)."""
         entity = state.entity(data["target"])
@@ -112,12 +115,12 @@ class ConditionRules(RealmsBase):
            target=args.creature("who"), name=args.text("the condition"),
            kept=args.mapping("the version that stays"),
            refused=args.mapping("the version that does not apply"))
-    def apply_condition_kept(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_condition_kept(self, state: EncounterState, data: payloads.ConditionKept) -> None:
         return None
 
     @event("{target} is knocked prone while flying and falls from {altitude} spaces.",
            target=args.creature("who"), altitude=args.integer("its altitude in spaces"))
-    def apply_began_falling(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_began_falling(self, state: EncounterState, data: payloads.BeganFalling) -> None:
         me = self.creature(state, data["target"])
         me.flying = False
 

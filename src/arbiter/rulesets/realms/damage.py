@@ -12,6 +12,7 @@ from ...core import Command, EncounterState, Event, IllegalCommand, InvalidComma
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import RealmsBase
 from .conditions import set_level
 from .model import BASE_DS, MAX_DS, RealmsCreature, succeeds
@@ -29,7 +30,7 @@ class DamageRules(RealmsBase):
            player="{target} {unsummoned?is unsummoned|dies}.",
            target=args.creature("who"), unsummoned=args.flag("a summoned companion"),
            why=args.text("why"))
-    def apply_died(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_died(self, state: EncounterState, data: payloads.Died) -> None:
         me = self.creature(state, data["target"])
         me.dead = True
         me.unsummoned = bool(data["unsummoned"])
@@ -42,14 +43,16 @@ class DamageRules(RealmsBase):
            armor_uses=args.integer("the armor's reductions this turn"),
            dr_uses=args.mapping("each reduction effect's uses this turn"),
            over_time=args.text("the damage over time it belongs to"),
-           destabilize=args.flag("a stabilized creature's dying damage starts again"))
-    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+           destabilize=args.flag("a stabilized creature's dying damage starts again"),
+           optional=("destabilize", "over_time"))
+    def apply_damaged(self, state: EncounterState, data: payloads.Damaged) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         me.armor_uses = data["armor_uses"]
         me.dr_uses = dict(data["dr_uses"])
-        if data.get("over_time") and data["over_time"] not in me.over_time_seen:
-            me.over_time_seen = [*me.over_time_seen, data["over_time"]]
+        over_time = data.get("over_time")
+        if over_time and over_time not in me.over_time_seen:
+            me.over_time_seen = [*me.over_time_seen, over_time]
         if data.get("destabilize"):
             me.stabilized, me.dying_turns = False, 0
 
@@ -132,7 +135,7 @@ class DamageRules(RealmsBase):
            healed=args.integer("Health regained"), health=args.integer("Health after"),
            bleed=args.integer("the Bleed level left"),
            stabilized=args.flag("a Dying creature is stabilized"))
-    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_healed(self, state: EncounterState, data: payloads.Healed) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         set_level(me, "bleed", data["bleed"])
@@ -181,8 +184,9 @@ class DamageRules(RealmsBase):
            actor=args.creature("who"), target=args.creature("the Dying creature"),
            method=args.text("medicine, bandage, potion, feat or power"),
            d20=args.integer("the d20"), total=args.integer("the roll's total"),
-           ds=args.integer("the Difficulty Score"), stabilized=args.flag("it worked"))
-    def apply_stabilized(self, state: EncounterState, data: dict[str, Any]) -> None:
+           ds=args.integer("the Difficulty Score"), stabilized=args.flag("it worked"),
+           optional=("d20", "ds", "total"))
+    def apply_stabilized(self, state: EncounterState, data: payloads.Stabilized) -> None:
         if data["stabilized"]:
             me = self.creature(state, data["target"])
             me.stabilized, me.dying_turns = True, 0
@@ -201,7 +205,7 @@ class DamageRules(RealmsBase):
     @event("{target} completes a full recovery[: Health {health}], Exhausted {exhausted}.",
            target=args.creature("who"), health=args.integer("Health after (no overheal)"),
            exhausted=args.integer("the Exhausted level left"))
-    def apply_recovered(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_recovered(self, state: EncounterState, data: payloads.Recovered) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         set_level(me, "exhausted", data["exhausted"])

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from mypy_extensions import mypyc_attr
 
 from ...core import Command, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import RealmsBase
 
 
@@ -53,5 +52,5 @@ class EnergyRules(RealmsBase):
     @event("{target} has {energy} Energy now (deficit {deficit}).",
            target=args.creature("who"), energy=args.integer("Energy after"),
            deficit=args.integer("how far below 0 it went (as damage)"))
-    def apply_energy_changed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_energy_changed(self, state: EncounterState, data: payloads.EnergyChanged) -> None:
         self.creature(state, data["target"]).energy = data["energy"]

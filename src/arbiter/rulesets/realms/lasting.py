@@ -22,6 +22,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.roster import lasting_conditions
 from ...dice import DiceSource
+from . import payloads
 from .base import RealmsBase
 from .model import RealmsCreature
 
@@ -140,7 +141,7 @@ class LastingRules(RealmsBase):
 
     @event("{target} is tended after the fight: Bleed and Dying end[, Health {health}].",
            target=args.creature("who"), health=args.integer("Health after"))
-    def apply_tended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_tended(self, state: EncounterState, data: payloads.Tended) -> None:
         me = state.entity_of(data["target"], RealmsCreature)
         me.health = data["health"]
         me.conditions = [x for x in me.conditions if x.name not in ("bleed", "dying")]
@@ -148,7 +149,7 @@ class LastingRules(RealmsBase):
 
     @event("Time passes: {rounds} rounds.", rounds=args.integer("rounds (10 s each)"),
            seconds=args.integer("seconds"))
-    def apply_time_passed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_time_passed(self, state: EncounterState, data: payloads.TimePassed) -> None:
         """Timed conditions come ``rounds`` rounds nearer their end (their end points are
         absolute rounds of the encounter, whose round stays while no turns are played)."""
         rounds = int(data["rounds"])

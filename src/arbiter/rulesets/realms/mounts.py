@@ -14,6 +14,7 @@ from ...core import Command, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
 from .model import RealmsCreature, size_order, succeeds
 from .movement import square_of
@@ -73,8 +74,9 @@ class MountRules(RealmsBase):
            actor=args.creature("the rider"), mount=args.creature("the mount"),
            move_actions=args.integer("move actions bought"), mounted=args.flag("mounted"),
            d20=args.integer("the d20"), total=args.integer("the roll's total"),
-           ds=args.integer("the Difficulty Score"))
-    def apply_mounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+           ds=args.integer("the Difficulty Score"),
+           optional=("d20", "ds", "total"))
+    def apply_mounted(self, state: EncounterState, data: payloads.Mounted) -> None:
         if data["mounted"]:
             me = self.creature(state, data["actor"])
             me.mounted_on = data["mount"]
@@ -96,8 +98,9 @@ class MountRules(RealmsBase):
 
     @event("{actor} dismounts[ at ({at})].",
            actor=args.creature("the rider"), move_actions=args.integer("move actions bought"),
-           at=args.square("where it steps down"))
-    def apply_dismounted(self, state: EncounterState, data: dict[str, Any]) -> None:
+           at=args.square("where it steps down"),
+           optional=("at",))
+    def apply_dismounted(self, state: EncounterState, data: payloads.Dismounted) -> None:
         me = self.creature(state, data["actor"])
         me.mounted_on = None
         me.controls_mount = False
@@ -109,7 +112,7 @@ class MountRules(RealmsBase):
            target=args.creature("the rider"), d20=args.integer("the d20"),
            total=args.integer("the better of Reflex and Might"),
            ds=args.integer("the Difficulty Score"), stays_mounted=args.flag("it stays on"))
-    def apply_unseat_roll(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_unseat_roll(self, state: EncounterState, data: payloads.UnseatRoll) -> None:
         if not data["stays_mounted"]:
             self.creature(state, data["target"]).mounted_on = None
 
@@ -139,8 +142,9 @@ class MountRules(RealmsBase):
            "{total} (d20 {d20}) against DS {ds}{thrown?, and is thrown off|}.",
            actor=args.creature("the rider"), mount=args.creature("the mount"),
            thrown=args.flag("the rider fails to remain on an unwilling mount (R-MNT-6)"),
-           shared=ROLL_FIELDS)
-    def apply_control_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("thrown",))
+    def apply_control_rolled(self, state: EncounterState, data: payloads.ControlRolled) -> None:
         me = self.creature(state, data["actor"])
         me.controls_mount = bool(data["success"])
         if data.get("thrown"):

@@ -25,6 +25,7 @@ from ...core.ruleset import chunks
 from ...dice import DiceSource, roll
 from ...dice.sources import ProbeDice
 from ...limits import MAP_SQUARES
+from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
 from .model import (
     BASE_DS,
@@ -136,7 +137,7 @@ class MovementRules(RealmsBase):
 
     @event("Squares {clear?cleared of|marked as} difficult terrain: {squares}.",
            squares=args.squares("the squares"), clear=args.flag("cleared"))
-    def apply_terrain_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_terrain_set(self, state: EncounterState, data: payloads.TerrainSet) -> None:
         current = {tuple(s) for s in state.extra.get("difficult", [])}
         given = {tuple(s) for s in data["squares"]}
         current = current - given if data["clear"] else current | given
@@ -158,8 +159,9 @@ class MovementRules(RealmsBase):
         return [Event("placed", {"target": target.id, "at": at})]
 
     @event("{target} is placed[ at ({at})].",
-           target=args.creature("who"), at=args.square("the square"))
-    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           target=args.creature("who"), at=args.square("the square"),
+           optional=("at",))
+    def apply_placed(self, state: EncounterState, data: payloads.Placed) -> None:
         self.creature(state, data["target"]).position = data["at"]
 
     def step_cost(self, state: EncounterState, me: RealmsCreature, start: list[int],
@@ -267,8 +269,9 @@ class MovementRules(RealmsBase):
            cost=args.text("the cost in spaces"),
            difficult_steps=args.integer("steps through difficult terrain"),
            move_actions=args.integer("move actions bought"),
-           provoked=args.creatures("flankers it leaves, who may react"))
-    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+           provoked=args.creatures("flankers it leaves, who may react"),
+           optional=("to",))
+    def apply_moved(self, state: EncounterState, data: payloads.Moved) -> None:
         me = self.creature(state, data["actor"])
         if data["to"] is not None:
             me.position = list(data["to"])
@@ -351,7 +354,7 @@ class MovementRules(RealmsBase):
 
     @event("{actor} stands up ({move_actions} move actions bought).",
            actor=args.creature("who"), move_actions=args.integer("move actions bought"))
-    def apply_stood(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_stood(self, state: EncounterState, data: payloads.Stood) -> None:
         return None  # its economy is stored by evolve (apply_economy_of)
 
     @command("Jump as part of movement; beyond the limit a roll against DS 10 + 5 per space.",
@@ -386,8 +389,9 @@ class MovementRules(RealmsBase):
            limit=args.integer("spaces it jumps without a roll"),
            vertical=args.flag("a vertical jump"),
            move_actions=args.integer("move actions bought"),
-           shared=ROLL_FIELDS)
-    def apply_jumped(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("bonus", "d20", "ds", "roller", "skill", "total"))
+    def apply_jumped(self, state: EncounterState, data: payloads.Jumped) -> None:
         return None  # its economy is stored by evolve (apply_economy_of)
 
     @command("Climb: an Athletics roll unless the creature has a Climb Speed (1 AP).",
@@ -420,8 +424,9 @@ class MovementRules(RealmsBase):
            "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
            actor=args.creature("who"), spaces=args.integer("spaces climbed"),
            climb_speed=args.integer("its Climb Speed"),
-           shared=ROLL_FIELDS)
-    def apply_climbed(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("bonus", "d20", "ds", "roller", "skill", "total"))
+    def apply_climbed(self, state: EncounterState, data: payloads.Climbed) -> None:
         return None
 
     @command("Swim: an Acrobatics or Athletics roll unless the creature has a Swim Speed; a "
@@ -460,8 +465,9 @@ class MovementRules(RealmsBase):
            "[: {skill} {total} (d20 {d20}) against DS {ds}], {success?a success|a failure}.",
            actor=args.creature("who"), spaces=args.integer("spaces swum"),
            swim_speed=args.integer("its Swim Speed"),
-           shared=ROLL_FIELDS)
-    def apply_swam(self, state: EncounterState, data: dict[str, Any]) -> None:
+           shared=ROLL_FIELDS,
+           optional=("bonus", "d20", "ds", "roller", "skill", "total"))
+    def apply_swam(self, state: EncounterState, data: payloads.Swam) -> None:
         return None
 
     def fall_setup(self, state: EncounterState, me: RealmsCreature,
@@ -539,8 +545,9 @@ class MovementRules(RealmsBase):
            reflex=args.mapping("the faller's Reflex roll"),
            success=args.flag("the faller's Reflex succeeds"),
            amount=args.integer("the damage after the faller's Reflex"),
-           below_reflex=args.mapping("the Reflex roll of the creature below"))
-    def apply_fell(self, state: EncounterState, data: dict[str, Any]) -> None:
+           below_reflex=args.mapping("the Reflex roll of the creature below"),
+           optional=("amount", "below_reflex", "reflex", "roll"))
+    def apply_fell(self, state: EncounterState, data: payloads.Fell) -> None:
         me = self.creature(state, data["target"])
         me.altitude = 0
         me.flying = False

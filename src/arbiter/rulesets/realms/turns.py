@@ -23,12 +23,14 @@ from ...core import (
     Event,
     IllegalCommand,
     InvalidCommand,
+    kernel_payloads,
 )
 from ...core import catalogue as args
 from ...core.catalogue import event, extends
 from ...core.copying import peek
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
 from .model import AP_PER_TURN, RealmsCreature, modifier, reduce_with_floor
 from .mounts import unruly
@@ -169,7 +171,7 @@ class TurnRules(RealmsBase):
            "{total} (d20 {d20}) against DS {ds}.",
            actor=args.creature("the rider"), mount=args.creature("the mount"),
            shared=ROLL_FIELDS)
-    def apply_stay_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_stay_rolled(self, state: EncounterState, data: payloads.StayRolled) -> None:
         me = self.creature(state, data["actor"])
         me.controls_mount = bool(data["success"])
         if not data["success"]:
@@ -235,14 +237,14 @@ class TurnRules(RealmsBase):
                 f"{me.id} cannot end its turn in {other.id}'s space ({other.id} fills "
                 f"{other.spaces} spaces, not more than double {me.spaces})", rule="R-SIZ-5")
 
-    def apply_turn_started(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
         super().apply_turn_started(state, data)
         state.extra.pop("provoked", None)
         me = peek(state.entities, data["actor"])
         if isinstance(me, RealmsCreature) and me.controls_mount:
             self.creature(state, me.id).controls_mount = False
 
-    def apply_turn_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_turn_ended(self, state: EncounterState, data: kernel_payloads.TurnEnded) -> None:
         super().apply_turn_ended(state, data)
         me = peek(state.entities, data["actor"])
         if isinstance(me, RealmsCreature) and me.commanded:
@@ -250,7 +252,7 @@ class TurnRules(RealmsBase):
 
     @event("Damage reductions reset for {targets}.",
            targets=args.creatures("whose armor, reductions and shield halving resets"))
-    def apply_reductions_reset(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_reductions_reset(self, state: EncounterState, data: payloads.ReductionsReset) -> None:
         for who in data["targets"]:
             me = self.creature(state, who)
             me.armor_uses, me.dr_uses, me.shield_uses = 0, {}, 0
@@ -259,8 +261,9 @@ class TurnRules(RealmsBase):
            "{destabilize?, and is no longer stabilized|}.",
            target=args.creature("who bleeds"), lost=args.integer("Health lost"),
            health=args.integer("Health after"),
-           destabilize=args.flag("a stabilized creature's dying damage starts again"))
-    def apply_bled(self, state: EncounterState, data: dict[str, Any]) -> None:
+           destabilize=args.flag("a stabilized creature's dying damage starts again"),
+           optional=("destabilize",))
+    def apply_bled(self, state: EncounterState, data: payloads.Bled) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         if data.get("destabilize"):
@@ -271,7 +274,7 @@ class TurnRules(RealmsBase):
            target=args.creature("who is Dying"), turn=args.integer("the dying turn"),
            roll=args.mapping("the damage roll"), pipeline=args.mapping("the damage's steps"),
            taken=args.integer("damage taken"), health=args.integer("Health after"))
-    def apply_dying_damage(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_dying_damage(self, state: EncounterState, data: payloads.DyingDamage) -> None:
         me = self.creature(state, data["target"])
         me.health = data["health"]
         me.dying_turns = data["turn"]

@@ -25,6 +25,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import ZonesBase
 from .cover import cover_bonus
 from .damage import damage_events, hit_for, injury_of
@@ -338,11 +339,13 @@ class Aoe(ZonesBase):
            why=args.mapping("why a creature takes what it takes, or nothing"),
            damage_taken=args.mapping("damage taken by each creature"),
            bright_light=args.items("the zones lit until the end of the attacker's next turn "
-                                   "(Z-ZAO-10)"))
-    def apply_zaoe_resolved(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if data.get("bright_light"):  # a new map of lights, not changed in place
+                                   "(Z-ZAO-10)"),
+           optional=("bright_light", "high_engagement", "offense", "random", "rolls"))
+    def apply_zaoe_resolved(self, state: EncounterState, data: payloads.ZaoeResolved) -> None:
+        bright = data.get("bright_light")
+        if bright:  # a new map of lights, not changed in place
             lights = dict(state.extra.get("lights", {}))
-            for zone in data["bright_light"]:
+            for zone in bright:
                 lights[zone] = {"by": data["actor"], "round": state.round}
             state.extra["lights"] = lights
 

@@ -14,7 +14,7 @@ from ...core import Command, Condition, Deferred, EncounterState, Event, Illegal
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
-from . import shots
+from . import payloads, shots
 from .aoe import attack_aoe
 from .base import ZonesBase
 from .cover import cover_bonus
@@ -234,7 +234,7 @@ class Attacks(ZonesBase):
            cover_ignored=args.text("why the cover bonus did not count"),
            stopped_by_cover=args.flag("the cover bonus stopped it: not a hit (Z-COV-13)"),
            taken=args.integer("damage taken"),
-           pipeline=args.items("the steps of damage and drive"),
+           pipeline=args.mapping("the steps of damage and drive"),
            injury=args.mapping("the injury type and its d20"),
            results=args.mapping("each target's result (full-auto at several targets)"),
            aoe=args.text("burst or spray"),
@@ -245,11 +245,17 @@ class Attacks(ZonesBase):
            inclusion=args.mapping("each candidate's chance, d100 and inclusion"),
            effects=args.mapping("who took impact or area"),
            damage_taken=args.mapping("damage taken by each creature struck"),
-           collapse_check=args.text("a powerful AoE indoors (Z-AOE-16)"))
-    def apply_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
-        if "ammo" in data:  # replaced, never changed in place (metadata=SHARED in model.py)
+           collapse_check=args.text("a powerful AoE indoors (Z-AOE-16)"),
+           optional=("ammo", "aoe", "aoe_source", "area", "attacker_learns", "collapse_check",
+                     "cover_ignored", "critical", "critical_denied", "damage_taken", "defense",
+                     "effects", "engagement", "impact", "impact_hit", "inclusion", "injury",
+                     "offense", "offense_note", "offense_success", "outcome", "pipeline",
+                     "random_target", "results", "stopped_by_cover", "taken", "target"))
+    def apply_attacked(self, state: EncounterState, data: payloads.Attacked) -> None:
+        ammo = data.get("ammo")
+        if ammo is not None:  # replaced, never changed in place (metadata=SHARED in model.py)
             who = self.creature(state, data["actor"])
-            who.ammo = {**who.ammo, data["ammo"]["weapon"]: data["ammo"]["left"]}
+            who.ammo = {**who.ammo, ammo["weapon"]: ammo["left"]}
 
     def _ranged_hit(self, state: EncounterState, command: Command, shot: Shot,
                     target: Creature, critical: bool,
@@ -378,17 +384,18 @@ class Attacks(ZonesBase):
            interferes=args.flag("it interferes with the target's ranged attacks (Z-MI-1)"),
            defense=args.mapping("the target's defense roll"),
            hit=args.flag("the attack hit"), taken=args.integer("damage taken"),
-           pipeline=args.items("the steps of armor, shield and drive"),
+           pipeline=args.mapping("the steps of armor, shield and drive"),
            outnumbering=args.mapping("the creatures of the attacker's and the defender's "
                                      "groups counted for outnumbering dice: not those in "
-                                     "cover (Z-COV-9, ruling ZR-8)"))
-    def apply_melee_attacked(self, state: EncounterState, data: dict[str, Any]) -> None:
+                                     "cover (Z-COV-9, ruling ZR-8)"),
+           optional=("defense", "interferes", "offense", "pipeline", "taken"))
+    def apply_melee_attacked(self, state: EncounterState, data: payloads.MeleeAttacked) -> None:
         return None
 
     @event("{by}'s melee attack interferes with {target}'s ranged attacks.",
            target=args.creature("who suffers melee interference"),
            by=args.creature("the melee attacker"))
-    def apply_interfered(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_interfered(self, state: EncounterState, data: payloads.Interfered) -> None:
         who = self.creature(state, data["target"])
         if data["by"] not in who.interference:  # replaced (metadata=SHARED in model.py)
             who.interference = [*who.interference, data["by"]]

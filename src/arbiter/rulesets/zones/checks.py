@@ -3,14 +3,13 @@ model itself is :mod:`.rolls`."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from mypy_extensions import mypyc_attr
 
 from ...core import Command, EncounterState, Event
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import ZonesBase
 from .model import STATS
 from .rolls import HINDRANCE_LIMIT, roll_check
@@ -56,5 +55,5 @@ class Checks(ZonesBase):
            actor=args.creature("who rolls"),
            roll=args.mapping("the roll: dice, rolled, natural, Hindrance, total, stat, text"),
            success=args.flag("the roll succeeds"))
-    def apply_rolled(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_rolled(self, state: EncounterState, data: payloads.Rolled) -> None:
         return None

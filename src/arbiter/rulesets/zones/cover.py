@@ -11,6 +11,7 @@ from ...core import Command, Condition, EncounterState, Event, IllegalCommand, I
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import ZonesBase, cover_data, cover_refusal
 from .model import Creature, band_distance, cover_chart, engaged, group_defenders, group_mates
 
@@ -58,7 +59,7 @@ class Cover(ZonesBase):
            "[{cover.improved?, improved|}][{cover.roofed?, roofed|}].",
            actor=args.creature("who takes cover"),
            cover=args.mapping("environment, bonus, improved, roofed"))
-    def apply_cover_taken(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_cover_taken(self, state: EncounterState, data: payloads.CoverTaken) -> None:
         who = self.creature(state, data["actor"])
         who.conditions = [c for c in who.conditions if c.name != "cover"]
         who.conditions.append(Condition("cover", data=dict(data["cover"])))
@@ -75,7 +76,7 @@ class Cover(ZonesBase):
 
     @event("{target} is no longer in cover[ ({why})].",
            target=args.creature("who leaves cover"), why=args.text("why"))
-    def apply_cover_left(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_cover_left(self, state: EncounterState, data: payloads.CoverLeft) -> None:
         who = self.creature(state, data["target"])
         who.conditions = [c for c in who.conditions if c.name != "cover"]
 

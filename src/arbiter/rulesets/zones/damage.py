@@ -34,6 +34,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.rounding import round_down, round_up
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import ZonesBase
 from .model import DAMAGE_TYPES, RULINGS, Creature, Effect, Weapon, injury_type
 from .turns import aftermath
@@ -120,10 +121,11 @@ class Damage(ZonesBase):
            target=args.creature("who takes the damage"),
            source=args.creature("the attacker (gm: the game master)"),
            taken=args.integer("damage taken"), health=args.integer("health after"),
-           pipeline=args.items("the steps of kinetic shielding, armor and drive"),
+           pipeline=args.mapping("the steps of kinetic shielding, armor and drive"),
            kinetic_shielding=args.integer("the kinetic shielding charge left"),
-           injury=args.mapping("the injury type and its d20 (none: the GM's or area damage)"))
-    def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+           injury=args.mapping("the injury type and its d20 (none: the GM's or area damage)"),
+           optional=("injury",))
+    def apply_damaged(self, state: EncounterState, data: payloads.Damaged) -> None:
         who = self.creature(state, data["target"])
         who.health = data["health"]
         who.kinetic_shielding = data["kinetic_shielding"]
@@ -171,7 +173,7 @@ class Damage(ZonesBase):
 
     @event("{target} is healed[ to {health} health].", target=args.creature("who is healed"),
            health=args.integer("health after"))
-    def apply_healed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_healed(self, state: EncounterState, data: payloads.Healed) -> None:
         self.creature(state, data["target"]).health = data["health"]
 
 

@@ -16,6 +16,7 @@ from ...core import Command, EncounterState, Entity, Event, IllegalCommand, Inva
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
+from . import payloads
 from .base import ZonesBase
 from .model import Creature
 
@@ -88,5 +89,5 @@ class Lasting(ZonesBase):
     @event("{target} rests and regains {regained} Health[ (now {health})].",
            target=args.creature("who rests"), seconds=args.integer("seconds of rest"),
            health=args.integer("Health after"), regained=args.integer("Health regained"))
-    def apply_rested(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_rested(self, state: EncounterState, data: payloads.Rested) -> None:
         state.entity_of(data["target"], Creature).health = data["health"]

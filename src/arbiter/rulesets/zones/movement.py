@@ -13,6 +13,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from ...limits import IMAGE_SIDE
+from . import payloads
 from .base import ZonesBase, names
 from .model import (
     ALTITUDE,
@@ -101,7 +102,7 @@ class Movement(ZonesBase):
 
     @event("Zone {zone} {rect?is drawn at {rect} on the scene|is no longer drawn on the "
            "scene}.", zone=args.text("the zone"), rect=args.items("x, y, width, height"))
-    def apply_region_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_region_set(self, state: EncounterState, data: payloads.RegionSet) -> None:
         regions = {k: v for k, v in state.extra.get("regions", {}).items()
                    if k != data["zone"]}
         if data["rect"] is not None:
@@ -111,7 +112,7 @@ class Movement(ZonesBase):
     @event("Zone {id} ({indoor?indoors|outdoors}) is next to: {adjacent}.",
            id=args.text("the zone"), adjacent=args.items("the zones next to it"),
            indoor=args.flag("indoors"))
-    def apply_zone_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_zone_set(self, state: EncounterState, data: payloads.ZoneSet) -> None:
         # a new zone map with new entries for the zones it changes: the values of
         # ``state.extra`` are replaced, never changed in place (like the creatures' fields)
         zmap = dict(state.extra.get("zones", {}))
@@ -168,7 +169,7 @@ class Movement(ZonesBase):
            zone=args.text("the zone it is in now"), group=args.text("its group now"),
            engagement=args.text("its engagement now"),
            altitude=args.integer("its altitude now (0: the ground)"))
-    def apply_moved(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_moved(self, state: EncounterState, data: payloads.Moved) -> None:
         who = self.creature(state, data["target"])
         who.zone, who.group = data["zone"], data["group"]
         who.engagement, who.altitude = data["engagement"], data["altitude"]
@@ -198,7 +199,7 @@ class Movement(ZonesBase):
     @event("{target} is placed in zone {zone} (engagement {engagement}).",
            target=args.creature("who"), zone=args.text("the zone it is in now"),
            engagement=args.text("its engagement now"))
-    def apply_placed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_placed(self, state: EncounterState, data: payloads.Placed) -> None:
         who = self.creature(state, data["target"])
         who.zone, who.engagement = data["zone"], data["engagement"]
 
@@ -226,7 +227,7 @@ class Movement(ZonesBase):
            engagement=args.text("its engagement now"),
            altitude=args.integer("its altitude now (0: the ground)"),
            distance=args.text("how far it was moved (a range band)"))
-    def apply_displaced(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_displaced(self, state: EncounterState, data: payloads.Displaced) -> None:
         self.apply_moved(state, data)
 
     @command("Two groups become engaged with each other.",
@@ -247,7 +248,7 @@ class Movement(ZonesBase):
     @event("{ids} are now in engagement {engagement}.",
            ids=args.creatures("the creatures whose engagement changes"),
            engagement=args.text("their engagement now"))
-    def apply_engaged(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_engaged(self, state: EncounterState, data: payloads.Engaged) -> None:
         for who in data["ids"]:
             self.creature(state, who).engagement = data["engagement"]
 
@@ -281,7 +282,7 @@ class Movement(ZonesBase):
 
     @event("{actor} touches {target}.", actor=args.creature("who touches"),
            target=args.creature("who is touched"))
-    def apply_touched(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_touched(self, state: EncounterState, data: payloads.Touched) -> None:
         actor = self.creature(state, data["actor"])
         if data["target"] not in actor.touching:  # replaced, never changed (model.py: SHARED)
             actor.touching = [*actor.touching, data["target"]]
@@ -289,7 +290,7 @@ class Movement(ZonesBase):
     @event("{actor} no longer touches {target}[ ({why})].",
            actor=args.creature("who touched"), target=args.creature("who was touched"),
            why=args.text("why the touch ends"))
-    def apply_touch_ended(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_touch_ended(self, state: EncounterState, data: payloads.TouchEnded) -> None:
         actor = self.creature(state, data["actor"])
         # replaced, never changed (model.py: SHARED)
         actor.touching = [t for t in actor.touching if t != data["target"]]
@@ -338,7 +339,7 @@ class Movement(ZonesBase):
            "[ (directions: {flanking.angles})].",
            target=args.creature("the flanked creature"),
            flanking=args.mapping("angles, or type and groups"))
-    def apply_flanking_set(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_flanking_set(self, state: EncounterState, data: payloads.FlankingSet) -> None:
         self.creature(state, data["target"]).flanking = dict(data["flanking"])
 
     @command("Prioritise a flank at the end of the movement phase: no flanking Hindrance "
@@ -370,7 +371,8 @@ class Movement(ZonesBase):
            "doubled from the other directions.",
            actor=args.creature("the defender"), target=args.creature("the defender"),
            groups=args.items("the groups prioritised"))
-    def apply_flank_prioritized(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_flank_prioritized(self, state: EncounterState,
+                                data: payloads.FlankPrioritized) -> None:
         who = self.creature(state, data["target"])
         who.flanking = {**who.flanking, "prioritized": list(data["groups"])}
 

@@ -14,6 +14,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import aoe as area
+from . import payloads
 from .base import ZonesBase
 from .model import (
     ALTITUDE,
@@ -195,7 +196,7 @@ class Odds(ZonesBase):
 
     @event("The odds of {of.do}: {odds}.", of=args.mapping("the command"),
            odds=args.mapping("the exact chances, as fractions"))
-    def apply_odds_computed(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_odds_computed(self, state: EncounterState, data: payloads.OddsComputed) -> None:
         return None
 
 

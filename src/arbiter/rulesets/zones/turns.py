@@ -14,6 +14,7 @@ from ...core import catalogue as args
 from ...core.catalogue import event
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
+from . import payloads
 from .base import ZonesBase
 from .model import Creature, creatures
 
@@ -66,13 +67,14 @@ class Turns(ZonesBase):
 
     @event("{target}'s melee interference ends.",
            target=args.creature("who no longer suffers melee interference"))
-    def apply_interference_cleared(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_interference_cleared(self, state: EncounterState,
+                                   data: payloads.InterferenceCleared) -> None:
         self.creature(state, data["target"]).interference = []
 
     @event("The bright light that {by}'s ZAoE left in zone {zone} fades.",
            zone=args.text("the zone no longer lit"),
            by=args.creature("the attacker whose energy ZAoE lit it"))
-    def apply_light_faded(self, state: EncounterState, data: dict[str, Any]) -> None:
+    def apply_light_faded(self, state: EncounterState, data: payloads.LightFaded) -> None:
         lights = state.extra.get("lights")
         if lights is not None and data["zone"] in lights:  # replaced, not changed in place
             state.extra["lights"] = {k: v for k, v in lights.items() if k != data["zone"]}
