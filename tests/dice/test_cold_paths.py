@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import icepool
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -333,3 +334,24 @@ def test_what_divides_in_integers(text: str, scale: int | None) -> None:
     if isinstance(node, Func):
         node = node.args[0]
     assert exact._scale(node) == scale
+
+
+# -- keeping from dice of several kinds: states with every kept die placed finish early -----
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 3), st.integers(1, 10)), min_size=2, max_size=4),
+       st.sampled_from(["kh", "kl", "dh", "dl"]), st.integers(0, 6))
+def test_keeping_from_several_kinds_matches_icepool(
+    terms: list[tuple[int, int]], kind: str, count: int
+) -> None:
+    text = "{" + "+".join(f"{n}d{faces}" for n, faces in terms) + f"}}{kind}{count}"
+    dice = [icepool.d(faces) for n, faces in terms for _ in range(n)]
+    total = len(dice)
+    kept = min(count, total) if kind in ("kh", "kl") else max(total - count, 0)
+    highest = kind in ("kh", "dl")
+    pool = icepool.Pool(dice)
+    reference = (pool.highest(kept) if highest else pool.lowest(kept)).sum()
+    den = reference.denominator()
+    expected = {int(k): Fraction(int(v), den) for k, v in reference.items() if v}
+    assert dict(distribution(text).items()) == expected
