@@ -782,7 +782,7 @@ function gmTracker(st) {
   }
   const init = S.commands.initiative;
   const canInit = Boolean(init && st.in_combat);
-  for (const li of out.querySelectorAll("li[data-id]")) {
+  for (const li of /** @type {NodeListOf<HTMLLIElement>} */ (out.querySelectorAll("li[data-id]"))) {
     const id = li.dataset.id;
     const name = nameOf(id);
     if (canInit) {
@@ -805,7 +805,7 @@ function gmTracker(st) {
       });
       li.prepend(dragHandle(li, id, name));
     }
-    const who = li.querySelector(".who");
+    const who = /** @type {HTMLElement} */ (li.querySelector(".who"));
     who.classList.add("aimable");
     who.title = "click: the target of the chosen action";
     who.addEventListener("click", () => pickTarget(id, "order"));

@@ -3,21 +3,40 @@
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment, rewordErrors } from "./api.js";
 import {
-  InputError, LegalOptions, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, ordinals,
+  InputError, LegalOptions, errorText, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, ordinals,
   oddsView, planLine, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { receive, takes } from "./state.js";
 
+/**
+ * @typedef {import("./ui.js").Json} Json
+ * @typedef {{api: Api, campaign: Json, encounter: string, state: Json, records: Json[],
+ *   commands: Record<string, Json>, sub: {close(): void}|null, probe: number,
+ *   timer: ReturnType<typeof setTimeout>|undefined, legal: LegalOptions, last: string, touched: boolean,
+ *   plan: Json, playersRoll: boolean, map: BattleMap}} Page
+ *   what the page holds: its API client (with the player's token), the campaign, the
+ *   encounter shown, its state and log, the commands the player may send, the live
+ *   subscription, the pending odds probe, the map
+ */
+
+/**
+ * An element of the page (play/index.html): its forms, fields and panels.
+ * @param {string} sel
+ * @returns {any}
+ */
 const $ = (sel) => document.querySelector(sel);
+/** @type {Page} */
 const S = {
-  api: null, campaign: null, encounter: null, state: null, records: [], commands: {}, sub: null, probe: 0, timer: null,
-  legal: new LegalOptions(), last: "", touched: false, plan: null, playersRoll: false,
+  api: new Api(null), campaign: null, encounter: "", state: null, records: [], commands: {}, sub: null, probe: 0,
+  timer: undefined, legal: new LegalOptions(), last: "", touched: false, plan: null, playersRoll: false,
+  map: /** @type {any} */ (null),  // made below, once the functions it calls exist
 };
 // The rules' sentences (refusals, reasons) name creatures by id: this page shows names.
 rewordErrors((text) => idsToNames(text, S.state));
 nameIdsWith((text) => idsToNames(text, S.state));
 
+/** @param {string} text */
 function problem(text) {
   $("#problem").hidden = false;
   $("#problem").textContent = text;
@@ -30,7 +49,6 @@ async function boot() {
     return;
   }
   S.api = new Api(given.token);
-  S.campaignId = given.campaign;
   const info = await S.api.get(`/api/campaigns/${given.campaign}`);
   S.campaign = info;
   $("#who").textContent = `${info.name || "player"} · ${info.campaign.name}`;
@@ -44,11 +62,12 @@ async function boot() {
     return;
   }
   const pick = given.encounter || encounters[encounters.length - 1].id;
-  replace($("#encounter-select"), encounters.map((e) => h("option", { value: e.id, selected: e.id === pick }, e.name)));
-  $("#encounter-select").addEventListener("change", (e) => open(e.target.value));
+  replace($("#encounter-select"), encounters.map((/** @type {Json} */ e) => h("option", { value: e.id, selected: e.id === pick }, e.name)));
+  $("#encounter-select").addEventListener("change", (/** @type {Event} */ e) => open(/** @type {HTMLSelectElement} */ (e.target).value));
   await open(pick);
 }
 
+/** @param {string} id */
 async function open(id) {
   if (S.sub) S.sub.close();
   S.encounter = id;
@@ -70,7 +89,7 @@ async function open(id) {
     const out = receive({ state: S.state, records: S.records }, message);
     if (out.record) S.records.push(out.record);
     if (out.state) setState(out.state);
-  }, (status) => {
+  }, (/** @type {string} */ status) => {
     $("#status").textContent = status;
     $("#status").className = `status ${status === "live" ? "live" : ""}`;
   });
@@ -78,11 +97,13 @@ async function open(id) {
   schedule();
 }
 
+/** @param {Json} record */
 function addRecord(record) {
   const out = receive({ state: null, records: S.records }, { type: "update", record });
   if (out.record) S.records.push(out.record);
 }
 
+/** @param {Json} state */
 function setState(state) {
   if (!takes(S.state, state)) return;
   S.state = state;
@@ -94,7 +115,9 @@ function myTurn() {
   return S.state.in_combat && S.state.characters.includes(S.state.current);
 }
 
+/** @param {string} id */
 function label(id) { return creatureLabel(S.state, id); }
+/** @param {string} id */
 function nameOf(id) { return creatureName(S.state, id); }
 
 function render() {
@@ -102,7 +125,8 @@ function render() {
   $("#turn-info").textContent = st.in_combat ? `Round ${st.round} · ${st.current ? nameOf(st.current) : "—"}${myTurn() ? " (your turn)" : ""}` : "";
   replace($("#tracker"), withAvatars(tracker(st), st, (hash) => S.map.pictureURL(hash)));
   S.map.update(st);
-  const mine = st.characters.filter((id) => st.entities[id]);
+  /** @type {string[]} */
+  const mine = st.characters.filter((/** @type {string} */ id) => st.entities[id]);
   const others = Object.keys(st.entities).filter((id) => !mine.includes(id));
   replace($("#mine"), mine.length ? mine.map((id) => card(st.entities[id], st, { economy: st.economy[id], current: id === st.current })) : h("p", { class: "muted" }, "No character of yours is in this encounter."));
   replace($("#others"), others.map((id) => card(st.entities[id], st, { current: id === st.current })));
@@ -121,7 +145,7 @@ function fillOptions() {
   // the arguments the rules leave to the game master are not the player's to set
   const args = commandArgs(spec).filter((a) => !["actor", "target"].includes(a.name) && a.who !== "gm");
   // the required ones in view, the optional ones one click away (as on the GM's console)
-  const field = (a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
+  const field = (/** @type {Json} */ a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
   const optional = args.filter((a) => a.optional);
   replace($("#opts"), args.filter((a) => !a.optional).map(field),
     optional.length ? h("details", { class: "more-opts" }, h("summary", {}, `Options (${optional.length})`),
@@ -130,11 +154,13 @@ function fillOptions() {
   replace($("#do-help"), spec ? spec.summary : "");
 }
 
+/** @returns {Record<string, Json>} */
 function baseCommand() {
+  /** @type {Record<string, Json>} */
   const command = { do: $("#do").value, actor: $("#actor").value };
-  for (const input of $("#opts").querySelectorAll("[data-arg]")) {
+  for (const input of /** @type {NodeListOf<HTMLElement>} */ ($("#opts").querySelectorAll("[data-arg]"))) {
     const value = readArg(input);
-    if (value !== undefined) command[input.dataset.arg] = value;
+    if (value !== undefined) command[input.dataset.arg || ""] = value;
   }
   return command;
 }
@@ -146,10 +172,12 @@ function schedule() {
 }
 
 // The legal options of a creature's turn now, once per state version (ui.js LegalOptions).
+/** @param {string} actor */
 function optionsOf(actor) {
   return S.legal.of(S.api, S.encounter, actor, S.state.version);
 }
 
+/** @param {Record<string, Json>} command */
 function complete(command) {
   return isComplete(S.commands[command.do], command);
 }
@@ -161,12 +189,14 @@ async function probe() {
   try {
     base = baseCommand();
   } catch (err) {
-    replace($("#odds"), h("p", { class: "warn" }, err.message));
+    replace($("#odds"), h("p", { class: "warn" }, errorText(err)));
     return;
   }
-  const ask = (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
+  const ask = (/** @type {Json} */ command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command });
+  /** @type {(command: Json, head?: string) => Promise<void>} */
   const show = async (command, head) => {
-    const out = await ask(command).catch((err) => ({ error: err.message }));
+    /** @type {Json} */
+    const out = await ask(command).catch((err) => ({ error: errorText(err) }));
     if (seq !== S.probe) return;
     S.plan = out.dice_plan || null;
     showPlan();
@@ -177,7 +207,7 @@ async function probe() {
   try {
     data = await optionsOf(base.actor);
   } catch (err) {
-    if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, err.message));
+    if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, errorText(err)));
     return;
   }
   if (seq !== S.probe) return;
@@ -185,7 +215,7 @@ async function probe() {
     schedule();
     return;
   }
-  const option = data.options.find((o) => o.command === base.do) || null;
+  const option = data.options.find((/** @type {Json} */ o) => o.command === base.do) || null;
   if ($("#target-row").hidden) {
     replace($("#why-not"), option && !option.legal ? h("span", { class: "warn" }, refusalText(option)) : null);
     if (option && option.legal && complete(base)) await show(base);
@@ -194,7 +224,7 @@ async function probe() {
   }
   const sel = $("#target");
   const { legal, illegal, pick, why } = targetChoices(option, { keep: sel.value, touched: S.touched, last: S.last });
-  const tag = (t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (yourself)" : t.down ? " (down)" : "");
+  const tag = (/** @type {Json} */ t) => (t.relation === "ally" ? " (ally)" : t.relation === "self" ? " (yourself)" : t.down ? " (down)" : "");
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
     legal.map((t) => h("option", { value: t.id }, `${label(t.id)}${tag(t)}`)),
     illegal.length ? h("optgroup", { label: "not possible" }, illegal.map((t) => h("option", { value: t.id, disabled: true }, `${label(t.id)}: ${refusalText(t)}`))) : null);
@@ -210,10 +240,15 @@ function showPlan() {
   replace($("#dice-plan"), ...planLine($("#dice").value, S.plan));
 }
 
+/**
+ * @param {Record<string, Json>} command
+ * @param {number[]|null} [dice]
+ */
 async function act(command, dice = null) {
   const form = $("#action");
   form.querySelector(".error").textContent = "";
   try {
+    /** @type {Record<string, Json>} */
     const body = { command };
     if (dice) {  // what the player threw first; the server rolls the rest
       body.dice = dice;
@@ -228,7 +263,7 @@ async function act(command, dice = null) {
     setState(out.state);
     replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true, ordinals(S.records))));
   } catch (err) {
-    form.querySelector(".error").textContent = err.message;
+    form.querySelector(".error").textContent = errorText(err);
   }
 }
 
@@ -236,11 +271,11 @@ async function act(command, dice = null) {
 // sends only what the player may see, so the map draws only that.
 S.map = new BattleMap($("#map-panel"), {
   role: "player",
-  image: (key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
-  picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
+  image: (/** @type {string} */ key) => S.api.bytes(`/api/encounters/${S.encounter}/scene/image?v=${encodeURIComponent(key)}`),
+  picture: (/** @type {string} */ hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
   onPicture: () => { if (S.state) replace($("#tracker"), withAvatars(tracker(S.state), S.state, (hash) => S.map.pictureURL(hash))); },
-  odds: (command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
-  submit: async (command) => {
+  odds: (/** @type {Json} */ command) => S.api.post(`/api/encounters/${S.encounter}/odds`, { command }),
+  submit: async (/** @type {Json} */ command) => {
     const out = await S.api.post(`/api/encounters/${S.encounter}/commands`, { command });
     addRecord(out.record);
     setState(out.state);
@@ -248,7 +283,7 @@ S.map = new BattleMap($("#map-panel"), {
   },
 });
 
-$("#action").addEventListener("submit", (e) => {
+$("#action").addEventListener("submit", (/** @type {Event} */ e) => {
   e.preventDefault();
   try {
     const command = baseCommand();
@@ -258,7 +293,7 @@ $("#action").addEventListener("submit", (e) => {
     }
     act(command, S.playersRoll ? typedDice($("#dice").value, S.plan) : null);
   } catch (err) {
-    $("#action .error").textContent = err.message;
+    $("#action .error").textContent = errorText(err);
   }
 });
 $("#end-turn").addEventListener("click", () => act({ do: "next" }));

@@ -5,11 +5,14 @@
 // the dice notation of the campaign's dice box. It talks only to the HTTP API (docs/server.md)
 // and reaches the rest of the console through the hooks app.js gives it.
 import { ApiError } from "./api.js";
-import { InputError, arith, h, label, moreArgs, replace, toast } from "./ui.js";
+import { InputError, arith, errorText, h, label, moreArgs, replace, toast } from "./ui.js";
+
+/** @typedef {import("./ui.js").Json} Json */
 
 // Below this width the left column sits above the cards (style.css): the panels start folded.
 const NARROW = "(max-width: 1180px)";
 const UNITS = ["minutes", "hours", "days"];
+/** @type {[string, string][]} */
 const DIALECTS = [["arbiter", "Arbiter"], ["roll20", "Roll20"], ["foundry", "Foundry VTT"], ["d20", "d20 (Avrae)"]];
 // Keys of a character and of a bestiary entry that have fields of their own in the forms (the
 // rest is the stat block, written "key=value; key=value").
@@ -19,13 +22,16 @@ const BEAST_FIELDS = new Set(["id", "name", "template", "notes"]);
 const NOT_KEPT = new Set(["do", "id", "initiative", "hidden", "owner"]);
 const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** @type {(n: number, one: string, many?: string) => string} */
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** @param {unknown} text */
 function slug(text) {
   return String(text).trim().toLowerCase().replace(/[^a-z0-9_-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 64);
 }
 
 // -- a character's lasting state, in words -------------------------------------------------
+/** @param {Json} w */
 function woundWords(w) {
   const about = [];
   if (w.area) about.push(label(w.area));
@@ -35,6 +41,7 @@ function woundWords(w) {
   return `${label(w.name || "wound")}${about.length ? ` (${about.join(", ")})` : ""}`;
 }
 
+/** @param {Json} c */
 function conditionWords(c) {
   let text = label(c.name);
   if (c.level && c.level !== 1) text += ` ${c.level}`;
@@ -47,12 +54,17 @@ function conditionWords(c) {
  * "Energy 3/5", "hurt: left arm 1/4", "2 wounds: cut (left arm, bleeding 1), fracture
  * (chest)", "fatigue 1", "SP 9/12", its conditions, "ammo: rifle 20"... from the creature as
  * it would join an encounter (any ruleset: the same fields the cards read). */
+/**
+ * @param {Json} e
+ * @returns {string[]}
+ */
 export function carried(e) {
   if (!e) return [];
+  /** @type {string[]} */
   const out = [];
   if (e.dead === true) out.push("dead");
   else if (e.down === true) out.push("down");
-  const meter = (key, name) => {
+  const meter = (/** @type {string} */ key, /** @type {string} */ name) => {
     const now = e[key];
     const most = e[`${key}_max`];
     if (typeof now !== "number" || typeof most !== "number" || (most <= 0 && now === 0)) return;
@@ -61,17 +73,17 @@ export function carried(e) {
   meter("health", "Health");
   meter("energy", "Energy");
   if (e.areas && typeof e.areas === "object") {
-    const hurt = Object.entries(e.areas).filter(([, a]) => a && typeof a.vitality === "number" && a.vitality < a.vitality_max)
+    const hurt = Object.entries(/** @type {Record<string, Json>} */ (e.areas)).filter(([, a]) => a && typeof a.vitality === "number" && a.vitality < a.vitality_max)
       .map(([name, a]) => `${label(name)} ${a.vitality}/${a.vitality_max}`);
     if (hurt.length) out.push(`hurt: ${hurt.join(", ")}`);
   }
   const wounds = Array.isArray(e.wounds) ? e.wounds : [];
   if (wounds.length) out.push(`${plural(wounds.length, "wound")}: ${wounds.map(woundWords).join(", ")}`);
-  const fatigue = wounds.reduce((n, w) => n + (Number(w.fatigue) || 0), 0);
+  const fatigue = wounds.reduce((/** @type {number} */ n, /** @type {Json} */ w) => n + (Number(w.fatigue) || 0), 0);
   if (fatigue) out.push(`fatigue ${fatigue}`);
   if (typeof e.stress === "number" && e.stress) out.push(`stress ${e.stress}`);
   const afflictions = Array.isArray(e.afflictions) ? e.afflictions : [];
-  if (afflictions.length) out.push(`${plural(afflictions.length, "affliction")}: ${afflictions.map((a) => label(a.name || a.id || "?")).join(", ")}`);
+  if (afflictions.length) out.push(`${plural(afflictions.length, "affliction")}: ${afflictions.map((/** @type {Json} */ a) => label(a.name || a.id || "?")).join(", ")}`);
   meter("sp", "SP");
   meter("fp", "FP");
   meter("mp", "MP");
@@ -85,6 +97,7 @@ export function carried(e) {
 }
 
 // Campaign time (seconds) in words: "2 days 12 hours".
+/** @param {number} seconds */
 export function timeWords(seconds) {
   if (!seconds) return "no time has passed yet";
   const days = Math.floor(seconds / 86400);
@@ -98,10 +111,15 @@ export function timeWords(seconds) {
 }
 
 // A bestiary entry's own keys, in words: "health 40 · weapons pistol, knife".
+/** @param {Json} record */
 function blockWords(record) {
   return Object.entries(record).filter(([k]) => !BEAST_FIELDS.has(k) && k !== "side").map(([k, v]) => `${label(k)} ${valueWords(v)}`);
 }
 
+/**
+ * @param {Json} v
+ * @returns {string}
+ */
 function valueWords(v) {
   if (Array.isArray(v)) return v.map(valueWords).join(", ");
   if (v && typeof v === "object") return Object.entries(v).map(([k, x]) => `${label(k)} ${valueWords(x)}`).join(", ");
@@ -109,16 +127,37 @@ function valueWords(v) {
 }
 
 // A stat block as the form's "key=value; key=value" text (lists and mappings as JSON).
+/**
+ * @param {Json} record
+ * @param {Set<string>} own
+ */
 function blockText(record, own) {
   return Object.entries(record).filter(([k]) => !own.has(k))
     .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join("; ");
 }
 
 // -- forms -------------------------------------------------------------------------------
+/**
+ * A field of a form by its name (an input, a select or a textarea: what they share).
+ * @param {Element} form
+ * @param {string} name
+ * @returns {HTMLInputElement}
+ */
 function field(form, name) {
-  return form.querySelector(`[name="${name}"]`);
+  return /** @type {HTMLInputElement} */ (form.querySelector(`[name="${name}"]`));
 }
 
+/**
+ * A part of the panels that build() made (or the page's HTML holds).
+ * @param {Element} root
+ * @param {string} selector
+ * @returns {HTMLElement}
+ */
+function part(root, selector) {
+  return /** @type {HTMLElement} */ (root.querySelector(selector));
+}
+
+/** @param {Element} form */
 function clearError(form) {
   const box = form.querySelector(".error");
   if (box) box.textContent = "";
@@ -127,21 +166,27 @@ function clearError(form) {
 
 // Run `fn` for a form: its error (the server's or the form's own) goes under it, and the field
 // it names is marked (`fields` maps an error's field to the form's box for it; "*": any other).
+/**
+ * @param {Element} form
+ * @param {() => Promise<void>} fn
+ * @param {Record<string, string>} [fields]
+ */
 async function guard(form, fn, fields = {}) {
   clearError(form);
-  const buttons = [...form.querySelectorAll("button[type=submit]")];
+  const buttons = [.../** @type {NodeListOf<HTMLButtonElement>} */ (form.querySelectorAll("button[type=submit]"))];
   buttons.forEach((b) => { b.disabled = true; });
   try {
     return await fn();
-  } catch (err) {
+  } catch (thrown) {
+    const err = /** @type {Json} */ (thrown);
     const box = form.querySelector(".error");
     const named = err.field ? String(err.field).replace(/^command\./, "") : null;
     const own = named ? fields[named] || fields[named.split(".")[0]] || named : null;
     // a field the form has no box for (a stat-block key) is the stat block's ("*")
     const name = own && !form.querySelector(`[name="${CSS.escape(own)}"]`) && fields["*"] ? fields["*"] : own;
-    const input = name ? form.querySelector(`[name="${CSS.escape(name)}"]`) : null;
-    const say = named && !(input && name === own) && !err.message.includes(named) ? `${named}: ` : "";
-    if (box) box.textContent = `${say}${err.message}`;
+    const input = name ? /** @type {HTMLElement|null} */ (form.querySelector(`[name="${CSS.escape(name)}"]`)) : null;
+    const say = named && !(input && name === own) && !errorText(err).includes(named) ? `${named}: ` : "";
+    if (box) box.textContent = `${say}${errorText(err)}`;
     if (input) {
       input.setAttribute("aria-invalid", "true");
       input.focus();
@@ -164,23 +209,55 @@ function errorLine() {
  * open), templates(bestiaryIds) (the bestiary changed), toast(text) (a refusal to show).
  */
 export class RosterPanels {
+  /** @param {Json} hooks */
   constructor(hooks) {
     this.hooks = hooks;
+    /** @type {Json} */
     this.campaign = null;
+    /** @type {Json} */
     this.ruleset = null;
+    /** @type {Json[]} */
     this.characters = [];
+    /** @type {Record<string, Json>} */
     this.now = {};
+    /** @type {Json[]} */
     this.bestiary = [];
+    /** @type {Record<string, string>} */
     this.pictures = {}; // a character's token picture: id -> image hash
+    /** @type {Record<string, string>} */
     this.beastPictures = {}; // a bestiary creature's
+    /** @type {Map<string, string|null>} */
     this.urls = new Map(); // image hash -> object URL ("" while it loads, null if it failed)
+    /** @type {Record<string, Json>} */
     this.filled = {};
+    /** @type {Record<string, Json>} */
     this.templates = {};
+    /** @type {Set<string>} */
     this.picked = new Set();
+    /** @type {{template: string, count: number, side: string}[]} */
     this.creatures = [];
+    /** @type {Record<string, Json>} */
     this.settings = { dice_dialect: "arbiter" };
     this.time = 0;
+    /** @type {Json} */
     this.last = null;
+    // made by build(), once
+    const made = /** @type {any} */ (null);
+    /** @type {HTMLParagraphElement} */ this.clock = made;
+    /** @type {HTMLDivElement} */ this.afterFight = made;
+    /** @type {HTMLButtonElement} */ this.writeBackButton = made;
+    /** @type {HTMLParagraphElement} */ this.writeBackError = made;
+    /** @type {HTMLDivElement} */ this.carriedBox = made;
+    /** @type {HTMLUListElement} */ this.list = made;
+    /** @type {HTMLFormElement} */ this.encounterForm = made;
+    /** @type {HTMLFormElement} */ this.timeForm = made;
+    /** @type {HTMLFormElement} */ this.characterForm = made;
+    /** @type {HTMLDetailsElement} */ this.characterDetails = made;
+    /** @type {HTMLParagraphElement} */ this.lastLine = made;
+    /** @type {HTMLUListElement} */ this.beastList = made;
+    /** @type {HTMLFormElement} */ this.beastForm = made;
+    /** @type {HTMLDetailsElement} */ this.beastDetails = made;
+    /** @type {HTMLDivElement} */ this.fromEncounter = made;
     this.rosterBox = /** @type {HTMLDetailsElement} */ (document.getElementById("roster-panel"));
     this.bestiaryBox = /** @type {HTMLDetailsElement} */ (document.getElementById("bestiary-panel"));
     this.dialectSelect = /** @type {HTMLSelectElement} */ (document.getElementById("dice-dialect"));
@@ -261,7 +338,7 @@ export class RosterPanels {
     this.characterDetails = h("details", { class: "sub" }, h("summary", {}, "+ new character"), this.characterForm);
 
     this.lastLine = h("p", { class: "lastchange muted" });
-    const body = this.rosterBox.querySelector(".rbody");
+    const body = part(this.rosterBox, ".rbody");
     replace(body, this.clock, this.afterFight, this.list, this.characterDetails, this.encounterForm, this.timeForm, this.lastLine);
 
     // the bestiary
@@ -281,13 +358,17 @@ export class RosterPanels {
     this.fromEncounter = h("div", { class: "fromenc" },
       h("label", {}, "From the open encounter", h("select", { name: "from", "aria-label": "creature of the open encounter" })),
       h("button", { type: "button", onclick: () => this.copyFromEncounter() }, "Copy to the form"));
-    replace(this.bestiaryBox.querySelector(".rbody"),
+    replace(part(this.bestiaryBox, ".rbody"),
       h("p", { class: "muted hint" }, "Your own creatures: usable as a template in new encounters and in Add combatant. The ruleset's own templates stay as they are."),
       this.beastList, this.beastDetails, this.fromEncounter);
   }
 
   // -- loading -----------------------------------------------------------------------------
   /** A campaign was opened: `info` is GET /api/campaigns/{cid}, `ruleset` its /api/rulesets entry. */
+  /**
+   * @param {Json} info
+   * @param {Json} ruleset
+   */
   async open(info, ruleset) {
     this.campaign = info.campaign;
     this.ruleset = ruleset;
@@ -298,8 +379,9 @@ export class RosterPanels {
     this.creatures = [];
     this.last = null;
     replace(this.carriedBox);
-    replace(this.timeForm.querySelector(".happened"));
-    replace(this.characterForm.querySelector("datalist"), (info.players || []).map((p) => h("option", { value: p.name })));
+    replace(part(this.timeForm, ".happened"));
+    replace(part(this.characterForm, "datalist"), (info.players || []).map((/** @type {Json} */ p) => h("option", { value: p.name })));
+    /** @type {string[]} */
     const activities = (ruleset && ruleset.activities) || ["rest", "none"];
     replace(field(this.timeForm, "activity"), activities.map((a) => h("option", { value: a }, a === "none" ? "no rest" : a)));
     this.resetCharacterForm();
@@ -333,12 +415,15 @@ export class RosterPanels {
     const shipped = Object.keys(this.templates);
     const mine = this.bestiary.map((b) => b.id);
     const title = this.ruleset ? this.ruleset.title : "the ruleset";
-    const groups = (withNone) => [
+    const groups = (/** @type {boolean} */ withNone) => [
       withNone ? h("option", { value: "" }, "(none: the stat block below)") : null,
       mine.length ? h("optgroup", { label: "Bestiary" }, this.bestiary.map((b) => h("option", { value: b.id }, b.name ? `${b.name} (${b.id})` : b.id))) : null,
       h("optgroup", { label: `${title} templates` }, shipped.map((t) => h("option", { value: t }, this.templates[t].name ? `${this.templates[t].name} (${t})` : t))),
     ];
-    for (const [select, withNone] of [[field(this.characterForm, "template"), true], [field(this.encounterForm, "creature"), false]]) {
+    /** @type {[HTMLInputElement, boolean][]} */
+    const selects = [[field(this.characterForm, "template"), true], [field(this.encounterForm, "creature"), false]];
+    for (const [input, withNone] of selects) {
+      const select = /** @type {HTMLSelectElement} */ (/** @type {unknown} */ (input));
       const keep = select.value;
       replace(select, groups(withNone));
       if (keep && [...select.options].some((o) => o.value === keep)) select.value = keep;
@@ -371,6 +456,7 @@ export class RosterPanels {
     }
   }
 
+  /** @param {Json} c */
   characterItem(c) {
     const words = carried(this.now[c.id]);
     const base = c.template ? (this.templates[c.template] || this.filled[c.template] || {}).name || c.template : null;
@@ -379,7 +465,7 @@ export class RosterPanels {
       h("div", { class: "rhead" },
         this.avatar(this.pictures[c.id]),
         h("input", { type: "checkbox", class: "pick", checked: this.picked.has(c.id), title: `take ${c.name || c.id} into the new encounter`, "aria-label": `pick ${c.id}`,
-          onchange: (e) => { if (e.target.checked) this.picked.add(c.id); else this.picked.delete(c.id); this.renderPicked(); } }),
+          onchange: (/** @type {Event} */ e) => { if (/** @type {HTMLInputElement} */ (e.target).checked) this.picked.add(c.id); else this.picked.delete(c.id); this.renderPicked(); } }),
         h("b", {}, c.name || c.id), c.name && c.name !== c.id ? h("code", {}, c.id) : null,
         c.side ? h("span", { class: "chip side" }, c.side) : null,
         c.hidden ? h("span", { class: "chip" }, "hidden") : null),
@@ -394,11 +480,12 @@ export class RosterPanels {
   }
 
   /** A round token picture before a name, once its bytes have come (nothing without one). */
+  /** @param {string|undefined} hash */
   avatar(hash) {
     if (!hash) return null;
     if (!this.urls.has(hash)) {
       this.urls.set(hash, "");
-      this.api.bytes(`/api/campaigns/${this.cid}/images/${hash}`).then((blob) => {
+      this.api.bytes(`/api/campaigns/${this.cid}/images/${hash}`).then((/** @type {Blob} */ blob) => {
         this.urls.set(hash, URL.createObjectURL(blob));
         this.render();
       }, () => this.urls.set(hash, null));
@@ -409,6 +496,11 @@ export class RosterPanels {
 
   /** "+ picture" (a file sent as it is: the server checks it and scales it to a token) and
    * "no picture": the token every encounter shows for this character or bestiary creature. */
+  /**
+   * @param {string} kind
+   * @param {Json} entry
+   * @param {string|undefined} hash
+   */
   pictureControls(kind, entry, hash) {
     const who = entry.name || entry.id;
     const path = `/api/campaigns/${this.cid}/${kind}/${encodeURIComponent(entry.id)}/image`;
@@ -421,7 +513,7 @@ export class RosterPanels {
         this.last = out.record;
         await this.reload();
       } catch (err) {
-        this.hooks.toast(`${who}'s picture: ${err.message}`);
+        this.hooks.toast(`${who}'s picture: ${errorText(err)}`);
       }
     });
     const pick = h("label", { class: "link picture", title: "a picture for its token on the map, in every encounter it joins" }, hash ? "change picture" : "+ picture", input);
@@ -432,12 +524,13 @@ export class RosterPanels {
         this.last = out.record;
         await this.reload();
       } catch (err) {
-        this.hooks.toast(err.message);
+        this.hooks.toast(errorText(err));
       }
     } }, "no picture");
     return h("span", { class: "pictureops" }, pick, clear);
   }
 
+  /** @param {Json} b */
   beastItem(b) {
     const base = b.template ? (this.templates[b.template] || {}).name || b.template : null;
     const own = blockWords(b);
@@ -456,9 +549,9 @@ export class RosterPanels {
 
   renderPicked() {
     const names = this.characters.filter((c) => this.picked.has(c.id)).map((c) => c.name || c.id);
-    this.encounterForm.querySelector(".picked").textContent = names.length
+    part(this.encounterForm, ".picked").textContent = names.length
       ? `Characters: ${names.join(", ")}` : "Characters: tick them in the roster above.";
-    replace(this.encounterForm.querySelector(".rcreatures"), this.creatures.map((c, i) => h("li", {},
+    replace(part(this.encounterForm, ".rcreatures"), this.creatures.map((c, i) => h("li", {},
       `${c.count} × ${this.templateName(c.template)}${c.side ? ` (side ${c.side})` : ""} `,
       h("button", { type: "button", class: "link", "aria-label": `take out ${c.template}`, onclick: () => { this.creatures.splice(i, 1); this.renderPicked(); } }, "×"))));
     // the builder's win odds (balance.js) follow what the new encounter would hold
@@ -472,6 +565,7 @@ export class RosterPanels {
     return { characters, creatures };
   }
 
+  /** @param {string} id */
   templateName(id) {
     const t = this.bestiary.find((b) => b.id === id) || this.templates[id];
     return t && t.name ? t.name : id;
@@ -482,8 +576,8 @@ export class RosterPanels {
     const st = this.hooks.state();
     const enc = this.hooks.encounter();
     const here = st ? st.entities : {};
-    for (const button of this.list.querySelectorAll("button[data-join]")) {
-      const id = button.dataset.join;
+    for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (this.list.querySelectorAll("button[data-join]"))) {
+      const id = button.dataset.join || "";
       button.disabled = !st || Boolean(here[id]);
       button.textContent = here[id] ? "in the encounter" : "Join the encounter";
       button.title = st ? (here[id] ? "already in the open encounter" : "add it to the open encounter, with what it carries") : "open an encounter first";
@@ -499,10 +593,11 @@ export class RosterPanels {
     replace(from, ids.length ? ids.map((id) => h("option", { value: id }, here[id].name && here[id].name !== id ? `${here[id].name} (${id})` : id))
       : h("option", { value: "" }, "(no encounter open)"));
     if (keep && ids.includes(keep)) from.value = keep;
-    this.fromEncounter.querySelector("button").disabled = ids.length === 0;
+    /** @type {HTMLButtonElement} */ (part(this.fromEncounter, "button")).disabled = ids.length === 0;
   }
 
   // -- the roster --------------------------------------------------------------------------
+  /** @param {HTMLFormElement} form */
   suggestId(form) {
     const id = field(form, "id");
     if (id.disabled || (id.value && id.dataset.auto !== "1")) return;
@@ -528,12 +623,13 @@ export class RosterPanels {
     form.dataset.editing = "";
     field(form, "id").disabled = false;
     field(form, "id").dataset.auto = "1";
-    form.querySelector(".forget").hidden = true;
-    form.querySelector(".cancel").hidden = true;
-    form.querySelector("button[type=submit]").textContent = "Add to the roster";
-    this.characterDetails.querySelector("summary").textContent = "+ new character";
+    /** @type {HTMLElement} */ (form.querySelector(".forget")).hidden = true;
+    /** @type {HTMLElement} */ (form.querySelector(".cancel")).hidden = true;
+    part(form, "button[type=submit]").textContent = "Add to the roster";
+    part(this.characterDetails, "summary").textContent = "+ new character";
   }
 
+  /** @param {Json} c */
   editCharacter(c) {
     const form = this.characterForm;
     this.resetCharacterForm();
@@ -546,10 +642,10 @@ export class RosterPanels {
     field(form, "owner").value = c.owner || "";
     field(form, "more").value = blockText(c, CHARACTER_FIELDS);
     field(form, "notes").value = c.notes || "";
-    form.querySelector(".forget").hidden = false;
-    form.querySelector(".cancel").hidden = false;
-    form.querySelector("button[type=submit]").textContent = "Save";
-    this.characterDetails.querySelector("summary").textContent = `Edit ${c.name || c.id}`;
+    /** @type {HTMLElement} */ (form.querySelector(".forget")).hidden = false;
+    /** @type {HTMLElement} */ (form.querySelector(".cancel")).hidden = false;
+    part(form, "button[type=submit]").textContent = "Save";
+    part(this.characterDetails, "summary").textContent = `Edit ${c.name || c.id}`;
     this.characterDetails.open = true;
     field(form, "name").focus();
   }
@@ -578,12 +674,16 @@ export class RosterPanels {
   }
 
   // The fields a character and a bestiary entry share: template, name, stat block, notes.
+  /**
+   * @param {HTMLFormElement} form
+   * @param {Set<string>} own
+   */
   sheet(form, own) {
     let block;
     try {
       block = moreArgs(field(form, "more").value);
     } catch (err) {
-      throw new InputError(err.message, "more");
+      throw new InputError(errorText(err), "more");
     }
     const clash = Object.keys(block).find((k) => own.has(k));
     if (clash) throw new InputError(`stat block changes: '${clash}' has a field of its own above`, "more");
@@ -595,6 +695,7 @@ export class RosterPanels {
     return body;
   }
 
+  /** @param {Json} c */
   async removeCharacter(c) {
     try {
       const out = await this.api.request("DELETE", `/api/campaigns/${this.cid}/characters/${encodeURIComponent(c.id)}`);
@@ -603,10 +704,11 @@ export class RosterPanels {
       await this.reload();
       toast(`${out.record.text} (undo below)`);
     } catch (err) {
-      toast(err.message, "error");
+      toast(errorText(err), "error");
     }
   }
 
+  /** @param {string} id */
   async join(id) {
     const enc = this.hooks.encounter();
     if (!enc) return;
@@ -615,7 +717,7 @@ export class RosterPanels {
       this.hooks.applied(out);
       toast(out.record.text || `${id} joins`);
     } catch (err) {
-      toast(err.message, "error");
+      toast(errorText(err), "error");
     }
   }
 
@@ -631,7 +733,7 @@ export class RosterPanels {
       this.render();
       toast(out.record.text);
     } catch (err) {
-      toast(err.message, "error");
+      toast(errorText(err), "error");
     }
   }
 
@@ -646,13 +748,13 @@ export class RosterPanels {
       this.last = out.record;
       await this.reload();
       replace(this.carriedBox, h("p", { class: "said" }, `From “${enc.name}”:`),
-        h("ul", { class: "plain" }, out.characters.map((c) => {
+        h("ul", { class: "plain" }, out.characters.map((/** @type {Json} */ c) => {
           const words = carried(this.now[c.id]);
           return h("li", { dataset: { id: c.id } }, h("b", {}, c.name || c.id), " carries away ", words.length ? words.join(" · ") : "nothing: unhurt");
         })));
       toast(out.record.text);
     } catch (err) {
-      this.writeBackError.textContent = err.message;
+      this.writeBackError.textContent = errorText(err);
     } finally {
       this.renderEncounterParts();
     }
@@ -668,7 +770,7 @@ export class RosterPanels {
       count = arith(field(form, "count").value, undefined, "how many");
       if (count < 1 || count > 40) throw new InputError(`how many: ${count} is not 1 to 40`);
     } catch (err) {
-      form.querySelector(".error").textContent = err.message;
+      part(form, ".error").textContent = errorText(err);
       field(form, "count").setAttribute("aria-invalid", "true");
       return;
     }
@@ -705,7 +807,7 @@ export class RosterPanels {
       try {
         amount = arith(field(form, "amount").value, undefined, "amount");
       } catch (err) {
-        throw new InputError(err.message, "amount");
+        throw new InputError(errorText(err), "amount");
       }
       if (amount < 1) throw new InputError("amount: at least 1", "amount");
       if (!this.characters.length) throw new InputError("the roster is empty: time passes for its characters");
@@ -713,11 +815,11 @@ export class RosterPanels {
       const out = await this.api.post(`/api/campaigns/${this.cid}/time`, body);
       this.last = out.record;
       this.time = out.time;
-      const data = (out.record.events || []).find((e) => e.type === "time_advanced")?.data || {};
+      const data = (out.record.events || []).find((/** @type {Json} */ e) => e.type === "time_advanced")?.data || {};
       const names = Object.fromEntries(this.characters.map((c) => [c.id, c.name || c.id]));
       await this.reload();
-      replace(form.querySelector(".happened"), h("p", { class: "said" }, out.record.text),
-        h("ul", { class: "plain" }, (data.who || []).map((id) => {
+      replace(part(form, ".happened"), h("p", { class: "said" }, out.record.text),
+        h("ul", { class: "plain" }, (data.who || []).map((/** @type {string} */ id) => {
           const said = (data.happened || {})[id] || [];
           const words = carried(this.now[id]);
           return h("li", { dataset: { id } }, h("b", {}, names[id] || id), ": ",
@@ -735,10 +837,10 @@ export class RosterPanels {
       this.settings = out.settings;
       this.last = out.record;
       this.render();
-      toast(`the dice box reads ${DIALECTS.find(([v]) => v === value)[1]} notation`);
+      toast(`the dice box reads ${(DIALECTS.find(([v]) => v === value) || [value, value])[1]} notation`);
     } catch (err) {
       this.dialectSelect.value = this.dialect();
-      toast(err.message, "error");
+      toast(errorText(err), "error");
     }
   }
 
@@ -750,10 +852,14 @@ export class RosterPanels {
     form.dataset.editing = "";
     field(form, "id").disabled = false;
     field(form, "id").dataset.auto = "1";
-    form.querySelector(".cancel").hidden = true;
-    this.beastDetails.querySelector("summary").textContent = "+ new creature";
+    /** @type {HTMLElement} */ (form.querySelector(".cancel")).hidden = true;
+    part(this.beastDetails, "summary").textContent = "+ new creature";
   }
 
+  /**
+   * @param {Json} b
+   * @param {boolean} copy
+   */
   editBeast(b, copy) {
     const form = this.beastForm;
     this.resetBeastForm();
@@ -773,8 +879,8 @@ export class RosterPanels {
     field(form, "name").value = b.name || "";
     field(form, "more").value = blockText(b, BEAST_FIELDS);
     field(form, "notes").value = b.notes || "";
-    form.querySelector(".cancel").hidden = false;
-    this.beastDetails.querySelector("summary").textContent = copy ? `Copy of ${b.name || b.id}` : `Edit ${b.name || b.id}`;
+    /** @type {HTMLElement} */ (form.querySelector(".cancel")).hidden = false;
+    part(this.beastDetails, "summary").textContent = copy ? `Copy of ${b.name || b.id}` : `Edit ${b.name || b.id}`;
     this.beastDetails.open = true;
     field(form, copy ? "id" : "name").focus();
   }
@@ -797,6 +903,7 @@ export class RosterPanels {
     }, { more: "more", "*": "more" });
   }
 
+  /** @param {Json} b */
   async removeBeast(b) {
     try {
       const out = await this.api.request("DELETE", `/api/campaigns/${this.cid}/bestiary/${encodeURIComponent(b.id)}`);
@@ -805,7 +912,7 @@ export class RosterPanels {
       await this.reload();
       toast(`${out.record.text} (undo in the Roster panel)`);
     } catch (err) {
-      toast(err.message, "error");
+      toast(errorText(err), "error");
     }
   }
 
@@ -815,7 +922,9 @@ export class RosterPanels {
     const id = field(this.fromEncounter, "from").value;
     const st = this.hooks.state();
     if (!id || !st || !st.entities[id]) return;
+    /** @type {Json} */
     let added = null;
+    /** @type {(command: Json) => void} */
     const visit = (command) => {
       if (!command || typeof command !== "object") return;
       if (command.do === "add" && command.id === id) added = command;
@@ -834,7 +943,7 @@ export class RosterPanels {
     for (let n = 2; this.bestiary.some((b) => b.id === newId); n += 1) newId = `${base}-${n}`;
     this.editBeast({ ...block, id: newId, template: shipped }, true);
     field(this.beastForm, "id").value = newId;
-    this.beastDetails.querySelector("summary").textContent = `Save ${e.name || id} to the bestiary`;
+    part(this.beastDetails, "summary").textContent = `Save ${e.name || id} to the bestiary`;
     if (!added) toast(`no add of ${id} in this encounter's log: only its name and side are copied`, "error");
   }
 }
