@@ -14,9 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from arbiter.core.catalogue import ROLES
 from arbiter.core.registry import available, load_ruleset
+from arbiter.server import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -66,3 +68,29 @@ def test_the_card_fields_and_area_weapons_are_declared(name: str) -> None:
     aims = {"zone" if "zone" in c.args else "creature"
             for c in ruleset.catalogue.values() if c.role == "area"}
     assert set(shown["area_weapons"].values()) == aims, (shown["area_weapons"], aims)
+
+
+def test_the_server_sends_the_roles_and_the_display_to_both_pages(tmp_path: Path) -> None:
+    """What board.js and ui.js read: each command's ``role`` (left out when it has none) and
+    each ruleset's ``display``, by GET /api/rulesets (the console) and an encounter's
+    GET .../commands (the player page, which gets the player's commands only)."""
+    with TestClient(create_app(db=tmp_path / "a.db")) as client:
+        listed = {r["name"]: r for r in client.get("/api/rulesets").json()["rulesets"]}
+        for name, entry in listed.items():
+            ruleset = load_ruleset(name)
+            assert entry["display"] == ruleset.display()
+            roles = {k: c["role"] for k, c in entry["commands"].items() if "role" in c}
+            assert roles == {k: c.role for k, c in ruleset.catalogue.items() if c.role}
+        zones = listed["zones"]
+        assert zones["display"]["area_weapons"] == {"aoe": "creature", "zaoe": "zone"}
+        assert {k: c.get("role") for k, c in zones["commands"].items() if c.get("role")} == {
+            "attack": "area", "zaoe": "area", "move": "move", "place": "place"}
+        made = client.post("/api/campaigns", json={"name": "t", "ruleset": "zones"}).json()
+        gm = {"Authorization": f"Bearer {made['gm_token']}"}
+        cid = made["campaign"]["id"]
+        enc = client.post(f"/api/campaigns/{cid}/encounters", json={"name": "e"}, headers=gm)
+        assert enc.status_code == 201, enc.text
+        eid = enc.json()["encounter"]["id"]
+        out = client.get(f"/api/encounters/{eid}/commands", headers=gm).json()
+        assert out["display"] == load_ruleset("zones").display()
+        assert out["commands"]["place"]["role"] == "place"
