@@ -406,6 +406,10 @@ def compiled(node: Node, source: DiceSource) -> RollResult:
     return _roll_plan(plan, source)
 
 
+def is_compiled(plan: _Plan) -> bool:
+    return plan.step is not None
+
+
 plain_dice = st.builds(
     Dice, st.integers(0, 9), st.integers(1, 12), st.booleans(),
     keep=st.none() | st.builds(Keep, st.sampled_from(["kh", "kl", "dh", "dl"]),
@@ -451,11 +455,11 @@ def test_walked_and_compiled_rolls_agree_seed_by_seed(text: str) -> None:
 def test_a_new_tree_of_plain_dice_is_walked_then_compiled(text: str) -> None:
     node = parse_uncached(text)
     plan = _new_plan(node)
-    assert plan.walks and plan.step is None and plan.flat is None
+    assert plan.walks and not is_compiled(plan) and plan.flat is None
     first = _roll_plan(plan, SeededDice(4))
-    assert plan.step is None  # the first roll compiled nothing...
+    assert not is_compiled(plan)  # the first roll compiled nothing...
     assert first.to_json() == compiled(node, SeededDice(4)).to_json()  # ...until read
-    assert plan.step is not None and not plan.walks
+    assert (is_compiled(plan), plan.walks) == (True, False)
     assert _roll_plan(plan, SeededDice(4)).to_json() == first.to_json()
 
 
@@ -465,7 +469,7 @@ def test_a_plain_sum_with_keeps_is_rolled_by_its_terms(text: str) -> None:
     plan = _new_plan(node)
     assert plan.flat is not None
     result = _roll_plan(plan, SeededDice(8))
-    assert plan.step is None  # nothing compiled until the tree is read
+    assert not is_compiled(plan)  # nothing compiled until the tree is read
     assert result.to_json() == compiled(node, SeededDice(8)).to_json()
 
 

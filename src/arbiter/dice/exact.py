@@ -941,8 +941,10 @@ def _scaled(node: Node, scale: int) -> dict[int, int]:
     scale :func:`_scale` gives it, or any multiple of that)."""
     if isinstance(node, Num):
         return {node.value * scale: 1}
-    if isinstance(node, Dice):
-        dist = _dice(node)
+    if isinstance(node, Dice) or _scale(node) == 1:
+        # (whole numbers all through: sums of them convolved, as the fraction path does)
+        dist = _dice(node) if isinstance(node, Dice) else _eval(node)
+        assert isinstance(dist, Distribution)
         lo = dist.lo
         return {(lo + i) * scale: c for i, c in enumerate(dist.counts) if c}
     if isinstance(node, Group | Label):
