@@ -52,6 +52,15 @@ def test_each_seed_ruleset_has_the_core_modules(ruleset: str) -> None:
     check_core_modules(ruleset)
 
 
+@pytest.mark.parametrize("ruleset", SEEDS)
+def test_the_end_of_the_fight_sits_in_turns(ruleset: str) -> None:
+    """One shape: the kernel's ``side_won`` is emitted from ``turns.py`` alone in each seed
+    ruleset (``base.py`` declares the hook it calls, ``end_of_fight`` or ``winner``)."""
+    found = sorted(p.name for p in package(ruleset).glob("*.py")
+                   if p.name != "turns.py" and "side_won(" in p.read_text(encoding="utf-8"))
+    assert not found, f"{ruleset}: the fight ends outside turns.py, in {found}"
+
+
 def test_no_ruleset_module_is_over_the_limit() -> None:
     check_module_sizes(SRC / "rulesets")
 

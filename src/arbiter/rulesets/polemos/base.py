@@ -615,37 +615,14 @@ class PolemosBase(Ruleset):
                         "target": other.id, "name": cond.name,
                         "why": f"{creature.id} is unconscious"}))
         if downed and after.in_combat:
-            standing = {c.side for c in entities
-                        if isinstance(c, Creature) and c.kind == "creature" and not c.down
-                        and c.id not in downed}
-            if len(standing) <= 1:
-                out.append(self.side_won(next(iter(standing), None)))
-                out.append(Event("combat_ended", {"round": after.round}))
-                out += self._leave_turns(self.lookahead(after, out))
+            out += self.end_of_fight(after, downed, out)
         return out
 
-    def _leave_turns(self, state: EncounterState) -> list[Event]:
-        """As turn-by-turn play ends: every condition timed in turns keeps the rounds it has
-        left and ends by the clock from now on, three seconds a round (P-CON-4, P-TIM-1); one
-        whose end falls in the round just played ends now."""
-        now, round_ = self.clock(state), state.round
-        out: list[Event] = []
-        for entity in state.entities.values():
-            for cond in entity.conditions:
-                d = cond.duration
-                if d.kind != "timed" or d.turn_of is None or d.round is None:
-                    continue
-                left = d.round - round_
-                if left <= 0:
-                    out.append(Event("condition_removed", {"target": entity.id,
-                                                           "name": cond.name,
-                                                           "why": "expired"}))
-                else:
-                    timed = Duration("timed", round=now + left, at="start")
-                    out.append(Event("condition_retimed", {"target": entity.id,
-                                                           "name": cond.name,
-                                                           "duration": timed.to_json()}))
-        return out
+    def end_of_fight(self, after: EncounterState, downed: list[str],
+                     so_far: list[Event]) -> list[Event]:
+        """The fight's end once ``downed`` go down in ``after`` (``so_far``: the events that
+        come before): ``turns.py`` (``TurnRules``) holds it."""
+        raise NotImplementedError
 
     @staticmethod
     def _status_events(creature: Creature, steps: tuple[tuple[str, int, int | None], ...],

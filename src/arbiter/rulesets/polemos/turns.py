@@ -14,6 +14,7 @@ from ...core import (
     Command,
     Condition,
     Deferred,
+    Duration,
     EncounterState,
     Entity,
     Event,
@@ -226,6 +227,44 @@ class TurnRules(PolemosBase):
         """End turn-by-turn play; conditions timed in turns go on by the clock (P-CON-4)."""
         events = super().do_end(state, command, dice)
         return events + self._leave_turns(self.lookahead(state, events))
+
+    def end_of_fight(self, after: EncounterState, downed: list[str],
+                     so_far: list[Event]) -> list[Event]:
+        """When creatures go down (POL-1) and at most one side still has a creature standing:
+        that side wins, turn-by-turn play ends, and conditions timed in turns go on by the
+        clock (P-CON-4)."""
+        standing = {c.side for c in after.entities.values()
+                    if isinstance(c, Creature) and c.kind == "creature" and not c.down
+                    and c.id not in downed}
+        if len(standing) > 1:
+            return []
+        out = [self.side_won(next(iter(standing), None)),
+               Event("combat_ended", {"round": after.round})]
+        return out + self._leave_turns(self.lookahead(after, [*so_far, *out]))
+
+    def _leave_turns(self, state: EncounterState) -> list[Event]:
+        """As turn-by-turn play ends: every condition timed in turns keeps the rounds it has
+        left and ends by the clock from now on, three seconds a round (P-CON-4, P-TIM-1); one
+        whose end falls in the round just played ends now."""
+        now, round_ = self.clock(state), state.round
+        out: list[Event] = []
+        for entity in state.entities.values():
+            for cond in entity.conditions:
+                d = cond.duration
+                if d.kind != "timed" or d.turn_of is None or d.round is None:
+                    continue
+                left = d.round - round_
+                if left <= 0:
+                    out.append(Event("condition_removed", {"target": entity.id,
+                                                           "name": cond.name,
+                                                           "why": "expired"}))
+                else:
+                    timed = Duration("timed", round=now + left, at="start")
+                    out.append(Event("condition_retimed", {"target": entity.id,
+                                                           "name": cond.name,
+                                                           "duration": timed.to_json()}))
+        return out
+
 
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """At the start of a turn: what falls due by the clock, then the bearer's per-round

@@ -260,18 +260,8 @@ class RealmsBase(Ruleset):
         return events
 
     def winner(self, state: EncounterState, down: str) -> list[Event]:
-        """``side_won`` when one side alone has a creature standing, counting ``down`` as
-        out of the fight whatever ``state`` says (it is about to be)."""
-        if "winner" in state.extra:
-            return []
-        sides: dict[str, bool] = {}
-        for e in state.entities.values():
-            if isinstance(e, RealmsCreature) and e.side is not None:
-                sides[e.side] = sides.get(e.side, False) or not (e.down or e.id == down)
-        standing = [s for s, up in sides.items() if up]
-        if len(sides) >= 2 and len(standing) == 1:
-            return [self.side_won(standing[0])]
-        return []
+        """The fight's end once ``down`` goes down: ``turns.py`` (``TurnRules``) holds it."""
+        raise NotImplementedError
 
     def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
         """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""

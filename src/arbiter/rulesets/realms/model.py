@@ -518,6 +518,20 @@ def size_order(creature: RealmsCreature) -> int:
     return sizes()[creature.size].order
 
 
+def out_of_fight(state: EncounterState, entity: Entity) -> bool:
+    """Out of the fight: a creature dead, unsummoned or Dying (R-DTH-1, R-CMP-*, R-DY-1),
+    in one loop (the simulator asks after every command): the one answer, which is
+    ``TurnRules.is_down`` itself and which the simulator's realms tactics call."""
+    if not isinstance(entity, RealmsCreature):
+        return False
+    if entity.dead or entity.unsummoned:
+        return True
+    for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
+        if cond.name == "dying":
+            return True
+    return False
+
+
 __all__ = [
     "AP_PER_TURN",
     "ROUND_HALVES",
@@ -543,6 +557,7 @@ __all__ = [
     "lowered",
     "modifier",
     "needs_arms",
+    "out_of_fight",
     "parse_dice",
     "reduce_with_floor",
     "rulings",

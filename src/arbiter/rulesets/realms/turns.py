@@ -32,7 +32,7 @@ from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
-from .model import AP_PER_TURN, RealmsCreature, modifier, reduce_with_floor
+from .model import AP_PER_TURN, RealmsCreature, modifier, out_of_fight, reduce_with_floor
 from .mounts import unruly
 from .movement import space_sharers
 from .pipeline import resolve
@@ -41,6 +41,20 @@ from .pipeline import resolve
 @mypyc_attr(native_class=False)
 class TurnRules(RealmsBase):
     """Initiative and turns (a mixin of ``RealmsRuleset``)."""
+
+    def winner(self, state: EncounterState, down: str) -> list[Event]:
+        """The end of the fight: ``side_won`` when one side alone has a creature standing,
+        counting ``down`` as out of the fight whatever ``state`` says (it is about to be)."""
+        if "winner" in state.extra:
+            return []
+        sides: dict[str, bool] = {}
+        for e in state.entities.values():
+            if isinstance(e, RealmsCreature) and e.side is not None:
+                sides[e.side] = sides.get(e.side, False) or not (e.down or e.id == down)
+        standing = [s for s, up in sides.items() if up]
+        if len(sides) >= 2 and len(standing) == 1:
+            return [self.side_won(standing[0])]
+        return []
 
     def status(self, state: EncounterState, entity: Entity) -> str:
         """``dead`` when dead or unsummoned (R-DTH-1, R-CMP-*), ``dying`` while Dying
@@ -54,17 +68,8 @@ class TurnRules(RealmsBase):
                 return "dying"
         return STANDING
 
-    def is_down(self, state: EncounterState, entity: Entity) -> bool:
-        """Out of the fight: dead, unsummoned or Dying (``RealmsCreature.down``, read here
-        in one loop: the simulator asks after every command)."""
-        if not isinstance(entity, RealmsCreature):
-            return False
-        if entity.dead or entity.unsummoned:
-            return True
-        for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
-            if cond.name == "dying":
-                return True
-        return False
+    is_down = staticmethod(out_of_fight)
+    """Out of the fight: dead, unsummoned or Dying (``model.out_of_fight``)."""
 
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """The dead and the unsummoned get no turn; a Dying creature still does: it takes its

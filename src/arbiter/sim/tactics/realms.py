@@ -29,26 +29,13 @@ from collections.abc import Iterable, Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Event, Ruleset
-from ...rulesets.realms.model import RealmsCreature, ap_costs, spaces_between
+from ...rulesets.realms.model import RealmsCreature, ap_costs, out_of_fight, spaces_between
 from ...rulesets.realms.movement import distance
 from ..hooks import DamageRecord, register_outcomes
 from ..policy import register_policy
 from .common import accepted, sign
 
 HURT = frozenset({"damaged", "dying_damage"})
-
-
-def defeated(state: EncounterState, entity: Entity) -> bool:
-    """Out of the fight: the ruleset's own answer (``TurnRules.is_down``: dead, unsummoned
-    or Dying), read here without a call through the ruleset."""
-    if not isinstance(entity, RealmsCreature):
-        return False
-    if entity.dead or entity.unsummoned:
-        return True
-    for cond in entity.conditions:  # noqa: SIM110 - a loop: this runs for every command
-        if cond.name == "dying":
-            return True
-    return False
 
 
 def damage(command: Command, events: list[Event]) -> Iterable[DamageRecord]:
@@ -81,7 +68,7 @@ def _target(state: EncounterState, me: RealmsCreature) -> RealmsCreature | None:
     side = me.side
     for other in state.entities.values():
         if (type(other) is RealmsCreature or isinstance(other, RealmsCreature)) and \
-                other.side != side and other.side is not None and not defeated(state, other) \
+                other.side != side and other.side is not None and not out_of_fight(state, other) \
                 and (best is None or other.health < best.health):
             best = other
     return best
@@ -105,7 +92,7 @@ def _target_in_reach(state: EncounterState, ruleset: Ruleset,
     side = me.side
     for other in state.entities.values():
         if (isinstance(other, RealmsCreature) and other.side != side and other.side is not None
-                and not defeated(state, other) and (best is None or other.health < best.health)
+                and not out_of_fight(state, other) and (best is None or other.health < best.health)
                 and _in_reach(state, ruleset, me, other)):
             best = other
     return best
@@ -162,7 +149,7 @@ class Skirmish:
     def choose(self, state: EncounterState, actor: Entity,
                ruleset: Ruleset) -> Iterator[Command]:
         me = state.entities.get(actor.id)
-        if not isinstance(me, RealmsCreature) or defeated(state, me):
+        if not isinstance(me, RealmsCreature) or out_of_fight(state, me):
             return
         if me.companion_of is not None and not me.commanded:
             return
@@ -174,7 +161,7 @@ class Skirmish:
         moved = False
         for _ in range(8):
             me = cast(RealmsCreature, state.entities[actor.id])
-            if defeated(state, me) or _ap(state, me) < costs["attack"]:
+            if out_of_fight(state, me) or _ap(state, me) < costs["attack"]:
                 return
             target = _target(state, me)
             if target is None:
