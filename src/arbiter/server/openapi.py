@@ -34,6 +34,14 @@ QUERY = {"after": {"type": "integer", "minimum": 0, "maximum": 2**53},
 """The query parameters' schemas, as the routes check them."""
 
 
+ROSTER_PICTURES = (
+    ("characters", "character_id", "roster character", "whenever the character joins an "
+     "encounter"),
+    ("bestiary", "creature_id", "bestiary creature", "on each creature added from the entry"),
+)
+"""The campaign's two kinds of token picture: the folder of its route, the path parameter,
+whose picture it is, and where it shows (one PUT and one DELETE operation each)."""
+
 OPERATIONS: tuple[Operation, ...] = (
     Operation("get", "/openapi.json", "This document"),
     Operation("get", "/api/health", "Whether the server and its store are ready"),
@@ -151,18 +159,12 @@ OPERATIONS: tuple[Operation, ...] = (
               "Draw a saved scene on the encounter's map and place the creatures of it "
               "that are here (one batch; not_here counts the others)", "SceneName", "gm",
               created=True),
-    Operation("put", "/api/campaigns/{campaign_id}/characters/{character_id}/image",
-              "A roster character's token picture (scaled to 256 px; a picture command): "
-              "it shows whenever the character joins an encounter", role="gm",
-              created=True, heavy=True, image="in"),
-    Operation("delete", "/api/campaigns/{campaign_id}/characters/{character_id}/image",
-              "The character's token without its picture", role="gm"),
-    Operation("put", "/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
-              "A bestiary creature's token picture (scaled to 256 px; a picture command): "
-              "it shows on each creature added from the entry", role="gm",
-              created=True, heavy=True, image="in"),
-    Operation("delete", "/api/campaigns/{campaign_id}/bestiary/{creature_id}/image",
-              "The bestiary creature's token without its picture", role="gm"),
+    *(op for folder, ident, whose, shows in ROSTER_PICTURES for op in (
+        Operation("put", f"/api/campaigns/{{campaign_id}}/{folder}/{{{ident}}}/image",
+                  f"A {whose}'s token picture (scaled to 256 px; a picture command): it "
+                  f"shows {shows}", role="gm", created=True, heavy=True, image="in"),
+        Operation("delete", f"/api/campaigns/{{campaign_id}}/{folder}/{{{ident}}}/image",
+                  f"The {whose}'s token without its picture", role="gm"))),
     Operation("get", "/api/campaigns/{campaign_id}/images/{image}",
               "A picture of the roster or the bestiary (a player's: of a character they "
               "may read)", role="any", image="out"),
