@@ -7,11 +7,12 @@ import threading
 import time
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import httpx
 import uvicorn
 
-from arbiter.server import create_app
+from arbiter.server import create_app, uvicorn_options
 
 
 def free_port() -> int:
@@ -22,13 +23,17 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """uvicorn serving Arbiter on ``db``; a context manager that waits until it answers."""
+    """uvicorn serving Arbiter on ``db``; a context manager that waits until it answers.
+    ``guarded``: with the options ``arbiter serve`` gives uvicorn (the guarded HTTP protocol
+    that bounds connections and slow headers, ``arbiter.server.guard``)."""
 
-    def __init__(self, db: Path, rate_per_minute: int = 100_000) -> None:
+    def __init__(self, db: Path, rate_per_minute: int = 100_000, guarded: bool = False
+                 ) -> None:
         self.port = free_port()
+        options: dict[str, Any] = {**uvicorn_options(), "lifespan": "on"} if guarded else {
+            "log_level": "warning", "access_log": False, "lifespan": "on"}
         config = uvicorn.Config(create_app(db=db, rate_per_minute=rate_per_minute),
-                                host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, lifespan="on")
+                                host="127.0.0.1", port=self.port, **options)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

@@ -9,19 +9,16 @@ Loopback clients are not counted (a local reverse proxy); the tests count them b
 from __future__ import annotations
 
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
-import uvicorn
 
 from arbiter import limits
-from arbiter.server import create_app, guard, uvicorn_options
+from arbiter.server import guard, uvicorn_options
 
-from .live import free_port
+from .live import LiveServer
 
 CAP = 4
 HEALTH = b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -32,24 +29,8 @@ def port(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
     """The real server (uvicorn with the guarded protocol) in a thread, allowing CAP
     connections per address."""
     monkeypatch.setattr(limits, "CONNECTIONS_PER_ADDRESS", CAP)
-    number = free_port()
-    options = {**uvicorn_options(), "lifespan": "on"}
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(db=tmp_path / "cap.db", rate_per_minute=100_000), host="127.0.0.1",
-        port=number, **options))  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(150):
-            try:
-                if httpx.get(f"http://127.0.0.1:{number}/api/health", timeout=1).is_success:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield number
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    with LiveServer(tmp_path / "cap.db", guarded=True) as live:
+        yield live.port
 
 
 def kept(port: int) -> socket.socket:

@@ -24,13 +24,12 @@ from pathlib import Path
 
 import httpx
 import pytest
-import uvicorn
 
 from arbiter import limits
-from arbiter.server import create_app, uvicorn_options
+from arbiter.server import uvicorn_options
 from arbiter.server.guard import GuardedHttp
 
-from .live import free_port
+from .live import LiveServer, free_port
 
 FILES = 128
 """File descriptors the server process may open."""
@@ -117,21 +116,9 @@ def test_a_request_whose_headers_never_end_is_closed(tmp_path: Path,
     """Past HEADER_SECONDS (0.5 s here) the half-sent connection is closed; a kept-alive
     connection that starts a second request and stops is closed too."""
     monkeypatch.setattr(limits, "HEADER_SECONDS", 0.5)
-    port = free_port()
-    options = {**uvicorn_options(), "lifespan": "on"}
-    assert options["http"] is GuardedHttp
-    server = uvicorn.Server(uvicorn.Config(
-        create_app(db=tmp_path / "a.db", rate_per_minute=100_000), host="127.0.0.1",
-        port=port, **options))  # type: ignore[arg-type]
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        for _ in range(150):
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).is_success:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
+    assert uvicorn_options()["http"] is GuardedHttp
+    with LiveServer(tmp_path / "a.db", guarded=True) as live:
+        port = live.port
         half = socket.create_connection(("127.0.0.1", port))
         half.sendall(REQUEST_LINE)
         kept = socket.create_connection(("127.0.0.1", port))
@@ -146,6 +133,3 @@ def test_a_request_whose_headers_never_end_is_closed(tmp_path: Path,
         assert kept.recv(65536) == b""
         half.close()
         kept.close()
-    finally:
-        server.should_exit = True
-        thread.join(10)
