@@ -22,7 +22,6 @@ import glob
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from server import Connection, free_port, wait_ready  # (bench/server.py)
+from server import Connection, figures, free_port  # (bench/server.py)
+from server import serving as served
 
 LEVELS = (8, 32)
 SERVERS = 2
@@ -87,21 +87,8 @@ def prepare(url: str) -> tuple[str, str]:
 @contextlib.contextmanager
 def serving(url: str) -> Iterator[int]:
     """``arbiter serve`` (``run_server``) on the database at ``url``; yields its port."""
-    port = free_port()
-    code = f"from arbiter.server import run_server; run_server('127.0.0.1', {port}, None)"
-    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL,
-                             env={**os.environ, "ARBITER_DATABASE_URL": url})
-    try:
-        wait_ready(port, child)
+    with served(None, {"ARBITER_DATABASE_URL": url}) as (port, _):
         yield port
-    finally:
-        child.terminate()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
 
 
 async def level(ports: list[int], token: str, eid: str, clients: int, commands: int,
@@ -128,13 +115,8 @@ async def level(ports: list[int], token: str, eid: str, clients: int, commands: 
 
     started = time.perf_counter()
     await asyncio.gather(*(client(i) for i in range(clients)))
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
-    return {"per_s": round(len(latencies) / elapsed, 1),
-            "p50_ms": round(statistics.median(latencies) * 1000, 2),
-            "p99_ms": round(p99 * 1000, 2), "max_ms": round(latencies[-1] * 1000, 2),
-            "commands": len(latencies), "conflicts": statuses.get(409, 0),
+    return {**figures(latencies, time.perf_counter() - started),
+            "conflicts": statuses.get(409, 0),
             "other_errors": sum(n for s, n in statuses.items() if s not in (201, 409))}
 
 

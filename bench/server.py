@@ -123,12 +123,17 @@ async def level(port: int, token: str, encounters: list[str], clients: int, comm
 
     started = time.perf_counter()
     await asyncio.gather(*(client(i) for i in range(clients)))
-    elapsed = time.perf_counter() - started
-    latencies.sort()
+    return figures(latencies, time.perf_counter() - started)
+
+
+def figures(latencies: list[float], elapsed: float) -> dict[str, Any]:
+    """Commands per second over ``elapsed`` seconds, and the median, 99th percentile and
+    slowest of the ``latencies`` (seconds) in milliseconds."""
+    latencies = sorted(latencies)
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
     return {"per_s": round(len(latencies) / elapsed, 1),
             "p50_ms": round(statistics.median(latencies) * 1000, 2),
-            "p99_ms": round(p99 * 1000, 2),
+            "p99_ms": round(p99 * 1000, 2), "max_ms": round(latencies[-1] * 1000, 2),
             "commands": len(latencies)}
 
 
@@ -155,14 +160,17 @@ def wait_ready(port: int, child: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def serving(db: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    """``arbiter serve`` on ``db`` as a child process on a free port of 127.0.0.1, ready to
-    answer; stopped on leaving. Yields the port and the child."""
+def serving(db: Path | None, env: dict[str, str] | None = None
+            ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """``arbiter serve`` on ``db`` (None: the database ``env`` names) as a child process on
+    a free port of 127.0.0.1, ready to answer; stopped on leaving. Yields the port and the
+    child."""
     port = free_port()
+    where = "None" if db is None else f"Path({str(db)!r})"
     code = ("from pathlib import Path; from arbiter.server import run_server; "
-            f"run_server('127.0.0.1', {port}, Path({str(db)!r}))")
+            f"run_server('127.0.0.1', {port}, {where})")
     child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
+                             stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
     try:
         wait_ready(port, child)
         yield port, child
