@@ -49,9 +49,34 @@ class Where:
     calls: list[str] = field(default_factory=list)
     decides: int = 0
     lookaheads: int = 0
+    nested: int = 0
+    """Calls made inside the outermost one in progress (a command's own decides and
+    lookaheads), counted from 1 each time an outermost call starts."""
+    skipped: int = 0
 
     def __str__(self) -> str:
         return f"{self.source}, {self.step}: {' > '.join(self.calls)}"
+
+    def checks(self) -> bool:
+        """Whether the call starting now is checked: every outermost call, the first
+        :data:`ALL_NESTED` calls inside one, and past those the 128th, 256th, 512th... A
+        long wait decides round after round on a state that grows (a wound a round), so
+        checking every one of its nested calls against a deep copy costs the square of
+        the wait; checking these costs at most about twice the last one, linear in it."""
+        if not self.calls:
+            self.nested = 0
+            return True
+        self.nested += 1
+        n = self.nested
+        if n <= ALL_NESTED or n & (n - 1) == 0:
+            return True
+        self.skipped += 1
+        return False
+
+
+ALL_NESTED = 64
+"""Nested calls of one command checked one by one before the check thins out (every
+scenario's command but the long waits' stays under it)."""
 
 
 def deep_copy(state: EncounterState) -> EncounterState:
@@ -268,14 +293,20 @@ def purity_checked(ruleset: Ruleset, where: Where) -> Ruleset:
 
     def decide(state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         where.decides += 1
+        if not where.checks():
+            return real_decide(state, command, dice)
         return read_only(where, "decide", command, state,
                          lambda: real_decide(state, command, dice))
 
     def odds(state: EncounterState, command: Command) -> dict[str, Any]:
+        if not where.checks():
+            return real_odds(state, command)
         return read_only(where, "odds", command, state, lambda: real_odds(state, command))
 
     def lookahead(state: EncounterState, events: list[Event]) -> EncounterState:
         where.lookaheads += 1
+        if not where.checks():
+            return real_lookahead(state, events)
         reference = deep_copy(state)
         label = f"lookahead {[e.type for e in events]}"
         where.calls.append(label)
@@ -448,3 +479,16 @@ def test_a_failure_names_the_file_step_command_and_field(
     file.write_text(SCENARIO, encoding="utf-8")
     with pytest.raises(pytest.fail.Exception, match=message):
         play_checked(file, monkeypatch, "t.yaml", lambda name: kind())
+
+
+def test_a_long_commands_nested_calls_are_checked_one_by_one_then_at_powers_of_two() -> None:
+    """The check stays linear in a long wait (``Where.checks``): every outermost call, the
+    first ALL_NESTED nested ones, then the 128th, 256th and 512th of a thousand."""
+    where = Where("a long wait")
+    assert where.checks()  # the outermost call
+    where.calls.append("decide wait")
+    checked = [n for n in range(1, 1001) if where.checks()]
+    assert checked == [*range(1, ALL_NESTED + 1), 128, 256, 512]
+    assert where.skipped == 1000 - len(checked)
+    where.calls.clear()
+    assert where.checks() and where.nested == 0  # the next command starts again from 1
