@@ -33,6 +33,8 @@ from arbiter.dice import (
 from arbiter.dice.ast import BinOp, Dice, Func, Group, Keep, Neg, Node, Num
 from arbiter.dice.parser import parse_uncached
 
+from .strategies import any_dice, any_expressions
+
 
 def full_path(text: str, dialect: str = "arbiter") -> exact.Distribution:
     node = parse_uncached(text, dialect)
@@ -355,3 +357,42 @@ def test_keeping_from_several_kinds_matches_icepool(
     den = reference.denominator()
     expected = {int(k): Fraction(int(v), den) for k, v in reference.items() if v}
     assert dict(distribution(text).items()) == expected
+
+
+# -- small expressions skip the estimate: check accepts every one -----------------------------
+
+_small_base = any_expressions(any_dice(faces=100, count=10, keep=10), max_leaves=8)
+_small_trees = _small_base | st.builds(
+    lambda op, x, v: BinOp(op, Group(x), Num(v)),
+    st.sampled_from(["+", "-", "*", "%", "/", "/^"]), _small_base, st.integers(1, 12_000))
+
+
+@settings(max_examples=600, deadline=None)
+@given(_small_trees)
+def test_check_accepts_every_small_expression(node: Node) -> None:
+    """``exact.small`` lets ``distribution`` skip ``check``: whatever it calls small,
+    ``check`` accepts with less than half the work limit (so it cannot refuse it)."""
+    if exact.small(node):
+        assert exact.check(node) <= limits.MAX_EXACT_WORK // 2
+
+
+@pytest.mark.parametrize("text", [
+    # small trees near the bounds: many pairs, big values
+    "10d100kh5%99*99", "abs(10dT-450)%97*(10dF)", "(1d100%70)*(1d100%68)",
+    "(10d100>=50f3)*(1d4)+5000", "rem(10d6-9000,1d20)",
+])
+def test_the_biggest_small_expressions_are_far_inside_the_limits(text: str) -> None:
+    node = parse(text)
+    assert exact.small(node)
+    assert exact.check(node) <= limits.MAX_EXACT_WORK // 10
+    assert distribution(text) == full_path(text)
+
+
+@pytest.mark.parametrize(("text", "is_small"), [
+    ("2d20%7", True), ("(1d20+5)>=2d6+8", True), ("6d6k>4", True), ("rem(2d6-9,4)", True),
+    ("1d10r1r3", False), ("6d6!", False), ("floor(3d6/2)", False), ("{2d6,1d20}kh1", False),
+    ("11d6", False), ("1d101", False), ("1d6*10001", False), ("100d6>1", False),
+    ("5d100*5d100", False),
+])
+def test_what_is_small(text: str, is_small: bool) -> None:
+    assert exact.small(parse(text)) is is_small

@@ -1799,6 +1799,92 @@ def check(node: Node) -> int:
     return work
 
 
+# -- small expressions, known to be inside every limit without the estimate ----------------
+#
+# Profiled for issue 35 (first calls in a fresh process): the estimate (``check``) cost
+# 35-150 µs of a small expression's 0.2-0.35 ms, the first run of a few hundred lines of
+# code. An expression small enough that no step of it can come near any limit needs none of
+# it: whole numbers all through (no rounding function, whose ``/`` makes fractions), no
+# rerolls, explosions or groups, at most ``SMALL_DICE`` dice of at most ``SMALL_FACES`` faces
+# (``SMALL_TERM`` a term), ``SMALL_NODES`` nodes, and every value within
+# ``±SMALL_MAGNITUDE``, so that the estimate's own counts (each at most ``2 * M + 1`` for a
+# magnitude bound M, or 1 for a number) pair at most ``SMALL_PAIRS`` outcomes a step. Those
+# bounds keep the estimate's work under half of ``MAX_EXACT_WORK`` (about 4e8 units at the
+# most: ``SMALL_NODES`` steps of ``SMALL_PAIRS`` pairs of 266-bit weights, and as many
+# outcomes written as fractions) and far from the other limits;
+# tests/dice/test_cold_paths.py checks that ``check`` accepts every such tree it draws.
+
+SMALL_DICE = 40
+SMALL_TERM = 10
+SMALL_FACES = 100
+SMALL_NODES = 24
+SMALL_MAGNITUDE = 10_000
+SMALL_PAIRS = 20_000
+
+
+def small(node: Node) -> bool:
+    """Whether ``node`` is small in the sense above (``check`` would accept it)."""
+    sizes = [0, 0]  # nodes, dice
+    return _small(node, sizes) is not None
+
+
+def _small(node: Node, sizes: list[int]) -> tuple[int, int] | None:
+    """(a bound on the magnitude of every value of ``node``, a bound on the estimate's
+    count of its outcomes), or None when ``node`` is not small."""
+    sizes[0] += 1
+    if sizes[0] > SMALL_NODES:
+        return None
+    if isinstance(node, Num):
+        v = abs(node.value)
+        return (v, 1) if v <= SMALL_MAGNITUDE else None
+    if isinstance(node, Dice):
+        n = node.count
+        sizes[1] += n
+        if (
+            node.reroll is not None or node.explode is not None or n > SMALL_TERM
+            or node.faces > SMALL_FACES or sizes[1] > SMALL_DICE
+        ):
+            return None
+        most = max(abs(node.lowest), abs(node.highest), abs(node.minimum or 0),
+                   abs(node.maximum or 0), 1) * n
+        return (most, 2 * most + 1) if most <= SMALL_MAGNITUDE else None
+    if isinstance(node, Group | Label | Comment):
+        return _small(node.inner, sizes)
+    if isinstance(node, Neg):
+        return _small(node.operand, sizes)
+    if isinstance(node, BinOp | Comparison):
+        a, b = _small(node.left, sizes), _small(node.right, sizes)
+        if a is None or b is None:
+            return None
+        pairs = a[1] * b[1]
+        if isinstance(node, Comparison):
+            most = 1
+        elif node.op == "+" or node.op == "-":
+            most = a[0] + b[0]
+        elif node.op == "*":
+            most = a[0] * b[0]
+        elif node.op == "%":
+            most = b[0] + 1
+        else:  # / and /^ outside rounding functions: whole divisors, at least 1 apart from 0
+            most = a[0] + 1
+    elif isinstance(node, Func) and (node.name == "abs" or node.name == "rem"):
+        a = _small(node.args[0], sizes)
+        if a is None:
+            return None
+        if node.name == "abs":
+            return a
+        b = _small(node.args[1], sizes)
+        if b is None:
+            return None
+        pairs = a[1] * b[1]
+        most = b[0] + 1
+    else:
+        return None
+    if pairs > SMALL_PAIRS or most > SMALL_MAGNITUDE:
+        return None
+    return most, min(pairs, 2 * most + 1)
+
+
 # -- the cache -----------------------------------------------------------------------------
 
 _CACHE: dict[str | Node | tuple[str, str], Distribution] = {}
@@ -1980,7 +2066,8 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
                 _remember(key, dist)
                 return dist
         node = parse_uncached(expression, dialect) if isinstance(expression, str) else expression
-        check(node)
+        if not small(node):
+            check(node)
         result = _eval(node)
         assert isinstance(result, Distribution)  # fractions only inside rounding functions
         dist = result
