@@ -9,11 +9,9 @@ Every topic module (``turns.py``, ``attacks.py``, ``injuries.py``...) holds one 
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from functools import cache
 from typing import Any, ClassVar, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -40,16 +38,13 @@ from .model import (
     ROUNDS_PER,
     WORLD_KEYS,
     Affliction,
-    Bleed,
     Creature,
     Wound,
-    area_facts,
     condition_catalogue,
     make_areas,
     make_armor,
     make_weapon,
     set_world_stats,
-    wound_catalogue,
 )
 from .spheres_math import sphere_range
 
@@ -120,32 +115,6 @@ def walls_of(terrain: dict[str, str], kinds: tuple[str, ...]) -> Walls:
 
 STATUS_MEASURES = ("sp", "fp", "fatigue", "stress")
 """The values the status conditions read, in the order ``_status_events`` is given them."""
-
-
-@cache
-def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
-        tuple[tuple[str, int, int | None], ...], tuple[float, float, float, float]]:
-    """The status conditions ``_consequences`` keeps in step with a creature, in order: the
-    name, the value it reads (its index in ``STATUS_MEASURES``; SP and FP negated: the
-    condition comes at 0 or below) and the threshold at or above which it applies (None:
-    never, under these rulings); and the lowest threshold of each value, in that order
-    (below all of them, no status condition applies). Read-only: it is shared."""
-    fatigue_steps = FATIGUE_THRESHOLDS[fatigue_rule]  # AP-13
-    stress_steps = STRESS_THRESHOLDS[stress_rule][:-1]  # AP-16: the last is a breakdown
-    steps: list[tuple[str, str, int | None]] = [("physical fatigue", "sp", 0),
-                                                ("mental fatigue", "fp", 0)]
-    steps += [(f"fatigue {step}", "fatigue", step if step in fatigue_steps else None)
-              for step in FATIGUE_THRESHOLDS["every-4"]]
-    steps += [(f"stress {i + 1}", "stress", stress_steps[i])
-              for i in range(len(STRESS_THRESHOLDS["5-10-15"]) - 1)]
-    assert {name for name, _, _ in steps} == STATUS_CONDITIONS
-    lowest: dict[str, float] = dict.fromkeys(STATUS_MEASURES, math.inf)
-    for _, measure, threshold in steps:
-        if threshold is not None:
-            lowest[measure] = min(lowest[measure], threshold)
-    sp, fp, fatigue, stress = (lowest[m] for m in STATUS_MEASURES)
-    return tuple((name, STATUS_MEASURES.index(measure), threshold)
-                 for name, measure, threshold in steps), (sp, fp, fatigue, stress)
 
 
 def reach_args() -> dict[str, args.Arg]:
@@ -482,141 +451,41 @@ class PolemosBase(Ruleset):
 
     def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
                     received: int) -> dict[str, Any]:
-        name = str(raw.get("name", ""))
-        if not name:
-            raise InvalidCommand(f"{owner}: a wound needs a 'name'")
-        spec = {**wound_catalogue().get(name, {}), **raw}
-        area = spec.get("area")
-        if spec.get("whole_body"):
-            area = None
-        if area is not None:
-            creature.area(str(area))
-        return {"id": wound_id, "name": name, "area": area,
-                "tags": [str(t) for t in spec.get("tags", [])],
-                "fatigue": int(spec.get("fatigue", 0)), "level": int(spec.get("level", 1)),
-                "known": bool(spec.get("known", True)), "cause": spec.get("cause"),
-                "received": received, "max_days": spec.get("max_days"),
-                "conditions": [str(c) for c in spec.get("conditions", [])],
-                "bleeding": int(spec.get("bleeding", 0)), "source": spec.get("source")}
+        """Declared here, ruled in ``injuries.py``."""
+        raise NotImplementedError
 
     def _new_wound(self, state: EncounterState, creature: Creature, raw: dict[str, Any],
                    why: str, index: int = 0) -> Event:
-        count = int(state.extra.get("wound_count", 0)) + 1 + index
-        data = self._wound_data(creature.id, creature, raw, f"w{count}", self.clock(state))
-        return Event("wound_added", {"target": creature.id, "wound": data, "why": why,
-                                     "count": count, "bleeding": data["bleeding"],
-                                     "source": data["source"]})
+        """Declared here, ruled in ``injuries.py``."""
+        raise NotImplementedError
 
     def _wound_effects(self, creature: Creature, wound: Wound, bleeding: int,
                        source: str | None) -> None:
-        """What a known wound brings: its caused conditions (P-WND-1 via P-CON-6) and the
-        bleeding it starts on its body area (P-BLD-*)."""
-        if not wound.known:
-            return
-        for name in wound.conditions:
-            spec = condition_catalogue().get(name, UNLISTED)
-            cond = Condition(name, 1, spec.tags, wound.id,
-                             Duration("caused", cause=wound.id))
-            kept = self.stack_condition(creature.condition(name), cond)
-            creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
-        if bleeding and wound.area is not None:
-            creature.bleeding = [*creature.bleeding, Bleed(f"b-{wound.id}", wound.area,
-                                                           bleeding, [wound.area], [], source)]
+        """Declared here, ruled in ``injuries.py``."""
+        raise NotImplementedError
 
     @staticmethod
     def _reset_bleeding(creature: Creature, origin: str | None) -> None:
-        creature.bleeding = [  # P-BLD-2
-            replace(bleed, areas=[bleed.origin], pending=[])
-            if origin is None or bleed.origin == origin else bleed
-            for bleed in creature.bleeding]
+        """Declared here, ruled in ``injuries.py``."""
+        raise NotImplementedError
 
     def _new_affliction(self, state: EncounterState, creature: Creature,
                         raw: dict[str, Any]) -> Event:
-        count = int(state.extra.get("affliction_count", 0)) + 1
-        data = {"id": f"a{count}", "name": str(raw["name"]), "area": raw.get("area"),
-                "cause": raw.get("cause"), "tags": [str(t) for t in raw.get("tags", [])],
-                "wound": bool(raw.get("wound", False))}
-        return Event("affliction_added", {"target": creature.id, "affliction": data,
-                                          "count": count})
+        """Declared here, ruled in ``injuries.py``."""
+        raise NotImplementedError
 
     def _consequences(self, state: EncounterState, events: list[Event]) -> list[Event]:
-        """Events that follow from the state after ``events``: physical/mental fatigue
-        (P-FAT-3), fatigue and stress threshold conditions (P-FAT-2, P-STS-4), defeat
-        (POL-1), sustained conditions ending (P-CON-7), and the end of the fight."""
-        # what an attack or critical points change this does not read, nor do the events
-        # after them: looked past without them (a miss, no copy at all)
-        seen = [event for event in events if event.type not in UNSEEN_BY_CONSEQUENCES]
-        return self._consequences_in(state, self.lookahead(state, seen))
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def _consequences_of_damage(self, state: EncounterState, damaged: Event) -> list[Event]:
-        """``_consequences(state, [damaged])`` without a lookahead: ``apply_damaged`` changes
-        the target's SP, FP, body areas' vitality and armor, and who earns the critical
-        damage points; of those ``_consequences`` reads the first three, which the event
-        holds (each hit: 26 lookahead copies a fight on polemos-4v4)."""
-        return self._consequences_in(state, state, damaged.data)
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def _consequences_in(self, state: EncounterState, after: EncounterState,
                          hit: dict[str, Any] | None = None) -> list[Event]:
-        """``_consequences`` given the state after the events too (``after``: a lookahead
-        already taken; ``hit``: a ``damaged`` event's data, not applied to it, whose new
-        values are read for its target); the rulings are read in ``state``, before them."""
-        out: list[Event] = []
-        steps, low = _status_steps(self.ruling(state, "AP-13"), self.ruling(state, "AP-16"))
-        low_sp, low_fp, low_fatigue, low_stress = low
-        vital_zero = self.ruling(state, "POL-1") == "vital-zero"
-        entities = after.entities.values()
-        downed: list[str] = []
-        sustained: list[tuple[Entity, Condition]] = []
-        # one pass over each entity's conditions, wounds and areas (it runs after nearly
-        # every command: 24 → 22 µs a call on states of polemos-4v4)
-        hit_target = hit["target"] if hit is not None else None
-        status_names = STATUS_CONDITIONS
-        for creature in entities:
-            had: list[str] = []  # its status conditions: those that no longer apply go
-            for cond in creature.conditions:
-                if cond.name in status_names:
-                    had.append(cond.name)
-                if cond.duration.kind == "sustained":
-                    sustained.append((creature, cond))
-            if not isinstance(creature, Creature):
-                continue
-            sp, fp = creature.sp, creature.fp
-            vitality: dict[str, int] | None = None  # the hit's new values (apply_damaged)
-            if hit is not None and creature.id == hit_target:
-                result = hit["result"]
-                sp, fp, vitality = result["sp"], result["fp"], result["vitality"] or None
-            fatigue = 0  # Creature.fatigue (a loop: faster than sum() on a few wounds)
-            for wound in creature.wounds:
-                fatigue += wound.fatigue
-            if had or -sp >= low_sp or -fp >= low_fp or fatigue >= low_fatigue \
-                    or creature.stress >= low_stress:
-                out += self._status_events(creature, steps,
-                                           (-sp, -fp, fatigue, creature.stress), had)
-            if vital_zero and not creature.down:
-                zero = False  # a vital area at 0 or below
-                if vitality is None:
-                    zero = area_facts(creature.areas)[0]
-                else:
-                    for name, area in creature.areas.items():
-                        if vitality.get(name, area.vitality) <= 0 and area.vital:
-                            zero = True
-                            break
-                if zero:
-                    out.append(Event("downed", {"target": creature.id}))
-                    downed.append(creature.id)
-        for creature in entities if sustained else ():  # P-CON-7
-            out_cold = creature.has("unconscious") or creature.id in downed or (
-                isinstance(creature, Creature) and creature.down)
-            if not out_cold:
-                continue
-            for other, cond in sustained:
-                if cond.duration.by == creature.id:
-                    out.append(Event("condition_removed", {
-                        "target": other.id, "name": cond.name,
-                        "why": f"{creature.id} is unconscious"}))
-        if downed and after.in_combat:
-            out += self.end_of_fight(after, downed, out)
-        return out
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def end_of_fight(self, after: EncounterState, downed: list[str],
                      so_far: list[Event]) -> list[Event]:
@@ -627,23 +496,8 @@ class PolemosBase(Ruleset):
     @staticmethod
     def _status_events(creature: Creature, steps: tuple[tuple[str, int, int | None], ...],
                        values: tuple[int, int, int, int], had: list[str]) -> list[Event]:
-        """The status conditions to give ``creature`` and to take from it (``_status_steps``;
-        ``values``: those of ``STATUS_MEASURES``, SP and FP negated; ``had``: the status
-        conditions it has)."""
-        out: list[Event] = []
-        for name, measure, threshold in steps:
-            want = threshold is not None and values[measure] >= threshold
-            has = name in had
-            if want and not has:
-                spec = condition_catalogue().get(name, UNLISTED)
-                cond = Condition(name, 1, spec.tags, None,
-                                 Duration("caused", cause="status"))
-                out.append(Event("condition_added", {"target": creature.id,
-                                                     "condition": cond.to_json()}))
-            elif has and not want:
-                out.append(Event("condition_removed", {"target": creature.id, "name": name,
-                                                       "why": "no longer applies"}))
-        return out
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
         """Levels add for conditions whose catalogue entry says ``stack = "add"`` (daze);

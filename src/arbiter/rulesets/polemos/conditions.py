@@ -5,7 +5,9 @@ location's field conditions (P-CON-12).
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -25,8 +27,16 @@ from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...dice import DiceSource
 from . import payloads
-from .base import PROCESS_CAUSE, PolemosBase
-from .model import Creature, condition_catalogue, unlisted_condition
+from .base import (
+    FATIGUE_THRESHOLDS,
+    PROCESS_CAUSE,
+    STATUS_CONDITIONS,
+    STATUS_MEASURES,
+    STRESS_THRESHOLDS,
+    UNSEEN_BY_CONSEQUENCES,
+    PolemosBase,
+)
+from .model import Creature, area_facts, condition_catalogue, unlisted_condition
 from .networks import given_by_processes
 
 
@@ -69,6 +79,32 @@ def expire_clock(state: EncounterState, now: int) -> list[Event]:
                                                        "name": cond.name,
                                                        "why": "expired"}))
     return out
+
+
+@cache
+def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
+        tuple[tuple[str, int, int | None], ...], tuple[float, float, float, float]]:
+    """The status conditions ``_consequences`` keeps in step with a creature, in order: the
+    name, the value it reads (its index in ``STATUS_MEASURES``; SP and FP negated: the
+    condition comes at 0 or below) and the threshold at or above which it applies (None:
+    never, under these rulings); and the lowest threshold of each value, in that order
+    (below all of them, no status condition applies). Read-only: it is shared."""
+    fatigue_steps = FATIGUE_THRESHOLDS[fatigue_rule]  # AP-13
+    stress_steps = STRESS_THRESHOLDS[stress_rule][:-1]  # AP-16: the last is a breakdown
+    steps: list[tuple[str, str, int | None]] = [("physical fatigue", "sp", 0),
+                                                ("mental fatigue", "fp", 0)]
+    steps += [(f"fatigue {step}", "fatigue", step if step in fatigue_steps else None)
+              for step in FATIGUE_THRESHOLDS["every-4"]]
+    steps += [(f"stress {i + 1}", "stress", stress_steps[i])
+              for i in range(len(STRESS_THRESHOLDS["5-10-15"]) - 1)]
+    assert {name for name, _, _ in steps} == STATUS_CONDITIONS
+    lowest: dict[str, float] = dict.fromkeys(STATUS_MEASURES, math.inf)
+    for _, measure, threshold in steps:
+        if threshold is not None:
+            lowest[measure] = min(lowest[measure], threshold)
+    sp, fp, fatigue, stress = (lowest[m] for m in STATUS_MEASURES)
+    return tuple((name, STATUS_MEASURES.index(measure), threshold)
+                 for name, measure, threshold in steps), (sp, fp, fatigue, stress)
 
 
 @mypyc_attr(native_class=False)
@@ -227,3 +263,103 @@ class ConditionRules(PolemosBase):
            location=args.text("the location"), conditions=args.items("the conditions"))
     def apply_field_set(self, state: EncounterState, data: payloads.FieldSet) -> None:
         state.extra.setdefault("fields", {})[data["location"]] = list(data["conditions"])
+
+    def _consequences(self, state: EncounterState, events: list[Event]) -> list[Event]:
+        """Events that follow from the state after ``events``: physical/mental fatigue
+        (P-FAT-3), fatigue and stress threshold conditions (P-FAT-2, P-STS-4), defeat
+        (POL-1), sustained conditions ending (P-CON-7), and the end of the fight."""
+        # what an attack or critical points change this does not read, nor do the events
+        # after them: looked past without them (a miss, no copy at all)
+        seen = [event for event in events if event.type not in UNSEEN_BY_CONSEQUENCES]
+        return self._consequences_in(state, self.lookahead(state, seen))
+
+    def _consequences_of_damage(self, state: EncounterState, damaged: Event) -> list[Event]:
+        """``_consequences(state, [damaged])`` without a lookahead: ``apply_damaged`` changes
+        the target's SP, FP, body areas' vitality and armor, and who earns the critical
+        damage points; of those ``_consequences`` reads the first three, which the event
+        holds (each hit: 26 lookahead copies a fight on polemos-4v4)."""
+        return self._consequences_in(state, state, damaged.data)
+
+    def _consequences_in(self, state: EncounterState, after: EncounterState,
+                         hit: dict[str, Any] | None = None) -> list[Event]:
+        """``_consequences`` given the state after the events too (``after``: a lookahead
+        already taken; ``hit``: a ``damaged`` event's data, not applied to it, whose new
+        values are read for its target); the rulings are read in ``state``, before them."""
+        out: list[Event] = []
+        steps, low = _status_steps(self.ruling(state, "AP-13"), self.ruling(state, "AP-16"))
+        low_sp, low_fp, low_fatigue, low_stress = low
+        vital_zero = self.ruling(state, "POL-1") == "vital-zero"
+        entities = after.entities.values()
+        downed: list[str] = []
+        sustained: list[tuple[Entity, Condition]] = []
+        # one pass over each entity's conditions, wounds and areas (it runs after nearly
+        # every command: 24 → 22 µs a call on states of polemos-4v4)
+        hit_target = hit["target"] if hit is not None else None
+        status_names = STATUS_CONDITIONS
+        for creature in entities:
+            had: list[str] = []  # its status conditions: those that no longer apply go
+            for cond in creature.conditions:
+                if cond.name in status_names:
+                    had.append(cond.name)
+                if cond.duration.kind == "sustained":
+                    sustained.append((creature, cond))
+            if not isinstance(creature, Creature):
+                continue
+            sp, fp = creature.sp, creature.fp
+            vitality: dict[str, int] | None = None  # the hit's new values (apply_damaged)
+            if hit is not None and creature.id == hit_target:
+                result = hit["result"]
+                sp, fp, vitality = result["sp"], result["fp"], result["vitality"] or None
+            fatigue = 0  # Creature.fatigue (a loop: faster than sum() on a few wounds)
+            for wound in creature.wounds:
+                fatigue += wound.fatigue
+            if had or -sp >= low_sp or -fp >= low_fp or fatigue >= low_fatigue \
+                    or creature.stress >= low_stress:
+                out += self._status_events(creature, steps,
+                                           (-sp, -fp, fatigue, creature.stress), had)
+            if vital_zero and not creature.down:
+                zero = False  # a vital area at 0 or below
+                if vitality is None:
+                    zero = area_facts(creature.areas)[0]
+                else:
+                    for name, area in creature.areas.items():
+                        if vitality.get(name, area.vitality) <= 0 and area.vital:
+                            zero = True
+                            break
+                if zero:
+                    out.append(Event("downed", {"target": creature.id}))
+                    downed.append(creature.id)
+        for creature in entities if sustained else ():  # P-CON-7
+            out_cold = creature.has("unconscious") or creature.id in downed or (
+                isinstance(creature, Creature) and creature.down)
+            if not out_cold:
+                continue
+            for other, cond in sustained:
+                if cond.duration.by == creature.id:
+                    out.append(Event("condition_removed", {
+                        "target": other.id, "name": cond.name,
+                        "why": f"{creature.id} is unconscious"}))
+        if downed and after.in_combat:
+            out += self.end_of_fight(after, downed, out)
+        return out
+
+    @staticmethod
+    def _status_events(creature: Creature, steps: tuple[tuple[str, int, int | None], ...],
+                       values: tuple[int, int, int, int], had: list[str]) -> list[Event]:
+        """The status conditions to give ``creature`` and to take from it (``_status_steps``;
+        ``values``: those of ``STATUS_MEASURES``, SP and FP negated; ``had``: the status
+        conditions it has)."""
+        out: list[Event] = []
+        for name, measure, threshold in steps:
+            want = threshold is not None and values[measure] >= threshold
+            has = name in had
+            if want and not has:
+                spec = condition_catalogue().get(name, UNLISTED)
+                cond = Condition(name, 1, spec.tags, None,
+                                 Duration("caused", cause="status"))
+                out.append(Event("condition_added", {"target": creature.id,
+                                                     "condition": cond.to_json()}))
+            elif has and not want:
+                out.append(Event("condition_removed", {"target": creature.id, "name": name,
+                                                       "why": "no longer applies"}))
+        return out

@@ -14,6 +14,7 @@ from ...core import (
     Command,
     Condition,
     Deferred,
+    Duration,
     EncounterState,
     Event,
     IllegalCommand,
@@ -22,6 +23,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
+from ...core.conditions import UNLISTED
 from ...dice import DiceSource, roll
 from . import payloads
 from .actions import KINDS
@@ -29,7 +31,16 @@ from .base import DAY, STRESS_THRESHOLDS, WEEK, PolemosBase
 from .checks import roll_skill, success
 from .conditions import cause_present
 from .damage import damage_events
-from .model import Affliction, Bleed, Creature, DamageType, Wound, reveal_table, wound_catalogue
+from .model import (
+    Affliction,
+    Bleed,
+    Creature,
+    DamageType,
+    Wound,
+    condition_catalogue,
+    reveal_table,
+    wound_catalogue,
+)
 
 FATIGUE_CONDITIONS = ("physical fatigue", "mental fatigue")
 """The conditions that give a fatigue wound each round (P-FAT-4), in that order."""
@@ -562,3 +573,62 @@ class InjuryRules(PolemosBase):
            optional=("avoided", "breakdown", "discipline"))
     def apply_stress_changed(self, state: EncounterState, data: payloads.StressChanged) -> None:
         self.creature(state, data["target"]).stress = data["stress"]
+
+    def _wound_data(self, owner: str, creature: Creature, raw: dict[str, Any], wound_id: str,
+                    received: int) -> dict[str, Any]:
+        name = str(raw.get("name", ""))
+        if not name:
+            raise InvalidCommand(f"{owner}: a wound needs a 'name'")
+        spec = {**wound_catalogue().get(name, {}), **raw}
+        area = spec.get("area")
+        if spec.get("whole_body"):
+            area = None
+        if area is not None:
+            creature.area(str(area))
+        return {"id": wound_id, "name": name, "area": area,
+                "tags": [str(t) for t in spec.get("tags", [])],
+                "fatigue": int(spec.get("fatigue", 0)), "level": int(spec.get("level", 1)),
+                "known": bool(spec.get("known", True)), "cause": spec.get("cause"),
+                "received": received, "max_days": spec.get("max_days"),
+                "conditions": [str(c) for c in spec.get("conditions", [])],
+                "bleeding": int(spec.get("bleeding", 0)), "source": spec.get("source")}
+
+    def _new_wound(self, state: EncounterState, creature: Creature, raw: dict[str, Any],
+                   why: str, index: int = 0) -> Event:
+        count = int(state.extra.get("wound_count", 0)) + 1 + index
+        data = self._wound_data(creature.id, creature, raw, f"w{count}", self.clock(state))
+        return Event("wound_added", {"target": creature.id, "wound": data, "why": why,
+                                     "count": count, "bleeding": data["bleeding"],
+                                     "source": data["source"]})
+
+    def _wound_effects(self, creature: Creature, wound: Wound, bleeding: int,
+                       source: str | None) -> None:
+        """What a known wound brings: its caused conditions (P-WND-1 via P-CON-6) and the
+        bleeding it starts on its body area (P-BLD-*)."""
+        if not wound.known:
+            return
+        for name in wound.conditions:
+            spec = condition_catalogue().get(name, UNLISTED)
+            cond = Condition(name, 1, spec.tags, wound.id,
+                             Duration("caused", cause=wound.id))
+            kept = self.stack_condition(creature.condition(name), cond)
+            creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
+        if bleeding and wound.area is not None:
+            creature.bleeding = [*creature.bleeding, Bleed(f"b-{wound.id}", wound.area,
+                                                           bleeding, [wound.area], [], source)]
+
+    @staticmethod
+    def _reset_bleeding(creature: Creature, origin: str | None) -> None:
+        creature.bleeding = [  # P-BLD-2
+            replace(bleed, areas=[bleed.origin], pending=[])
+            if origin is None or bleed.origin == origin else bleed
+            for bleed in creature.bleeding]
+
+    def _new_affliction(self, state: EncounterState, creature: Creature,
+                        raw: dict[str, Any]) -> Event:
+        count = int(state.extra.get("affliction_count", 0)) + 1
+        data = {"id": f"a{count}", "name": str(raw["name"]), "area": raw.get("area"),
+                "cause": raw.get("cause"), "tags": [str(t) for t in raw.get("tags", [])],
+                "wound": bool(raw.get("wound", False))}
+        return Event("affliction_added", {"target": creature.id, "affliction": data,
+                                          "count": count})

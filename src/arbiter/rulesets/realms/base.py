@@ -13,7 +13,7 @@ missing rules (RLM-n) are rulings in ``rulings.toml``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields, replace
+from dataclasses import fields
 from fractions import Fraction
 from typing import Any
 
@@ -22,7 +22,6 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
-    Deferred,
     EncounterState,
     Entity,
     Event,
@@ -42,13 +41,11 @@ from .model import (
     ap_costs,
     conditions_catalogue,
     creature,
-    defense_bonus,
     flag,
     load_gear,
     modifier,
     needs_arms,
     parse_dice,
-    reduce_with_floor,
     rulings,
     size_for,
     sizes,
@@ -58,7 +55,6 @@ from .model import (
     succeeds,
     weapon_reach,
 )
-from .pipeline import resolve
 
 ROLL_FIELDS = {
     "skill": args.text("the skill or defense rolled"), "roller": args.creature("who rolled"),
@@ -80,15 +76,6 @@ def dies(me: RealmsCreature, health: int) -> bool:
     minus their maximum (R-DTH-1, AR-5)."""
     return (me.companion and health <= 0) or health <= -me.health_max
 
-
-
-def _strength(cond: Condition) -> tuple[int, int, int]:
-    """AR-36: what makes a condition the stronger version: level, potency, then when it
-    ends (one that does not end by the clock counts as lasting longest)."""
-    ends = 10**9
-    if cond.duration.kind == "timed" and cond.duration.round is not None:
-        ends = cond.duration.round
-    return cond.level, int(cond.data.get("potency", 0)), ends
 
 @mypyc_attr(native_class=False)
 class RealmsBase(Ruleset):
@@ -239,89 +226,21 @@ class RealmsBase(Ruleset):
 
     def consequences(self, state: EncounterState, who: str, health: int,
                      dice: DiceSource) -> list[Event]:
-        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
-        when ``who``'s Health becomes ``health``. ``state`` is the state before that change
-        (only Health is read as new, so no lookahead is needed: this follows every hit)."""
-        if health > 0:  # nothing follows Health above 0: this runs after every hit
-            return []
-        me = self.creature(state, who)
-        events: list[Event] = []
-        if me.dead or me.unsummoned:
-            return events
-        if dies(me, health):
-            events.append(Event("died", {
-                "target": who, "unsummoned": me.summoned if me.companion else False,
-                "why": "a companion dies at 0 Health or less" if me.companion
-                else f"Health {health} reached -{me.health_max}"}))
-        elif health <= 0 and not me.dying:  # Dying, 1 AP and prone, through the one path
-            events += self.gain(state, me, Condition("dying", source=who), dice)
-        if events:  # each of them leaves ``who`` down (dead or Dying)
-            events += self.winner(state, down=who)
-        return events
+        """Declared here, ruled in ``damage.py``."""
+        raise NotImplementedError
 
     def winner(self, state: EncounterState, down: str) -> list[Event]:
         """The fight's end once ``down`` goes down: ``turns.py`` (``TurnRules``) holds it."""
         raise NotImplementedError
 
     def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
-        """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
-        if self.ruling_is(state, "AR-36", "newest"):
-            return True
-        return _strength(new) >= _strength(old)
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def gain(self, state: EncounterState, target: RealmsCreature, new: Condition,
              dice: DiceSource, keep: str = "", *, dying: bool = False) -> list[Event]:
-        """The one path by which a condition comes to a creature, whoever gives it (the
-        GM's ``condition``, Dying and prone at 0 Health, a fall, an unseating, a failed swim,
-        a dodge), so that a condition given again, or returning after it was removed, plays
-        as when it was first given: a flyer falls instead of lying prone (R-FLY-2); the same
-        condition never stacks, the stronger replaces (R-CON-4..7, AR-36; Exhaustion adds,
-        AR-22); Stunned takes the AP it adds (R-C-STU); Exhausted above 10 dies (R-DTH-2);
-        entering Dying drops to 1 AP and prone (R-DY-1, R-DY-2); a mount knocked prone
-        unseats its riders (R-MNT-3). ``dying``: the prone of entering Dying, which a flyer
-        gets as it begins to fall ("While dying, you are prone", R-C-DYI)."""
-        name = new.name
-        entry = conditions_catalogue()[name]
-        events: list[Event] = []
-        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
-            events.append(Event("began_falling", {"target": target.id,
-                                                  "altitude": target.altitude}))
-            if not dying:
-                return events
-        old = target.condition(name)
-        if old is not None:
-            if entry.stack == "add" and self.ruling_is(state, "AR-22", "adds"):
-                new = replace(new, level=old.level + new.level,  # AR-22: Exhaustion adds
-                              duration=old.duration)  # R-CON-5: durations do not stack
-            elif keep == "old" or (not keep and not self.stronger(state, old, new)):
-                return [Event("condition_kept", {"target": target.id, "name": name,
-                                                 "kept": old.to_json(),
-                                                 "refused": new.to_json()})]
-        if name == "dying" and old is None:  # R-DY-1, R-DY-2: 1 AP, and prone at once
-            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
-            current = int(economy["ap"])
-            ap = 1 if self.ruling_is(state, "AR-6", "set-to-one") else min(current, 1)
-            events.append(Event("fell_dying", {"target": target.id, "ap": ap}))
-            if not target.has("prone"):
-                events += self.gain(state, target, Condition("prone", source=target.id), dice,
-                                    dying=True)
-        events.append(Event("condition_added", {"target": target.id, "condition": new.to_json(),
-                                                "replaced": old.to_json() if old else None}))
-        if name == "stunned":  # R-C-STU: Stun N removes N AP at once (R-CON-3 floor)
-            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
-            # R-CON-4: a stun given again takes only the AP its level adds
-            adds = max(new.level - target.stun_taken, 0)
-            ap = reduce_with_floor(state, int(economy["ap"]), adds)
-            events.append(Event("ap_lost", {"target": target.id, "ap": ap,
-                                            "lost": int(economy["ap"]) - ap,
-                                            "stun_taken": max(new.level, target.stun_taken)}))
-        if entry.most is not None and new.level > entry.most:  # R-DTH-2: Exhausted above 10
-            events.append(Event("died", {"target": target.id, "unsummoned": False,
-                                         "why": f"{name.capitalize()} {new.level} is above "
-                                                f"{entry.most}"}))
-        if name == "prone" and old is None:  # R-MNT-3: knocked prone (not already lying)
-            events += self.unseat(state, target, dice)
-        return events
+        """Declared here, ruled in ``conditions.py``."""
+        raise NotImplementedError
 
     def check_reaction(self, state: EncounterState, who: RealmsCreature,
                        action: str) -> None:
@@ -389,36 +308,13 @@ class RealmsBase(Ruleset):
              dice: DiceSource, *,
              shield_roll: int = 0, fall: bool = False, over_time: str | None = None,
              irreducible: bool = False, cause: str = "damage") -> list[Event]:
-        """A ``damaged`` event through the pipeline, and what follows from it."""
-        target = self.creature(state, who)
-        later = over_time is not None and over_time in target.over_time_seen
-        result = resolve(target, components, state.rulings, fall=fall, shield_roll=shield_roll,
-                         over_time_later=later, irreducible=irreducible)
-        health = target.health - result.taken
-        data = {"target": who, "cause": cause, "taken": result.taken, "health": health,
-                "pipeline": Deferred(result.to_json), "armor_uses": result.armor_uses,
-                "dr_uses": result.dr_uses, "over_time": over_time,
-                # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
-                "destabilize": target.stabilized and result.taken > 0 and health < 0}
-        return [Event("damaged", data), *self.consequences(state, who, health, dice)]
+        """Declared here, ruled in ``damage.py``."""
+        raise NotImplementedError
 
     def unseat(self, state: EncounterState, mount: RealmsCreature,
                dice: DiceSource) -> list[Event]:
-        """R-MNT-3: a mount knocked prone unseats its riders, who fall prone unless they
-        pass DS 15 Reflex or Might (the better of the two)."""
-        events: list[Event] = []
-        for rider in state.entities.values():
-            if not isinstance(rider, RealmsCreature) or rider.mounted_on != mount.id:
-                continue
-            bonus = max(defense_bonus(rider, "reflex"), defense_bonus(rider, "might"))
-            d20 = dice.roll(20)
-            total = d20 + bonus + modifier(rider, "d20")
-            kept = succeeds(state, total, 15)
-            events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
-                                                "ds": 15, "stays_mounted": kept}))
-            if not kept:  # unmounted by the roll's event, then knocked prone
-                events += self.gain(state, rider, Condition("prone", source=mount.id), dice)
-        return events
+        """Declared here, ruled in ``mounts.py``."""
+        raise NotImplementedError
 
     def roll_bonus(self, roller: RealmsCreature, skill: str, extra: int = 0) -> int:
         """What a d20 roll of ``skill`` (or a defense) adds: its bonus, the conditions' d20

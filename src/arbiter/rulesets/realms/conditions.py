@@ -17,10 +17,19 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
 from .base import RealmsBase
-from .model import MAX_DS, RealmsCreature, conditions_catalogue, modifier
+from .model import MAX_DS, RealmsCreature, conditions_catalogue, modifier, reduce_with_floor
 
 CONDITIONS = tuple(sorted(conditions_catalogue()))
 """The conditions of ``conditions.toml``."""
+
+
+def _strength(cond: Condition) -> tuple[int, int, int]:
+    """AR-36: what makes a condition the stronger version: level, potency, then when it
+    ends (one that does not end by the clock counts as lasting longest)."""
+    ends = 10**9
+    if cond.duration.kind == "timed" and cond.duration.round is not None:
+        ends = cond.duration.round
+    return cond.level, int(cond.data.get("potency", 0)), ends
 
 
 @mypyc_attr(native_class=False)
@@ -126,6 +135,66 @@ class ConditionRules(RealmsBase):
 
     def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
         return new
+
+    def stronger(self, state: EncounterState, old: Condition, new: Condition) -> bool:
+        """AR-36: is ``new`` the stronger version? Level, then potency, then duration."""
+        if self.ruling_is(state, "AR-36", "newest"):
+            return True
+        return _strength(new) >= _strength(old)
+
+    def gain(self, state: EncounterState, target: RealmsCreature, new: Condition,
+             dice: DiceSource, keep: str = "", *, dying: bool = False) -> list[Event]:
+        """The one path by which a condition comes to a creature, whoever gives it (the
+        GM's ``condition``, Dying and prone at 0 Health, a fall, an unseating, a failed swim,
+        a dodge), so that a condition given again, or returning after it was removed, plays
+        as when it was first given: a flyer falls instead of lying prone (R-FLY-2); the same
+        condition never stacks, the stronger replaces (R-CON-4..7, AR-36; Exhaustion adds,
+        AR-22); Stunned takes the AP it adds (R-C-STU); Exhausted above 10 dies (R-DTH-2);
+        entering Dying drops to 1 AP and prone (R-DY-1, R-DY-2); a mount knocked prone
+        unseats its riders (R-MNT-3). ``dying``: the prone of entering Dying, which a flyer
+        gets as it begins to fall ("While dying, you are prone", R-C-DYI)."""
+        name = new.name
+        entry = conditions_catalogue()[name]
+        events: list[Event] = []
+        if name == "prone" and target.flying and target.altitude > 0:  # R-FLY-2
+            events.append(Event("began_falling", {"target": target.id,
+                                                  "altitude": target.altitude}))
+            if not dying:
+                return events
+        old = target.condition(name)
+        if old is not None:
+            if entry.stack == "add" and self.ruling_is(state, "AR-22", "adds"):
+                new = replace(new, level=old.level + new.level,  # AR-22: Exhaustion adds
+                              duration=old.duration)  # R-CON-5: durations do not stack
+            elif keep == "old" or (not keep and not self.stronger(state, old, new)):
+                return [Event("condition_kept", {"target": target.id, "name": name,
+                                                 "kept": old.to_json(),
+                                                 "refused": new.to_json()})]
+        if name == "dying" and old is None:  # R-DY-1, R-DY-2: 1 AP, and prone at once
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            current = int(economy["ap"])
+            ap = 1 if self.ruling_is(state, "AR-6", "set-to-one") else min(current, 1)
+            events.append(Event("fell_dying", {"target": target.id, "ap": ap}))
+            if not target.has("prone"):
+                events += self.gain(state, target, Condition("prone", source=target.id), dice,
+                                    dying=True)
+        events.append(Event("condition_added", {"target": target.id, "condition": new.to_json(),
+                                                "replaced": old.to_json() if old else None}))
+        if name == "stunned":  # R-C-STU: Stun N removes N AP at once (R-CON-3 floor)
+            economy = state.economy.get(target.id) or self.economy.fresh(state, target.id)
+            # R-CON-4: a stun given again takes only the AP its level adds
+            adds = max(new.level - target.stun_taken, 0)
+            ap = reduce_with_floor(state, int(economy["ap"]), adds)
+            events.append(Event("ap_lost", {"target": target.id, "ap": ap,
+                                            "lost": int(economy["ap"]) - ap,
+                                            "stun_taken": max(new.level, target.stun_taken)}))
+        if entry.most is not None and new.level > entry.most:  # R-DTH-2: Exhausted above 10
+            events.append(Event("died", {"target": target.id, "unsummoned": False,
+                                         "why": f"{name.capitalize()} {new.level} is above "
+                                                f"{entry.most}"}))
+        if name == "prone" and old is None:  # R-MNT-3: knocked prone (not already lying)
+            events += self.unseat(state, target, dice)
+        return events
 
 
 def set_level(me: RealmsCreature, name: str, level: int) -> None:

@@ -8,14 +8,23 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
+from ...core import (
+    Command,
+    Condition,
+    Deferred,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+)
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase
+from .base import RealmsBase, dies
 from .conditions import set_level
 from .model import BASE_DS, MAX_DS, RealmsCreature, succeeds
+from .pipeline import resolve
 
 STABILIZE_METHODS = ("medicine", "bandage", "potion", "feat", "power")
 """How a Dying creature is stabilized (R-STB-1: "a Medicine roll, bandages, potions, feats, or
@@ -209,3 +218,42 @@ class DamageRules(RealmsBase):
         me = self.creature(state, data["target"])
         me.health = data["health"]
         set_level(me, "exhausted", data["exhausted"])
+
+    def consequences(self, state: EncounterState, who: str, health: int,
+                     dice: DiceSource) -> list[Event]:
+        """Dying and prone (R-DY-1, R-DY-2), death (R-DTH-1, R-CMP-10), and a side winning,
+        when ``who``'s Health becomes ``health``. ``state`` is the state before that change
+        (only Health is read as new, so no lookahead is needed: this follows every hit)."""
+        if health > 0:  # nothing follows Health above 0: this runs after every hit
+            return []
+        me = self.creature(state, who)
+        events: list[Event] = []
+        if me.dead or me.unsummoned:
+            return events
+        if dies(me, health):
+            events.append(Event("died", {
+                "target": who, "unsummoned": me.summoned if me.companion else False,
+                "why": "a companion dies at 0 Health or less" if me.companion
+                else f"Health {health} reached -{me.health_max}"}))
+        elif health <= 0 and not me.dying:  # Dying, 1 AP and prone, through the one path
+            events += self.gain(state, me, Condition("dying", source=who), dice)
+        if events:  # each of them leaves ``who`` down (dead or Dying)
+            events += self.winner(state, down=who)
+        return events
+
+    def hurt(self, state: EncounterState, who: str, components: list[tuple[int, str]],
+             dice: DiceSource, *,
+             shield_roll: int = 0, fall: bool = False, over_time: str | None = None,
+             irreducible: bool = False, cause: str = "damage") -> list[Event]:
+        """A ``damaged`` event through the pipeline, and what follows from it."""
+        target = self.creature(state, who)
+        later = over_time is not None and over_time in target.over_time_seen
+        result = resolve(target, components, state.rulings, fall=fall, shield_roll=shield_roll,
+                         over_time_later=later, irreducible=irreducible)
+        health = target.health - result.taken
+        data = {"target": who, "cause": cause, "taken": result.taken, "health": health,
+                "pipeline": Deferred(result.to_json), "armor_uses": result.armor_uses,
+                "dr_uses": result.dr_uses, "over_time": over_time,
+                # R-STB-2: damage below 0 after stabilizing restarts dying damage at 1d4
+                "destabilize": target.stabilized and result.taken > 0 and health < 0}
+        return [Event("damaged", data), *self.consequences(state, who, health, dice)]

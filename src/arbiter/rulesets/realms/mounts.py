@@ -10,13 +10,13 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from ...core import Command, EncounterState, Event, IllegalCommand
+from ...core import Command, Condition, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
 from .base import ROLL_FIELDS, RealmsBase
-from .model import RealmsCreature, size_order, succeeds
+from .model import RealmsCreature, defense_bonus, modifier, size_order, succeeds
 from .movement import square_of
 
 
@@ -149,3 +149,21 @@ class MountRules(RealmsBase):
         me.controls_mount = bool(data["success"])
         if data.get("thrown"):
             me.mounted_on = None
+
+    def unseat(self, state: EncounterState, mount: RealmsCreature,
+               dice: DiceSource) -> list[Event]:
+        """R-MNT-3: a mount knocked prone unseats its riders, who fall prone unless they
+        pass DS 15 Reflex or Might (the better of the two)."""
+        events: list[Event] = []
+        for rider in state.entities.values():
+            if not isinstance(rider, RealmsCreature) or rider.mounted_on != mount.id:
+                continue
+            bonus = max(defense_bonus(rider, "reflex"), defense_bonus(rider, "might"))
+            d20 = dice.roll(20)
+            total = d20 + bonus + modifier(rider, "d20")
+            kept = succeeds(state, total, 15)
+            events.append(Event("unseat_roll", {"target": rider.id, "d20": d20, "total": total,
+                                                "ds": 15, "stays_mounted": kept}))
+            if not kept:  # unmounted by the roll's event, then knocked prone
+                events += self.gain(state, rider, Condition("prone", source=mount.id), dice)
+        return events
