@@ -14,7 +14,7 @@ from .conftest import HIDDEN_ID, HIDDEN_NAME, Table, set_table
 
 
 def test_health_and_openapi(client: TestClient) -> None:
-    assert client.get("/api/health").json() == {"ok": True}
+    assert client.get("/api/health").json() == {"ok": True, "build": "pure"}
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
     assert "/api/encounters/{encounter_id}/commands" in doc["paths"]

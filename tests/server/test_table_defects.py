@@ -46,6 +46,7 @@ def test_serve_says_how_to_stop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     err = capsys.readouterr().err
     assert "game master console: http://127.0.0.1:8999/#campaigns=" in err
     assert err.rstrip().endswith("press Ctrl+C to stop")
+    assert "arbiter: the rules engine runs its pure build (docs/performance.md)" in err
 
 
 # -- names: two creatures of one entry are told apart ----------------------------------------

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import arbiter.build
 import arbiter.sim.engine
 from arbiter.sim import Simulator, load_encounter, prepare
 
@@ -42,7 +43,7 @@ def report_of(path: Path) -> dict[str, Any]:
 
 
 def report() -> dict[str, Any]:
-    return {"engine": arbiter.sim.engine.__file__,
+    return {"engine": arbiter.sim.engine.__file__, "build": arbiter.build.build(),
             "encounters": {path.name: report_of(path) for path in ENCOUNTERS}}
 
 

@@ -71,10 +71,12 @@ def pure() -> dict[str, Any]:
 def test_the_compiled_build_is_what_runs(compiled: dict[str, Any]) -> None:
     assert compiled["engine"].startswith(str(OUT)), compiled["engine"]
     assert not compiled["engine"].endswith(".py"), "the engine was not compiled"
+    assert compiled["build"] == "compiled"  # what /api/health and arbiter serve say
 
 
 def test_the_pure_build_is_the_source(pure: dict[str, Any]) -> None:
     assert pure["engine"] == str(ROOT / "src" / "arbiter" / "sim" / "engine.py")
+    assert pure["build"] == "pure"
 
 
 @pytest.mark.parametrize("name", [p.name for p in compiled_report.ENCOUNTERS])

@@ -9,6 +9,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from ..build import build
 from ..store import GameService, database_target, open_store
 from .app import create_app
 from .hardening import allowed_hosts_for
@@ -108,6 +109,8 @@ def run_server(host: str, port: int, db: Path | None, admin_token: str | None = 
         print(f"  admin (creating and importing campaigns): {base}/#admin={admin_token}",
               file=sys.stderr)
     print(f"arbiter: API on {base}/api (description: {base}/openapi.json)", file=sys.stderr)
+    print(f"arbiter: the rules engine runs its {build()} build (docs/performance.md)",
+          file=sys.stderr)
     print("arbiter: press Ctrl+C to stop", file=sys.stderr)
     app = create_app(service=service, admin_token=admin_token,
                      trusted_proxies=tuple(trusted_proxies), allowed_hosts=hosts)

@@ -38,6 +38,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from .. import __version__
+from ..build import build
 from ..core import (
     Command,
     EncounterState,
@@ -631,7 +632,7 @@ class Api:
     async def health(self, request: Request) -> Response:
         if self.service is None:
             return error_response(503, "the store is not ready yet")
-        return JSONResponse({"ok": True})
+        return JSONResponse({"ok": True, "build": build()})
 
     async def openapi(self, request: Request) -> Response:
         return JSONResponse(openapi_document(__version__))

@@ -44,7 +44,8 @@ whose picture it is, and where it shows (one PUT and one DELETE operation each).
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("get", "/openapi.json", "This document"),
-    Operation("get", "/api/health", "Whether the server and its store are ready"),
+    Operation("get", "/api/health", "Whether the server and its store are ready, and which "
+              "build of the rules engine it runs (compiled or pure)"),
     Operation("post", "/api/dice", "The exact distribution of a dice expression, and a roll "
               "of it when asked (no token; rate-limited)", "DiceRequest", limited=True,
               heavy=True),
