@@ -345,6 +345,7 @@ def armor_catalogue() -> Mapping[str, Mapping[str, Any]]:
     return frozen(_toml("armor.toml")["armor"])  # type: ignore[no-any-return]
 
 
+@cache
 def condition_catalogue() -> Mapping[str, ConditionSpec]:
     """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
     validated and read once, read-only."""

@@ -73,6 +73,7 @@ def size_for(height_cm: int, length_cm: int = 0) -> str:
     return list(sizes())[-1]
 
 
+@cache
 def conditions_catalogue() -> Mapping[str, ConditionSpec]:
     """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
     validated and read once, read-only: what each changes, as numbers and flags."""

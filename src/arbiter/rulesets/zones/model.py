@@ -214,6 +214,7 @@ def injury_type(roll: int) -> str:
     return injury_table()[-1][1]
 
 
+@cache
 def condition_catalogue() -> Mapping[str, ConditionSpec]:
     """The conditions of ``conditions.toml`` (the one schema, ``core/conditions.py``),
     validated and read once, read-only."""
