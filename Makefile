@@ -51,9 +51,9 @@ chromium:
 
 # The browser front end's types (docs/web.md, "Types and tests"): TypeScript, pinned in
 # package.json and package-lock.json, installed from the npm registry by `npm ci`; tsc checks
-# every module under src/arbiter/web/static from its JSDoc (jsconfig.json), and the pure ones
-# (no DOM) under all of strict (jsconfig.strict.json). The JavaScript unit tests
-# (`node --test tests/js/`) run inside pytest: tests/web/test_js_units.py.
+# every module under src/arbiter/web/static from its JSDoc, under all of strict
+# (jsconfig.json). The JavaScript unit tests (`node --test tests/js/`) run inside pytest:
+# tests/web/test_js_units.py.
 node:
 	@if command -v node >/dev/null && command -v npm >/dev/null; then :; \
 	elif [ "$$(id -u)" = 0 ]; then \
@@ -68,7 +68,6 @@ node_modules/.package-lock.json: package.json package-lock.json | node
 
 types: node_modules/.package-lock.json
 	node_modules/.bin/tsc -p jsconfig.json
-	node_modules/.bin/tsc -p jsconfig.strict.json
 
 test: lint types postgresql chromium
 	$(BIN)/pytest

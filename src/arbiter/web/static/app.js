@@ -2,7 +2,7 @@
 // The game master console: talks only to the HTTP API and the WebSocket (docs/web.md).
 import { Api, ApiError, busy, fragment, rewordErrors } from "./api.js";
 import {
-  InputError, LegalOptions, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
+  InputError, LegalOptions, errorText, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
   creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
@@ -10,16 +10,44 @@ import { RosterPanels } from "./roster.js";
 import { simulateButton, watchBuilder } from "./balance.js";
 import { rankTargets, receive, takes, targetTag } from "./state.js";
 
+/**
+ * @typedef {import("./ui.js").Json} Json
+ * @typedef {Event & {target: any}} PageEvent an event of one of the page's own elements
+ * @typedef {{api: Api, balance: Json, campaign: Json, encounters: Json[], encounter: string|null, state: Json,
+ *   records: Json[], rulesets: Json[], commands: Record<string, Json>, conditions: Json[], templates: Record<string, Json>,
+ *   selected: Set<string>, sub: {close(): void}|null, legal: LegalOptions, actorTouched: boolean, pickAction: boolean,
+ *   probe: number, oddsTimer: ReturnType<typeof setTimeout>|undefined, probeWaiting: boolean, plan: Json,
+ *   lastTarget: Record<string, string>, targetTouched: boolean, map: BattleMap, roster: RosterPanels,
+ *   rulesetsReady: Promise<void>, bestiaryIds: string[], draggedRow: string|null, shownCurrent: Json}} Console
+ *   what the console holds: its API client (with the GM's token), the campaign and its
+ *   encounters, the open one's state and log, the ruleset's catalogue, the selection for
+ *   apply to many, the live subscription, the pending odds probe, the map and the panels
+ */
+
+/**
+ * An element of the console's page (index.html): its forms, fields and panels.
+ * @param {string} sel
+ * @returns {any}
+ */
 const $ = (sel) => document.querySelector(sel);
+/**
+ * A field of a form by its name.
+ * @param {Element} form
+ * @param {string} name
+ * @returns {any}
+ */
 const F = (form, name) => form.querySelector(`[name="${name}"]`);
 const STORE = "arbiter.campaigns";
 // Commands with their own controls (header buttons, forms), not offered as actions.
 const OWN_CONTROLS = new Set(["create", "add", "start", "next", "end", "ruling", "override", "odds", "batch", "reveal_on_turn"]);
 
+const made = /** @type {any} */ (null);  // set once the page is wired (wire(), boot())
+/** @type {Console} */
 const S = {
-  api: null, balance: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
+  api: new Api(null), balance: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: null, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
+  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: undefined, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
+  map: made, roster: made, rulesetsReady: Promise.resolve(), bestiaryIds: [], draggedRow: null, shownCurrent: null,
 };
 // The rules' sentences (refusals, reasons) name creatures by id: this page shows names.
 rewordErrors((text) => idsToNames(text, S.state));
@@ -37,8 +65,9 @@ function saved() {
   }
 }
 
+/** @param {Json} entry */
 function remember(entry) {
-  const list = saved().filter((c) => c.id !== entry.id);
+  const list = saved().filter((/** @type {Json} */ c) => c.id !== entry.id);
   list.unshift(entry);
   sessionStorage.setItem(STORE, JSON.stringify(list.slice(0, 30)));
 }
@@ -62,19 +91,26 @@ function forgetStoredTokens() {
 }
 
 // -- errors in forms ----------------------------------------------------------------------
+/** @param {Element} form */
 function clearError(form) {
   const box = form.querySelector(".error");
   if (box) box.textContent = "";
   form.querySelectorAll("[aria-invalid]").forEach((el) => el.removeAttribute("aria-invalid"));
 }
 
+/**
+ * @param {Element} form
+ * @param {unknown} err
+ * @param {Record<string, string>} [fieldMap]
+ */
 function showError(form, err, fieldMap = {}) {
   const box = form.querySelector(".error");
-  const field = err.field ? String(err.field).replace(/^command\./, "") : null;
+  const named = /** @type {{field?: unknown}} */ (err instanceof Error ? err : {}).field;
+  const field = named ? String(named).replace(/^command\./, "") : null;
   const name = field ? fieldMap[field] || field : null;
-  const input = name ? form.querySelector(`[name="${name}"], #${CSS.escape(name)}`) : null;
+  const input = name ? /** @type {HTMLElement|null} */ (form.querySelector(`[name="${name}"], #${CSS.escape(name)}`)) : null;
   const where = field && !input ? `${field}: ` : "";
-  if (box) box.textContent = `${where}${err.message}`;
+  if (box) box.textContent = `${where}${errorText(err)}`;
   if (input) {
     input.setAttribute("aria-invalid", "true");
     input.focus();
@@ -82,9 +118,14 @@ function showError(form, err, fieldMap = {}) {
   if (!(err instanceof ApiError) && !(err instanceof InputError)) console.error(err);
 }
 
+/**
+ * @param {Element} form
+ * @param {() => Promise<void>} fn
+ * @param {Record<string, string>} [fieldMap]
+ */
 async function guard(form, fn, fieldMap) {
   clearError(form);
-  const button = form.querySelector("button[type=submit]");
+  const button = /** @type {HTMLButtonElement|null} */ (form.querySelector("button[type=submit]"));
   if (button) button.disabled = true;
   try {
     return await fn();
@@ -133,7 +174,7 @@ async function boot() {
       await openCampaign(last.id, last.token);
       return;
     } catch (err) {
-      toast(`could not open ${last.id}: ${err.message}`, "error");
+      toast(`could not open ${last.id}: ${errorText(err)}`, "error");
     }
   }
   await S.rulesetsReady;
@@ -149,10 +190,15 @@ function showSetup() {
 function fillCampaignSelect() {
   const list = saved();
   replace($("#campaign-select"),
-    list.map((c) => h("option", { value: c.id, selected: S.campaign && c.id === S.campaign.id }, `${c.name} · ${c.ruleset}`)),
+    list.map((/** @type {Json} */ c) => h("option", { value: c.id, selected: S.campaign && c.id === S.campaign.id }, `${c.name} · ${c.ruleset}`)),
     h("option", { value: "" }, "+ new campaign…"));
 }
 
+/**
+ * @param {string} id
+ * @param {string} token
+ * @param {string} [encounterId]
+ */
 async function openCampaign(id, token, encounterId) {
   const api = new Api(token);
   const info = await api.get(`/api/campaigns/${id}`);
@@ -168,7 +214,7 @@ async function openCampaign(id, token, encounterId) {
   fillCampaignSelect();
   $("#ruleset-name").textContent = info.campaign.ruleset;
   renderPlayers(info.players || []);
-  renderCampaignRulings().catch((err) => toast(err.message, "error"));
+  renderCampaignRulings().catch((err) => toast(errorText(err), "error"));
   const templates = api.get(`/api/campaigns/${id}/templates`).then((out) => {
     S.templates = out.templates;
     fillAddTemplates();
@@ -180,7 +226,7 @@ async function openCampaign(id, token, encounterId) {
   S.conditions = ruleset ? ruleset.conditions || [] : [];
   fillActions();
   S.bestiaryIds = [];
-  S.roster.open(info, ruleset).catch((err) => toast(err.message, "error"));
+  S.roster.open(info, ruleset).catch((err) => toast(errorText(err), "error"));
   $("#setup").hidden = true;
   $("#console").hidden = false;
   const pick = encounterId || (S.encounters.length ? S.encounters[S.encounters.length - 1].id : null);
@@ -194,11 +240,13 @@ async function openCampaign(id, token, encounterId) {
   await templates;
 }
 
+/** @param {string|null} current */
 function fillEncounterSelect(current) {
   replace($("#encounter-select"), S.encounters.map((e) => h("option", { value: e.id, selected: e.id === current }, e.name)),
     S.encounters.length ? null : h("option", { value: "" }, "(none yet)"));
 }
 
+/** @param {string} id */
 async function openEncounter(id) {
   if (S.sub) S.sub.close();
   cancelProbe();  // a probe of the last encounter's creatures must not ask this one
@@ -218,12 +266,13 @@ async function openEncounter(id) {
     $("#status").textContent = status;
     $("#status").className = `status ${status === "live" ? "live" : ""}`;
   });
-  renderRulings().catch((err) => toast(err.message, "error"));
+  renderRulings().catch((err) => toast(errorText(err), "error"));
   render();
   scheduleProbe();
 }
 
 // A message from the server (state.js `receive`: which record and state it brings).
+/** @param {Json} message */
 function onMessage(message) {
   const out = receive({ state: S.state, records: S.records }, message);
   if (out.record) S.records.push(out.record);
@@ -231,15 +280,21 @@ function onMessage(message) {
   if (out.turn) turnFeed(out.turn);
 }
 
+/** @param {Json} record */
 function addRecord(record) {
   const out = receive({ state: null, records: S.records }, { type: "update", record });
   if (out.record) S.records.push(out.record);
 }
 
+/** @param {Json} state */
 function setState(state) {
   if (takes(S.state, state)) take(state, !S.state || S.state.version !== state.version || S.state.encounter !== state.encounter);
 }
 
+/**
+ * @param {Json} state
+ * @param {boolean} changed
+ */
 function take(state, changed) {
   S.state = state;
   if (changed) {
@@ -287,7 +342,7 @@ function render() {
     onEdit: (field, value) => prefillOverride(`${id}.${field}`, value),
     onRemoveCondition: (e, c) => send({ do: "uncondition", target: e.id, name: c.name }),
     onToggleHidden: (e) => send({ do: "override", path: `${e.id}.hidden`, value: !e.hidden, reason: e.hidden ? "revealed by the game master" : "hidden by the game master" }),
-    quick: { damage: S.commands.damage, heal: S.commands.heal, condition: S.commands.condition, conditions: S.conditions, onCommand: (command) => send(command).catch(() => {}) },
+    quick: { damage: S.commands.damage, heal: S.commands.heal, condition: S.commands.condition, conditions: S.conditions, onCommand: (/** @type {Json} */ command) => send(command).catch(() => {}) },
   })) : h("p", { class: "muted empty" }, "No combatants yet: add them on the left."));
   if (S.commands.token) for (const article of $("#cards").querySelectorAll("article.card[data-id]")) article.append(tokenPicker(article.dataset.id, st));
   replace($("#sides"), [...new Set(Object.values(st.entities).map((e) => e.side).filter(Boolean))].map((s) => h("option", { value: s })));
@@ -305,12 +360,16 @@ function render() {
   replace($("#log"), logList(S.records));
 }
 
+/** @param {string} id */
 function label(id) { return creatureLabel(S.state, id); }
+/** @param {string} id */
 function nameOf(id) { return creatureName(S.state, id); }
 
+/** @param {Json} record */
 function turnFeed(record) {
-  const lines = (record.events || []).filter((e) => e.type !== "turn_ended")
-    .map((e) => {
+  /** @type {string[]} */
+  const lines = (record.events || []).filter((/** @type {Json} */ e) => e.type !== "turn_ended")
+    .map((/** @type {Json} */ e) => {
       const d = e.data || {};
       if (e.type === "turn_started") return `${nameOf(d.actor)}'s turn (round ${d.round})`;
       if (e.type === "condition_removed") return `${nameOf(d.target)}: ${d.name} ends${d.why ? ` (${d.why})` : ""}`;
@@ -320,21 +379,27 @@ function turnFeed(record) {
   replace($("#turn-feed"), lines.map((l) => h("div", {}, l)));
 }
 
+/** @param {Json[]} players */
 function renderPlayers(players) {
   replace($("#players"), players.length ? h("ul", { class: "plain" }, players.map((p) => h("li", {}, `${p.name}: ${p.characters.join(", ") || "(no character)"}`))) : null);
 }
 
 // One select per ruling; `change(ruling, value)` saves a choice.
+/**
+ * @param {Json[]} rulings
+ * @param {string} scope
+ * @param {(ruling: Json, value: string) => void} change
+ */
 function rulingSelects(rulings, scope, change) {
   return h("div", { class: "rulings" }, rulings.map((r) => h("label", { title: `${r.question || ""} (${r.citation || ""})` },
     h("span", {}, h("b", {}, r.id), " ", r.title),
     h("select", {
       "aria-label": `${scope} ${r.id}`,
-      onchange: async (e) => {
+      onchange: async (/** @type {PageEvent} */ e) => {
         try {
           await change(r, e.target.value);
         } catch (err) {
-          toast(err.message, "error");
+          toast(errorText(err), "error");
         }
       },
     }, Object.entries(r.choices || {}).map(([k, v]) => h("option", { value: k, selected: k === r.value, title: v }, k))))));
@@ -355,7 +420,7 @@ async function renderRulings() {
 async function renderCampaignRulings() {
   const path = `/api/campaigns/${S.campaign.id}/rulings`;
   const { rulings } = await S.api.get(path);
-  const chosen = Object.fromEntries(rulings.map((r) => [r.id, r.value]));
+  const chosen = Object.fromEntries(rulings.map((/** @type {Json} */ r) => [r.id, r.value]));
   replace($("#campaign-rulings"), rulingSelects(rulings, "campaign", async (r, value) => {
     await S.api.put(path, { rulings: { ...chosen, [r.id]: value } });
     chosen[r.id] = value;
@@ -364,7 +429,12 @@ async function renderCampaignRulings() {
 }
 
 // -- commands -----------------------------------------------------------------------------
+/**
+ * @param {Json} command
+ * @param {number[]|null} [dice]
+ */
 async function send(command, dice) {
+  /** @type {Record<string, Json>} */
   const body = { command };
   if (dice && dice.length) body.dice = dice;
   try {
@@ -373,7 +443,7 @@ async function send(command, dice) {
     setState(out.state);
     return out;
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorText(err), "error");
     throw err;
   }
 }
@@ -382,6 +452,7 @@ async function send(command, dice) {
 // GM is looking at: when another console changed it first, the server answers 409 and
 // nothing more happens (two presses of Next at once end one turn, not two). The console
 // then loads the state again and says so.
+/** @param {Json} command */
 async function turnChange(command) {
   const body = { command, expected_version: S.state ? S.state.version : undefined };
   try {
@@ -390,8 +461,8 @@ async function turnChange(command) {
     setState(out.state);
     return out;
   } catch (err) {
-    if (err.status === 409 && err.field === "expected_version") await changedMeanwhile();
-    else toast(err.message, "error");
+    if (err instanceof ApiError && err.status === 409 && err.field === "expected_version") await changedMeanwhile();
+    else toast(errorText(err), "error");
     throw err;
   }
 }
@@ -399,16 +470,18 @@ async function turnChange(command) {
 async function changedMeanwhile() {
   toast("the turn had already changed (another console was first): the state is shown again, nothing more was done", "error");
   const id = S.encounter;
+  if (!id) return;
   try {
     const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
     if (id !== S.encounter) return;
     for (const record of records) addRecord(record);
     setState(state);
   } catch (err) {
-    toast(err.message, "error");
+    toast(errorText(err), "error");
   }
 }
 
+/** @param {string} kind */
 async function step(kind) {
   if (!S.encounter) return;
   try {
@@ -418,8 +491,8 @@ async function step(kind) {
     setState(out.state);
     toast(`${kind} #${out.record.target}`);
   } catch (err) {
-    if (err.status === 409 && err.field === "expected_version") await changedMeanwhile();
-    else toast(err.message, "error");
+    if (err instanceof ApiError && err.status === 409 && err.field === "expected_version") await changedMeanwhile();
+    else toast(errorText(err), "error");
   }
 }
 
@@ -443,8 +516,8 @@ const GROUPS = [
   ["Attacks", (n, c) => c.who === "player" && (c.role === "area" || /attack|melee|strike|shoot|grapple|trip|shove/.test(n) || (c.args.target && c.args.target.refers === "enemy"))],
   ["Movement", (n, c) => c.who === "player" && (c.role === "move" || /move|stand|jump|climb|swim|fly|mount|enter|cover|engage|disengage|step/.test(n))],
   ["Skills and checks", (n, c) => c.who === "player" && /skill|search|hide|roll|check|overcome|control|stabilize|bandage|perceive|critical/.test(n)],
-  ["Reactions and free actions", (n, c) => c.who === "player" && c.when === "any"],
-  ["Other actions", (n, c) => c.who === "player"],
+  ["Reactions and free actions", (_, c) => c.who === "player" && c.when === "any"],
+  ["Other actions", (_, c) => c.who === "player"],
   ["Game master", () => true],
 ];
 
@@ -475,10 +548,12 @@ function fillActions() {
   fillOptions();
 }
 
+/** @param {string} name */
 function argsOf(name) {
   return commandArgs(S.commands[name]);
 }
 
+/** @param {string} name */
 function needsActor(name) {
   return takesActor(S.commands[name]);
 }
@@ -488,7 +563,7 @@ function fillOptions() {
   // Required arguments in view; the optional ones one click away, so a 20-option attack
   // does not bury the Roll button.
   const args = argsOf(name).filter((a) => !["actor", "target"].includes(a.name));
-  const field = (a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
+  const field = (/** @type {Json} */ a) => h("label", { title: a.help || "" }, `${a.name.replace(/_/g, " ")}${a.optional ? "" : " *"}`, argInput(a));
   const required = args.filter((a) => !a.optional);
   const optional = args.filter((a) => a.optional);
   replace($("#opts"), required.map(field),
@@ -511,13 +586,15 @@ function fillActors() {
   else if (keep && st.entities[keep]) sel.value = keep;
 }
 
+/** @returns {Record<string, Json>} */
 function baseCommand() {
   const name = $("#do").value;
+  /** @type {Record<string, Json>} */
   const command = { do: name };
   if (needsActor(name) && $("#actor").value) command.actor = $("#actor").value;
-  for (const input of $("#opts").querySelectorAll("[data-arg]")) {
+  for (const input of /** @type {NodeListOf<HTMLElement>} */ ($("#opts").querySelectorAll("[data-arg]"))) {
     const value = readArg(input);
-    if (value !== undefined) command[input.dataset.arg] = value;
+    if (value !== undefined) command[input.dataset.arg || ""] = value;
   }
   Object.assign(command, moreArgs($("#more").value));
   return command;
@@ -558,15 +635,17 @@ function scheduleProbe() {
   }
   S.oddsTimer = setTimeout(() => {
     S.probeWaiting = false;
-    probeTargets().catch((err) => toast(err.message, "error")).finally(() => busy(-1));
+    probeTargets().catch((err) => toast(errorText(err), "error")).finally(() => busy(-1));
   }, 120);
 }
 
 // The legal options of a creature's turn now, once per state version (ui.js LegalOptions).
+/** @param {string} actor */
 function optionsOf(actor) {
-  return S.legal.of(S.api, S.encounter, actor, S.state.version);
+  return S.legal.of(S.api, S.encounter || "", actor, S.state.version);
 }
 
+/** @param {Record<string, Json>} command */
 function complete(command) {
   return isComplete(S.commands[command.do], command);
 }
@@ -581,7 +660,7 @@ async function probeTargets() {
   try {
     base = baseCommand();
   } catch (err) {
-    replace($("#odds"), h("p", { class: "warn" }, err.message));
+    replace($("#odds"), h("p", { class: "warn" }, errorText(err)));
     return;
   }
   if ($("#target-row").hidden) {
@@ -597,7 +676,7 @@ async function probeTargets() {
     try {
       data = await optionsOf(base.actor);
     } catch (err) {
-      if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, err.message));
+      if (seq === S.probe) replace($("#why-not"), h("span", { class: "warn" }, errorText(err)));
       return;
     }
     if (seq !== S.probe) return;
@@ -605,7 +684,7 @@ async function probeTargets() {
       scheduleProbe();
       return;
     }
-    option = data.options.find((o) => o.command === base.do) || null;
+    option = data.options.find((/** @type {Json} */ o) => o.command === base.do) || null;
     // A new turn opens on the creature's own attack, whatever the last creature used
     // (openingAction): a melee creature's melee, not the ranged attack it lacks.
     if (S.pickAction) {
@@ -635,7 +714,7 @@ async function probeTargets() {
   // Enemies first, marked as enemies (the ones still standing before the downed), then the
   // allies, the creature itself and objects apart (the relation is the server's, /options).
   const { foes, rest } = rankTargets(legal);
-  const opt = (t) => h("option", { value: t.id, dataset: { relation: t.relation } }, `${label(t.id)}${targetTag(t)}`);
+  const opt = (/** @type {Json} */ t) => h("option", { value: t.id, dataset: { relation: t.relation } }, `${label(t.id)}${targetTag(t)}`);
   replace(sel, pick ? null : h("option", { value: "" }, "(choose a target)"),
     foes.length ? h("optgroup", { label: "enemies" }, foes.map(opt)) : null,
     rest.length ? h("optgroup", { label: foes.length ? "allies and others" : "not enemies" }, rest.map(opt)) : null,
@@ -657,6 +736,11 @@ async function probeTargets() {
 // Attacks group, in the legal options), the first with a default target; else the attack
 // named after the kind all its weapons share (zones' `melee` for a wolf's bite and claws);
 // else `attack`.
+/**
+ * @param {string} actor
+ * @param {Json[]} options
+ * @returns {string|null}
+ */
 function openingAction(actor, options) {
   const offered = new Set([...$("#do").options].map((x) => x.value));
   const attacks = options.filter((o) => S.commands[o.command] && offered.has(o.command)
@@ -675,6 +759,10 @@ function openingAction(actor, options) {
 
 // A creature clicked on the map or in the turn order: the target of the chosen action when
 // the rules take it, else a message saying why not.
+/**
+ * @param {string} id
+ * @param {string} [where]
+ */
 function pickTarget(id, where) {
   const sel = $("#target");
   const action = $("#do").value.replace(/_/g, " ");
@@ -703,6 +791,7 @@ function pickTarget(id, where) {
 // -- the scene: a background image under the map, and the grid's place on it --------------
 // The image goes up as it is (the server checks it and keeps only its pixels); the grid's
 // calibration is the `scene` command (logged, undone with U).
+/** @param {HTMLFormElement} form */
 async function setScene(form) {
   await guard(form, async () => {
     const file = F(form, "image").files[0];
@@ -713,6 +802,7 @@ async function setScene(form) {
       F(form, "image").value = "";
     }
     const scene = (S.state && S.state.scene) || {};
+    /** @type {Record<string, Json>} */
     const command = { do: "scene" };
     for (const name of ["square", "offset_x", "offset_y"]) {
       const text = F(form, name).value.trim();
@@ -727,32 +817,41 @@ async function setScene(form) {
 
 // A creature's token picture: a file chosen here goes up as it is (the server checks it and
 // scales it down); "×" goes back to initials. Both are `token` commands, undone with U.
+/**
+ * @param {string} id
+ * @param {Json} st
+ */
 function tokenPicker(id, st) {
   const has = Boolean(st.tokens && st.tokens[id]);
   const input = h("input", { type: "file", accept: "image/png,image/jpeg,image/webp", class: "visually-hidden", "aria-label": `token picture of ${nameOf(id)}` });
   input.addEventListener("change", async () => {
-    const file = input.files[0];
+    const file = input.files && input.files[0];
     if (!file) return;
     try {
       const out = await S.api.upload(`/api/encounters/${S.encounter}/creatures/${encodeURIComponent(id)}/image`, file);
       addRecord(out.record);
       setState(out.state);
     } catch (err) {
-      toast(`${nameOf(id)}'s picture: ${err.message}`, "error");
+      toast(`${nameOf(id)}'s picture: ${errorText(err)}`, "error");
     }
   });
   const clear = has ? h("button", { type: "button", class: "linkish", title: "initials again" }, "×") : null;
   if (clear) clear.addEventListener("click", () => S.api.delete(`/api/encounters/${S.encounter}/creatures/${encodeURIComponent(id)}/image`)
-    .then((out) => { addRecord(out.record); setState(out.state); }, (err) => toast(err.message, "error")));
+    .then((out) => { addRecord(out.record); setState(out.state); }, (err) => toast(errorText(err), "error")));
   return h("div", { class: "tokpick" }, h("label", { title: "a picture for its token on the map" }, has ? "token picture ✓" : "+ token picture", input), clear);
 }
 
+/**
+ * @param {Json[]} scenes
+ * @param {string} [pick]
+ */
 function fillScenes(scenes, pick = "") {
   const select = F($("#scene-library"), "saved");
   replace(select, scenes.length ? scenes.map((sc) => h("option", { value: sc.name, selected: sc.name === pick },
     `${sc.name}${sc.image ? " · image" : ""}${sc.fog ? " · fog" : ""}`)) : h("option", { value: "" }, "(none yet)"));
 }
 
+/** @param {Json} st */
 function renderScene(st) {
   const form = $("#scene-form");
   const scene = st.scene || {};
@@ -768,10 +867,12 @@ function renderScene(st) {
 // -7 / +3 (the ruleset's `damage` / `heal` commands, as the cards' buttons), a click on the
 // name to target it, and a drag to reorder (one `initiative` command per move: logged, undone
 // with U).
+/** @param {Json} st */
 function gmTracker(st) {
   const out = withAvatars(tracker(st, { onPick: (id) => { $("#actor").value = id; S.actorTouched = true; scheduleProbe(); } }), st, (hash) => S.map.pictureURL(hash));
   // staged creatures: ready on the map, out of the order until the GM brings them in
-  const staged = ((st.extra && st.extra.staged) || []).filter((id) => st.entities[id]);
+  /** @type {string[]} */
+  const staged = ((st.extra && st.extra.staged) || []).filter((/** @type {string} */ id) => st.entities[id]);
   if (staged.length && S.commands.stage) {
     out.append(h("div", { class: "staged" }, h("small", { class: "muted" }, "Staged (not in the order): "),
       staged.map((id) => {
@@ -783,13 +884,13 @@ function gmTracker(st) {
   const init = S.commands.initiative;
   const canInit = Boolean(init && st.in_combat);
   for (const li of /** @type {NodeListOf<HTMLLIElement>} */ (out.querySelectorAll("li[data-id]"))) {
-    const id = li.dataset.id;
+    const id = li.dataset.id || "";
     const name = nameOf(id);
     if (canInit) {
       const field = h("input", { class: "initin", inputmode: "numeric", value: st.initiative[id] ?? "", "aria-label": `initiative of ${name}`, title: "initiative: type a number, Enter" });
       field.addEventListener("change", () => setInitiative(id, field));
       field.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); field.blur(); } });
-      li.querySelector(".init").replaceChildren(field);
+      /** @type {Element} */ (li.querySelector(".init")).replaceChildren(field);
       li.draggable = true;
       li.title = "drag to reorder the turn order";
       li.addEventListener("dragstart", (e) => { S.draggedRow = id; li.classList.add("lifted"); if (e.dataTransfer) { e.dataTransfer.effectAllowed = "move"; e.dataTransfer.setData("text/plain", id); } });
@@ -811,7 +912,7 @@ function gmTracker(st) {
     who.addEventListener("click", () => pickTarget(id, "order"));
     const hp = h("input", { class: "hpin", inputmode: "text", placeholder: "±hp", size: 4, "aria-label": `damage or heal ${name}`, title: "-7 damages, +3 heals (Enter)" });
     hp.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); healthChange(id, hp); } });
-    li.querySelector(".hl").after(hp);
+    /** @type {Element} */ (li.querySelector(".hl")).after(hp);
     // a field of a draggable row takes the pointer for its text, not for a drag of the row
     for (const input of li.querySelectorAll("input")) {
       input.addEventListener("pointerdown", () => { li.draggable = false; });
@@ -824,13 +925,19 @@ function gmTracker(st) {
 // A grip that drags its row by pointer events: a finger on a phone or tablet (where rows do
 // not take HTML drag and drop) as well as a mouse. The row under the pointer when it lifts is
 // where the creature goes, above or below its middle.
+/**
+ * @param {HTMLLIElement} li
+ * @param {string} id
+ * @param {string} name
+ */
 function dragHandle(li, id, name) {
   const grip = h("span", { class: "grip", role: "button", tabindex: "-1", "aria-label": `drag ${name} in the turn order`, title: "drag to reorder" }, "⋮⋮");
-  const rowAt = (e) => {
+  const rowAt = (/** @type {PointerEvent} */ e) => {
     const under = document.elementFromPoint(e.clientX, e.clientY);
     const row = /** @type {HTMLElement|null} */ (under && under.closest("#tracker li[data-id]"));
     return row && row.dataset.id !== id ? row : null;
   };
+  /** @type {HTMLElement|null} */
   let over = null;
   grip.addEventListener("pointerdown", (e) => {
     e.preventDefault();
@@ -846,7 +953,7 @@ function dragHandle(li, id, name) {
       if (over) over.classList.add("dropto");
     }
   });
-  const done = (e, drop) => {
+  const done = (/** @type {PointerEvent} */ e, /** @type {boolean} */ drop) => {
     if (!li.classList.contains("lifted")) return;
     li.classList.remove("lifted");
     if (over) over.classList.remove("dropto");
@@ -854,13 +961,17 @@ function dragHandle(li, id, name) {
     over = null;
     if (!row) return;
     const box = row.getBoundingClientRect();
-    reorder(id, row.dataset.id, e.clientY > box.top + box.height / 2);
+    reorder(id, row.dataset.id || "", e.clientY > box.top + box.height / 2);
   };
   grip.addEventListener("pointerup", (e) => done(e, true));
   grip.addEventListener("pointercancel", (e) => done(e, false));
   return grip;
 }
 
+/**
+ * @param {string} id
+ * @param {HTMLInputElement} field
+ */
 async function setInitiative(id, field) {
   const text = field.value.trim();
   if (text === String(S.state.initiative[id] ?? "")) return;
@@ -869,13 +980,17 @@ async function setInitiative(id, field) {
     value = arith(text, S.state.initiative[id], "initiative");
   } catch (err) {
     field.setAttribute("aria-invalid", "true");
-    toast(`${nameOf(id)}: ${err.message}`, "error");
+    toast(`${nameOf(id)}: ${errorText(err)}`, "error");
     return;
   }
   await send({ do: "initiative", target: id, value }).catch(() => { field.value = S.state.initiative[id] ?? ""; });
 }
 
 // "-7" damages through the ruleset's damage command, "+3" heals through its heal command.
+/**
+ * @param {string} id
+ * @param {HTMLInputElement} field
+ */
 async function healthChange(id, field) {
   const text = field.value.trim();
   const m = /^([+-])\s*(.+)$/.exec(text);
@@ -895,7 +1010,7 @@ async function healthChange(id, field) {
     amount = arith(m[2], undefined, "amount");
   } catch (err) {
     field.setAttribute("aria-invalid", "true");
-    toast(`${nameOf(id)}: ${err.message}`, "error");
+    toast(`${nameOf(id)}: ${errorText(err)}`, "error");
     return;
   }
   try {
@@ -908,9 +1023,15 @@ async function healthChange(id, field) {
 
 // A row dropped on another: an initiative between its new neighbours' (equal to one of
 // them when no whole number lies between: the ruleset's tie-break then decides).
+/**
+ * @param {string} moved
+ * @param {string} onto
+ * @param {boolean} below
+ */
 function reorder(moved, onto, below) {
   const st = S.state;
-  const order = st.order.filter((x) => x !== moved);
+  /** @type {string[]} */
+  const order = st.order.filter((/** @type {string} */ x) => x !== moved);
   const at = order.indexOf(onto) + (below ? 1 : 0);
   const value = initiativeBetween(order.map((x) => st.initiative[x]), at);
   if (value === null) return;
@@ -921,6 +1042,11 @@ function reorder(moved, onto, below) {
 
 /** The initiative that puts a creature at index `at` of `values` (the others' initiatives
  * in turn order, highest first or lowest first as the ruleset orders them). */
+/**
+ * @param {number[]} values
+ * @param {number} at
+ * @returns {number|null}
+ */
 function initiativeBetween(values, at) {
   const nums = values.filter((v) => typeof v === "number");
   if (!nums.length) return 0;
@@ -929,12 +1055,17 @@ function initiativeBetween(values, at) {
   const above = at > 0 ? values[at - 1] : undefined;
   const below = at < values.length ? values[at] : undefined;
   if (typeof above !== "number" && typeof below !== "number") return 0;
-  if (typeof above !== "number") return below + step;
+  if (typeof above !== "number") return Number(below) + step;
   if (typeof below !== "number") return above - step;
   if (Math.abs(above - below) >= 2) return below + step;
   return above;
 }
 
+/**
+ * @param {number} seq
+ * @param {Json} command
+ * @param {string} [head]
+ */
 async function showOdds(seq, command, head = "Odds") {
   try {
     const out = await S.api.post(`/api/encounters/${S.encounter}/odds`, { command, version: S.state.version });
@@ -948,7 +1079,7 @@ async function showOdds(seq, command, head = "Odds") {
     if (out.odds === null) replace($("#odds"), h("p", { class: "muted" }, `No odds preview for ${command.do}.`));
     else replace($("#odds"), h("div", { class: "oddshead" }, head), oddsView(out.odds));
   } catch (err) {
-    if (seq === S.probe) replace($("#odds"), h("p", { class: "warn" }, err.message));
+    if (seq === S.probe) replace($("#odds"), h("p", { class: "warn" }, errorText(err)));
   }
 }
 
@@ -963,7 +1094,7 @@ async function refreshOdds() {
     if (complete(command)) await showOdds(seq, command, `Odds against ${nameOf(command.target)}`);
     else replace($("#odds"));
   } catch (err) {
-    replace($("#odds"), h("p", { class: "warn" }, err.message));
+    replace($("#odds"), h("p", { class: "warn" }, errorText(err)));
   }
 }
 
@@ -977,6 +1108,7 @@ async function roll() {
   await guard(form, async () => {
     const dice = typedDice($("#dice").value, S.plan);
     const command = buildCommand();
+    /** @type {Record<string, Json>} */
     const body = { command };
     if (dice) {  // what was typed first; the server rolls the rest
       body.dice = dice;
@@ -1009,6 +1141,7 @@ function renderMany() {
 // The options the ruleset's own command declares for applying to many: its flags (armor on or
 // off, irreducible, overheal…), its choices, and a body area where the ruleset has areas.
 const MANY_SHOWN = new Set(["target", "amount", "type", "name", "level", "rounds"]);
+/** @param {string} what */
 function manyOptions(what) {
   const spec = S.commands[what];
   if (!spec) return [];
@@ -1016,6 +1149,7 @@ function manyOptions(what) {
     && (a.kind === "flag" || a.kind === "choice" || a.name === "area"));
 }
 
+/** @param {string} what */
 function renderManyOptions(what) {
   const box = $("#many-opts");
   const key = `${what}:${[...S.selected].sort().join(",")}`;
@@ -1040,6 +1174,7 @@ async function applyMany() {
   const form = $("#many");
   await guard(form, async () => {
     const what = F(form, "what").value;
+    /** @type {Record<string, Json>} */
     const extra = {};
     if (what === "condition") {
       if (!F(form, "cond").value.trim()) throw new InputError("condition: give its name (e.g. prone)", "cond");
@@ -1050,13 +1185,13 @@ async function applyMany() {
       try {
         extra.amount = arith(F(form, "amount").value, undefined, "amount");
       } catch (err) {
-        throw new InputError(err.message, "amount");
+        throw new InputError(errorText(err), "amount");
       }
       if (what === "damage" && F(form, "type").value.trim()) extra.type = F(form, "type").value.trim();
     }
-    for (const input of $("#many-opts").querySelectorAll("[data-arg]")) {
+    for (const input of /** @type {NodeListOf<HTMLElement>} */ ($("#many-opts").querySelectorAll("[data-arg]"))) {
       const value = readArg(input);
-      if (value !== undefined) extra[input.dataset.arg] = value;
+      if (value !== undefined) extra[input.dataset.arg || ""] = value;
     }
     // One batch: one log entry, one undo; refused whole when any one is refused.
     const commands = [...S.selected].map((id) => ({ do: what, target: id, ...extra }));
@@ -1069,6 +1204,7 @@ async function applyMany() {
 }
 
 // -- override -----------------------------------------------------------------------------
+/** @param {string} path */
 function currentValue(path) {
   const parts = path.split(".");
   let obj = S.state.entities[parts[0]] ?? S.state[parts[0]];
@@ -1080,6 +1216,10 @@ function currentValue(path) {
   return obj;
 }
 
+/**
+ * @param {string} path
+ * @param {Json} value
+ */
 function prefillOverride(path, value) {
   const form = $("#override");
   F(form, "path").value = path;
@@ -1120,7 +1260,7 @@ async function diceRoller() {
     try {
       out = await S.api.post("/api/dice", { expression, roll: true, dialect: S.roster.dialect() });
     } catch (err) {
-      if (err.status === 404 || err.status === 405) throw new InputError("this server has no dice endpoint (POST /api/dice)");
+      if (err instanceof ApiError && (err.status === 404 || err.status === 405)) throw new InputError("this server has no dice endpoint (POST /api/dice)");
       throw err;
     }
     replace($("#roll-out"),
@@ -1150,11 +1290,11 @@ function wire() {
     picture: (hash) => S.api.bytes(`/api/encounters/${S.encounter}/images/${hash}`),
     onPicture: () => { if (S.state) replace($("#tracker"), gmTracker(S.state)); },
   });
-  $("#scene-form").addEventListener("submit", (e) => {
+  $("#scene-form").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     setScene(e.target);
   });
-  $("#scene-library").addEventListener("submit", (e) => {
+  $("#scene-library").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, async () => {
@@ -1192,7 +1332,7 @@ function wire() {
     form.addEventListener("input", () => clearError(form));
     form.addEventListener("change", () => clearError(form));
   }
-  $("#new-campaign").addEventListener("submit", (e) => {
+  $("#new-campaign").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, async () => {
@@ -1202,29 +1342,29 @@ function wire() {
       toast("campaign created: the console keeps its token in this browser");
     }, { name: "name", ruleset: "ruleset" });
   });
-  $("#open-campaign").addEventListener("submit", (e) => {
+  $("#open-campaign").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, () => openCampaign(F(form, "campaign").value.trim(), F(form, "token").value.trim()), { authorization: "token" });
   });
-  $("#campaign-select").addEventListener("change", async (e) => {
+  $("#campaign-select").addEventListener("change", async (/** @type {PageEvent} */ e) => {
     const id = e.target.value;
     if (!id) {
       showSetup();
       return;
     }
-    const entry = saved().find((c) => c.id === id);
-    if (entry) await openCampaign(entry.id, entry.token).catch((err) => toast(err.message, "error"));
+    const entry = saved().find((/** @type {Json} */ c) => c.id === id);
+    if (entry) await openCampaign(entry.id, entry.token).catch((err) => toast(errorText(err), "error"));
   });
-  $("#encounter-select").addEventListener("change", (e) => e.target.value && openEncounter(e.target.value));
-  $("#auto-reveal").addEventListener("change", (e) => {
+  $("#encounter-select").addEventListener("change", (/** @type {PageEvent} */ e) => e.target.value && openEncounter(e.target.value));
+  $("#auto-reveal").addEventListener("change", (/** @type {PageEvent} */ e) => {
     if (!S.encounter) return;
     const enabled = e.target.checked;
     // A logged command of the encounter; refused (another console changed it first), the
     // box shows the encounter's setting again.
     send({ do: "reveal_on_turn", enabled }).catch(() => { e.target.checked = Boolean(S.state && S.state.reveal_on_turn); });
   });
-  $("#new-encounter").addEventListener("submit", (e) => {
+  $("#new-encounter").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, async () => {
@@ -1236,7 +1376,7 @@ function wire() {
       await openEncounter(out.encounter.id);
     });
   });
-  $("#new-player").addEventListener("submit", (e) => {
+  $("#new-player").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, async () => {
@@ -1248,7 +1388,7 @@ function wire() {
       renderPlayers(info.players || []);
     }, { "characters.0": "characters" });
   });
-  $("#add").addEventListener("submit", (e) => {
+  $("#add").addEventListener("submit", (/** @type {PageEvent} */ e) => {
     e.preventDefault();
     const form = e.target;
     guard(form, async () => {
@@ -1271,7 +1411,7 @@ function wire() {
       toast(`${id} added${body.hidden ? " (hidden from players)" : ""}${staged ? " (staged)" : ""}`);
     }, { id: "id", command: "more", template: "template" });
   });
-  $("#add [name=template]").addEventListener("change", (e) => {
+  $("#add [name=template]").addEventListener("change", (/** @type {PageEvent} */ e) => {
     const form = $("#add");
     if (!F(form, "id").value && e.target.value && S.state) {
       let n = 1;
@@ -1279,19 +1419,19 @@ function wire() {
       F(form, "id").value = `${e.target.value}${n}`;
     }
   });
-  $("#action").addEventListener("submit", (e) => { e.preventDefault(); roll(); });
+  $("#action").addEventListener("submit", (/** @type {PageEvent} */ e) => { e.preventDefault(); roll(); });
   $("#do").addEventListener("change", () => { S.pickAction = false; fillOptions(); scheduleProbe(); });
   $("#do-search").addEventListener("input", () => { fillActions(); scheduleProbe(); });
   $("#actor").addEventListener("change", () => { S.actorTouched = true; scheduleProbe(); });
   $("#target").addEventListener("change", () => { S.targetTouched = true; refreshOdds(); });
   $("#opts").addEventListener("change", scheduleProbe);
   $("#more").addEventListener("change", scheduleProbe);
-  F($("#add"), "side").addEventListener("input", (e) => { e.target.dataset.touched = "1"; });
-  $("#many").addEventListener("submit", (e) => { e.preventDefault(); applyMany(); });
+  F($("#add"), "side").addEventListener("input", (/** @type {PageEvent} */ e) => { e.target.dataset.touched = "1"; });
+  $("#many").addEventListener("submit", (/** @type {PageEvent} */ e) => { e.preventDefault(); applyMany(); });
   $("#many [name=what]").addEventListener("change", renderMany);
   $("#many-clear").addEventListener("click", () => { S.selected.clear(); render(); });
-  $("#override").addEventListener("submit", (e) => { e.preventDefault(); override(); });
-  $("#roller").addEventListener("submit", (e) => { e.preventDefault(); diceRoller(); });
+  $("#override").addEventListener("submit", (/** @type {PageEvent} */ e) => { e.preventDefault(); override(); });
+  $("#roller").addEventListener("submit", (/** @type {PageEvent} */ e) => { e.preventDefault(); diceRoller(); });
   $("#dice").addEventListener("input", showPlan);
   $("#start").addEventListener("click", () => turnChange({ do: "start" }).then((out) => turnFeed(out.record), () => {}));
   $("#end").addEventListener("click", () => turnChange({ do: "end" }).catch(() => {}));
@@ -1330,14 +1470,14 @@ function rosterHooks() {
     state: () => S.state,
     encounter: () => S.encounters.find((e) => e.id === S.encounter) || null,
     records: () => S.records,
-    applied: (out) => { addRecord(out.record); setState(out.state); },
-    opened: async (encounter) => {
+    applied: (/** @type {Json} */ out) => { addRecord(out.record); setState(out.state); },
+    opened: async (/** @type {Json} */ encounter) => {
       S.encounters.push(encounter);
       fillEncounterSelect(encounter.id);
       await openEncounter(encounter.id);
     },
-    templates: (ids) => { S.bestiaryIds = ids; fillAddTemplates(); },
-    toast: (text) => toast(text, "error"),
+    templates: (/** @type {string[]} */ ids) => { S.bestiaryIds = ids; fillAddTemplates(); },
+    toast: (/** @type {string} */ text) => toast(text, "error"),
   };
 }
 
@@ -1350,6 +1490,10 @@ function fillAddTemplates() {
 }
 
 // How the dice box read what was typed, in the campaign's notation (docs/dice.md, "Dialects").
+/**
+ * @param {string} typed
+ * @param {Json} out
+ */
 function readAs(typed, out) {
   const dialect = out.dialect || "arbiter";
   if (dialect === "arbiter" && out.read_as === typed.replace(/\s+/g, "")) return null;
@@ -1358,6 +1502,6 @@ function readAs(typed, out) {
 
 wire();
 boot().catch((err) => {
-  toast(err.message, "error");
+  toast(errorText(err), "error");
   showSetup();
 });

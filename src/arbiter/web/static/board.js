@@ -197,7 +197,7 @@ export function areaHits(chances) {
  * The location argument of a command on a map of `mapKind`: on a grid, its square or path
  * of squares; in zones, its `zone` (the creatures' own field).
  * @param {CommandSpec} spec
- * @param {string} mapKind "grid" or "zones"
+ * @param {string|null} mapKind "grid" or "zones"
  * @returns {[string, ArgSpec]|null}
  */
 function whereArg(spec, mapKind) {
@@ -214,7 +214,7 @@ function whereArg(spec, mapKind) {
  * `mapKind`; null when the ruleset declares none, or its command has no location there.
  * @param {Catalogue|null|undefined} commands
  * @param {"move"|"place"} role
- * @param {string} mapKind "grid" or "zones"
+ * @param {string|null} mapKind "grid" or "zones" (null: no map)
  * @returns {RoleCommand|null}
  */
 export function roleCommand(commands, role, mapKind) {

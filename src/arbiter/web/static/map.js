@@ -27,18 +27,30 @@
 // a click on a creature or a zone). The GM also paints terrain (the ruleset's command
 // taking squares) and describes zones (its command taking an id and adjacent zones): each
 // is a command in the encounter's log, undone like any other.
-import { creatureName } from "./ui.js";
+import { creatureName, errorText } from "./ui.js";
 import {
   areaCommand, areaHits, areaWeapons, boardBounds, cellsOf, footprintOf, isSquare, percent, reachSquares, roleCommand,
   sameSquare as same, squareKey as key, terrainOf,
 } from "./board.js";
 import { gridDistance, gridText, latestAsker, lineSteps, rulerWeapons, weaponText, zoneDistance, zoneText } from "./ruler.js";
 
+/**
+ * @typedef {import("./ui.js").Json} Json
+ * @typedef {import("./board.js").Square} Square
+ * @typedef {{role: string, commands?: import("./board.js").Catalogue, display?: import("./board.js").Display,
+ *   odds: (command: Json) => Promise<Json>, submit: (command: Json) => Promise<Json>,
+ *   onTap?: ((id: string) => void)|null, image?: ((hash: string) => Promise<Blob>)|null,
+ *   picture?: ((hash: string) => Promise<Blob>)|null, onPicture?: ((hash: string) => void)|null}} MapOptions
+ *   what a page gives its map: its role, the catalogue, the server's odds and submit, and
+ *   the images' bytes
+ */
+
 const NS = "http://www.w3.org/2000/svg";
 const U = 32; // one square (or one token slot) in SVG units
 const PER_ROW = 5; // token slots per line inside a zone
 const SIDES = 8; // colours for sides (CSS .s0 ... .s7)
 const PHONE = "(max-width: 760px)";
+/** @type {Record<string, string>} */
 const BANDS = { engagement: "eng.", short: "short", medium: "med.", long: "long" };
 let uid = 0;
 
@@ -81,6 +93,7 @@ const STYLE = `
 .battlemap .rulerlabel .bad { fill: var(--bad); }
 `;
 
+/** @type {CSSStyleSheet|null} */
 let sheet = null;
 const FOG_REVEAL = "fog: reveal";
 const FOG_HIDE = "fog: hide";
@@ -92,8 +105,15 @@ function ensureStyle() {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
+/**
+ * An SVG element with attributes (null, undefined and false left out) and children.
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs]
+ * @param {...any} children
+ * @returns {SVGElement}
+ */
 function el(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
+  const node = /** @type {SVGElement} */ (document.createElementNS(NS, tag));
   for (const [k, v] of Object.entries(attrs)) {
     if (v === null || v === undefined || v === false) continue;
     node.setAttribute(k, String(v));
@@ -105,6 +125,13 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {string} [cls]
+ * @param {string} [text]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 function html(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -112,10 +139,15 @@ function html(tag, cls, text) {
   return node;
 }
 
-const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
+const slug = (/** @type {unknown} */ text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "x";
 
 /** Which map a state calls for: "grid", "zones" or null (no positions of any kind). */
+/**
+ * @param {Json} state
+ * @returns {"grid"|"zones"|null}
+ */
 export function mapKind(state) {
+  /** @type {Json[]} */
   const all = Object.values((state && state.entities) || {});
   if (all.some((e) => "position" in e)) return "grid";
   if (all.some((e) => typeof e.zone === "string")) return "zones";
@@ -123,7 +155,9 @@ export function mapKind(state) {
 }
 
 /** Whether anyone is somewhere on the map (then the map opens by itself). */
+/** @param {Json} state */
 export function hasPositions(state) {
+  /** @type {Json[]} */
   const all = Object.values((state && state.entities) || {});
   const kind = mapKind(state);
   if (kind === "grid") return all.some((e) => isSquare(e.position) || (e.sphere !== undefined && e.sphere !== null));
@@ -131,18 +165,29 @@ export function hasPositions(state) {
 }
 
 /** The squares from `a` (left out) to `b`, each one step (straight or diagonal) from the last. */
+/**
+ * @param {Square} a
+ * @param {Square} b
+ */
 export function stepsBetween(a, b) {
   return lineSteps(a, b);  // the ruler's line (ruler.js), one geometry for both
 }
 
 export { terrainOf };  // board.js (the map's pure functions)
 
+/**
+ * @param {Json} spec
+ * @returns {[string, Json][]}
+ */
 function args(spec) {
   return Object.entries((spec && spec.args) || {});
 }
 
+/** @param {Json} odds */
 function oddsText(odds) {
+  /** @type {string[]} */
   const parts = [];
+  /** @type {(prefix: string, v: Json) => void} */
   const walk = (prefix, v) => {
     if (parts.length >= 6) return;
     if (v && typeof v === "object" && ("percent" in v || "float" in v)) {
@@ -158,7 +203,8 @@ function oddsText(odds) {
 }
 
 
-const plural = (n, word) => `${Number(Number(n).toFixed(2))} ${word}${n === 1 ? "" : "s"}`;
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${Number(Number(n).toFixed(2))} ${word}${n === 1 ? "" : "s"}`;
+/** @type {(v: unknown) => string[]} */
 const ids = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : []);
 
 /**
@@ -168,9 +214,13 @@ const ids = (v) => (Array.isArray(v) ? v.filter((x) => typeof x === "string") : 
  * triggers: flank_reaction, leaves_reach, flanked_at_end, ends_in_space_of, leaves_cover, leaves_engagement,
  * joins_engagement, pairs, falls. Null when the answer is none of these.
  */
+/**
+ * @param {Json} odds
+ * @param {Json} st
+ */
 export function moveFacts(odds, st) {
   const o = odds || {};
-  const who = (list) => list.map((id) => creatureName(st, id)).join(", ");
+  const who = (/** @type {string[]} */ list) => list.map((id) => creatureName(st, id)).join(", ");
   const cost = [];
   const after = [];
   const warn = [];
@@ -205,6 +255,11 @@ export function moveFacts(odds, st) {
 
 // The chance of each creature an odds answer gives: the first mapping of creature ids to
 // chances (an AoE's `inclusion`, a ZAoE's `high`, a search's `found`).
+/**
+ * @param {Json} odds
+ * @param {Json} st
+ * @returns {{key: string, chances: Record<string, Json>}|null}
+ */
 export function chancesOf(odds, st) {
   const known = (st && st.entities) || {};
   for (const key of ["inclusion", "high", "found"]) {
@@ -225,9 +280,13 @@ export class BattleMap {
    * opts.role: "gm" or "player"; opts.commands: the catalogue the page may use;
    * opts.odds(command) and opts.submit(command): promises (the server's answers).
    */
+  /**
+   * @param {HTMLDetailsElement} panel
+   * @param {MapOptions} opts
+   */
   constructor(panel, opts) {
     this.panel = panel;
-    this.body = panel.querySelector(".mapbody");
+    this.body = /** @type {HTMLElement} */ (panel.querySelector(".mapbody"));
     this.role = opts.role;
     this.commands = opts.commands || {};
     this.display = opts.display || {};
@@ -239,26 +298,73 @@ export class BattleMap {
     this.image = opts.image || null; // the scene's image: (hash) => Promise<Blob>
     this.picture = opts.picture || null; // a token's picture: (hash) => Promise<Blob>
     this.onPicture = opts.onPicture || null; // a picture came: the page draws it elsewhere too
+    /** @type {Map<string, string|null>} */
     this.pictures = new Map(); // hash -> object URL ("" while it loads, null if it failed)
     this.backdrop = { hash: "", url: "", failed: "" }; // the scene image drawn, once loaded
+    /** @type {Json} the state drawn (the reader's view) */
     this.state = null;
     this.id = `map${++uid}`;
+    /** @type {Map<string, SVGElement>} */
     this.tokens = new Map();
+    /** @type {Map<string, number>} */
     this.sideColour = new Map();
+    /** @type {Json} the drag in progress: its token, pointer, path, target and plan */
     this.drag = null;
     this.touched = false;
     this.gridKey = "";
     this.terrainKey = "";
+    /** @type {string|null} */
     this.selected = null; // the token clicked last (overlays and range bands start from it)
+    /** @type {Record<string, boolean>} */
     this.overlays = { reach: false, sight: false, area: false, paint: false, ruler: false };
+    /** @type {Json} */
     this.measure = null; // the ruler's measure while the pointer is down (nothing is submitted)
+    /** @type {Json} */
     this.area = null; // {by, weapon, at, chances, text} once the server answered
+    /** @type {Json} */
     this.painting = null;
+    /** @type {Json} */
     this.framing = null; // a zone's region being dragged over the scene's image
     this.dragEnded = 0;
+    this.areaSeq = 0;
+    /** @type {"grid"|"zones"|null} */
+    this.kind = null;
+    /** @type {Map<string, Json>} */
+    this.laidOut = new Map(); // id -> {x, y} centre in SVG units
+    /** @type {import("./board.js").Bounds} */
+    this.grid = { minX: 0, minY: 0, cols: 0, rows: 0 };
+    /** @type {{label: string, ids: string[], y: number, height: number}[]} */
+    this.trays = [];
+    /** @type {Map<string, Json>} */
+    this.zoneBoxes = new Map();
+    // made by build() and buildTools(), once
+    const made = /** @type {any} */ (null);
+    /** @type {HTMLParagraphElement} */ this.info = made;
+    /** @type {HTMLParagraphElement} */ this.error = made;
+    /** @type {SVGSVGElement} */ this.svg = made;
+    /** @type {SVGElement} */ this.defs = made;
+    /** @type {Record<string, SVGElement>} */ this.layers = made;
+    /** @type {HTMLDivElement} */ this.scroll = made;
+    /** @type {HTMLDivElement} */ this.legend = made;
+    /** @type {HTMLParagraphElement} */ this.note = made;
+    /** @type {HTMLParagraphElement} */ this.triggers = made;
+    /** @type {HTMLDivElement} */ this.tools = made;
+    /** @type {Record<string, HTMLButtonElement>} */ this.buttons = made;
+    /** @type {HTMLSpanElement} */ this.areaBox = made;
+    /** @type {HTMLSelectElement} */ this.weaponSelect = made;
+    /** @type {HTMLSpanElement} */ this.paintBox = made;
+    /** @type {HTMLSelectElement} */ this.paintKind = made;
+    /** @type {HTMLSpanElement} */ this.zoneForm = made;
+    /** @type {HTMLInputElement} */ this.zoneId = made;
+    /** @type {HTMLInputElement} */ this.zoneNext = made;
+    /** @type {HTMLInputElement} */ this.zoneIndoor = made;
+    /** @type {HTMLLabelElement} */ this.visionBox = made;
+    /** @type {HTMLInputElement} */ this.visionInput = made;
+    /** @type {HTMLSpanElement} */ this.rulerBox = made;
+    /** @type {HTMLSelectElement} */ this.rulerWeapon = made;
     ensureStyle();
     this.build();
-    panel.querySelector("summary").addEventListener("click", () => { this.touched = true; });
+    /** @type {HTMLElement} */ (panel.querySelector("summary")).addEventListener("click", () => { this.touched = true; });
     panel.addEventListener("toggle", () => { if (panel.open) this.draw(); });
   }
 
@@ -267,7 +373,7 @@ export class BattleMap {
     this.info.setAttribute("aria-live", "polite");
     this.error = html("p", "error");
     this.error.setAttribute("role", "alert");
-    this.svg = el("svg", { class: "battlemap", role: "img", "aria-label": "battle map" });
+    this.svg = /** @type {SVGSVGElement} */ (el("svg", { class: "battlemap", role: "img", "aria-label": "battle map" }));
     this.defs = el("defs", {},
       el("pattern", { id: `${this.id}-hatch`, width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
         el("line", { x1: 0, y1: 0, x2: 0, y2: 8, class: "hatch" })),
@@ -325,6 +431,7 @@ export class BattleMap {
     this.display = display || {};
   }
 
+  /** @param {Json} state */
   update(state) {
     if (this.state && state && state.version !== this.state.version && !this.drag) {
       delete this.info.dataset.keep;
@@ -370,24 +477,28 @@ export class BattleMap {
     if (!st) return null;
     if (this.selected && st.entities[this.selected]) return this.selected;
     if (st.in_combat && st.current && st.entities[st.current]) return st.current;
-    return (st.characters || []).find((id) => st.entities[id]) || null;
+    return (st.characters || []).find((/** @type {string} */ id) => st.entities[id]) || null;
   }
 
+  /** @param {string|null|undefined} side */
   colour(side) {
     const name = side || "(no side)";
     if (!this.sideColour.has(name)) this.sideColour.set(name, this.sideColour.size % SIDES);
     return this.sideColour.get(name);
   }
 
+  /** @param {Json} e */
   footprint(e) {
     return footprintOf(e, this.extra.footprints || {});
   }
 
   // The squares a creature covers on the grid (its footprint laid at its position).
+  /** @param {Json} e */
   cells(e) {
     return cellsOf(e, this.extra.footprints || {});
   }
 
+  /** @param {Json} st */
   drawGrid(st) {
     const all = Object.values(st.entities);
     const placed = all.filter((e) => isSquare(e.position));
@@ -413,7 +524,7 @@ export class BattleMap {
     for (const [label, ids] of groups) {
       const lines = Math.ceil(ids.length / perLine);
       this.trays.push({ label, ids, y, height: U * (0.7 + lines) });
-      ids.forEach((id, i) => this.laidOut.set(id, { x: (i % perLine) * U + U, y: y + U * 0.7 + Math.floor(i / perLine) * U + U / 2 }));
+      ids.forEach((/** @type {string} */ id, /** @type {number} */ i) => this.laidOut.set(id, { x: (i % perLine) * U + U, y: y + U * 0.7 + Math.floor(i / perLine) * U + U / 2 }));
       y += U * (0.9 + lines);
     }
     const height = this.trays.length ? y : rows * U;
@@ -454,7 +565,7 @@ export class BattleMap {
           el("rect", { x: 0, y: t.y, width: cols * U, height: t.height, rx: 6, class: "tray" }),
           el("text", { x: 6, y: t.y + U * 0.5, class: "traylabel" },
             t.label === "not on the grid" && this.role === "gm" ? "not on the grid: drag onto a square to place" : t.label),
-        ])].flat(2).filter(Boolean));
+        ])].flat(2).filter((x) => x !== null && x !== undefined));
     }
     const fog = st.fog && st.fog.enabled ? st.fog : null;
     const terrainKey = JSON.stringify(terrain) + gridKey + (fog ? JSON.stringify(fog.squares) : "");
@@ -474,8 +585,15 @@ export class BattleMap {
 
   /** The fog over every square of the board not revealed, as one path of row runs: the
    * players' map is dark there, the GM's shaded (what the players do not see). */
+  /**
+   * @param {Json} fog
+   * @param {number} minX
+   * @param {number} minY
+   * @param {number} cols
+   * @param {number} rows
+   */
   fogPath(fog, minX, minY, cols, rows) {
-    const open = new Set(fog.squares.map(([x, y]) => `${x},${y}`));
+    const open = new Set(fog.squares.map((/** @type {Square} */ [x, y]) => `${x},${y}`));
     const runs = [];
     for (let r = 0; r < rows; r += 1) {
       let start = -1;
@@ -493,6 +611,7 @@ export class BattleMap {
   }
 
   /** A token picture's object URL once fetched (asked once per hash; drawn when it comes). */
+  /** @param {string} hash */
   pictureURL(hash) {
     if (!hash || !this.picture) return null;
     if (this.pictures.has(hash)) return this.pictures.get(hash) || null;
@@ -506,6 +625,7 @@ export class BattleMap {
   }
 
   /** The state's scene when it has an image, which is fetched once (then drawn). */
+  /** @param {Json} st */
   sceneOf(st) {
     const scene = st.scene;
     if (!scene || !scene.image || !(scene.square > 0) || !this.image) return null;
@@ -524,6 +644,11 @@ export class BattleMap {
     return scene;
   }
 
+  /**
+   * @param {number} width
+   * @param {number} height
+   * @param {number} cols
+   */
   size(width, height, cols) {
     this.svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
     // A square is 14 to 40 pixels: a wide map scrolls sideways, a small one stays small.
@@ -532,11 +657,13 @@ export class BattleMap {
     this.svg.dataset.cols = String(cols);
   }
 
+  /** @param {Json} st */
   drawZones(st) {
     const all = Object.values(st.entities).filter((e) => typeof e.zone === "string");
     const known = (st.extra && st.extra.zones && typeof st.extra.zones === "object") ? st.extra.zones : {};
+    /** @type {string[]} */
     const order = [];
-    const add = (z) => { if (typeof z === "string" && !order.includes(z)) order.push(z); };
+    const add = (/** @type {unknown} */ z) => { if (typeof z === "string" && !order.includes(z)) order.push(z); };
     for (const e of all) {
       add(e.zone);
       for (let i = 0; i < order.length; i += 1) for (const n of (known[order[i]] || {}).adjacent || []) add(n);
@@ -547,6 +674,7 @@ export class BattleMap {
     }
     for (const z of Object.keys((st.extra && st.extra.regions) || {})) add(z);  // drawn on the scene
     // Other mappings of `extra` keyed by zone (lights...) become tags on the zone.
+    /** @type {Record<string, string[]>} */
     const tags = {};
     for (const [name, value] of Object.entries(st.extra || {})) {
       if (name === "zones" || name === "regions" || !value || typeof value !== "object" || Array.isArray(value)) continue;
@@ -558,7 +686,7 @@ export class BattleMap {
     const scene = this.sceneOf(st);
     const regions = (scene && st.extra && st.extra.regions) || {};
     const px = scene ? U / scene.square : 1;
-    const placed = (z) => Boolean(scene && Array.isArray(regions[z]) && regions[z].length === 4);
+    const placed = (/** @type {string} */ z) => Boolean(scene && Array.isArray(regions[z]) && regions[z].length === 4);
     const free = order.filter((z) => !placed(z));
     const n = free.length;
     const cols = n <= 1 ? 1 : n <= 4 ? 2 : 3;
@@ -566,7 +694,7 @@ export class BattleMap {
     const HEAD = U * 0.85;
     const GAP = U * 1.1;
     const width = PER_ROW * U + 2 * PAD;
-    const perRowOf = (z) => (placed(z) ? Math.max(1, Math.floor((regions[z][2] * px - 2 * PAD) / U)) : PER_ROW);
+    const perRowOf = (/** @type {string} */ z) => (placed(z) ? Math.max(1, Math.floor((regions[z][2] * px - 2 * PAD) / U)) : PER_ROW);
     const top = scene ? scene.height * px + GAP : 0;
     // Lay out each zone's engagements (creatures sharing `engagement` are drawn together).
     const inner = new Map();
@@ -578,13 +706,14 @@ export class BattleMap {
         clusters.get(k).push(e.id);
       }
       let cx = 0, line = 0;
+      /** @type {Json[]} */
       const spots = [];
       const boxes = [];
       const perRow = perRowOf(z);
       for (const [eng, ids] of clusters) {
         if (cx > 0 && cx + Math.min(ids.length, perRow) > perRow + 0.01) { cx = 0; line += 1; }
         const first = { cx, line };
-        ids.forEach((id, i) => {
+        ids.forEach((/** @type {string} */ id, /** @type {number} */ i) => {
           if (i > 0 && cx + 1 > perRow + 0.01) { cx = 0; line += 1; }
           spots.push({ id, cx, line });
           cx += 1;
@@ -594,23 +723,27 @@ export class BattleMap {
       }
       inner.set(z, { spots, boxes, lines: Math.max(line + 1, 2) });
     }
+    /** @type {number[]} */
     const rowsOf = [];
     free.forEach((z, i) => {
       const r = Math.floor(i / cols);
       rowsOf[r] = Math.max(rowsOf[r] || 0, HEAD + inner.get(z).lines * U + PAD);
     });
+    /** @type {number[]} */
     const rowY = [];
     let y = top;
     rowsOf.forEach((hgt, r) => { rowY[r] = y; y += hgt + GAP; });
     this.zoneBoxes = new Map();
+    /** @type {SVGElement[]} */
     const boxesEls = [];
     const fog = st.fog && st.fog.enabled ? new Set(st.fog.zones || []) : null;
     order.forEach((z) => {
       const i = free.indexOf(z);
       const r = Math.floor(i / cols);
-      const [x0, y0, bw0, bh0] = placed(z) ? regions[z].map((v) => v * px)
+      const [x0, y0, bw0, bh0] = placed(z) ? regions[z].map((/** @type {number} */ v) => v * px)
         : [(i % cols) * (width + GAP), rowY[r], width, rowsOf[r]];
       const info = known[z] || {};
+      /** @type {{zone: string, x: number, y: number, w: number, h: number, clusters: Json[]}} */
       const box = { zone: z, x: x0, y: y0, w: bw0, h: bh0, clusters: [] };
       this.zoneBoxes.set(z, box);
       const { spots, boxes } = inner.get(z);
@@ -624,7 +757,7 @@ export class BattleMap {
         const bw = multi ? perRowOf(z) * U : (b.last.cx - b.first.cx + 1) * U;
         const bh = (b.last.line - b.first.line + 1) * U;
         box.clusters.push({ engagement: b.eng, ids: b.ids, x: bx, y: top, w: bw, h: bh });
-        if (b.ids.length > 1) rings.push(el("rect", { x: bx + 1, y: top + 1, width: bw - 2, height: bh - 2, rx: U / 2, class: "engagement" }, el("title", {}, `engaged: ${b.ids.map((id) => creatureName(st, id)).join(", ")}`)));
+        if (b.ids.length > 1) rings.push(el("rect", { x: bx + 1, y: top + 1, width: bw - 2, height: bh - 2, rx: U / 2, class: "engagement" }, el("title", {}, `engaged: ${b.ids.map((/** @type {string} */ id) => creatureName(st, id)).join(", ")}`)));
       }
       const fogged = fog && !fog.has(z) ? ` fogged ${this.role === "gm" ? "fog-gm" : "fog-player"}` : "";
       boxesEls.push(el("g", { class: `zone${info.indoor ? " indoor" : ""}${placed(z) ? " region" : ""}${fogged}`, "data-zone": z },
@@ -661,11 +794,12 @@ export class BattleMap {
       ? `Not on this map (the server does not tell you where they are): ${unknown.join(", ")}.` : "";
   }
 
+  /** @param {Json} st */
   initials(st) {
     const ids = Object.keys(st.entities);
-    const words = (id) => String(creatureName(st, id)).replace(/['’]s\b/g, "").replace(/[^\p{L}\p{N}\s]/gu, " ").split(/\s+/).filter(Boolean);
+    const words = (/** @type {string} */ id) => String(creatureName(st, id)).replace(/['’]s\b/g, "").replace(/[^\p{L}\p{N}\s]/gu, " ").split(/\s+/).filter(Boolean);
     const one = new Map(ids.map((id) => [id, (words(id)[0] || id)[0].toUpperCase()]));
-    const count = (m) => { const c = new Map(); for (const v of m.values()) c.set(v, (c.get(v) || 0) + 1); return c; };
+    const count = (/** @type {Map<string, string|undefined>} */ m) => { const c = new Map(); for (const v of m.values()) c.set(v, (c.get(v) || 0) + 1); return c; };
     let seen = count(one);
     const two = new Map(ids.map((id) => {
       if (seen.get(one.get(id)) === 1) return [id, one.get(id)];
@@ -676,7 +810,7 @@ export class BattleMap {
     const out = new Map();
     const used = new Map();
     for (const id of ids) {
-      let label = two.get(id);
+      let label = two.get(id) || id;
       if (seen.get(label) > 1) {
         const k = (used.get(label) || 0) + 1;
         used.set(label, k);
@@ -687,6 +821,7 @@ export class BattleMap {
     return out;
   }
 
+  /** @param {Json} st */
   drawTokens(st) {
     const labels = this.initials(st);
     const sizes = ["tiny", "small"];
@@ -727,13 +862,15 @@ export class BattleMap {
       g.setAttribute("class", classes.join(" "));
       g.setAttribute("transform", `translate(${at.x} ${at.y})`);
       g.setAttribute("aria-label", e.name || e.id);
-      const foot = g.querySelector(".foot");
+      const foot = /** @type {SVGElement} */ (g.querySelector(".foot"));
       const big = at.foot && at.foot.length > 1;
       if (big) {
-        const xs = at.foot.map((p) => p[0]);
-        const ys = at.foot.map((p) => p[1]);
-        const fx = at.foot.reduce((a, p) => a + p[0], 0) / at.foot.length;
-        const fy = at.foot.reduce((a, p) => a + p[1], 0) / at.foot.length;
+        /** @type {Square[]} */
+        const cells = at.foot;
+        const xs = cells.map((p) => p[0]);
+        const ys = cells.map((p) => p[1]);
+        const fx = cells.reduce((a, p) => a + p[0], 0) / cells.length;
+        const fy = cells.reduce((a, p) => a + p[1], 0) / cells.length;
         foot.setAttribute("x", String((Math.min(...xs) - fx) * U - U / 2 + 3));
         foot.setAttribute("y", String((Math.min(...ys) - fy) * U - U / 2 + 3));
         foot.setAttribute("width", String((Math.max(...xs) - Math.min(...xs) + 1) * U - 6));
@@ -743,30 +880,30 @@ export class BattleMap {
         foot.setAttribute("height", "0");
       }
       const r = U * (sizes.includes(e.size) ? (e.size === "tiny" ? 0.28 : 0.34) : 0.4);
-      g.querySelector("circle.body").setAttribute("r", String(r));
+      /** @type {SVGElement} */ (g.querySelector("circle.body")).setAttribute("r", String(r));
       // its picture, round, inside the side's ring (initials until it loads, or without one)
       const url = this.pictureURL(st.tokens && st.tokens[e.id]);
-      const pic = g.querySelector("image.pic");
+      const pic = /** @type {SVGElement} */ (g.querySelector("image.pic"));
       if (url) {
-        for (const [k, v] of [["href", url], ["x", -r + 2], ["y", -r + 2], ["width", 2 * r - 4], ["height", 2 * r - 4]]) pic.setAttribute(k, String(v));
+        for (const [k, v] of /** @type {[string, unknown][]} */ ([["href", url], ["x", -r + 2], ["y", -r + 2], ["width", 2 * r - 4], ["height", 2 * r - 4]])) pic.setAttribute(k, String(v));
       } else pic.removeAttribute("href");
       g.classList.toggle("pictured", Boolean(url));
       const band = me && me !== e.id ? bands[e.id] : null;
-      g.querySelector(".band").textContent = band ? BANDS[band] || band : "";
+      /** @type {SVGElement} */ (g.querySelector(".band")).textContent = band ? BANDS[band] || band : "";
       const chance = e.id in chances ? percent(chances[e.id]) : null;
       // one decimal on the token (the exact chance in its title and the info line)
-      g.querySelector(".chance").textContent = chance === null ? "" : `${Number(chance.toFixed(1))}%`;
-      g.querySelector(".ini").textContent = labels.get(e.id);
+      /** @type {SVGElement} */ (g.querySelector(".chance")).textContent = chance === null ? "" : `${Number(chance.toFixed(1))}%`;
+      /** @type {SVGElement} */ (g.querySelector(".ini")).textContent = labels.get(e.id);
       const badge = [];
       if (typeof e.altitude === "number" && e.altitude > 0) badge.push(`↑${e.altitude}`);
       // cover and concealment on each token: a condition named or tagged cover, and one of
       // the ruleset's concealing conditions (the state's `concealing` names)
       const conds = Array.isArray(e.conditions) ? e.conditions : [];
-      const cover = conds.find((c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover"))));
-      const veil = conds.find((c) => c && (st.concealing || []).includes(c.name));
+      const cover = conds.find((/** @type {Json} */ c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover"))));
+      const veil = conds.find((/** @type {Json} */ c) => c && (st.concealing || []).includes(c.name));
       if (cover) badge.push("▣");
       if (veil) badge.push("◌");
-      g.querySelector(".badge").textContent = badge.join(" ");
+      /** @type {SVGElement} */ (g.querySelector(".badge")).textContent = badge.join(" ");
       g.classList.toggle("covered", Boolean(cover));
       g.classList.toggle("veiled", Boolean(veil));
       const where = at.square ? ` · (${at.square[0]}, ${at.square[1]})` : at.zone ? ` · ${at.zone}` : "";
@@ -776,14 +913,15 @@ export class BattleMap {
         e.hidden ? "hidden from players" : null, current ? "its turn" : null,
         band ? `${band} range from ${creatureName(st, me)}` : null,
         chance === null ? null : `${chance}% chance (${this.area.key})`].filter(Boolean);
-      g.querySelector("title").textContent = `${e.name || e.id}${where}${facts.length ? ` · ${facts.join(", ")}` : ""}`;
+      /** @type {Element} */ (g.querySelector("title")).textContent = `${e.name || e.id}${where}${facts.length ? ` · ${facts.join(", ")}` : ""}`;
     }
     for (const id of gone) {
-      this.tokens.get(id).remove();
+      this.tokens.get(id)?.remove();
       this.tokens.delete(id);
     }
   }
 
+  /** @param {Json} st */
   drawLegend(st) {
     const items = [];
     const sides = [...new Set(Object.values(st.entities).filter((e) => this.laidOut.has(e.id)).map((e) => e.side || "(no side)"))];
@@ -800,10 +938,10 @@ export class BattleMap {
       }
     }
     const shown = Object.values(st.entities).filter((e) => this.laidOut.has(e.id) && Array.isArray(e.conditions));
-    if (shown.some((e) => e.conditions.some((c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover")))))) {
+    if (shown.some((e) => e.conditions.some((/** @type {Json} */ c) => c && (c.name === "cover" || (Array.isArray(c.tags) && c.tags.includes("cover")))))) {
       items.push(html("span", "lg", "▣ in cover"));
     }
-    if (shown.some((e) => e.conditions.some((c) => c && (st.concealing || []).includes(c.name)))) {
+    if (shown.some((e) => e.conditions.some((/** @type {Json} */ c) => c && (st.concealing || []).includes(c.name)))) {
       items.push(html("span", "lg", "◌ concealed"));
     }
     this.legend.replaceChildren(...items);
@@ -816,7 +954,8 @@ export class BattleMap {
     this.triggers.textContent = "";
     let text = "Drag a token: whose turn it is moves; anyone else is placed (Shift: place it too).";
     if (this.role !== "gm") {
-      const mine = (st.characters || []).filter((id) => st.entities[id]);
+      /** @type {string[]} */
+      const mine = (st.characters || []).filter((/** @type {string} */ id) => st.entities[id]);
       text = mine.some((id) => this.canDrag(id)) ? "Your turn: drag your character to move it."
         : "On your character's turn, drag it to move it.";
     }
@@ -824,6 +963,10 @@ export class BattleMap {
     this.say(text, "mapinfo idle");
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [cls]
+   */
   say(text, cls = "mapinfo") {
     this.info.textContent = text;
     this.info.title = text;
@@ -833,7 +976,7 @@ export class BattleMap {
   // -- tools: overlays and the GM's editing ----------------------------------------------
   buildTools() {
     this.tools = html("div", "maptools");
-    const toggle = (name, label, title) => {
+    const toggle = (/** @type {string} */ name, /** @type {string} */ label, /** @type {string} */ title) => {
       const b = html("button", `tool-${name}`, label);
       b.type = "button";
       b.title = title;
@@ -857,7 +1000,7 @@ export class BattleMap {
     this.paintKind = html("select", "paint-kind");
     this.paintKind.setAttribute("aria-label", "terrain to paint");
     this.zoneForm = html("span", "toolsub zone-tools");
-    const input = (name, placeholder) => {
+    const input = (/** @type {string} */ name, /** @type {string} */ placeholder) => {
       const i = document.createElement("input");
       i.type = "text";
       i.name = name;
@@ -898,6 +1041,7 @@ export class BattleMap {
     document.addEventListener("keydown", (e) => { if (e.key === "Escape" && this.measure) this.rulerEnd(); });
   }
 
+  /** @param {string} name */
   toggle(name) {
     this.overlays[name] = !this.overlays[name];
     if (name === "area") {
@@ -948,6 +1092,10 @@ export class BattleMap {
     return areaWeapons(this.state && this.state.entities[this.sel()], this.display);
   }
 
+  /**
+   * @param {{name: string, zone: boolean}} weapon
+   * @param {{zone?: string, target?: string}} at
+   */
   areaCommand(weapon, at) {
     return areaCommand(this.commands, weapon, at, this.sel());
   }
@@ -982,7 +1130,7 @@ export class BattleMap {
     this.paintBox.hidden = !(this.overlays.paint && grid && paint);
     this.zoneForm.hidden = !(this.overlays.paint && !grid && paint);
     if (!this.paintBox.hidden) {
-      const spec = paint;
+      const spec = /** @type {Json} */ (paint);
       const kinds = [...(!spec.other ? ["mark"] : spec.other.kind === "flag" ? ["mark", spec.other.name] : spec.other.choices),
         ...(this.commands.fog ? [FOG_REVEAL, FOG_HIDE] : [])];  // the kernel's fog of war
       if (this.paintKind.dataset.list !== kinds.join("|")) {
@@ -1011,14 +1159,16 @@ export class BattleMap {
   }
 
   // -- overlays ---------------------------------------------------------------------------
+  /** @param {Json} st */
   drawOverlays(st) {
     const out = [];
     const me = this.sel();
     const meE = me ? st.entities[me] : null;
     if (this.kind === "grid") {
       const { minX, minY } = this.grid;
+      /** @type {(x: number, y: number, cls: string, title?: string) => SVGElement} */
       const rect = (x, y, cls, title) => el("rect", { x: (x - minX) * U, y: (y - minY) * U, width: U, height: U, class: cls }, title ? el("title", {}, title) : null);
-      const centre = (sq) => [(sq[0] - minX) * U + U / 2, (sq[1] - minY) * U + U / 2];
+      const centre = (/** @type {Square} */ sq) => [(sq[0] - minX) * U + U / 2, (sq[1] - minY) * U + U / 2];
       if (this.overlays.reach && this.extra.reach) {
         const { own, threat } = reachSquares(st.entities, this.extra.reach, me, this.grid, this.extra.footprints || {});
         for (const [k, who] of threat) {
@@ -1056,7 +1206,7 @@ export class BattleMap {
         for (const box of this.zoneBoxes.values()) {
           if (this.area.at.zone && box.zone === this.area.at.zone) out.push(el("rect", { x: box.x - 3, y: box.y - 3, width: box.w + 6, height: box.h + 6, rx: 12, class: "template" }));
           for (const c of box.clusters) {
-            if (c.ids.some((id) => hit.includes(id))) out.push(el("rect", { x: c.x - 2, y: c.y - 2, width: c.w + 4, height: c.h + 4, rx: U / 2, class: "template" }));
+            if (c.ids.some((/** @type {string} */ id) => hit.includes(id))) out.push(el("rect", { x: c.x - 2, y: c.y - 2, width: c.w + 4, height: c.h + 4, rx: U / 2, class: "template" }));
           }
         }
       } else {
@@ -1076,19 +1226,21 @@ export class BattleMap {
     }
   }
 
+  /** @param {PointerEvent} e */
   click(e) {
     if (performance.now() - this.dragEnded < 400 || this.drag || this.painting || this.measure || this.overlays.ruler) return;
-    const g = e.target.closest && e.target.closest(".tok");
+    const g = /** @type {SVGElement|null} */ (/** @type {Element} */ (e.target).closest(".tok"));
     if (this.overlays.area) {
-      const z = e.target.closest && e.target.closest(".zone");
+      const z = /** @type {SVGElement|null} */ (/** @type {Element} */ (e.target).closest(".zone"));
       if (g) this.aim({ target: g.dataset.id });
       else if (z) this.aim({ zone: z.dataset.zone });
       return;
     }
-    if (g) this.tap(g.dataset.id);
+    if (g) this.tap(g.dataset.id || "");
   }
 
   // A token clicked without moving it: select it (or let go of it).
+  /** @param {string} id */
   tap(id) {
     this.selected = this.selected === id ? null : id;
     this.area = null;
@@ -1097,6 +1249,10 @@ export class BattleMap {
   }
 
   // Ask the odds of an area placed at {target} or {zone}, and draw each creature's chance.
+  /**
+   * @param {{zone?: string, target?: string}} at
+   * @param {boolean} [again]
+   */
   async aim(at, again = false) {
     const weapon = this.areaWeapons().find((w) => w.name === this.weaponSelect.value);
     if (!weapon || !this.odds) return;
@@ -1121,11 +1277,12 @@ export class BattleMap {
       if (seq !== this.areaSeq) return;
       this.area = null;
       this.draw();
-      this.say(`${weapon.name} at ${where}: ${err.message}`, "mapinfo bad");
+      this.say(`${weapon.name} at ${where}: ${errorText(err)}`, "mapinfo bad");
       this.info.dataset.keep = "1";
     }
   }
 
+  /** @param {PointerEvent} e */
   paintStart(e) {
     const spec = this.paintSpec();
     const t = this.targetAt(this.point(e));
@@ -1136,6 +1293,7 @@ export class BattleMap {
     this.drawOverlays(this.state);
   }
 
+  /** @param {PointerEvent} e */
   paintMove(e) {
     const t = this.targetAt(this.point(e));
     if (!t || !t.square || this.painting.squares.has(key(t.square))) return;
@@ -1150,6 +1308,7 @@ export class BattleMap {
       this.error.textContent = "vision: a whole number of squares from 0 to 20";
       return;
     }
+    /** @type {Record<string, Json>} */
     const command = { do: "fog", vision: n };
     if (!(this.state.fog && this.state.fog.enabled)) command.enabled = true;
     try {
@@ -1157,10 +1316,11 @@ export class BattleMap {
       this.say(n ? `Characters see ${n} squares through the fog` : "Characters see only what you reveal", "mapinfo ok");
       this.error.textContent = "";
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorText(err);
     }
   }
 
+  /** @param {PointerEvent} e */
   async paintEnd(e) {
     const p = this.painting;
     this.painting = null;
@@ -1185,7 +1345,7 @@ export class BattleMap {
       this.info.dataset.keep = "1";
       this.error.textContent = "";
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorText(err);
       this.say(`Painting ${text}: refused (the reason is below the map)`, "mapinfo bad");
     }
     this.draw();
@@ -1198,6 +1358,7 @@ export class BattleMap {
     return this.role === "gm" && this.commands.region && scene && scene.image && scene.square > 0 ? scene : null;
   }
 
+  /** @param {PointerEvent} e */
   regionStart(e) {
     const zone = this.zoneId.value.trim();
     if (!zone) {
@@ -1212,6 +1373,7 @@ export class BattleMap {
     this.layers.overlay.append(this.framing.rect);
   }
 
+  /** @param {PointerEvent} e */
   regionMove(e) {
     const f = this.framing;
     f.to = this.point(e);
@@ -1219,6 +1381,7 @@ export class BattleMap {
     for (const [k, v] of [["x", x], ["y", y], ["width", Math.abs(f.to.x - f.from.x)], ["height", Math.abs(f.to.y - f.from.y)]]) f.rect.setAttribute(k, String(v));
   }
 
+  /** @param {PointerEvent} e */
   async regionEnd(e) {
     const f = this.framing;
     this.framing = null;
@@ -1227,7 +1390,7 @@ export class BattleMap {
     const scene = this.regionSpec();
     if (!scene) return;
     const px = scene.square / U;  // image pixels per SVG unit
-    const clamp = (v, hi) => Math.max(0, Math.min(Math.round(v), hi));
+    const clamp = (/** @type {number} */ v, /** @type {number} */ hi) => Math.max(0, Math.min(Math.round(v), hi));
     const x = clamp(Math.min(f.from.x, f.to.x) * px, scene.width);
     const y = clamp(Math.min(f.from.y, f.to.y) * px, scene.height);
     const width = clamp(Math.abs(f.to.x - f.from.x) * px, scene.width - x);
@@ -1239,7 +1402,7 @@ export class BattleMap {
       this.info.dataset.keep = "1";
       this.error.textContent = "";
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorText(err);
     }
     this.draw();
   }
@@ -1254,6 +1417,7 @@ export class BattleMap {
       return;
     }
     const adjacent = this.zoneNext.value.split(",").map((z) => z.trim()).filter(Boolean);
+    /** @type {Record<string, Json>} */
     const command = { do: spec.name, id, adjacent };
     if (spec.indoor) command.indoor = this.zoneIndoor.checked;
     this.info.dataset.keep = "1";
@@ -1266,7 +1430,7 @@ export class BattleMap {
       this.zoneNext.value = "";
       this.zoneIndoor.checked = false;
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorText(err);
       this.say(`Zone ${id}: refused (the reason is below the map)`, "mapinfo bad");
     }
   }
@@ -1282,6 +1446,7 @@ export class BattleMap {
     return this.role === "gm" ? roleCommand(this.commands, "place", this.kind) : null;
   }
 
+  /** @param {string} id */
   canDrag(id) {
     const st = this.state;
     const e = st && st.entities[id];
@@ -1293,6 +1458,12 @@ export class BattleMap {
 
   // The command for dropping `id` on `target` ({square} or {zone, engagement} or {tray}),
   // with how it reads; or {none: why}.
+  /**
+   * @param {string} id
+   * @param {Json} target
+   * @param {boolean} shift
+   * @returns {Json}
+   */
   plan(id, target, shift) {
     const st = this.state;
     const e = st.entities[id];
@@ -1310,8 +1481,9 @@ export class BattleMap {
       if (own || this.role !== "gm") {
         const move = this.moveSpec();
         if (!move) return { none: "this ruleset declares no command to move on the grid" };
+        /** @type {Record<string, Json>} */
         const command = { do: move.name, actor: id };
-        command[move.arg] = move.kind === "squares" ? this.drag.path.map((p) => [p[0], p[1]]) : [sq[0], sq[1]];
+        command[move.arg] = move.kind === "squares" ? this.drag.path.map((/** @type {Square} */ p) => [p[0], p[1]]) : [sq[0], sq[1]];
         if (move.kind === "squares" && !this.drag.path.length) return { none: "" };
         const diag = move.kind === "squares" ? this.diagonals() : 0;
         const steps = move.kind === "squares" ? `: ${this.drag.path.length} step${this.drag.path.length === 1 ? "" : "s"}${diag ? ` (${diag} diagonal)` : ""}` : "";
@@ -1326,10 +1498,11 @@ export class BattleMap {
     if (target.zone !== e.zone) changes.zone = target.zone;
     if (target.engagement !== undefined && target.engagement !== e.engagement) changes.engagement = target.engagement;
     if (!Object.keys(changes).length) return { none: "" };
-    const joined = changes.engagement !== undefined ? ` (engaging ${target.ids.map((x) => creatureName(st, x)).join(", ")})` : "";
+    const joined = changes.engagement !== undefined ? ` (engaging ${target.ids.map((/** @type {string} */ x) => creatureName(st, x)).join(", ")})` : "";
     if (own || this.role !== "gm") {
       const move = this.moveSpec();
       if (!move) return { none: "this ruleset declares no command to move between zones" };
+      /** @type {Record<string, Json>} */
       const command = { do: move.name, actor: id };
       for (const [k, v] of Object.entries(changes)) if (k === move.arg || (move.spec.args && move.spec.args[k])) command[k] = v;
       return { command, move: true, text: `${name} moves to ${target.zone}${joined}` };
@@ -1341,6 +1514,11 @@ export class BattleMap {
     return { command, text: `${name} is put in ${target.zone}${joined} (override)` };
   }
 
+  /**
+   * @param {string} id
+   * @param {string} field
+   * @param {Json} value
+   */
   override(id, field, value) {
     return { do: "override", path: `${id}.${field}`, value, reason: "placed on the map by the game master" };
   }
@@ -1356,6 +1534,10 @@ export class BattleMap {
   }
 
   // -- pointer --------------------------------------------------------------------------
+  /**
+   * @param {{clientX: number, clientY: number}} e
+   * @returns {{x: number, y: number}}
+   */
   point(e) {
     const m = this.svg.getScreenCTM();
     if (!m) return { x: 0, y: 0 };
@@ -1363,6 +1545,10 @@ export class BattleMap {
     return { x: p.x, y: p.y };
   }
 
+  /**
+   * @param {{x: number, y: number}} p
+   * @returns {Json}
+   */
   targetAt(p) {
     if (this.kind === "grid") {
       const { minX, minY, cols, rows } = this.grid;
@@ -1373,21 +1559,22 @@ export class BattleMap {
     }
     for (const box of this.zoneBoxes.values()) {
       if (p.x < box.x || p.x > box.x + box.w || p.y < box.y || p.y > box.y + box.h) continue;
-      const c = box.clusters.find((k) => p.x >= k.x && p.x <= k.x + k.w && p.y >= k.y && p.y <= k.y + k.h
+      const c = box.clusters.find((/** @type {Json} */ k) => p.x >= k.x && p.x <= k.x + k.w && p.y >= k.y && p.y <= k.y + k.h
         && !(k.ids.length === 1 && k.ids[0] === this.drag.id));
-      return c ? { zone: box.zone, engagement: c.engagement, ids: c.ids.filter((i) => i !== this.drag.id) } : { zone: box.zone };
+      return c ? { zone: box.zone, engagement: c.engagement, ids: c.ids.filter((/** @type {string} */ i) => i !== this.drag.id) } : { zone: box.zone };
     }
     return null;
   }
 
+  /** @param {PointerEvent} e */
   down(e) {
-    const g = e.target.closest && e.target.closest(".tok");
+    const g = /** @type {SVGElement|null} */ (/** @type {Element} */ (e.target).closest(".tok"));
     if (this.overlays.ruler) { if (e.button <= 0 && !this.drag && !this.measure) this.rulerStart(e, g); return; }
     if (this.overlays.paint && this.kind === "grid" && !this.drag && e.button <= 0) { this.paintStart(e); return; }
     if (this.overlays.paint && this.kind === "zones" && !g && !this.drag && e.button <= 0 && this.regionSpec()) { this.regionStart(e); return; }
     if (this.overlays.area) return; // a click picks where the area goes
     if (!g || e.button > 0 || this.drag) return;
-    const id = g.dataset.id;
+    const id = g.dataset.id || "";
     if (!this.canDrag(id)) return;
     const ent = this.state.entities[id];
     e.preventDefault();
@@ -1410,6 +1597,7 @@ export class BattleMap {
     this.error.textContent = "";
   }
 
+  /** @param {PointerEvent} e */
   move(e) {
     if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerMove(e); return; }
     if (this.painting) { this.paintMove(e); return; }
@@ -1428,18 +1616,20 @@ export class BattleMap {
     this.showTarget(e.shiftKey);
   }
 
+  /** @param {Square} sq */
   extendPath(sq) {
     const d = this.drag;
     const last = d.path.length ? d.path[d.path.length - 1] : d.origin;
     if (same(sq, last)) return;
     for (const p of stepsBetween(last, sq)) {
       if (same(p, d.origin)) { d.path = []; continue; }
-      const i = d.path.findIndex((q) => same(q, p));
+      const i = d.path.findIndex((/** @type {Square} */ q) => same(q, p));
       if (i >= 0) d.path = d.path.slice(0, i + 1);
       else d.path.push(p);
     }
   }
 
+  /** @param {boolean} shift */
   showTarget(shift) {
     const d = this.drag;
     const top = this.layers.path;
@@ -1455,9 +1645,9 @@ export class BattleMap {
     this.triggers.textContent = "";
     if (this.kind === "grid" && target.square) {
       const { minX, minY } = this.grid;
-      const c = (p) => `${(p[0] - minX) * U + U / 2},${(p[1] - minY) * U + U / 2}`;
+      const c = (/** @type {Square} */ p) => `${(p[0] - minX) * U + U / 2},${(p[1] - minY) * U + U / 2}`;
       if (plan.move && d.origin) {
-        const route = this.moveSpec().kind === "squares" ? [d.origin, ...d.path] : [d.origin, target.square];
+        const route = this.moveSpec()?.kind === "squares" ? [d.origin, ...d.path] : [d.origin, target.square];
         top.append(el("polyline", { points: route.map(c).join(" "), class: "route" }));
       }
       const foot = this.footprint(this.state.entities[d.id]);
@@ -1493,7 +1683,7 @@ export class BattleMap {
           cls = "mapinfo ok";
         }
       } catch (err) {
-        text = `refused: ${err.message}`;
+        text = `refused: ${errorText(err)}`;
         cls = "mapinfo bad";
       }
       if (!this.drag || this.drag !== d || d.seq !== seq) return;
@@ -1509,10 +1699,12 @@ export class BattleMap {
     }, 90);
   }
 
+  /** @param {string|null} zone */
   highlight(zone) {
-    for (const g of this.layers.areas.querySelectorAll(".zone")) g.classList.toggle("over", g.dataset.zone === zone);
+    for (const g of /** @type {NodeListOf<SVGElement>} */ (this.layers.areas.querySelectorAll(".zone"))) g.classList.toggle("over", g.dataset.zone === zone);
   }
 
+  /** @param {PointerEvent} e */
   async up(e) {
     if (this.measure) { if (e.pointerId === this.measure.pointer) this.rulerEnd(); return; }
     if (this.painting) { this.paintEnd(e); return; }
@@ -1534,12 +1726,13 @@ export class BattleMap {
       this.info.dataset.keep = "1"; // until the next change (the answer's state came first)
       this.error.textContent = "";
     } catch (err) {
-      this.error.textContent = err.message;
+      this.error.textContent = errorText(err);
       this.say(`${plan.text}: refused (the reason is below the map)`, "mapinfo bad");
     }
     this.end();
   }
 
+  /** @param {string} [message] */
   cancel(message) {
     if (this.measure) this.rulerEnd();
     if (this.painting) {
@@ -1571,6 +1764,10 @@ export class BattleMap {
   // -- the ruler: a measure from a token or a square to the pointer (ruler.js) -------------
   /** What the pointer is over for the ruler: the creature whose token it is on, and the
    * square (grid) or the zone (zones) under it; null off the board. */
+  /**
+   * @param {{x: number, y: number}} p
+   * @returns {Json}
+   */
   rulerAt(p) {
     const st = this.state;
     let who = null;
@@ -1590,6 +1787,10 @@ export class BattleMap {
     return null;
   }
 
+  /**
+   * @param {PointerEvent} e
+   * @param {SVGElement|null} g
+   */
   rulerStart(e, g) {
     const st = this.state;
     if (!st || !this.kind) return;
@@ -1619,6 +1820,7 @@ export class BattleMap {
     this.rulerMove(e);
   }
 
+  /** @param {PointerEvent} e */
   rulerMove(e) {
     const m = this.measure;
     const at = this.rulerAt(this.point(e));
@@ -1638,16 +1840,21 @@ export class BattleMap {
     const waiting = command && st.in_combat && st.current !== m.from.who;
     m.asked = command && !waiting ? JSON.stringify(command) : null;
     if (waiting) m.answer = { cls: "bad", short: "not its turn", text: `not its turn: it is ${creatureName(st, st.current)}'s` };
-    if (m.asked) this.rulerAsker.ask(m.asked, command);
-    else this.rulerAsker.cancel();
+    if (m.asked) this.rulerAsker?.ask(m.asked, command);
+    else this.rulerAsker?.cancel();
     this.rulerDraw();
   }
 
   /** The distance in the ruleset's units and, from a creature with a weapon, its band. */
+  /**
+   * @param {Json} m
+   * @returns {Json}
+   */
   rulerFacts(m) {
     const st = this.state;
     const ex = this.extra;
     const measure = ex.measure || null;
+    /** @type {{text: string, band: string|null, weapon: string|null}} */
     const out = { text: "", band: null, weapon: null };
     if (this.kind === "grid") {
       out.text = gridText(gridDistance(m.from.square, m.to.square, measure));
@@ -1669,6 +1876,10 @@ export class BattleMap {
   }
 
   /** The move the measure is, from a creature the reader may move (asked as odds only). */
+  /**
+   * @param {Json} m
+   * @returns {Json}
+   */
   rulerCommand(m) {
     const id = m.from.who;
     const st = this.state;
@@ -1676,6 +1887,7 @@ export class BattleMap {
     if (this.role !== "gm" && !(st.characters || []).includes(id)) return null;
     const move = this.moveSpec();
     if (!move) return null;
+    /** @type {Record<string, Json>} */
     const command = { do: move.name, actor: id };
     if (this.kind === "grid") {
       const path = lineSteps(m.from.square, m.to.square);
@@ -1688,6 +1900,7 @@ export class BattleMap {
     return command;
   }
 
+  /** @param {Json} out */
   rulerHeard(out) {
     const m = this.measure;
     if (!m || out.key !== m.asked) return;
@@ -1717,7 +1930,7 @@ export class BattleMap {
       this.info.dataset.keep = "1";
       return;
     }
-    const centre = (end) => {
+    const centre = (/** @type {Json} */ end) => {
       if (end.who && this.laidOut.get(end.who)) return this.laidOut.get(end.who);
       if (this.kind === "grid") return { x: (end.square[0] - this.grid.minX) * U + U / 2, y: (end.square[1] - this.grid.minY) * U + U / 2 };
       return { x: end.x, y: end.y };
@@ -1753,7 +1966,7 @@ export class BattleMap {
       el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }),
       el("circle", { cx: a.x, cy: a.y, r: 3.5 }), el("circle", { cx: b.x, cy: b.y, r: 3.5 }),
       label));
-    const name = (end) => (end.who ? creatureName(st, end.who) : end.square ? `(${end.square[0]}, ${end.square[1]})` : end.zone);
+    const name = (/** @type {Json} */ end) => (end.who ? creatureName(st, end.who) : end.square ? `(${end.square[0]}, ${end.square[1]})` : end.zone);
     const parts = [`Ruler: ${name(m.from)} → ${name(m.to)}: ${m.facts.text}`];
     if (answer) parts.push(`move: ${answer.text}`);
     else if (m.asked) parts.push("move: checking…");
