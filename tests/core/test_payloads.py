@@ -108,6 +108,13 @@ def test_a_payload_not_as_declared_is_named_field_by_field(change: dict[str, Any
     assert problems(spec_of("damaged"), {**ok, **change}) == said
 
 
+def test_a_long_unknown_field_is_named_shortened() -> None:
+    ok = {"target": "nia", "cause": "damage", "taken": 3, "health": 7, "pipeline": {},
+          "armor_uses": 1, "dr_uses": {}, "destabilize": False}
+    assert problems(spec_of("damaged"), {**ok, "x" * 10_000: 1}) == [
+        f"'{'x' * 37}...' is not a field of 'damaged'"]
+
+
 def test_every_required_field_that_is_missing_is_named() -> None:
     assert problems(spec_of("damaged"), {"target": "nia"}) == [
         "'cause' is missing", "'taken' is missing", "'health' is missing",

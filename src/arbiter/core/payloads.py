@@ -89,7 +89,8 @@ _typed_dict: Any = TypedDict
 def problems(spec: EventSpec, data: Mapping[str, Any]) -> list[str]:
     """What is wrong with a payload of ``spec``'s event, in words (empty when it conforms):
     fields it does not declare, declared ones it lacks, values of the wrong type."""
-    out = [f"{k!r} is not a field of {spec.type!r}" for k in data if k not in spec.fields]
+    out = [f"{_short(k)!r} is not a field of {spec.type!r}" for k in data
+           if k not in spec.fields]
     out += [f"{k!r} is missing" for k in spec.fields if spec.required(k) and k not in data]
     if out:
         return out
@@ -100,6 +101,13 @@ def problems(spec: EventSpec, data: Mapping[str, Any]) -> list[str]:
     except msgspec.ValidationError as err:
         return [_sentence(str(err))]
     return []
+
+
+def _short(key: object) -> str:
+    """A field name as a message shows it: at most 40 characters (an import names what it
+    refuses, and a hostile file's keys can be long)."""
+    text = str(key)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def _sentence(message: str) -> str:
