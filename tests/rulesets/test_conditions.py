@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import msgspec
 import pytest
 
-from arbiter.core import load_ruleset
+from arbiter.core import Command, Encounter, RulesError, load_ruleset
 from arbiter.core.conditions import (
     ConditionSpec,
     Matrix,
@@ -34,6 +34,7 @@ from arbiter.core.conditions import (
 from arbiter.core.errors import SchemaError
 from arbiter.core.rulings import RulingSet
 from arbiter.coverage import PACKAGE_INVENTORY, read_package_inventory
+from arbiter.dice import ForcedDice
 
 from ..support import installed
 
@@ -131,6 +132,25 @@ def test_a_cached_catalogue_is_read_only(name: str) -> None:
     with pytest.raises(TypeError):
         data[first].modifiers["evasion"] = 1  # type: ignore[index]
     assert catalogue(name) is data
+
+
+@pytest.mark.parametrize("name", conditioned())
+def test_the_condition_command_refuses_an_unlisted_name_naming_every_listed_one(
+        name: str) -> None:
+    """A name conditions.toml does not list is refused before anything happens (a typo),
+    and the refusal names every condition the file lists."""
+    ruleset = load_ruleset(name)
+    assert ruleset.demo is not None, f"{name} ships no demo.yaml to find a creature in"
+    actor, spec = ruleset.demo[1][0]
+    enc = Encounter.create(ruleset)
+    enc.execute({"do": "add", "id": actor, **spec}, ForcedDice([]))
+    with pytest.raises(RulesError) as refused:
+        ruleset.check(enc.state, ruleset.bound(Command(
+            "condition", args={"target": actor, "name": "no-such-condition"})))
+    message = str(refused.value)
+    assert "no-such-condition" in message or "'name' must be one of" in message, message
+    for listed in catalogue(name):
+        assert listed in message, (listed, message)
 
 
 GOOD = '''schema = 1
