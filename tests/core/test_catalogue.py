@@ -165,3 +165,17 @@ def check_scenario_events(name: str, folder: Path, played: Played) -> None:
                 assert text and "{" not in text and "[" not in text, (event.type, text)
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("name", installed())
+def test_each_command_says_its_topic_module_and_sends_it(name: str) -> None:
+    """The console groups a creature's actions by the topic module that declares each
+    command (app.js TOPIC_GROUPS), so the topic is that module's name, in the JSON too."""
+    ruleset = load_ruleset(name)
+    for command, spec in ruleset.catalogue.items():
+        handler = getattr(type(ruleset), f"do_{command}")
+        declaring = next(k for k in type(ruleset).__mro__ if f"do_{command}" in vars(k))
+        assert spec.topic, command
+        if spec.topic != "ruleset":
+            assert spec.topic == handler.__module__.rpartition(".")[2], (command, declaring)
+        assert spec.to_json()["topic"] == spec.topic

@@ -272,6 +272,10 @@ class CommandSpec:
     dropped off its turn), ``area`` (aims an area weapon: at a creature, or at a ``zone``).
     A ruleset gives ``move`` and ``place`` to one command each, and ``area`` to one command
     per aim (one taking a ``target`` creature, one taking a ``zone``)."""
+    topic: str = ""
+    """The topic module that declares it (``attacks``, ``movement``, ``checks``...: each means
+    the same in every ruleset, docs/extending.md; ``ruleset`` for the kernel's): the
+    console groups a creature's actions by it."""
     _struct: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -379,6 +383,8 @@ class CommandSpec:
             out["off_turn"] = list(self.off_turn)
         if self.role:
             out["role"] = self.role
+        if self.topic:
+            out["topic"] = self.topic
         return out
 
     def schema(self) -> dict[str, Any]:
@@ -457,8 +463,9 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
                             f"{unknown}")
         if role not in ROLES:
             raise TypeError(f"{name or summary!r}: role {role!r} is none of {ROLES}")
+        topic = str(getattr(fn, "__module__", "") or "").rpartition(".")[2]
         declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
-                                off_turn, role))
+                                off_turn, role, topic))
         return fn
     return mark
 

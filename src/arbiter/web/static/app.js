@@ -509,13 +509,21 @@ async function nextTurn() {
 // -- the action panel ---------------------------------------------------------------------
 // The action list, grouped the way a GM looks for an action: what a creature does (attacks,
 // movement, skills, reactions, the rest), then the GM's own bookkeeping. Groups come from
-// the catalogue (who may issue a command, when, whom it targets, its declared role) and,
-// for what the catalogue does not say, the command's name.
+// the catalogue alone: who may issue a command, when, whom it targets, its declared role,
+// and its topic (the module of the one shape that declares it, the same in every ruleset).
+/** @type {Record<string, string>} */
+const TOPIC_GROUPS = {
+  attacks: "Attacks", movement: "Movement", mounts: "Movement", cover: "Movement",
+  checks: "Skills and checks", stealth: "Skills and checks", social: "Skills and checks",
+  injuries: "Skills and checks",
+};
+/** @param {any} c @param {string} title */
+const ofTopic = (c, title) => TOPIC_GROUPS[c.topic] === title;
 /** @type {[string, (name: string, spec: any) => boolean][]} */
 const GROUPS = [
-  ["Attacks", (n, c) => c.who === "player" && (c.role === "area" || /attack|melee|strike|shoot|grapple|trip|shove/.test(n) || (c.args.target && c.args.target.refers === "enemy"))],
-  ["Movement", (n, c) => c.who === "player" && (c.role === "move" || /move|stand|jump|climb|swim|fly|mount|enter|cover|engage|disengage|step/.test(n))],
-  ["Skills and checks", (n, c) => c.who === "player" && /skill|search|hide|roll|check|overcome|control|stabilize|bandage|perceive|critical/.test(n)],
+  ["Attacks", (_, c) => c.who === "player" && (c.role === "area" || ofTopic(c, "Attacks") || (c.args.target && c.args.target.refers === "enemy"))],
+  ["Movement", (_, c) => c.who === "player" && (c.role === "move" || ofTopic(c, "Movement"))],
+  ["Skills and checks", (_, c) => c.who === "player" && ofTopic(c, "Skills and checks")],
   ["Reactions and free actions", (_, c) => c.who === "player" && c.when === "any"],
   ["Other actions", (_, c) => c.who === "player"],
   ["Game master", () => true],
