@@ -89,6 +89,7 @@ def test_a_holds_method_needs_its_declaration() -> None:
         invariants_of(Undeclared)
 
 
+@pytest.mark.rules("P-FAT-3")
 def test_command_invariants_wait_for_the_commands_last_event() -> None:
     """A status condition follows the damage in the same entry: checked after the command,
     not between its events (P-FAT-3)."""

@@ -99,6 +99,7 @@ def test_a_realms_search_that_finds_the_hider_shows_it_to_the_searchers_player()
     assert View(enc.state, PLAYER, ruleset).concealed == set()
 
 
+@pytest.mark.rules("Z-BLI-6", "Z-RA-2")
 def test_a_zones_blind_attack_tells_the_player_nothing_of_who_was_there(
         client: TestClient) -> None:
     """Z-BLI-6: nobody there, or the unseen enemy there defended: the attacker's player gets

@@ -270,6 +270,7 @@ def test_a_roster_picture_follows_the_character_and_the_bestiary_creature_into_e
     assert client.get(f"/api/campaigns/{cid}/images/{bandit}", headers=gm).status_code == 404
 
 
+@pytest.mark.rules("P-REQ-4")
 def test_a_players_characters_see_through_the_fog_by_line_of_sight(
         client: TestClient) -> None:
     """Vision (issue 34): with the fog's ``vision`` at 4, a player's map also reveals what

@@ -23,6 +23,7 @@ def test_the_simulator_reads_the_rulesets_own_answer(name: str) -> None:
     assert ruleset.status(EncounterState(ruleset=name), Entity("x", kind="object")) in STATUSES
 
 
+@pytest.mark.rules("R-DY-1", "R-DTH-1")
 def test_the_state_says_what_became_of_a_creature_by_the_rules(client: TestClient) -> None:
     """realms: at 0 Health a creature is Dying (R-DY-1): its fate is ``dying``, which the
     console labels down; at −max Health it is dead (R-DTH-1). A player reads the fate of

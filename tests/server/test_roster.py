@@ -308,6 +308,7 @@ def test_the_campaign_file_keeps_the_roster(game: Campaign, tmp_path: Path) -> N
 
 
 # -- campaign time, settings, and a roster character joining an encounter (issue 17) ------
+@pytest.mark.rules("ZR-9")
 def test_time_passes_for_the_roster_and_undo_takes_it_back(game: Campaign) -> None:
     """A wounded character heals as days of rest pass (zones: ZR-9, a tenth of maximum
     Health a complete day); the route is the game master's; undo restores the lasting

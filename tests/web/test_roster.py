@@ -12,6 +12,7 @@ reads.
 from __future__ import annotations
 
 import httpx
+import pytest
 from playwright.sync_api import FilePayload, Locator, Page, expect
 
 from .conftest import Campaign, ServerThread, create_campaign
@@ -316,6 +317,7 @@ def test_the_campaign_dice_notation_changes_what_the_dice_box_reads(
     assert page.script_errors == []  # type: ignore[attr-defined]
 
 
+@pytest.mark.rules("P-FAT-1")
 def test_polemos_wounds_and_fatigue_read_in_words(
     server: ServerThread, api: httpx.Client, page: Page
 ) -> None:

@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from playwright.sync_api import BrowserContext, Page, expect
 
 from arbiter.core import Command
@@ -203,6 +204,7 @@ def test_the_ruler_on_zones_on_a_players_phone(server: ServerThread, api: httpx.
     assert not errors
 
 
+@pytest.mark.rules("POL-3", "POL-5")
 def test_the_ruler_on_polemos_across_a_wall(server: ServerThread, api: httpx.Client,
                                             desk: BrowserContext) -> None:
     """Polemos (issue 34): squares by ruling POL-3's diagonal rule, and the move preview of

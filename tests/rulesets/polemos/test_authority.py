@@ -284,6 +284,7 @@ def test_a_players_cover_gives_no_concealment_until_the_gm_says_how_much() -> No
     assert cond is not None and cond.data == {"concealment": "half", "areas": ["chest"]}
 
 
+@pytest.mark.rules("P-RNG-2")
 def test_a_players_ability_has_no_range_until_the_gm_gives_it() -> None:
     """Left out, an ability's range is 0 (P-RNG-2): its own square only; the GM's range
     reaches further."""
@@ -296,6 +297,7 @@ def test_a_players_ability_has_no_range_until_the_gm_gives_it() -> None:
     assert entry.events[0].data["targets"]["distance"] == 1
 
 
+@pytest.mark.rules("P-WND-7")
 def test_a_players_unknown_wound_lands_where_the_attack_aimed() -> None:
     """Left out, an unknown wound's area is the body area the attack aimed at (P-WND-7)."""
     enc = fight()

@@ -60,6 +60,7 @@ def events(enc: Encounter, payload: dict[str, Any], dice: list[int]) -> dict[str
 
 
 # -- the known abuses ----------------------------------------------------------------------
+@pytest.mark.rules("P-STL-4", "P-STL-5")
 @pytest.mark.parametrize("field, value", [
     ("stealth_modifier", 20), ("detection_modifier", -20), ("bonus", 3), ("penalty", 0),
     ("dice_mod", 2), ("blind_spots", ["spy"]), ("kind", "free")])
@@ -77,6 +78,7 @@ def test_a_search_modifier_beyond_the_rules_is_refused_for_anyone() -> None:
                   "detection_modifier")
 
 
+@pytest.mark.rules("P-STL-5")
 def test_the_game_masters_search_modifier_still_counts() -> None:
     """P-STL-5: 2D6 (3 + 2) + 2 = 7 misses the spy's 9; with the GM's +2 it is found."""
     enc = scene()
@@ -97,6 +99,7 @@ def test_a_players_search_takes_a_primary_action_with_no_modifier() -> None:
         "spy": Fraction(21, 36)}  # 2D6 + 2 reaching 9: 7 or more on 2D6
 
 
+@pytest.mark.rules("P-STL-2")
 def test_a_player_may_not_set_a_detection_defense() -> None:
     """P-STL-2: the [stealth] roll is the detection defense; a set number is the GM's."""
     refused({"do": "hide", "actor": "nia", "defense": 12}, "defense")
@@ -125,6 +128,7 @@ def test_a_player_hides_only_their_own() -> None:
     as_player({"do": "hide", "actor": "nia", "target": "nia"})
 
 
+@pytest.mark.rules("P-SOC-6")
 def test_a_player_may_not_set_the_target_number_of_knowing_restrictions() -> None:
     """P-SOC-6: the target number, and whether the culture is foreign, are the GM's."""
     refused({"do": "restrictions", "actor": "nia", "location": "feast", "target": 2},
@@ -135,6 +139,7 @@ def test_a_player_may_not_set_the_target_number_of_knowing_restrictions() -> Non
             "foreign")
 
 
+@pytest.mark.rules("P-SOC-6")
 def test_knowing_restrictions_abroad_defaults_to_eight() -> None:
     """P-SOC-6: a player's question is answered as at home (no roll); the GM's foreign
     culture rolls [community] (2) against 8 unless the GM names another number."""
@@ -152,12 +157,14 @@ def test_knowing_restrictions_abroad_defaults_to_eight() -> None:
     assert harder["known"] is False
 
 
+@pytest.mark.rules("P-SOC-5")
 def test_entering_with_restricted_items_is_the_game_masters_word() -> None:
     """P-SOC-5: whether restricted items are let in is the GM's ruling."""
     refused({"do": "enter", "actor": "nia", "location": "feast", "allowed": True}, "allowed")
 
 
 # -- the rest of the audit -------------------------------------------------------------------
+@pytest.mark.rules("P-BLD-3", "P-BLD-4")
 def test_bandaging_takes_its_action_and_lasts_until_removed_unless_the_gm_says() -> None:
     """P-BLD-3, P-BLD-4: which action bandaging takes and how long the bandage lasts are the
     GM's; left out, a primary action and until removed."""
@@ -180,6 +187,7 @@ def test_operating_a_device_takes_a_minor_action_the_player_does_not_choose() ->
     as_player({"do": "operate", "actor": "nia", "device": "kit", "action": "activate"})
 
 
+@pytest.mark.rules("P-NET-17")
 def test_a_processs_effect_is_the_game_masters() -> None:
     """P-NET-17: what a process does to every member is the GM's ruling, not the player's;
     a player's process gives no condition."""
@@ -193,6 +201,7 @@ def test_a_processs_effect_is_the_game_masters() -> None:
     assert gm["process_started"]["condition"] == "shaken"
 
 
+@pytest.mark.rules("P-NET-24", "POL-7")
 def test_a_networks_reach_is_the_game_masters() -> None:
     """P-NET-24, POL-7: the reach comes from the transmitter, the GM's; left out, the kind's
     (an ad hoc network: ruling POL-7, 100 squares)."""
@@ -205,6 +214,7 @@ def test_a_networks_reach_is_the_game_masters() -> None:
     assert events(enc, {**payload, "range": 7}, [])["network_created"]["range"] == 7
 
 
+@pytest.mark.rules("P-NET-9", "P-NET-13")
 def test_connecting_the_signal_and_the_approval_are_not_the_players_to_give() -> None:
     """P-NET-9: the GM's word on the signal; P-NET-13: an administrator decides, so a player
     names only their own character as the one approving."""

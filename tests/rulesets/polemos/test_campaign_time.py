@@ -51,6 +51,7 @@ def wounded(service: GameService) -> str:
     return cid
 
 
+@pytest.mark.rules("P-WND-4", "P-FAT-5", "P-FAT-6", "P-FAT-9")
 def test_wounds_carry_into_the_next_encounter_and_heal_as_days_pass(
         service: GameService) -> None:
     """Rule ids: P-WND-4, P-FAT-5, P-FAT-6, P-FAT-9"""
@@ -94,6 +95,7 @@ def test_wounds_carry_into_the_next_encounter_and_heal_as_days_pass(
     assert service.roster(cid, lambda r: r.state.clock) == 2 * 86400
 
 
+@pytest.mark.rules("P-WND-4")
 def test_a_low_endurance_roll_worsens_a_wound_and_undo_takes_the_time_back(
         service: GameService) -> None:
     """Every wound rolls on its own day (a fatigue wound too).
@@ -112,6 +114,7 @@ def test_a_low_endurance_roll_worsens_a_wound_and_undo_takes_the_time_back(
     assert service.roster(cid, lambda r: r.state.clock) == 0
 
 
+@pytest.mark.rules("P-WND-5")
 def test_a_wound_past_its_maximum_duration_heals_without_a_roll(
         service: GameService) -> None:
     """Rule ids: P-WND-5"""
@@ -124,6 +127,7 @@ def test_a_wound_past_its_maximum_duration_heals_without_a_roll(
     assert lasting(service, cid, "kit")["wounds"] == []
 
 
+@pytest.mark.rules("POL-10")
 def test_vitality_stays_under_pol10_none(service: GameService) -> None:
     """Rule ids: POL-10"""
     cid = wounded(service)
@@ -140,6 +144,7 @@ def test_an_unknown_activity_is_refused_naming_the_choices(service: GameService)
             "amount": 1, "activity": "dance"}))
 
 
+@pytest.mark.rules("P-BLD-1", "P-CON-9", "P-BLD-3")
 def test_bleeding_runs_on_while_time_passes_unless_bandaged(service: GameService) -> None:
     """An unbandaged bleeding wound bleeds on between encounters, every three seconds
     (P-BLD-1, P-CON-9); one bandaged in the fight was stopped and stays stopped (P-BLD-3).

@@ -39,6 +39,7 @@ def test_an_unlisted_condition_is_refused_with_the_listed_names_nearest_first() 
                                                             "name": "sleepy"}))
 
 
+@pytest.mark.rules("P-CON-11")
 def test_a_condition_of_the_gm_s_own_is_given_with_custom() -> None:
     """P-CON-11: one of the GM's own conditions may still name what it excludes."""
     enc = fresh()

@@ -7,6 +7,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 FIGHT = ROOT / "scenarios" / "encounters" / "polemos-street-fight.yaml"
 
 
+@pytest.mark.rules("P-ORD-3", "P-ORD-4")
 def test_the_encounter_scenario_plays_to_the_end_and_replays_identically(
         played: Played) -> None:
     """P-ORD-3, P-ORD-4: the seeded fight ends with one side standing; its log replays."""
@@ -34,6 +36,7 @@ def test_the_encounter_scenario_plays_to_the_end_and_replays_identically(
     assert replayed.state == enc.state
 
 
+@pytest.mark.rules("POL-1", "P-ORD-4")
 def test_turns_skip_fallen_creatures_and_the_fight_ends_with_one_side() -> None:
     """POL-1: a vital area at 0 vitality downs a creature; P-ORD-4 skips it."""
     enc = Encounter.create(POLEMOS)
@@ -53,6 +56,7 @@ def test_turns_skip_fallen_creatures_and_the_fight_ends_with_one_side() -> None:
     assert enc.state.extra["winner"] == "a" and not enc.state.in_combat
 
 
+@pytest.mark.rules("POL-1")
 def test_a_down_creature_cannot_act() -> None:
     """POL-1: a downed creature's commands are refused."""
     enc = Encounter.create(POLEMOS)
@@ -67,6 +71,7 @@ def test_a_down_creature_cannot_act() -> None:
         raise AssertionError("a down creature acted")
 
 
+@pytest.mark.rules("POL-1")
 def test_the_gm_ruling_never_downs_automatically() -> None:
     """POL-1 alternative: only the GM decides when a creature is out."""
     enc = Encounter.create(POLEMOS, {"POL-1": "gm"})

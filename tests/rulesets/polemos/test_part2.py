@@ -36,6 +36,7 @@ def make(rulings: dict[str, str] | None = None, **actors: dict[str, Any]) -> Enc
     return enc
 
 
+@pytest.mark.rules("P-RNG-1", "P-STL-1", "POL-5")
 def test_the_grid_fight_plays_to_the_end_and_replays_identically(played: Played) -> None:
     """P-RNG-1, P-STL-1, POL-5: the seeded yard raid ends with one side; its log replays."""
     result = played(RAID)
@@ -47,6 +48,7 @@ def test_the_grid_fight_plays_to_the_end_and_replays_identically(played: Played)
     assert replayed.state == enc.state
 
 
+@pytest.mark.rules("P-REQ-4")
 def test_line_of_sight_counts_only_squares_the_linepasses_through_through() -> None:
     """P-REQ-4: a diagonal line touching only corners crosses no square; a knight's move line
     crosses exactly the two squares it passes between."""
@@ -59,6 +61,7 @@ def test_line_of_sight_counts_only_squares_the_linepasses_through_through() -> N
 SMALL = st.tuples(st.integers(-8, 8), st.integers(-8, 8))
 
 
+@pytest.mark.rules("P-REQ-4")
 @settings(max_examples=300, deadline=None)
 @given(SMALL, SMALL)
 def test_crossed_squares_match_checking_every_square(a: tuple[int, int],
@@ -73,12 +76,14 @@ def test_crossed_squares_match_checking_every_square(a: tuple[int, int],
     assert sorted(crossed(a, b)) == sorted(every) == sorted(crossed(b, a))
 
 
+@pytest.mark.rules("P-RNG-1", "POL-3")
 def test_distances_count_squares_by_ruling() -> None:
     """P-RNG-1, POL-3: a diagonal step is one square (or two, manhattan)."""
     assert distance((2, 3), (5, 9)) == 6
     assert distance((2, 3), (5, 9), "manhattan") == 9
 
 
+@pytest.mark.rules("P-TGT-9", "P-TGT-10", "POL-4")
 def test_area_contiguity_and_aura_shapes() -> None:
     """P-TGT-9, P-TGT-10, POL-4: contiguous by edges unless corners join; auras are near-square
     and centred."""
@@ -90,6 +95,7 @@ def test_area_contiguity_and_aura_shapes() -> None:
     assert aura((0, 0), 1) == [(0, 0)]
 
 
+@pytest.mark.rules("P-TGT-11")
 def test_angle_excludes_the_actor_and_keeps_its_arc() -> None:
     """P-TGT-11: a 90-degree arc to the east at range 3 holds 3 + 5 + 7 squares."""
     squares = angle((0, 0), "e", 3)
@@ -99,6 +105,7 @@ def test_angle_excludes_the_actor_and_keeps_its_arc() -> None:
     assert len(angle((0, 0), "n", 1, arc=360)) == 8
 
 
+@pytest.mark.rules("P-SPH-6", "P-SPH-12", "P-SPH-13", "AP-24")
 def test_cross_sphere_ranges_follow_the_texts_examples() -> None:
     """P-SPH-6, P-SPH-12, P-SPH-13, AP-24: 113, 1000 and 1113."""
     soldier = ("contact", None, (11, 7))
@@ -110,6 +117,7 @@ def test_cross_sphere_ranges_follow_the_texts_examples() -> None:
     assert sphere_range(("battle", "east", None), soldier, 25, "nearest-edge") == 107
 
 
+@pytest.mark.rules("AP-25")
 def test_ap25_movement_costs_give_the_undefined_ranges() -> None:
     """AP-25: by default the GM gives battle-to-battle ranges; the alternative uses the
     movement costs."""
@@ -121,6 +129,7 @@ def test_ap25_movement_costs_give_the_undefined_ranges() -> None:
     assert sphere_range(a, b, 25, given=33) == 33
 
 
+@pytest.mark.rules("P-SPH-9", "P-SPH-10", "P-SPH-14", "AP-26")
 def test_movement_costs_between_spheres() -> None:
     """P-SPH-9, P-SPH-10, P-SPH-14, AP-26."""
     assert move_cost(("contact", None, (0, 12)), ("battle", "west"), 25) == 10
@@ -131,6 +140,7 @@ def test_movement_costs_between_spheres() -> None:
         move_cost(("contact", None, (3, 12)), ("battle", "west"), 25)
 
 
+@pytest.mark.rules("AP-23")
 def test_ap23_area_prose_changes_the_recorded_sphere_sizes() -> None:
     """AP-23: square counts by default; the prose areas as the alternative."""
     for ruling, battle in (("square-counts", 10_000), ("area-prose", 2_236)):
@@ -139,6 +149,7 @@ def test_ap23_area_prose_changes_the_recorded_sphere_sizes() -> None:
         assert enc.state.extra["spheres"]["battle_size"] == battle
 
 
+@pytest.mark.rules("AP-24")
 def test_ap24_nearest_edge_in_play() -> None:
     """AP-24: the ruling reaches the targeting command."""
     for ruling, expected in (("quadrant-edge", 113), ("nearest-edge", 107)):
@@ -149,6 +160,7 @@ def test_ap24_nearest_edge_in_play() -> None:
         assert entry.events[0].data["distance"] == expected
 
 
+@pytest.mark.rules("AP-27", "P-NET-20")
 def test_ap27_host_known_shows_every_host() -> None:
     """AP-27, P-NET-20: hosts are hidden from systems that do not know them, unless ruled."""
     for ruling, host in (("host-hidden", None), ("host-known", "hub")):
@@ -162,6 +174,7 @@ def test_ap27_host_known_shows_every_host() -> None:
         assert entry.events[0].data["processes"]["p1"]["host"] == host
 
 
+@pytest.mark.rules("POL-7", "P-NET-24")
 def test_pol7_ad_hoc_reach() -> None:
     """POL-7, P-NET-24: an ad hoc network reaches 100 squares, or 50 by ruling."""
     for ruling, reach in (("100", 100), ("50", 50)):
@@ -170,6 +183,7 @@ def test_pol7_ad_hoc_reach() -> None:
         assert enc.state.extra["networks"]["m"]["range"] == reach
 
 
+@pytest.mark.rules("P-NET-23", "P-NET-10")
 def test_personal_devices_follow_their_owner_in_and_out_of_range() -> None:
     """P-NET-23, P-NET-10: a paired device connects whenever the owner's personal network is
     in range and drops off when it is not."""
@@ -184,6 +198,7 @@ def test_personal_devices_follow_their_owner_in_and_out_of_range() -> None:
     assert "watch" in enc.state.extra["networks"]["nia-pn"]["members"]
 
 
+@pytest.mark.rules("P-STL-3", "POL-8")
 def test_search_odds_are_exact() -> None:
     """P-STL-3, POL-8: 2D6 + 2 reaching a detection defense of 9 is 21/36 (ties succeed)."""
     enc = make(nia={"skills": {"search": 2}},
@@ -194,6 +209,7 @@ def test_search_odds_are_exact() -> None:
     assert harder["found"]["trap"] == Fraction(10, 36)
 
 
+@pytest.mark.rules("AP-1", "P-STL-2", "P-SOC-6")
 @pytest.mark.parametrize("ties", ["ties-succeed", "ties-fail"])
 def test_opposed_hiding_and_restrictions_odds_are_what_decide_does_over_every_roll(
         ties: str) -> None:
@@ -223,6 +239,7 @@ def test_opposed_hiding_and_restrictions_odds_are_what_decide_does_over_every_ro
     assert POLEMOS.odds(enc.state, home)["success"] == 1
 
 
+@pytest.mark.rules("P-RNG-1")
 def test_attack_odds_refuse_a_target_out_of_range() -> None:
     """P-RNG-1: the odds of an impossible attack are refused like the attack."""
     enc = make(nia={"template": "soldier", "position": [0, 0]},
@@ -234,6 +251,7 @@ def test_attack_odds_refuse_a_target_out_of_range() -> None:
     assert odds["hit"] + odds["miss"] == 1
 
 
+@pytest.mark.rules("POL-5")
 def test_moving_is_limited_by_speed_each_turn() -> None:
     """POL-5: up to 'speed' squares a turn, reset at the next turn."""
     enc = make(nia={"position": [0, 0], "speed": 3}, orc={"position": [9, 9]})
@@ -311,6 +329,7 @@ def test_every_polemos_rule_and_ambiguity_is_covered() -> None:
         assert coverage.by_class[cls][1] == [], cls
 
 
+@pytest.mark.rules("P-NET-22")
 def test_a_personal_network_proxies_connectability_not_membership() -> None:
     """P-NET-22: a system on nia's personal network may connect to the networks nia is a
     member of, without signal of its own, but is not their member until it connects; and a

@@ -68,6 +68,7 @@ def expected(actor: tuple[str, Any], target: tuple[str, Any], module: str | None
     return given_range  # AP-25: the GM's, or none
 
 
+@pytest.mark.rules("P-RNG-1", "P-SPH-6", "P-SPH-7", "P-SPH-12", "P-SPH-13", "AP-24", "AP-25")
 @settings(max_examples=400, deadline=None)
 @given(PLACE, PLACE, st.booleans(), st.sampled_from([None, "0,0", "0,1", "0,2"]),
        st.sampled_from([None, *SIDES]), st.one_of(st.none(), st.integers(0, 3000)),
@@ -112,6 +113,7 @@ def test_every_sphere_placement_measures_a_range_or_refuses_with_a_reason(
     assert distance <= reach
 
 
+@pytest.mark.rules("P-SPH-7", "P-SPH-6")
 @settings(max_examples=100, deadline=None)
 @given(st.sampled_from(["battle", "support"]), st.sampled_from(SIDES), SQUARE,
        st.sampled_from(["0,0", "0,1", "0,2"]))
@@ -129,6 +131,7 @@ def test_a_module_square_in_the_contact_sphere_has_its_own_range_from_any_sphere
     assert err.value.rule in ("P-RNG-1", "P-SPH-2"), str(err.value)
 
 
+@pytest.mark.rules("P-RNG-1")
 def test_on_the_grid_an_unplaced_target_is_refused_not_skipped() -> None:
     """P-RNG-1: one of the two has a square, the other none: no range can be measured."""
     enc = Encounter.create(POLEMOS)

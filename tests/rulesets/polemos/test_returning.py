@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def records(enc: Encounter) -> dict[str, Any]:
             "conditions": conditions, "bleeding": bleeding, "fatigue": nia.fatigue}
 
 
+@pytest.mark.rules("P-CON-6", "P-WND-1", "P-WND-8", "P-AFF-2", "P-AFF-3")
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.tuples(st.just("wound"), WOUND),
                  st.tuples(st.just("affliction"), AFFLICTION),
@@ -114,6 +116,7 @@ def test_what_comes_back_is_what_was_given(given_: tuple[str, dict[str, Any]],
     assert records(back) == records(once)
 
 
+@pytest.mark.rules("P-AFF-2", "P-AFF-3")
 def test_a_returning_affliction_record_keeps_that_it_applies_a_wound() -> None:
     """P-AFF-2: the record says it applies a wound, so it applies it again (P-AFF-3)."""
     enc = given_once("affliction", {"name": "infection", "wound": True})

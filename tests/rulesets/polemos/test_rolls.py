@@ -23,6 +23,7 @@ def encounter(rulings: dict[str, str] | None = None) -> Encounter:
     return enc
 
 
+@pytest.mark.rules("P-DICE-1", "P-DICE-2", "P-DICE-3", "P-DICE-4")
 @pytest.mark.parametrize(("bonus", "penalty", "pool"), [
     (0, 0, "2d6+5"), (1, 0, "3d6+5"), (0, 1, "1d6+5"), (0, 2, "5"), (0, 3, "5-1d6"),
     (0, 4, "5-2d6"), (2, 1, "3d6+5"), (1, 4, "5-1d6"),
@@ -33,6 +34,7 @@ def test_dice_bonuses_add_dice_and_penalties_remove_them(bonus: int, penalty: in
     assert skill_pool(5, bonus, penalty) == pool
 
 
+@pytest.mark.rules("AP-2")
 def test_remove_then_add_differs_only_when_both_exceed_the_pool() -> None:
     """AP-2: the alternative reading keeps the bonus dice and subtracts the excess penalty."""
     assert skill_pool(5, 1, 4, rule="remove-then-add") == "1d6+5-2d6"
@@ -43,12 +45,14 @@ def test_remove_then_add_differs_only_when_both_exceed_the_pool() -> None:
     assert a.variance < b.variance
 
 
+@pytest.mark.rules("P-SKL-2")
 def test_negative_skill_values_make_a_valid_pool() -> None:
     """P-SKL-2: a negative skill value is subtracted from the dice."""
     assert skill_pool(-2) == "2d6-2"
     assert skill_pool(0, 0, 2) == "0"
 
 
+@pytest.mark.rules("P-SKL-2", "AP-1")
 def test_skill_odds_are_exact_fractions() -> None:
     """P-SKL-2 and AP-1: 2D6 + 5 against 12 succeeds on 7 or more: 21/36."""
     enc = encounter()
@@ -65,6 +69,7 @@ def test_skill_odds_are_exact_fractions() -> None:
     assert strict["success"] == Fraction(15, 36)
 
 
+@pytest.mark.rules("AP-1")
 def test_attack_odds_match_every_roll_enumerated() -> None:
     """AP-1: the opposed roll's exact odds equal the count over all 6^4 dice."""
     enc = encounter()
@@ -78,6 +83,7 @@ def test_attack_odds_match_every_roll_enumerated() -> None:
     assert odds["damage_mean"] == Fraction(11, 2)
 
 
+@pytest.mark.rules("P-COV-2", "P-COV-4")
 def test_attack_odds_count_concealment_and_flanking() -> None:
     """P-COV-2, P-COV-4: +4 behind total concealment, +2 when flanked to half."""
     enc = encounter()
@@ -91,6 +97,7 @@ def test_attack_odds_count_concealment_and_flanking() -> None:
     assert total < flank
 
 
+@pytest.mark.rules("P-SKL-2")
 def test_the_forced_skill_roll_adds_the_dice_to_the_value() -> None:
     """P-SKL-2: the total is the dice plus the skill value."""
     enc = encounter()
@@ -99,6 +106,7 @@ def test_the_forced_skill_roll_adds_the_dice_to_the_value() -> None:
     assert entry.events[0].data["total"] == 13
 
 
+@pytest.mark.rules("P-DICE-1")
 def test_bad_dice_arguments_are_invalid() -> None:
     """P-DICE-1: dice modifiers are whole numbers."""
     enc = encounter()
@@ -109,6 +117,7 @@ def test_bad_dice_arguments_are_invalid() -> None:
         enc.execute({"do": "skill"}, ForcedDice([]))
 
 
+@pytest.mark.rules("AP-17")
 def test_concealment_percentages_round_down_to_a_listed_level() -> None:
     """AP-17: 75% concealment is half; 24% is none."""
     assert [concealment_level(p) for p in (0, 24, 25, 49, 50, 99, 100)] == [
@@ -117,6 +126,7 @@ def test_concealment_percentages_round_down_to_a_listed_level() -> None:
         concealment_level("most")
 
 
+@pytest.mark.rules("P-STS-3", "P-WND-6")
 def test_discipline_and_reveal_odds() -> None:
     """P-STS-3: the chance discipline avoids stress; P-WND-6: the reveal list's odds."""
     enc = Encounter.create(POLEMOS)

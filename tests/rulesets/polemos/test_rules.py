@@ -34,6 +34,7 @@ def fight() -> Encounter:
     return enc
 
 
+@pytest.mark.rules("P-TGT-4")
 def test_an_unknown_body_area_is_refused_with_the_areas_listed() -> None:
     """P-TGT-4: a body-area target must be one of the creature's areas."""
     enc = fight()
@@ -42,6 +43,7 @@ def test_an_unknown_body_area_is_refused_with_the_areas_listed() -> None:
                     ForcedDice([6, 6, 1, 1, 3]))
 
 
+@pytest.mark.rules("P-ACT-2", "P-ACT-3")
 def test_a_second_primary_action_is_refused_with_the_rule() -> None:
     """P-ACT-2, P-ACT-3: one primary action; a secondary never replaces it."""
     enc = fight()
@@ -53,6 +55,7 @@ def test_a_second_primary_action_is_refused_with_the_rule() -> None:
     assert "no primary action left" in str(err.value)
 
 
+@pytest.mark.rules("P-DTY-2")
 def test_a_damage_type_the_weapon_cannot_deal_is_refused_with_its_rule() -> None:
     """A weapon deals only its own damage types: another is refused naming them, citing the
     rule (the mutation run found the citation unchecked).
@@ -68,6 +71,7 @@ def test_a_damage_type_the_weapon_cannot_deal_is_refused_with_its_rule() -> None
     assert str(err.value).startswith(f"{weapon} cannot deal psychic damage (types: ")
 
 
+@pytest.mark.rules("P-ACT-4")
 def test_a_minor_action_during_another_resolution_is_refused() -> None:
     """P-ACT-4: minor actions wait until the declared action has resolved."""
     enc = fight()
@@ -80,6 +84,7 @@ def test_a_minor_action_during_another_resolution_is_refused() -> None:
     enc.execute({"do": "act", "actor": "nia", "ability": "reload", "kind": "minor"}, NONE)
 
 
+@pytest.mark.rules("P-ACT-5")
 def test_a_declared_action_that_cannot_resolve_says_why() -> None:
     """P-ACT-5: resolution refuses as a whole, naming the declarer."""
     enc = fight()
@@ -110,6 +115,7 @@ def test_stat_blocks_refuse_unknown_keys_weapons_armor_and_plans() -> None:
             enc.execute({"do": "add", "id": "x", **spec}, NONE)
 
 
+@pytest.mark.rules("P-TGT-4", "P-DMG-4")
 def test_a_stat_block_builds_areas_pools_weapons_and_armor() -> None:
     """P-TGT-4, P-DMG-4: a human has 12 body areas, four of them vital."""
     enc = Encounter.create(POLEMOS)
@@ -136,6 +142,7 @@ def test_every_template_of_the_file_loads() -> None:
     assert all(isinstance(e, Creature) for e in enc.state.entities.values())
 
 
+@pytest.mark.rules("P-ARM-6", "P-ARM-8", "P-ARM-10", "P-ARM-11")
 def test_the_pipeline_records_every_step() -> None:
     """P-ARM-6, P-ARM-8, P-ARM-10, P-ARM-11: the seed's ten-armor-value example, step by
     step."""
@@ -153,6 +160,7 @@ def test_the_pipeline_records_every_step() -> None:
     assert nia.armor[0].value == 10  # calculation is pure
 
 
+@pytest.mark.rules("P-DTY-3", "P-DTY-4")
 def test_damage_types_degrade_one_measure_at_a_time() -> None:
     """P-DTY-3, P-DTY-4: vitality → stamina → focus → nothing."""
     bashing = DamageType.parse("bashing")
@@ -166,6 +174,7 @@ def test_damage_types_degrade_one_measure_at_a_time() -> None:
         DamageType.parse("")
 
 
+@pytest.mark.rules("P-TIM-1", "P-TIM-2", "P-TIM-3", "AP-30")
 def test_time_units_in_rounds() -> None:
     """P-TIM-1, P-TIM-2, P-TIM-3, AP-30."""
     assert rounds_in(1, "minute") == 20
@@ -201,6 +210,7 @@ def test_rulings_cite_the_seed_and_have_alternatives() -> None:
         assert ruling.rules
 
 
+@pytest.mark.rules("P-ACT-2", "P-FAT-8")
 def test_out_of_turn_and_rest_in_combat_are_refused() -> None:
     """P-ACT-2: only the current creature spends actions; P-FAT-8: no rest in turn-by-turn
     play."""

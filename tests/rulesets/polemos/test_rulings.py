@@ -25,6 +25,7 @@ def creature(enc: Encounter, name: str) -> Creature:
     return found
 
 
+@pytest.mark.rules("AP-3")
 def test_ap3_listed_order_ignores_the_initiative_skill() -> None:
     """AP-3: ties go to the higher [initiative] skill by default, else the order added."""
     for ruling, first in (("skill-then-listed", "kim"), ("listed", "nia")):
@@ -34,6 +35,7 @@ def test_ap3_listed_order_ignores_the_initiative_skill() -> None:
         assert enc.state.order[0] == first
 
 
+@pytest.mark.rules("AP-6", "P-ACT-1")
 def test_ap6_own_turn_only_lets_a_free_action_repeat_on_others_turns() -> None:
     """AP-6, P-ACT-1: by default a free action used on another's turn counts for the round."""
     for ruling, allowed in (("every-use", False), ("own-turn-only", True)):
@@ -49,6 +51,7 @@ def test_ap6_own_turn_only_lets_a_free_action_repeat_on_others_turns() -> None:
                             NONE)
 
 
+@pytest.mark.rules("AP-7", "P-CDP-2")
 def test_ap7_extra_counts_armor_damage_for_critical_points() -> None:
     """AP-7, P-CDP-2: armor damage earns points only under the 'extra' ruling."""
     armor = [{"name": "vest", "areas": ["chest"], "value": 20, "ratings": {"kinetic": 5}}]
@@ -59,6 +62,7 @@ def test_ap7_extra_counts_armor_damage_for_critical_points() -> None:
         assert creature(enc, "nia").critical_points == points
 
 
+@pytest.mark.rules("AP-9")
 def test_ap9_negative_lets_vitality_fall_below_the_minimum() -> None:
     """AP-9: clamped at 1 for a non-vital area by default."""
     for ruling, vitality in (("clamp", 1), ("negative", -3)):
@@ -67,6 +71,7 @@ def test_ap9_negative_lets_vitality_fall_below_the_minimum() -> None:
         assert creature(enc, "nia").areas["left_arm"].vitality == vitality
 
 
+@pytest.mark.rules("AP-11", "P-BLD-5")
 def test_ap11_healed_does_not_reset_bleeding_when_the_wound_lands() -> None:
     """AP-11, P-BLD-5."""
     for ruling, areas in (("applied", ["left_arm"]), ("healed", ["left_arm", "chest"])):
@@ -79,6 +84,7 @@ def test_ap11_healed_does_not_reset_bleeding_when_the_wound_lands() -> None:
         assert creature(enc, "nia").bleeding[0].areas == areas
 
 
+@pytest.mark.rules("AP-12", "P-DMG-4")
 def test_ap12_gm_chooses_requires_an_area() -> None:
     """AP-12, P-DMG-4."""
     enc = make({"AP-12": "gm-chooses"}, nia={"weapons": ["pistol"]}, orc={})
@@ -86,6 +92,7 @@ def test_ap12_gm_chooses_requires_an_area() -> None:
         enc.execute({"do": "attack", "actor": "nia", "target": "orc"}, ForcedDice([6, 6, 1, 1]))
 
 
+@pytest.mark.rules("AP-15", "P-FAT-6")
 def test_ap15_oldest_removes_the_first_fatigue_wound() -> None:
     """AP-15, P-FAT-6."""
     for ruling, left in (("most-points", ["fatigue"]), ("oldest", ["strain"])):
@@ -98,6 +105,7 @@ def test_ap15_oldest_removes_the_first_fatigue_wound() -> None:
         assert [w.name for w in creature(enc, "nia").wounds] == left
 
 
+@pytest.mark.rules("AP-16", "P-STS-4", "P-STS-5")
 def test_ap16_higher_thresholds() -> None:
     """AP-16, P-STS-4, P-STS-5."""
     enc = make({"AP-16": "10-20-30"}, nia={})
@@ -109,6 +117,7 @@ def test_ap16_higher_thresholds() -> None:
     assert creature(enc, "nia").afflictions[0].tags == ["corruption"]
 
 
+@pytest.mark.rules("AP-29", "P-FAT-9")
 def test_ap29_started_hours_heal_fp_for_a_part_hour() -> None:
     """AP-29, P-FAT-9."""
     for ruling, fp in (("full-hours", 6), ("started-hours", 7)):
@@ -119,6 +128,7 @@ def test_ap29_started_hours_heal_fp_for_a_part_hour() -> None:
         assert creature(enc, "nia").fp == fp
 
 
+@pytest.mark.rules("AP-31", "P-WND-6")
 def test_ap31_gm_decides_the_reveal() -> None:
     """AP-31, P-WND-6."""
     enc = make({"AP-31": "gm-decides"}, nia={})
@@ -130,6 +140,7 @@ def test_ap31_gm_decides_the_reveal() -> None:
     assert creature(enc, "nia").wounds[0].name == "cut"
 
 
+@pytest.mark.rules("AP-33", "P-ORD-6")
 def test_ap33_fresh_roll_ignores_current_initiative() -> None:
     """AP-33, P-ORD-6."""
     enc = make({"AP-33": "fresh-roll"}, nia={}, orc={})
@@ -139,6 +150,7 @@ def test_ap33_fresh_roll_ignores_current_initiative() -> None:
     assert entry.events[0].data["order"] == ["orc", "nia"]
 
 
+@pytest.mark.rules("POL-2", "P-WND-4")
 def test_pol2_endurance_thresholds() -> None:
     """POL-2, P-WND-4: a total of 11 heals at 10-6 but not at 12-7."""
     for ruling, healed in (("10-6", True), ("12-7", False)):

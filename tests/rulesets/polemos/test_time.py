@@ -45,6 +45,7 @@ def comparable(enc: Encounter) -> tuple[Any, Any]:
     return enc.state.entities, extra
 
 
+@pytest.mark.rules("P-CON-9")
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["nia", "orc"]), EFFECT), max_size=4),
        st.integers(1, 100))
@@ -65,6 +66,7 @@ def test_waiting_fires_the_per_round_effects_of_every_round(
     assert comparable(waited) == comparable(ticked)
 
 
+@pytest.mark.rules("P-CON-9", "P-TIM-3")
 def test_a_long_wait_is_bounded_when_nothing_changes_any_more() -> None:
     """P-CON-9, P-TIM-3: a caused cut that bleeds forever, burning on random areas: a
     century passes at once, once every area is at its minimum."""
@@ -79,6 +81,7 @@ def test_a_long_wait_is_bounded_when_nothing_changes_any_more() -> None:
     assert all(area.vitality == area.minimum for area in nia.areas.values())  # type: ignore[attr-defined]
 
 
+@pytest.mark.rules("P-FAT-4", "P-CON-9")
 def test_effects_that_never_settle_are_refused_past_an_hour() -> None:
     """P-FAT-4, P-CON-9: zero SP adds a fatigue wound every three seconds; more than 1,200
     such rounds at once are refused, naming the limit and the effect."""

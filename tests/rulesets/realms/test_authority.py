@@ -93,6 +93,7 @@ def test_a_difficulty_score_is_the_game_masters(command: dict[str, Any]) -> None
     assert played({**command, "ds": 0}, [1])["ds"] == 0  # the GM's DS plays
 
 
+@pytest.mark.rules("R-JMP-2", "R-SWM-1", "AR-16")
 @pytest.mark.parametrize("command", DS_COMMANDS[:5], ids=[c["do"] for c in DS_COMMANDS[:5]])
 def test_a_player_leaving_the_ds_out_rolls_against_the_seeds_base_ds(
         command: dict[str, Any]) -> None:

@@ -44,6 +44,7 @@ def hurt(service: GameService, *extra: Command) -> str:
     return cid
 
 
+@pytest.mark.rules("R-OVH-2", "R-C-EXH")
 def test_time_runs_out_conditions_and_rest_is_a_full_recovery(service: GameService) -> None:
     """Rule ids: R-OVH-2, R-C-EXH"""
     cid = hurt(service)
@@ -88,6 +89,7 @@ def test_time_runs_out_conditions_and_rest_is_a_full_recovery(service: GameServi
     assert (ser.health, ser.energy, ser.conditions) == (26, 6, [])
 
 
+@pytest.mark.rules("R-C-EXH")
 def test_rlm10_excerpt_only_recovers_no_health(service: GameService) -> None:
     """Rule ids: R-C-EXH"""
     cid = hurt(service)
@@ -98,6 +100,7 @@ def test_rlm10_excerpt_only_recovers_no_health(service: GameService) -> None:
     assert [c["name"] for c in kept["conditions"]] == []  # Exhausted 2 - 2, weakness over
 
 
+@pytest.mark.rules("R-C-BLE")
 def test_rlm9_bleeding_is_settled_first_or_tended(service: GameService) -> None:
     """Rule ids: R-C-BLE"""
     cid = hurt(service, Command("condition", args={"target": "ser", "name": "bleed",

@@ -73,6 +73,7 @@ def damage(enc: Encounter, amount: int = 10) -> int:
     return int(last_result(enc)["taken"])
 
 
+@pytest.mark.rules("R-C-FRI", "R-C-HID")
 @pytest.mark.parametrize(("known", "alias_"), [("frightened", "dreading"),
                                                ("hidden", "lurking")])
 def test_an_attack_reads_the_flags_of_a_condition_not_its_name(
@@ -83,6 +84,7 @@ def test_an_attack_reads_the_flags_of_a_condition_not_its_name(
     assert attack(scene(known))["total"] == attack(scene(alias_))["total"] != plain
 
 
+@pytest.mark.rules("R-C-SUS", "R-C-RSL")
 @pytest.mark.parametrize(("known", "alias_"), [("susceptible", "brittle"),
                                                ("resilient", "hardy")])
 def test_damage_reads_the_numbers_of_a_condition_not_its_name(
@@ -93,6 +95,7 @@ def test_damage_reads_the_numbers_of_a_condition_not_its_name(
     assert damage(scene(known)) == damage(scene(alias_)) != plain
 
 
+@pytest.mark.rules("R-C-STU", "R-C-BLE")
 @pytest.mark.parametrize(("known", "alias_"), [("stunned", "reeling"), ("bleed", "seeping")])
 def test_a_turn_reads_the_numbers_of_a_condition_not_its_name(
         extended: None, known: str, alias_: str) -> None:

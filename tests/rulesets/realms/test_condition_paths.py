@@ -114,6 +114,7 @@ def condition(scene: dict[str, Any]) -> dict[str, Any]:
     return args
 
 
+@pytest.mark.rules("R-CON-4", "R-CON-5")
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=60, deadline=None)
 @given(data=st.data())
@@ -137,6 +138,7 @@ def test_a_condition_removed_and_given_again_is_as_given_once(name: str,
     assert comparable(again.state) == comparable(once.state)
 
 
+@pytest.mark.rules("R-DY-1", "R-DY-2", "R-C-DYI", "AR-6", "R-MNT-3")
 def test_dying_at_zero_health_is_the_gms_dying() -> None:
     """R-DY-1, R-DY-2, R-C-DYI: falling to 0 Health and the GM's `condition dying` give the
     same Dying: 1 AP (AR-6), prone, and a mount's rider rolls to stay on (R-MNT-3)."""

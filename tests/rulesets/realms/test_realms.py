@@ -56,6 +56,7 @@ def test_there_are_whole_encounters() -> None:
     assert len(ENCOUNTERS) >= 2
 
 
+@pytest.mark.rules("R-AP-1", "R-DY-1")
 @pytest.mark.parametrize("path", ENCOUNTERS, ids=[p.name for p in ENCOUNTERS])
 def test_replaying_an_encounter_log_gives_the_identical_state(path: Path,
                                                              played: Played) -> None:
@@ -105,6 +106,7 @@ def test_replay_of_random_scripts_gives_the_identical_state(
 
 
 # -- exact odds --------------------------------------------------------------------------------
+@pytest.mark.rules("RLM-1", "R-ARM-8")
 def test_attack_odds_are_exact_fractions_of_each_critical_level() -> None:
     """RLM-1, R-ARM-8: d20 + 5 against Evasion 12; a Critical Level from a margin of 10."""
     enc = encounter(("ava", {"attack": 5, "weapon": "sword"}), ("bo", {"evasion": 12}))
@@ -116,6 +118,7 @@ def test_attack_odds_are_exact_fractions_of_each_critical_level() -> None:
     assert set(odds) - set(rolls) == {"damage_mean", "down", "dead"}
 
 
+@pytest.mark.rules("RLM-2", "R-DTH-1")
 def test_attack_odds_say_what_the_hit_does_to_the_target() -> None:
     """A dagger (1d4) at d20 + 0 against Evasion 10, critical range 10: a normal hit on
     10..19 (1d4), Critical Level 1 on a 20 (2d4, RLM-2). The target has 2 Health of 2: it
@@ -129,6 +132,7 @@ def test_attack_odds_say_what_the_hit_does_to_the_target() -> None:
     assert odds["dead"] == Fraction(10, 20) * Fraction(1, 4) + Fraction(1, 20) * Fraction(13, 16)
 
 
+@pytest.mark.rules("R-SHD-1", "R-CMP-10")
 @pytest.mark.parametrize("case", ["leather", "shield", "companion"])
 def test_attack_damage_odds_are_what_decide_does_over_every_roll(case: str) -> None:
     """Every d20 and every damage (and shield) die, forced through ``decide``: the Health
@@ -169,6 +173,7 @@ def test_attack_damage_odds_are_what_decide_does_over_every_roll(case: str) -> N
     assert odds["down"] == down
 
 
+@pytest.mark.rules("R-C-HID")
 def test_a_search_without_a_target_has_the_odds_of_finding_each_hider() -> None:
     """R-C-HID: Perceive +1 against the scores 16 and 18; allies and the found are left."""
     enc = encounter(("hal", {"template": "bandit", "side": "watch"}),
@@ -184,6 +189,7 @@ def test_a_search_without_a_target_has_the_odds_of_finding_each_hider() -> None:
     assert REALMS.odds(enc.state, sweep) == {"found": {}}
 
 
+@pytest.mark.rules("R-STB-1", "R-CON-1", "R-MNT-5", "R-MNT-6")
 def test_odds_of_stabilizing_overcoming_and_handling_a_mount() -> None:
     """R-STB-1 (Medicine +2 against DS 10), R-CON-1 (Might +4 against 15), R-MNT-5 and
     R-MNT-6 (Animal Handling +1 against 10 + the mount's level 2)."""
@@ -208,6 +214,7 @@ def test_odds_of_stabilizing_overcoming_and_handling_a_mount() -> None:
         REALMS.odds(enc.state, Command("control", "nia", {}))
 
 
+@pytest.mark.rules("R-ARM-8", "R-C-GRA")
 def test_attack_odds_follow_armor_critical_range_and_conditions() -> None:
     """R-ARM-8 (+1 makes +11), R-C-GRA (+2 to be hit)."""
     enc = encounter(("ava", {"attack": 5}), ("bo", {"evasion": 12, "strength": 1,
@@ -219,6 +226,7 @@ def test_attack_odds_follow_armor_critical_range_and_conditions() -> None:
     assert odds["critical_1"] == Fraction(5, 20)
 
 
+@pytest.mark.rules("R-CMP-2", "RLM-5")
 def test_skill_odds_with_help_rolled_twice() -> None:
     """R-CMP-2 with RLM-5 roll-twice: 1 - (7/20)^2 to reach 12 with +4."""
     enc = encounter(("nia", {"skills": {"perceive": 4}}),
@@ -231,6 +239,7 @@ def test_skill_odds_with_help_rolled_twice() -> None:
     assert plain == {"success": Fraction(13, 20), "failure": Fraction(7, 20)}
 
 
+@pytest.mark.rules("AR-16")
 def test_skill_odds_beat_ruling_needs_one_more() -> None:
     """AR-16 beat: a roll must exceed the DS."""
     enc = encounter(("nia", {"skills": {"athletics": 0}}), rulings={"AR-16": "beat"})
@@ -238,6 +247,7 @@ def test_skill_odds_beat_ruling_needs_one_more() -> None:
     assert odds["success"] == Fraction(5, 20)
 
 
+@pytest.mark.rules("R-C-BLI")
 def test_a_blinded_sight_roll_has_no_chance() -> None:
     """R-C-BLI: sight-based Acuity rolls fail automatically."""
     enc = encounter(("nia", {"skills": {"acuity": 9}}))
@@ -248,6 +258,7 @@ def test_a_blinded_sight_roll_has_no_chance() -> None:
 
 
 # -- gear and stat blocks ------------------------------------------------------------------
+@pytest.mark.rules("R-ARM-9")
 def test_armor_needs_its_strength_and_lowers_agility() -> None:
     """R-ARM-9: plate needs Strength 2 and costs 1 Agility (so 1 Speed at Agility 2)."""
     with pytest.raises(InvalidCommand, match="plate needs Strength 2, and weak has 1"):
@@ -283,6 +294,7 @@ def test_every_template_of_the_file_loads() -> None:
     assert creature(enc, "ogre").spaces == 4  # R-SIZ-1
 
 
+@pytest.mark.rules("R-AP-1")
 def test_a_refused_command_leaves_the_state_untouched() -> None:
     """R-AP-1: an attack without the AP for it changes nothing."""
     enc = encounter(("nia", {"attack": 3}), ("orc", {"evasion": 30}))
@@ -296,6 +308,7 @@ def test_a_refused_command_leaves_the_state_untouched() -> None:
     assert enc.state == before
 
 
+@pytest.mark.rules("R-DY-2", "AR-6")
 def test_dying_at_zero_ap_stays_at_zero_and_the_alternative_sets_one() -> None:
     """R-DY-2 with AR-6: AP = min(current, 1) on entering Dying; set-to-one gives 1."""
     for ruling, expected in (("min-current", 0), ("set-to-one", 1)):
@@ -354,6 +367,7 @@ def test_the_inventory_copy_matches_the_shared_file() -> None:
     assert tuple(re.findall(r"\*\*(AR-\d+):", section)) == AMBIGUITIES
 
 
+@pytest.mark.rules("R-JMP-2", "R-CLB-1", "R-SWM-1")
 def test_jump_climb_and_swim_odds() -> None:
     """R-JMP-2: one space over needs DS 15 (Athletics +4: 10/20); R-CLB-1 with a Climb Speed
     needs no roll; R-SWM-1 DS 10 with Acrobatics +3 (14/20)."""

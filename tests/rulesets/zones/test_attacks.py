@@ -24,6 +24,7 @@ def crew_and_gang(rulings: dict[str, str] | None = None) -> Encounter:
     }, rulings)
 
 
+@pytest.mark.rules("Z-BLI-7", "Z-FA-1", "Z-COV-2")
 def test_illegal_attacks_are_refused_with_the_rule() -> None:
     """Z-BLI-7, Z-FA-1, Z-COV-2: blind and unaimed, full-auto at long range without the
     skill, cover while flying.
@@ -49,6 +50,7 @@ def test_illegal_attacks_are_refused_with_the_rule() -> None:
     assert err.value.rule == "Z-COV-2"
 
 
+@pytest.mark.rules("Z-RA-6")
 def test_malformed_commands_say_what_is_accepted() -> None:
     """Z-RA-6: a range band must be one of the four; unknown weapons and keys are named.
 
@@ -67,6 +69,7 @@ def test_malformed_commands_say_what_is_accepted() -> None:
         run(enc, {"do": "add", "id": "x", "cover": "jungle"})
 
 
+@pytest.mark.rules("Z-AOE-3")
 def test_a_grapple_partner_takes_the_area_effect_guaranteed() -> None:
     """Z-AOE-3: anyone grappling the burst's direct target is guaranteed the area effect.
 
@@ -80,6 +83,7 @@ def test_a_grapple_partner_takes_the_area_effect_guaranteed() -> None:
     assert data["inclusion"]["cal"]["roll"] is None
 
 
+@pytest.mark.rules("Z-AOE-2", "Z-AOE-3", "AZ-16")
 def test_direct_target_after_a_failed_offense_roll_follows_az16() -> None:
     """Z-AOE-2, Z-AOE-3 (AZ-16): guaranteed area even after a failed roll, if so ruled.
 
@@ -98,6 +102,7 @@ def test_direct_target_after_a_failed_offense_roll_follows_az16() -> None:
     assert data["effects"] == {"cal": "area"}
 
 
+@pytest.mark.rules("Z-AOE-6", "Z-AOE-8", "Z-AOE-11")
 @pytest.mark.parametrize(("chance", "plan_kw"), [
     (80, {}),
     (30, {"offense_success": False}),
@@ -131,6 +136,7 @@ def test_aoe_inclusion_matches_the_stated_percentages(chance: int,
     assert abs(hits - trials * p) < 5 * (trials * p * (1 - p)) ** 0.5
 
 
+@pytest.mark.rules("Z-AOE-12", "AZ-20")
 def test_mount_and_rider_roll_separately_when_ruled() -> None:
     """Z-AOE-12 (AZ-20): mount and rider share one cluster d6 by default; two if 'separate'.
 
@@ -151,6 +157,7 @@ def test_mount_and_rider_roll_separately_when_ruled() -> None:
     assert data["values"] == {"hor": "high", "rid": "low"}
 
 
+@pytest.mark.rules("Z-MI-2", "AZ-8")
 def test_melee_interference_per_source_when_ruled() -> None:
     """Z-MI-2 (AZ-8): a melee attack and a grapple give 4 Hindrance under 'per-source'.
 
@@ -167,6 +174,7 @@ def test_melee_interference_per_source_when_ruled() -> None:
         assert data["roll"]["hindrance"] == expected
 
 
+@pytest.mark.rules("Z-COV-9")
 def test_cover_excludes_group_defense_and_outnumbering() -> None:
     """Z-COV-9: in cover, a creature defends nobody in group defense nor counts for
     outnumbering dice.
@@ -182,6 +190,7 @@ def test_cover_excludes_group_defense_and_outnumbering() -> None:
     assert outnumbering(enc.state, "g") == 2
 
 
+@pytest.mark.rules("Z-THR-4", "Z-FA-4", "ZR-6")
 def test_thrown_weapons_meet_no_kinetic_shielding() -> None:
     """Z-THR-4, Z-FA-4 (ruling ZR-6): kinetic shielding soaks non-thrown kinetic attacks.
 
@@ -199,6 +208,7 @@ def test_thrown_weapons_meet_no_kinetic_shielding() -> None:
     assert enc.state.entities["ari"].kinetic_shielding == 22  # type: ignore[attr-defined]
 
 
+@pytest.mark.rules("Z-RA-6", "AZ-5", "AZ-7", "Z-RA-2", "AZ-26")
 @pytest.mark.parametrize(("rulings", "command", "dice", "check"), [
     ({"AZ-7": "not-allowed"}, {"target": "eng"}, [], "no ranged attack at engagement range"),
     ({"AZ-5": "d20-fallback"}, {"target": "bob", "weapon": "pistol", "range": "long"},
@@ -225,6 +235,7 @@ def test_rulings_change_ranged_attacks(rulings: dict[str, str], command: dict[st
             run(enc, {"do": "attack", "actor": "nia", **command})
 
 
+@pytest.mark.rules("Z-EAO-1", "AZ-13")
 def test_thresholds_use_damage_after_modifiers() -> None:
     """Z-EAO-1 (AZ-13): a thrown energy weapon's STR counts towards the 40 threshold.
 
@@ -244,6 +255,7 @@ def test_thresholds_use_damage_after_modifiers() -> None:
                 run(enc, cmd)
 
 
+@pytest.mark.rules("Z-OVR-1", "AZ-14")
 def test_mixed_damage_overeffect_follows_az14() -> None:
     """Z-OVR-1 (AZ-14): mixed damage makes no overeffect unless ruled 'any-damage'.
 
@@ -260,6 +272,7 @@ def test_mixed_damage_overeffect_follows_az14() -> None:
     assert data["aoe_source"] == "overeffect" and data["area"]["damage"] == 25
 
 
+@pytest.mark.rules("Z-FLK-1", "Z-FLK-2", "AZ-22", "Z-AOE-2", "AZ-23")
 def test_flanking_cutoffs_and_burst_defense_follow_rulings() -> None:
     """Z-FLK-1, Z-FLK-2 (AZ-22), Z-AOE-2 (AZ-23).
 
@@ -281,6 +294,7 @@ def test_flanking_cutoffs_and_burst_defense_follow_rulings() -> None:
     assert data["defense"]["hindrance"] == 0
 
 
+@pytest.mark.rules("Z-COV-7", "ZR-3")
 def test_critical_on_natural_ones_when_ruled() -> None:
     """Z-COV-7 (ruling ZR-3): a natural 1 is critical and shoots past cover.
 
@@ -295,6 +309,7 @@ def test_critical_on_natural_ones_when_ruled() -> None:
     assert data["critical"] is True and data["taken"] == 26
 
 
+@pytest.mark.rules("ZR-2")
 def test_damage_and_drive_rulings() -> None:
     """Ruling ZR-2: drive above armor lets everything through; 'subtract' ignores drive."""
     enc = encounter({"bob": {"template": "knight"}})
@@ -305,6 +320,7 @@ def test_damage_and_drive_rulings() -> None:
     assert data["pipeline"]["text"] == "40 kinetic → armor 25: 15"
 
 
+@pytest.mark.rules("Z-RA-1", "Z-COV-1", "ZR-7")
 def test_slowing_and_movement_follow_zr7() -> None:
     """Z-RA-1, Z-COV-1 (ruling ZR-7): slowing actions and movement.
 
@@ -325,6 +341,7 @@ def test_slowing_and_movement_follow_zr7() -> None:
     assert data["economy"]["slowed"] is True
 
 
+@pytest.mark.rules("Z-COV-5", "Z-COV-6", "AZ-10")
 def test_cover_chart_or_gm_only() -> None:
     """Z-COV-5, Z-COV-6 (AZ-10): the chart by default; the GM's bonus under 'gm-only'.
 
@@ -338,6 +355,7 @@ def test_cover_chart_or_gm_only() -> None:
         "environment": "custom", "bonus": 7, "improved": False, "roofed": False}
 
 
+@pytest.mark.rules("Z-AOE-11")
 def test_an_aoe_may_spread_over_engagements_in_two_zones() -> None:
     """Z-AOE-11: the GM lets an AoE reach engagements within short range of each other, even
     across a zone border; everyone has 50%, with exact odds before the roll.
@@ -359,6 +377,7 @@ def test_an_aoe_may_spread_over_engagements_in_two_zones() -> None:
         run(enc, {**cmd, "spread": ["nobody"]})
 
 
+@pytest.mark.rules("Z-RA-6", "AZ-6")
 def test_offense_stat_follows_az6() -> None:
     """Z-RA-6 (AZ-6): a weapon may name its offense stat; 'always-dex' ignores it.
 
@@ -375,6 +394,7 @@ def test_offense_stat_follows_az6() -> None:
     assert data["offense"]["text"] == "1d12 (10) = 10 vs DEX 5: failure"
 
 
+@pytest.mark.rules("Z-COV-3", "Z-AOE-3")
 def test_a_creature_neither_strikes_nor_touches_itself() -> None:
     """Engaged with its own group, a creature is still no target of its own melee, and a
     touch (Z-COV-3, Z-AOE-3) is of another creature: the legal options offered both."""

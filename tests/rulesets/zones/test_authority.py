@@ -69,6 +69,7 @@ def test_every_whole_number_is_bounded_by_its_rule() -> None:
                 assert (arg.lo, arg.hi) != (-9999, 9999), (spec.name, key)
 
 
+@pytest.mark.rules("ZR-3", "ZR-4", "Z-COV-6")
 @pytest.mark.parametrize(("command", "field"), [
     ({"do": "attack", "target": "bob", "critical": True}, "critical"),
     ({"do": "attack", "target": "bob", "hindrance": -5}, "hindrance"),
@@ -101,6 +102,7 @@ def test_a_player_may_not_set_what_the_gm_sets(command: dict[str, Any], field: s
     assert repr(field) in str(refused.value)
 
 
+@pytest.mark.rules("Z-COV-14")
 @pytest.mark.parametrize(("command", "field"), [
     ({"do": "attack", "target": "bob", "hindrance": -9999}, "hindrance"),
     ({"do": "attack", "target": "bob", "defense_hindrance": 9999}, "defense_hindrance"),
@@ -167,6 +169,7 @@ def test_the_gm_still_sets_them_through_decide() -> None:
     assert data["altitude"] == 3
 
 
+@pytest.mark.rules("ZR-3", "ZR-4", "ZR-5", "AZ-10")
 def test_left_out_the_rules_defaults_apply() -> None:
     """A player's command without the GM's numbers: no critical hit but the GM's (ZR-3
     'gm', even on a natural 1), the band from the zone map (ZR-4: short in one zone), no
@@ -187,6 +190,7 @@ def test_left_out_the_rules_defaults_apply() -> None:
     assert run(enc, cover)["cover"]["bonus"] == 20
 
 
+@pytest.mark.rules("Z-MI-3")
 def test_a_roll_left_to_the_player_is_a_plain_d20() -> None:
     """Without the GM's dice, Hindrance or melee interference, a roll is a d20 on the stat,
     even while melee interference would apply (Z-MI-3 is the GM's word)."""
@@ -202,6 +206,7 @@ def test_a_roll_left_to_the_player_is_a_plain_d20() -> None:
     assert gm["success"] == Fraction(13, 20)
 
 
+@pytest.mark.rules("Z-COV-12", "Z-COV-15")
 def test_the_defender_keeps_cover_unless_the_gm_says_otherwise() -> None:
     """defend_with, cover_applies and group_defense are the GM's: left out, a defender in
     cover uses its cover (Z-COV-12) and it protects (Z-COV-15)."""
@@ -222,6 +227,7 @@ def test_the_defender_keeps_cover_unless_the_gm_says_otherwise() -> None:
     assert data["hit"] is True and data["taken"] == 30  # drive 25 beats armor 5 (ZR-2)
 
 
+@pytest.mark.rules("Z-RA-7")
 def test_one_weapon_only_stays_the_rules_refusal() -> None:
     """The weapon is the player's choice; naming several is refused by Z-RA-7 (not by the
     declaration), for the player and the GM."""

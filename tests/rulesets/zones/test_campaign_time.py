@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from arbiter.core import Command
 from arbiter.rulesets.zones.model import Creature
 from arbiter.store import GameService
@@ -32,6 +34,7 @@ def shot(service: GameService, rulings: dict[str, str] | None = None) -> str:
     return cid
 
 
+@pytest.mark.rules("ZR-9")
 def test_health_comes_back_a_tenth_a_day_and_ammunition_does_not(
         service: GameService) -> None:
     """Rule ids: ZR-9"""
@@ -55,6 +58,7 @@ def test_health_comes_back_a_tenth_a_day_and_ammunition_does_not(
     assert lasting(service, cid, "vee") == {"ammo": {"rifle": 5}}
 
 
+@pytest.mark.rules("ZR-9")
 def test_zr9_full_a_night_and_none(service: GameService) -> None:
     """Rule ids: ZR-9"""
     cid = shot(service, {"ZR-9": "full-a-night"})

@@ -56,6 +56,7 @@ def test_custom_is_declared_for_the_condition_command() -> None:
     assert "custom" in spec.args["name"].help
 
 
+@pytest.mark.rules("Z-COV-2", "Z-COV-5", "Z-RA-8")
 def test_the_game_masters_condition_command_gives_each_condition_or_says_how() -> None:
     """Every catalogued condition can be given with ``condition``, except cover, which needs
     an armor bonus: it is refused with a pointer to the ``cover`` command. A grapple given
@@ -86,6 +87,7 @@ def test_the_game_masters_condition_command_gives_each_condition_or_says_how() -
         "grappling")
 
 
+@pytest.mark.rules("ZR-2", "Z-RA-3")
 def test_a_down_condition_takes_a_creature_out_of_the_fight() -> None:
     """A creature the GM marks ``down`` is down whatever its health (ruling ZR-2): it cannot
     act or be attacked, and the encounter ends when only one side stands.

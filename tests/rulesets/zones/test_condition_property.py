@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +41,7 @@ def plain(state: EncounterState) -> EncounterState:
     return dataclasses.replace(state.copy(), version=0)
 
 
+@pytest.mark.rules("Z-COV-1", "Z-COV-2", "Z-COV-10", "Z-RA-8")
 @settings(max_examples=300, deadline=None)
 @given(name=st.sampled_from(CONDITIONS), holder=st.sampled_from(HOLDERS),
        before=st.lists(st.tuples(st.sampled_from(CONDITIONS), st.sampled_from(HOLDERS)),
@@ -68,6 +70,7 @@ def test_removing_and_giving_a_condition_again_is_giving_it_once(
     assert plain(twice.state) == plain(once.state)
 
 
+@pytest.mark.rules("Z-RA-8", "Z-COV-2")
 def test_a_grapple_removed_from_either_side_and_given_again() -> None:
     """The grapple, given by ``condition`` and taken away from the partner's side, comes back
     whole: both sides, cover gone.

@@ -36,6 +36,7 @@ def test_scenario_passes(path: Path, played: Played) -> None:
     assert result.passed, "\n".join(map(str, result.failures))
 
 
+@pytest.mark.rules("Z-RA-3")
 @pytest.mark.parametrize("path", ENCOUNTERS, ids=[p.name for p in ENCOUNTERS])
 def test_the_encounter_plays_to_the_end_and_replays_identically(path: Path,
                                                                  played: Played) -> None:
@@ -114,6 +115,7 @@ def test_every_mech_and_hook_rule_is_covered() -> None:
     assert all(cov.checked_by[i] for i in cov.by_class["MECH"][0])
 
 
+@pytest.mark.rules("Z-BLI-1", "Z-RA-2", "Z-COV-1")
 def test_conditions_the_rules_read_are_in_the_catalogue() -> None:
     """Z-BLI-1, Z-RA-2, Z-COV-1: the conditions the ruleset reads are catalogued as data.
 

@@ -13,6 +13,7 @@ from arbiter.rulesets.zones.rolls import offense_expression, roll_check, success
 from .helpers import ZONES, encounter, run
 
 
+@pytest.mark.rules("Z-RA-3", "Z-RA-4", "AZ-1", "AZ-2")
 def test_roll_under_adds_hindrance_and_ties_succeed() -> None:
     """Z-RA-3, Z-RA-4 (AZ-1, AZ-2): dice + Hindrance <= stat succeeds.
 
@@ -26,6 +27,7 @@ def test_roll_under_adds_hindrance_and_ties_succeed() -> None:
     assert check["success"] is False and "voluntarily failed" in check["text"]
 
 
+@pytest.mark.rules("Z-RA-6", "AZ-3")
 @pytest.mark.parametrize(
     ("expr", "stat", "hindrance", "rulings", "expected"),
     [
@@ -49,6 +51,7 @@ def test_success_odds_are_exact(expr: str, stat: int, hindrance: int,
     assert success_odds(expr, stat, hindrance, rulings) == expected
 
 
+@pytest.mark.rules("Z-RA-6", "AZ-3")
 def test_two_d20_readings_follow_the_ruling() -> None:
     """Z-RA-6 (AZ-3): 2d20 is a sum by default.
 
@@ -59,6 +62,7 @@ def test_two_d20_readings_follow_the_ruling() -> None:
     assert offense_expression("1d12", {"AZ-3": "keep-higher"}) == "1d12"
 
 
+@pytest.mark.rules("Z-RA-3", "Z-FLK-1")
 def test_attack_odds_multiply_offense_and_failed_defense() -> None:
     """Z-RA-3, Z-FLK-1: odds of an attack, with flanking Hindrance on the defense roll.
 
@@ -84,6 +88,7 @@ def test_attack_odds_multiply_offense_and_failed_defense() -> None:
     assert odds["offense"] == Fraction(91, 400)
 
 
+@pytest.mark.rules("Z-MI-3", "Z-COV-9")
 def test_roll_and_melee_odds() -> None:
     """Z-MI-3, Z-COV-9: odds of a roll subject to melee interference and of melee in cover.
 
@@ -101,6 +106,7 @@ def test_roll_and_melee_odds() -> None:
     assert odds["hit"] == Fraction(13, 20) * Fraction(9, 20)
 
 
+@pytest.mark.rules("Z-RA-5")
 def test_odds_command_records_fractions() -> None:
     """Z-RA-5: the odds of an incompetent attack, recorded as an event for the GM.
 
@@ -112,6 +118,7 @@ def test_odds_command_records_fractions() -> None:
                             "miss": "73/100"}
 
 
+@pytest.mark.rules("Z-AOE-6", "Z-AOE-8")
 def test_aoe_inclusion_odds_weigh_offense_success_and_failure() -> None:
     """Z-AOE-6, Z-AOE-8: exact inclusion chances before the roll.
 
@@ -135,6 +142,7 @@ def test_aoe_inclusion_odds_weigh_offense_success_and_failure() -> None:
     assert odds["inclusion"]["bob"] == p + (1 - p) * Fraction(3, 10)
 
 
+@pytest.mark.rules("Z-ZAO-5", "Z-ZAO-6", "Z-ZAO-8")
 def test_zaoe_odds_of_high_damage() -> None:
     """Z-ZAO-5, Z-ZAO-6, Z-ZAO-8: exact chances of high damage from a ZAoE.
 
@@ -160,6 +168,7 @@ def test_zaoe_odds_of_high_damage() -> None:
     assert odds["high"] == {"bob": 1, "dan": 1, "ugo": 1}
 
 
+@pytest.mark.rules("Z-ZAO-2")
 def test_zaoe_meets_kinetic_shielding_but_not_energy() -> None:
     """Z-ZAO-2: armor, cover and kinetic shielding are the only defences against a ZAoE.
 

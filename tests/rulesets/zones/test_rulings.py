@@ -29,6 +29,7 @@ def literal(node: ast.expr) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
+@pytest.mark.rules("AZ-1", "AZ-2", "AZ-3", "AZ-4")
 def test_no_ruling_is_read_with_a_default_at_the_call_site() -> None:
     """No ``rulings.get(ID, DEFAULT)`` (nor ``rulings[ID]``) in the zones package or its
     tactics: defaults live in rulings.toml only.
@@ -50,6 +51,7 @@ def test_no_ruling_is_read_with_a_default_at_the_call_site() -> None:
     assert found == []
 
 
+@pytest.mark.rules("AZ-1", "AZ-2", "AZ-3", "AZ-4")
 def test_every_ruling_read_names_a_ruling_and_a_choice_it_lists() -> None:
     """Each ``ruling_is(state, ID, CHOICE)`` / ``RULINGS.chosen(chosen, ID, CHOICE)`` names a
     ruling of rulings.toml and one of its choices; ``ruling`` / ``RULINGS.value`` a ruling.
@@ -74,6 +76,7 @@ def test_every_ruling_read_names_a_ruling_and_a_choice_it_lists() -> None:
     assert seen >= 29
 
 
+@pytest.mark.rules("AZ-3")
 def test_the_accessor_refuses_a_choice_the_ruling_does_not_list() -> None:
     """Rule ids: AZ-3"""
     assert ZONES.rulings is RULINGS
@@ -83,6 +86,7 @@ def test_the_accessor_refuses_a_choice_the_ruling_does_not_list() -> None:
         RULINGS.chosen({}, "AZ-3", "keep-highest")
 
 
+@pytest.mark.rules("AZ-22", "Z-FLK-1", "Z-FLK-2")
 def test_tables_keyed_by_a_ruling_list_its_choices() -> None:
     """The flanking cut-offs are keyed by the choices of AZ-22.
 

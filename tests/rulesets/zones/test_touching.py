@@ -39,6 +39,7 @@ def both_in_cover(enc: Encounter) -> None:
     assert touching(enc, "dan") == ["bob"]
 
 
+@pytest.mark.rules("Z-COV-3")
 @pytest.mark.parametrize("command, dice, first", [
     ({"do": "leave_cover", "actor": "bob"}, [], "cover_left"),
     ({"do": "roll", "actor": "bob", "stat": "SPD"}, [3], "rolled"),
@@ -75,6 +76,7 @@ def test_the_ended_touch_is_in_the_log_and_replays() -> None:
     assert ZONES.describe("touch_ended", ended.data, names, gm=False) == sentence
 
 
+@pytest.mark.rules("Z-AOE-3")
 def test_a_grenade_after_the_touch_ended_rolls_for_the_former_toucher() -> None:
     """Z-AOE-3 reads only touches that still hold: dan took cover (his touch of bob ended),
     so a burst at bob includes dan on the normal 80% roll, here 81: out."""
@@ -88,6 +90,7 @@ def test_a_grenade_after_the_touch_ended_rolls_for_the_former_toucher() -> None:
     assert "dan" not in data["effects"]
 
 
+@pytest.mark.rules("ZR-10")
 def test_zr10_engaged_refuses_a_touch_from_afar_and_ends_one_apart() -> None:
     """ZR-10 engaged (default): a touch needs one engagement; moving apart ends it, moving
     within the engagement keeps it."""
@@ -104,6 +107,7 @@ def test_zr10_engaged_refuses_a_touch_from_afar_and_ends_one_apart() -> None:
     assert touching(enc, "rex") == []
 
 
+@pytest.mark.rules("ZR-10", "Z-COV-3")
 def test_zr10_gm_keeps_a_touch_at_any_distance_but_cover_still_ends_it() -> None:
     """ZR-10 gm: the GM's word on distance (a touch from afar, kept after moving); Z-COV-3
     holds under either choice."""
