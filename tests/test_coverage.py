@@ -162,7 +162,6 @@ def test_namespaced() -> None:
 '''
 
 
-@pytest.mark.rules("Z-RA-1")
 def test_a_rules_marker_counts_with_its_ids_written_out(tmp_path: Path) -> None:
     """``@pytest.mark.rules("Z-RA-1", ...)`` on a test function names those ids, beside its
     docstring's ``Rule ids:`` line; a computed list or a helper's marker names none."""
