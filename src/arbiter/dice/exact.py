@@ -621,7 +621,8 @@ def _keep_mixed(
     states: dict[tuple[int, ...], Any] = {(0,) * len(kinds): big(1)}
     # A state with ``keep`` dice placed is finished at once: its sum is settled, and each
     # die not yet placed shows one of the faces still to come (issue 35: with few dice
-    # kept, most states are finished early; {1d4+1d6+1d8+1d10+1d12}kh2 1.2 -> 0.3 ms).
+    # kept, most states are finished early: {1d4+1d6+1d8+1d10+1d12}kh2's first call
+    # 1.19 -> 1.05 ms, and 5.9 -> 4.4 ms warm, on a busy machine).
     later: list[list[int]] = []  # per face, each kind's weight on the faces after it
     to_come = [0] * len(kinds)
     for v in reversed(faces):
