@@ -307,23 +307,10 @@ class CommandSpec:
     def parse(self, command: Command) -> Any:
         """The command's arguments as this declaration types them (an instance of
         :attr:`struct`: each argument by name, validated, defaulted), or
-        :class:`InvalidArgument` naming what breaks the declaration. Remembered for a
-        command of plain arguments: the answer depends on the command alone, and a tactic
-        asks about the same few commands turn after turn."""
+        :class:`InvalidArgument` naming what breaks the declaration. (A memo of the parsed
+        arguments by their plain values saved 1-2.5% of an encounter's instructions when
+        measured again for issue 37, bench/tricks.py: under 5%, so it was dropped.)"""
         actor = command.actor
-        key: tuple[Any, ...] | None = None
-        if type(actor) in _PLAIN:
-            parts: list[Any] = [id(self), actor]
-            for name, given in command.args.items():
-                kind = type(given)
-                if kind not in _PLAIN:
-                    break
-                parts += (name, kind, given)
-            else:
-                key = tuple(parts)
-                found = _PARSED.get(key)
-                if found is not None:
-                    return found
         if actor is None:
             if self.actor == "required":
                 raise InvalidArgument(f"{self.name}: which creature acts? give 'actor'",
@@ -339,10 +326,6 @@ class CommandSpec:
             parsed = msgspec.convert(command.args, self.struct, strict=True)
         except msgspec.ValidationError as err:
             raise self._explain(str(err)) from None
-        if key is not None:
-            if len(_PARSED) >= 4096:
-                _PARSED.clear()
-            _PARSED[key] = parsed
         return parsed
 
     def validate(self, command: Command) -> None:
@@ -407,11 +390,6 @@ class CommandSpec:
 
 
 _ID = re.compile(ID_PATTERN)
-_PLAIN = (str, int, bool, float, type(None))
-_PARSED: dict[tuple[Any, ...], Any] = {}
-"""Typed arguments :meth:`CommandSpec.parse` made, by the declaration, the actor and each
-argument with its type (``1`` and ``True`` parse apart); the Structs are frozen, so one
-may be handed out again."""
 _AT = re.compile(r" - at (?:`key` in )?`\$\.?([^`]*)`")
 _UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`")
 _MISSING = re.compile(r"Object missing required field `([^`]*)`")
