@@ -292,7 +292,7 @@ TRICKS: tuple[Trick, ...] = (
     Trick(5, "next/start take one scratch further in place", ALL, off_further,
           "each step copies the scratch again through lookahead"),
     Trick(6, "copying.peek", ("realms",), off_peek, "peek is entities.get (copies)"),
-    Trick(7, "slotted, not frozen, events and commands", ALL, None,
+    Trick(7, "slotted, not frozen, events", ALL, None,
           "edit: Event frozen=True (a Command keeps its bound arguments, set later)"),
     Trick(8, "evolve's table bound once", ALL, off_table, "getattr per event"),
     Trick(10, "zones check→decide memo", ("zones",), off_memo, "decide plans again"),
