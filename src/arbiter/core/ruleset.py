@@ -200,7 +200,8 @@ class Ruleset:
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
-            tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
+            tuple((field, getattr(self, f"carry_{field}")) for field in self.carried
+                  if field != "economy")
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
@@ -362,6 +363,8 @@ class Ruleset:
             fn = self._applier(event.type)
         data = event.data
         fn(state, data)
+        if "economy" in data:  # the kernel's carried field, checked inline: every event
+            self.carry_economy(state, data)
         for field, rule in self._carried_rules:
             if field in data:
                 rule(state, data)
