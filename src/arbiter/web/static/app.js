@@ -920,7 +920,7 @@ function gmTracker(st) {
     who.addEventListener("click", () => pickTarget(id, "order"));
     const hp = h("input", { class: "hpin", inputmode: "text", placeholder: "±hp", size: 4, "aria-label": `damage or heal ${name}`, title: "-7 damages, +3 heals (Enter)" });
     hp.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); healthChange(id, hp); } });
-    /** @type {Element} */ (li.querySelector(".hl")).after(hp);
+    who.after(hp);
     // a field of a draggable row takes the pointer for its text, not for a drag of the row
     for (const input of li.querySelectorAll("input")) {
       input.addEventListener("pointerdown", () => { li.draggable = false; });
@@ -1130,7 +1130,7 @@ async function roll() {
     $("#dice").value = "";
     showPlan();
     replace($("#result"), h("ol", { class: "log" }, logEntry(out.record, false, true)));
-    toast(`#${out.record.seq} ${command.do} done`);
+    toast(`${command.actor ? `${nameOf(command.actor)}: ` : ""}${command.do.replace(/_/g, " ")} logged (#${out.record.seq})`);
   }, { target: "target", actor: "actor", dice: "dice", do: "do" });
 }
 

@@ -529,8 +529,10 @@ export function tracker(state, opts = {}) {
       return h("li", { class: id === state.current ? "current" : "", dataset: { id } },
         h("span", { class: "init" }, state.initiative[id] ?? ""),
         h("span", { class: "who" }, names(id), e && e.hidden ? h("small", { class: "muted" }, " (hidden)") : null,
+          // the health word on its own line under the name: beside it, a long word ran over
+          // the name in a narrow column
+          e && healthLabel(e) ? h("span", { class: `hl ${healthClass(healthLabel(e))}` }, healthLabel(e)) : null,
           econ && id === state.current ? h("span", { class: "econ" }, Object.entries(econ).filter(([, v]) => typeof v === "number").map(([k, v]) => `${label(k)} ${v}`).join(" · ")) : null),
-        e ? h("span", { class: `hl ${healthClass(healthLabel(e))}` }, healthLabel(e) || "") : h("span"),
         onPick ? h("button", { class: "link", title: "act as this creature", onclick: () => onPick(id) }, "act") : null);
     })));
 }
