@@ -181,8 +181,3 @@ def generated() -> dict[Path, str]:
         out[_file_of(package)] = module_text(specs.values(), where)
     return out
 
-
-def stale() -> list[Path]:
-    """The payload modules that differ from what the declarations make now."""
-    return [path for path, text in generated().items()
-            if not path.is_file() or path.read_text(encoding="utf-8") != text]

@@ -200,8 +200,7 @@ class Ruleset:
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
-            tuple((field, getattr(self, f"carry_{field}")) for field in self.carried
-                  if field != "economy")
+            tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
@@ -363,7 +362,7 @@ class Ruleset:
             fn = self._applier(event.type)
         data = event.data
         fn(state, data)
-        if "economy" in data:  # the kernel's carried field, checked inline: every event
+        if "economy" in data:  # the kernel's carried field (catalogue.CARRIED), inline
             self.carry_economy(state, data)
         for field, rule in self._carried_rules:
             if field in data:
@@ -371,10 +370,11 @@ class Ruleset:
         state.version += 1
         return state
 
-    carried: ClassVar[tuple[str, ...]] = ("economy",)
-    """The fields any event may carry beside its own (declared in ``core/catalogue.py``:
-    ``CARRIED``, or by the ruleset on the events that carry them), each applied after the
-    event's own ``apply_*`` by one rule: the method ``carry_FIELD(state, data)``."""
+    carried: ClassVar[tuple[str, ...]] = ()
+    """A ruleset's own fields an event may carry beside its declared ones, each applied
+    after the event's ``apply_*`` by one rule, the method ``carry_FIELD(state, data)``
+    (Polemos' ``counts``). The kernel's ``economy`` (``catalogue.CARRIED``) is applied the
+    same way, by ``carry_economy``, checked first on every event."""
 
     def carry_economy(self, state: EncounterState, data: Mapping[str, Any]) -> None:
         """What is left of the actor's turn after an event that carries ``economy``."""

@@ -284,7 +284,7 @@ class PolemosBase(Ruleset):
         return {"actor": actor.id, "ability": ability, "kind": kind, "economy": economy,
                 "round": state.round, "counts": counts}
 
-    carried: ClassVar[tuple[str, ...]] = ("economy", "counts")
+    carried: ClassVar[tuple[str, ...]] = ("counts",)
 
     def carry_counts(self, state: EncounterState, data: Mapping[str, Any]) -> None:
         """An ability used once a round (P-ACT-1): an event that carries ``counts`` (with

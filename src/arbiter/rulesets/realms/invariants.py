@@ -14,9 +14,6 @@ from ...dice import DiceSource
 from .base import RealmsBase
 from .model import RealmsCreature, conditions_catalogue
 
-MOST_EXHAUSTION = 10
-"""R-DTH-2: above this Exhaustion level a creature dies."""
-
 
 def _creatures(state: EncounterState) -> list[RealmsCreature]:
     return [e for e in state.entities.values() if isinstance(e, RealmsCreature)]
