@@ -334,12 +334,8 @@ def flag(creature: RealmsCreature, key: str) -> str | None:
     """The name of the first condition that sets a flag (``no_reactions``...), if any."""
     if not creature.conditions:
         return None
-    catalogue = conditions_catalogue()
-    for cond in creature.conditions:
-        entry = catalogue.get(cond.name)
-        if entry is not None and key in entry.flags:
-            return cond.name
-    return None
+    found = flagged(creature, key)
+    return None if found is None else found.name
 
 
 def flagged(creature: RealmsCreature, key: str) -> Condition | None:
