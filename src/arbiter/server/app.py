@@ -91,7 +91,7 @@ from ..store.importing import Deadline, DeadlineExceeded
 from ..store.replay import effective_entries
 from ..store.service import RosterLoaded, _joining, digest
 from ..store.store import NOTIFY_CHANNEL, CampaignRecord
-from .guard import TRIM_BYTES, trim_memory, trim_soon
+from .guard import TRIM_BYTES, steady_allocator, trim_memory, trim_soon
 from .hardening import LOOPBACK_HOSTS, SECURITY_HEADERS, TEST_HOST, Hardening
 from .hub import CLOSE, Hub, Subscriber
 from .openapi import openapi_document
@@ -1971,6 +1971,7 @@ def create_app(db: Path | str | None = None, service: GameService | None = None,
     ``allowed_hosts``: the Host names answered (others get 400, a foreign ``Origin`` 403;
     None: any Host); by default the loopback ones and the test client's ``testserver``
     (``arbiter serve`` passes :func:`~arbiter.server.hardening.allowed_hosts_for`)."""
+    steady_allocator()
     api = Api(service, db, snapshot_every, admin_token, rate_per_minute, trusted_proxies)
     app = Starlette(
         routes=routes(api),

@@ -190,15 +190,39 @@ TRIM_BYTES = 1 << 20
 (:func:`trim_memory`)."""
 
 
-def _malloc_trim() -> Any:
+def _libc(symbol: str) -> Any:
     name = ctypes.util.find_library("c")
     try:
-        return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+        return getattr(ctypes.CDLL(name), symbol, None) if name else None
     except OSError:
         return None
 
 
-_TRIM = _malloc_trim()
+_TRIM = _libc("malloc_trim")
+_MALLOPT = _libc("mallopt")
+_M_ARENA_MAX = -8  # glibc's malloc.h
+_M_MMAP_THRESHOLD = -3
+_MMAP_FROM = 256 << 10
+
+
+def steady_allocator() -> None:
+    """Set glibc's allocator so that what a large answer took goes back once it is freed
+    (nothing elsewhere). Two settings, each measured on five rounds of a 150-character
+    roster, its log and export (10-18 MB answers) after a first round:
+
+    - a fixed mmap threshold (256 KiB): by default glibc raises it to the size of the
+      largest block it has freed, so the next answer's bytes came from the heap, where
+      freed memory stays held among live blocks: the server stayed 18-36 MB above where
+      it began after the second round, and stays flat with this;
+    - one arena for every thread: by default each thread of the pool that writes large
+      answers gets an arena of its own, which :func:`trim_memory` reaches only once that
+      thread allocates again (+21 MB, against +4 MB with one). The server's threads hold
+      the GIL while they allocate, so one arena costs them no waiting.
+
+    Call it before the server's threads start."""
+    if _MALLOPT is not None:
+        _MALLOPT(_M_ARENA_MAX, 1)
+        _MALLOPT(_M_MMAP_THRESHOLD, _MMAP_FROM)
 
 
 def trim_memory() -> None:
@@ -219,4 +243,5 @@ def trim_soon(seconds: float = 0.5) -> None:
 
 
 __all__ = ["PER_ADDRESS_ENV", "TRIM_BYTES", "UNCOUNTED", "GuardedHttp", "pending_cap",
-           "per_address_cap", "too_many_connections", "trim_memory", "trim_soon"]
+           "per_address_cap", "steady_allocator", "too_many_connections", "trim_memory",
+           "trim_soon"]
