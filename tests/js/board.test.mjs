@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 import {
   MARGIN, MIN_COLS, MIN_ROWS, areaCommand, areaHits, areaWeapons, boardBounds, cellsOf, footprintOf, isSquare,
-  percent, reachSquares, roleCommand, sameSquare, squareKey, terrainOf,
+  percent, reachSquares, roleCommand, sameSquare, squareKey, terrainOf, toolCommand,
 } from "../../src/arbiter/web/static/board.js";
 import { mapKind, stepsBetween } from "../../src/arbiter/web/static/map.js";
 
@@ -109,6 +109,22 @@ const ZONES = {
   shoot: { who: "player", actor: "required", role: "area", args: { target: { kind: "creature" }, weapon: { kind: "value" } } },
   blast: { who: "player", actor: "required", role: "area", args: { weapon: { kind: "text", required: true }, zone: { kind: "text", required: true } } },
 };
+
+test("the game master's map tools are the catalogue's declared roles, never a shape", () => {
+  const tools = {
+    mark: { who: "gm", actor: "none", role: "paint", args: { squares: { kind: "squares", required: true }, clear: { kind: "flag" } } },
+    // the same shape with no role is not a tool
+    scatter: { who: "gm", actor: "none", args: { squares: { kind: "squares", required: true } } },
+    // a player's command is never the game master's tool
+    dig: { who: "player", actor: "required", role: "zone", args: { id: { kind: "text" }, adjacent: { kind: "list" } } },
+    area: { who: "gm", actor: "none", role: "zone", args: { id: { kind: "text", required: true }, adjacent: { kind: "list" } } },
+  };
+  assert.deepEqual(toolCommand(tools, "paint")?.[0], "mark");
+  assert.deepEqual(toolCommand(tools, "zone")?.[0], "area");
+  assert.equal(toolCommand(tools, "region"), null);
+  assert.equal(toolCommand({ scatter: tools.scatter }, "paint"), null);
+  assert.equal(toolCommand(null, "paint"), null);
+});
 
 test("the map's commands are the catalogue's declared roles", () => {
   const move = roleCommand(GRID, "move", "grid");

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from arbiter.core.catalogue import ROLES
+from arbiter.core import catalogue as args
+from arbiter.core.catalogue import ROLE_ARGS, ROLES, command
 from arbiter.core.registry import available, load_ruleset
 from arbiter.server import create_app
 
@@ -36,7 +37,9 @@ def test_the_javascript_unit_tests_pass() -> None:
 @pytest.mark.parametrize("name", available())
 def test_the_map_roles_are_declared_once_each(name: str) -> None:
     """``move`` and ``place`` go to one command each, ``area`` to one per aim (a ``target``
-    creature, a ``zone``), each with the argument the map fills in (board.js roleCommand)."""
+    creature, a ``zone``), each with the argument the map fills in (board.js roleCommand);
+    the game master's map tools (``paint``, ``zone``, ``region``) are the GM's, with the
+    arguments the map fills in (board.js toolCommand)."""
     catalogue = load_ruleset(name).catalogue
     roles = {k: c.role for k, c in catalogue.items() if c.role}
     assert set(roles.values()) <= set(ROLES), roles
@@ -55,6 +58,26 @@ def test_the_map_roles_are_declared_once_each(name: str) -> None:
             assert any(a.kind == "creature" and a.required for a in spec.args.values()), k
         if role == "area":
             assert "weapon" in spec.args and spec.actor == "required", k
+        if role in ROLE_ARGS:  # the game master's map tools (board.js toolCommand)
+            assert spec.who == "gm", (k, spec.who)
+            assert all(spec.args[a].kind in kinds for a, kinds in ROLE_ARGS[role].items()), k
+
+
+def test_a_map_tool_without_the_arguments_the_map_fills_is_refused() -> None:
+    """A command declaring a map role without the arguments of ROLE_ARGS fails when its
+    ruleset is imported, naming the role and the missing arguments."""
+    with pytest.raises(TypeError, match=r"'terrain': role 'paint' needs the arguments "
+                                        r"squares \(squares\)"):
+        command("Mark squares.", squares=args.square("one square"), role="paint")(
+            do_terrain)
+    with pytest.raises(TypeError, match=r"role 'region' needs the arguments "
+                                        r"x \(integer\), y \(integer\)$"):
+        command("Draw a zone.", zone=args.text("the zone"), width=args.integer("w"),
+                height=args.integer("h"), role="region")(do_terrain)
+
+
+def do_terrain() -> None:
+    """A handler for the refused declarations above."""
 
 
 @pytest.mark.parametrize("name", available())
@@ -84,7 +107,8 @@ def test_the_server_sends_the_roles_and_the_display_to_both_pages(tmp_path: Path
         zones = listed["zones"]
         assert zones["display"]["area_weapons"] == {"aoe": "creature", "zaoe": "zone"}
         assert {k: c.get("role") for k, c in zones["commands"].items() if c.get("role")} == {
-            "attack": "area", "zaoe": "area", "move": "move", "place": "place"}
+            "attack": "area", "zaoe": "area", "move": "move", "place": "place",
+            "zone": "zone", "region": "region"}
         made = client.post("/api/campaigns", json={"name": "t", "ruleset": "zones"}).json()
         gm = {"Authorization": f"Bearer {made['gm_token']}"}
         cid = made["campaign"]["id"]

@@ -43,15 +43,24 @@ When = Literal["turn", "any"]
 (at any time outside it); ``any``, also on another's turn (a reaction or a free action the
 rules allow then)."""
 ActorUse = Literal["required", "optional", "none"]
-Role = Literal["", "move", "place", "area"]
+Role = Literal["", "move", "place", "area", "paint", "zone", "region"]
 """What the map does with a command (:attr:`CommandSpec.role`); ``""`` for none."""
-ROLES: tuple[Role, ...] = ("", "move", "place", "area")
+ROLES: tuple[Role, ...] = ("", "move", "place", "area", "paint", "zone", "region")
 Refers = Literal["self", "own", "ally", "enemy", "any"]
 """Whom a creature argument may name: ``self`` the actor itself, ``own`` a creature the
 issuer controls, ``ally``/``enemy`` a hint for pickers (the rules decide legality), ``any``
 any creature or object the issuer can see."""
 ArgKind = Literal["creature", "creatures", "integer", "number", "flag", "choice", "text",
                   "dice", "square", "squares", "mapping", "list", "command", "value"]
+ROLE_ARGS: dict[Role, dict[str, tuple[ArgKind, ...]]] = {
+    "paint": {"squares": ("squares",)},
+    "zone": {"id": ("text",), "adjacent": ("list",)},
+    "region": {"zone": ("text",), "x": ("integer",), "y": ("integer",),
+               "width": ("integer",), "height": ("integer",)},
+}
+"""The arguments the map fills for a command of each role (name: the kinds it may be);
+a command declaring the role is refused when it lacks one. ``paint`` may take one more, a
+``choice`` of what to paint or a ``flag`` (clear); ``zone`` may take an ``indoor`` flag."""
 
 ID_PATTERN = r"^[\w-]{1,64}$"
 DICE_PATTERN = r"^[\x20-\x7e]{1,200}$"
@@ -271,7 +280,10 @@ class CommandSpec:
     a dragged token on its turn), ``place`` (the GM puts a creature somewhere: a token
     dropped off its turn), ``area`` (aims an area weapon: at a creature, or at a ``zone``).
     A ruleset gives ``move`` and ``place`` to one command each, and ``area`` to one command
-    per aim (one taking a ``target`` creature, one taking a ``zone``)."""
+    per aim (one taking a ``target`` creature, one taking a ``zone``). The game master's
+    map tools: ``paint`` (marks squares: walls, difficult terrain), ``zone`` (describes a
+    zone and the zones next to it), ``region`` (draws a zone on the scene's image); their
+    arguments are :data:`ROLE_ARGS`'s."""
     topic: str = ""
     """The topic module that declares it (``attacks``, ``movement``, ``checks``...: each means
     the same in every ruleset, docs/extending.md; ``ruleset`` for the kernel's): the
@@ -441,6 +453,11 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
                             f"{unknown}")
         if role not in ROLES:
             raise TypeError(f"{name or summary!r}: role {role!r} is none of {ROLES}")
+        missing = [f"{arg} ({'/'.join(kinds)})" for arg, kinds in ROLE_ARGS.get(role, {}).items()
+                   if arg not in args or args[arg].kind not in kinds]
+        if missing:
+            raise TypeError(f"{name or summary!r}: role {role!r} needs the arguments "
+                            f"{', '.join(missing)}")
         topic = str(getattr(fn, "__module__", "") or "").rpartition(".")[2]
         declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
                                 off_turn, role, topic))

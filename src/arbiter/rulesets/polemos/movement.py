@@ -95,7 +95,8 @@ class MovementRules(PolemosBase):
              "smoke sight.", rules=("P-REQ-4", "P-REQ-5", "P-REQ-6"),
              squares=args.squares("the squares [[x, y], ...]", required=True),
              what=args.choice("wall, window, smoke, or clear", "wall", "window", "smoke",
-                              "clear", default="wall"))
+                              "clear", default="wall"),
+             role="paint")
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """The GM marks obstructions on the grid, or clears them (P-REQ-4..6)."""

@@ -121,7 +121,8 @@ class MovementRules(RealmsBase):
     @command("Mark squares as difficult terrain, or clear them.",
              rules=("R-DT-1",),
              squares=args.squares("the squares", required=True),
-             clear=args.flag("clear them instead"))
+             clear=args.flag("clear them instead"),
+             role="paint")
     def do_terrain(self, state: EncounterState, command: Command,
                    dice: DiceSource) -> list[Event]:
         """Squares become difficult terrain (R-DT-1), or plain again."""

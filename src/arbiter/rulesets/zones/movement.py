@@ -48,7 +48,8 @@ class Movement(ZonesBase):
              rules=("Z-ZAO-7", "Z-ZAO-9", "Z-AOE-16"),
              id=args.text("the zone's id", required=True, max_len=64),
              adjacent=args.items("ids of the zones next to it (adjacency goes both ways)"),
-             indoor=args.flag("the zone is indoors (a powerful AoE may collapse it)"))
+             indoor=args.flag("the zone is indoors (a powerful AoE may collapse it)"),
+             role="zone")
     def do_zone(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Describe a zone: the zones next to it (adjacency goes both ways) and whether it
         is indoors."""
@@ -80,7 +81,8 @@ class Movement(ZonesBase):
              y=args.integer("its top edge", lo=0, hi=IMAGE_SIDE),
              width=args.integer("its width", lo=8, hi=IMAGE_SIDE),
              height=args.integer("its height", lo=8, hi=IMAGE_SIDE),
-             clear=args.flag("take the zone's region away"))
+             clear=args.flag("take the zone's region away"),
+             role="region")
     def do_region(self, state: EncounterState, command: Command, dice: DiceSource
                   ) -> list[Event]:
         """Where a zone lies on the scene's image (drawn there by the map)."""

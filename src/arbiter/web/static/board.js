@@ -229,6 +229,18 @@ export function roleCommand(commands, role, mapKind) {
 }
 
 /**
+ * The game master's map tool the catalogue declares for `role` ("paint", "zone" or
+ * "region"; the catalogue's ROLE_ARGS names the arguments each takes): its name and spec,
+ * or null when the ruleset declares none or the reader may not send it.
+ * @param {Catalogue|null|undefined} commands
+ * @param {"paint"|"zone"|"region"} role
+ * @returns {[string, CommandSpec]|null}
+ */
+export function toolCommand(commands, role) {
+  return Object.entries(commands || {}).find(([, spec]) => spec.role === role && spec.who === "gm") || null;
+}
+
+/**
  * The weapons of a creature that make an area, by the ruleset's `display.area_weapons` (a
  * weapon key, and what the area is aimed at): `zone` true when it is aimed at a zone.
  * @param {Placed|null|undefined} e

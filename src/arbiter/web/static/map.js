@@ -24,13 +24,13 @@
 // A click selects a token (default: whose turn it is). Toggles above the map draw, from the
 // selected creature: reach and threatened squares, lines of sight, and an area template
 // whose chances for each creature come from the server's odds (a weapon with an area, then
-// a click on a creature or a zone). The GM also paints terrain (the ruleset's command
-// taking squares) and describes zones (its command taking an id and adjacent zones): each
-// is a command in the encounter's log, undone like any other.
+// a click on a creature or a zone). The GM also paints terrain, describes zones and draws
+// them on the scene's image (the commands the ruleset declares with the roles `paint`,
+// `zone` and `region`): each is a command in the encounter's log, undone like any other.
 import { creatureName, errorText } from "./ui.js";
 import {
   areaCommand, areaHits, areaWeapons, boardBounds, cellsOf, footprintOf, isSquare, percent, reachSquares, roleCommand,
-  sameSquare as same, squareKey as key, terrainOf,
+  sameSquare as same, squareKey as key, terrainOf, toolCommand,
 } from "./board.js";
 import { gridDistance, gridText, latestAsker, lineSteps, rulerWeapons, weaponText, zoneDistance, zoneText } from "./ruler.js";
 
@@ -1060,30 +1060,21 @@ export class BattleMap {
     if (name === "paint" && this.overlays.paint) this.say(this.kind === "grid" ? "Edit map: drag over squares to paint them" : "Edit map: name a zone, the zones next to it, then Set zone", "mapinfo idle");
   }
 
-  // The GM command that paints squares: one taking a required list of squares and, at most,
-  // a choice of what (wall, window, smoke, clear) or a flag (clear).
+  // The GM's map tools, by the roles the catalogue declares (ROLE_ARGS in the catalogue
+  // names their arguments): `paint` marks squares (with, at most, a choice of what or a
+  // clear flag), `zone` describes a zone and the zones next to it, `region` draws a zone
+  // on the scene's image.
   paintSpec() {
-    if (this.role !== "gm") return null;
-    for (const [name, spec] of Object.entries(this.commands)) {
-      if (spec.who !== "gm" || spec.actor !== "none") continue;
-      const list = args(spec);
-      const squares = list.find(([, a]) => a.kind === "squares" && a.required);
-      if (!squares || list.length > 2) continue;
-      const other = list.find(([n]) => n !== squares[0]);
-      if (other && !["choice", "flag"].includes(other[1].kind)) continue;
-      return { name, arg: squares[0], other: other ? { name: other[0], kind: other[1].kind, choices: other[1].choices || [] } : null };
-    }
-    return null;
+    const found = this.role === "gm" ? toolCommand(this.commands, "paint") : null;
+    if (!found) return null;
+    const [name, spec] = found;
+    const other = args(spec).find(([n, a]) => n !== "squares" && ["choice", "flag"].includes(a.kind));
+    return { name, arg: "squares", other: other ? { name: other[0], kind: other[1].kind, choices: other[1].choices || [] } : null };
   }
 
-  // The GM command that describes a zone: a required text `id` and a list of `adjacent` zones.
   zoneSpec() {
-    if (this.role !== "gm") return null;
-    for (const [name, spec] of Object.entries(this.commands)) {
-      const a = spec.args || {};
-      if (spec.who === "gm" && a.id && a.id.required && a.adjacent) return { name, indoor: Boolean(a.indoor) };
-    }
-    return null;
+    const found = this.role === "gm" ? toolCommand(this.commands, "zone") : null;
+    return found ? { name: found[0], indoor: Boolean((found[1].args || {}).indoor) } : null;
   }
 
   // The weapons of the selected creature that make an area (from its stat block, when the
@@ -1355,7 +1346,7 @@ export class BattleMap {
   // zone named in the zone form (the ruleset's `region` command, in the image's pixels)
   regionSpec() {
     const scene = this.state && this.state.scene;
-    return this.role === "gm" && this.commands.region && scene && scene.image && scene.square > 0 ? scene : null;
+    return this.role === "gm" && toolCommand(this.commands, "region") && scene && scene.image && scene.square > 0 ? scene : null;
   }
 
   /** @param {PointerEvent} e */
@@ -1397,7 +1388,9 @@ export class BattleMap {
     const height = clamp(Math.abs(f.to.y - f.from.y) * px, scene.height - y);
     if (width < 8 || height < 8) { this.say("Drag a larger rectangle over the image", "mapinfo bad"); return; }
     try {
-      await this.submit({ do: "region", zone: f.zone, x, y, width, height });
+      const region = toolCommand(this.commands, "region");
+      if (!region) return;
+      await this.submit({ do: region[0], zone: f.zone, x, y, width, height });
       this.say(`Zone ${f.zone} drawn on the scene`, "mapinfo ok");
       this.info.dataset.keep = "1";
       this.error.textContent = "";
