@@ -69,8 +69,12 @@ node_modules/.package-lock.json: package.json package-lock.json | node
 types: node_modules/.package-lock.json
 	node_modules/.bin/tsc -p jsconfig.json
 
+# The suite on every core (pytest-xdist; a file's tests stay on one worker, so a module's
+# fixtures are made once), then the timed tests alone (`serial`: a server's latency and
+# memory measured while nothing else runs).
 test: lint types postgresql chromium
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile -m "not serial"
+	$(BIN)/pytest -p no:xdist -m serial
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/dice.py

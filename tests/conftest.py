@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import faulthandler
 import os
+import shutil
 import signal
 import threading
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from .support import Played
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
 
 
 @pytest.fixture(autouse=True)
@@ -47,3 +58,23 @@ def invariants_checked() -> Iterator[None]:
 def played() -> Played:
     """The session's :class:`Played`: ``played(path)`` is ``run_file(path)``, run once."""
     return Played()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium through Playwright, one per test process (``make test`` installs
+    it when missing; without it, a browser test skips). Playwright's sync API runs one
+    instance in a process: every browser test takes this one, whichever order a worker
+    runs them in."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists() and shutil.which("chromium") is None:
+        pytest.skip("Chromium is missing: `make test` installs it as root "
+                    "(apt-get install chromium)")
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()

@@ -30,6 +30,8 @@ from arbiter.store.store import EventStore as StoreClass
 
 from .live import LiveServer
 
+pytestmark = pytest.mark.serial  # timed: run alone (pyproject.toml, make test)
+
 TABLES = ("campaigns", "tokens", "encounters", "log", "snapshots", "campaign_log")
 
 

@@ -34,6 +34,8 @@ from ..server.conftest import Game, set_game
 from .pinger import Pinger, Served
 from .test_import_deadline import exported
 
+pytestmark = pytest.mark.serial  # timed: run alone (pyproject.toml, make test)
+
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:

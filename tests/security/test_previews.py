@@ -23,6 +23,8 @@ from arbiter.server import create_app
 
 from ..server.conftest import Table, set_table
 
+pytestmark = pytest.mark.serial  # timed: run alone (pyproject.toml, make test)
+
 SLOW = 1.0
 """Seconds the slowed preview takes."""
 

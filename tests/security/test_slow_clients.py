@@ -31,6 +31,8 @@ from arbiter.server.guard import GuardedHttp
 
 from .live import LiveServer, free_port
 
+pytestmark = pytest.mark.serial  # timed: run alone (pyproject.toml, make test)
+
 FILES = 128
 """File descriptors the server process may open."""
 HALF_SENT = 200

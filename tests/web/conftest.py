@@ -1,13 +1,12 @@
 """Fixtures: the server in a thread on a free port, and Debian's Chromium through Playwright.
 
 The server is the real ASGI app on a temporary SQLite file, served by uvicorn on
-127.0.0.1; it stops at the end of the session. Chromium is ``/usr/bin/chromium`` (``make
-test`` installs it when missing); without it, these tests skip.
+127.0.0.1; it stops at the end of the session. The browser is the suite's (``browser`` in
+tests/conftest.py: Debian's Chromium, one per test process).
 """
 
 from __future__ import annotations
 
-import shutil
 import socket
 import threading
 import time
@@ -19,16 +18,12 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 from starlette.applications import Starlette
 
 from arbiter.server import create_app
 from arbiter.store import GameService
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "web"
 
 
@@ -93,20 +88,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
         yield thread
     finally:
         thread.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists() and shutil.which("chromium") is None:
-        pytest.skip("Chromium is missing: `make test` installs it as root "
-                    "(apt-get install chromium)")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
-                                     args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 def browsing(browser: Browser, width: int, height: int) -> Iterator[BrowserContext]:
