@@ -329,11 +329,11 @@ def test_memory_stays_flat_in_the_number_of_runs() -> None:
     import tracemalloc
 
     job = prepare(load_encounter(DEMO_4V4))
-    simulate(job, 20, workers=1)  # imports, caches and the simulator built outside the count
+    simulate(job, 10, workers=1)  # imports, caches and the simulator built outside the count
     peaks = {}
     tracemalloc.start()
     try:
-        for runs in (50, 500):
+        for runs in (25, 250):
             tracemalloc.reset_peak()
             before = tracemalloc.get_traced_memory()[0]
             result = simulate(job, runs, workers=1)
@@ -341,4 +341,4 @@ def test_memory_stays_flat_in_the_number_of_runs() -> None:
             peaks[runs] = tracemalloc.get_traced_memory()[1] - before
     finally:
         tracemalloc.stop()
-    assert peaks[500] < 1.5 * peaks[50] + 64 * 1024, peaks
+    assert peaks[250] < 1.5 * peaks[25] + 64 * 1024, peaks
