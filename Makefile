@@ -71,10 +71,11 @@ types: node_modules/.package-lock.json
 
 # The suite on every core (pytest-xdist; a file's tests stay on one worker, so a module's
 # fixtures are made once), then the timed tests alone (`serial`: a server's latency and
-# memory measured while nothing else runs).
+# memory measured while nothing else runs; they live in tests/security, which
+# tests/test_suite.py checks, so the second run collects only that folder).
 test: lint types postgresql chromium
 	$(BIN)/pytest -n auto --dist loadfile -m "not serial"
-	$(BIN)/pytest -p no:xdist -m serial
+	$(BIN)/pytest -p no:xdist -m serial tests/security
 
 bench: $(VENV)/.dev
 	$(BIN)/python bench/dice.py
