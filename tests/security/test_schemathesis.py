@@ -27,7 +27,25 @@ CONFIG = SchemathesisConfig.from_dict({"checks": {"positive_data_acceptance": {
     # A body over the size limit is refused with 413 before it is read, valid or not.
     "negative_data_rejection": {"expected-statuses": [
         "400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429"]}}})
-schema = schemathesis.openapi.from_dict(openapi_document(__version__), config=CONFIG)
+
+
+@pytest.fixture(scope="module")
+def api_schema() -> Any:
+    """The server's own description, loaded when the test runs (``from_fixture``): built at
+    collection, its coverage cases cost every test process about 10 s, even one that
+    deselects this test (``make test`` collects the suite in each worker)."""
+    return schemathesis.openapi.from_dict(openapi_document(__version__), config=CONFIG)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
+
+
+@pytest.fixture(autouse=True)
+def _node_id(request: pytest.FixtureRequest) -> None:
+    """Schemathesis' lazy loading reads ``node._nodeid``, which pytest 9 no longer keeps
+    (its public ``nodeid`` is the same string)."""
+    if not hasattr(request.node, "_nodeid"):
+        request.node._nodeid = request.node.nodeid
 
 
 class Table:
