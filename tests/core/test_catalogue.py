@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.core import Command, load_ruleset
+from arbiter.core import Command, catalogue, load_ruleset
 from arbiter.core.catalogue import (
     Arg,
     InvalidArgument,
@@ -122,6 +122,28 @@ def test_sentences_leave_out_what_the_reader_may_not_see() -> None:
     assert render(template, data, names, fields) == "Nia hits Ogre for 4 damage, 7 left."
     del data["health"]
     assert render(template, data, names, fields) == "Nia hits Ogre for 4 damage."
+
+
+def test_a_choice_on_a_null_field_says_its_else_and_a_missing_one_says_nothing() -> None:
+    """Zones' region_set: a region drawn, then taken away (``rect`` null). The log showed
+    "Zone ruins {rect?is drawn at 650, 100, 340, 460 on the scene|is no longer drawn on the
+    scene}." (a field inside a choice), so a sentence with a stray brace is now refused
+    when it is declared."""
+    spec = load_ruleset("zones").events["region_set"]
+    drawn = {"zone": "ruins", "rect": [650, 100, 340, 460]}
+    assert spec.text(drawn, {}, True) == "Zone ruins is drawn at 650, 100, 340, 460 on the scene."
+    assert spec.text({"zone": "ruins", "rect": None}, {}, True) == (
+        "Zone ruins is no longer drawn on the scene.")
+    # a field a view took out is not there: the choice says neither branch
+    assert render("{actor} {hit?hits|misses}.", {"actor": "nia"}, {}) == "Nia ."
+    with pytest.raises(TypeError, match=r"'region_set': the sentence .* has a brace that is "
+                                        r"no field"):
+        catalogue.event("Zone {zone} {rect?is drawn at {rect}|is gone}.", zone=Arg("text"))(
+            apply_region_set)
+
+
+def apply_region_set() -> None:
+    """A handler for the refused declaration above."""
 
 
 @pytest.mark.parametrize("name", seeds())

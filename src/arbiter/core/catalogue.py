@@ -751,6 +751,13 @@ def event(gm: str, *, player: str | None = None, shared: Mapping[str, Arg] | Non
     def mark(fn: F) -> F:
         made = {**(shared or {}), **fields}
         made.update((k, a) for k, a in CARRIED.items() if k not in made)
+        for sentence in (gm, player or ""):
+            stray = _TOKEN.sub("", sentence)
+            if "{" in stray or "}" in stray:
+                raise TypeError(f"{_name_of(fn, 'apply_')!r}: the sentence {sentence!r} has "
+                                "a brace that is no field: a field is {path}, a choice "
+                                "{path?then|else} with no field inside (the log would show "
+                                "the braces)")
         declare(fn, EventSpec(_name_of(fn, "apply_"), made, gm,
                               gm if player is None else player,
                               getattr(fn, "__module__", "") or "",
@@ -807,6 +814,16 @@ def _lookup(data: Mapping[str, Any], path: str) -> Any:
     return value
 
 
+def _is_null(data: Mapping[str, Any], path: str) -> bool:
+    """Whether ``path`` is in ``data`` and null (a field a view took out is not there)."""
+    head, _, rest = path.rpartition(".")
+    try:
+        parent = _lookup(data, head) if head else data
+    except _Absent:
+        return False
+    return isinstance(parent, Mapping) and rest in parent and parent[rest] is None
+
+
 def _word(value: Any, kind: str | None, names: Mapping[str, str]) -> str:
     if kind in ("creature", "creatures"):
         if isinstance(value, list):
@@ -829,7 +846,8 @@ def render(template: str, data: Mapping[str, Any], names: Mapping[str, str],
     """A sentence from ``template`` and an event's payload.
 
     ``{path}`` is the value at a dotted path (a creature id as its name, a dice result as
-    its total); ``{path?then|else}`` is ``then`` when the value is true, else ``else``;
+    its total); ``{path?then|else}`` is ``then`` when the value is true, else ``else``
+    (null is false; a field that is not there leaves both out, like a missing field);
     ``[...]`` is a segment left out when a field inside it is missing or null (so a
     player's sentence simply says less when the view took a number out).
 
@@ -837,6 +855,9 @@ def render(template: str, data: Mapping[str, Any], names: Mapping[str, str],
     ...        {"actor": "nia", "target": "ogre", "hit": True}, {"nia": "Nia"},
     ...        {"actor": Arg("creature"), "target": Arg("creature")})
     'Nia hits ogre'
+    >>> render("Zone {zone} [is drawn at {rect}]{rect?|is drawn no more}.",
+    ...        {"zone": "ruins", "rect": None}, {})
+    'Zone ruins is drawn no more.'
     """
     kinds = {k: a.kind for k, a in (fields or {}).items()}
     out: list[list[str]] = [[]]
@@ -860,7 +881,10 @@ def render(template: str, data: Mapping[str, Any], names: Mapping[str, str],
         try:
             value = _lookup(data, path)
         except _Absent:
-            missing[-1] = True
+            if match[2] is not None and _is_null(data, path):
+                out[-1].append(match[3])  # a choice on a field given as null: its else
+            else:
+                missing[-1] = True
             continue
         if match[2] is not None:
             out[-1].append(match[2] if value else match[3])

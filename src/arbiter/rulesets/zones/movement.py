@@ -102,7 +102,7 @@ class Movement(ZonesBase):
                                                             int(a["width"]),
                                                             int(a["height"])]})]
 
-    @event("Zone {zone} {rect?is drawn at {rect} on the scene|is no longer drawn on the "
+    @event("Zone {zone} [is drawn at {rect} on the scene]{rect?|is no longer drawn on the "
            "scene}.", zone=args.text("the zone"), rect=args.items("x, y, width, height"))
     def apply_region_set(self, state: EncounterState, data: payloads.RegionSet) -> None:
         regions = {k: v for k, v in state.extra.get("regions", {}).items()
