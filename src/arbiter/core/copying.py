@@ -294,8 +294,12 @@ class CowEntities(dict[str, Any]):
     :class:`WritingEntities`, which gives each entity it hands out a copy of its own first.
     """
 
-    __slots__ = ("owned",)
+    __slots__ = ("above", "owned")
     owned: set[str]
+    """The entities this scratch holds a copy of its own of: those ``evolve`` wrote."""
+    above: frozenset[str] | set[str]
+    """The entities written in the scratch states this one was copied from, back to the
+    state that is not a scratch (:func:`touched`)."""
 
     def __reduce__(self) -> Any:
         return (dict, (dict(dict.items(self)),))
@@ -501,6 +505,35 @@ def _scratch_plan(kind: type) -> _Plan:
     return plan
 
 
+NONE: frozenset[str] = frozenset()
+
+
+def touched(state: EncounterState) -> set[str] | frozenset[str] | None:
+    """The ids of the entities that may differ in ``state`` from the state that is not a
+    scratch which it was looked ahead from (a chain of lookaheads: those any of them wrote,
+    added or removed, or all when an event changed values in place), or None when ``state``
+    is not a lookahead's scratch state. A rule that keeps a fact true after each command
+    (the state it starts from has it) need only look again at these.
+
+    >>> from arbiter.core import Entity, EncounterState, Event
+    >>> state = EncounterState("demo", entities={"a": Entity("a"), "b": Entity("b")})
+    >>> touched(state) is None
+    True
+    >>> def rename(s: EncounterState, e: Event) -> EncounterState:
+    ...     s.entities["b"].name = "Bea"
+    ...     return s
+    >>> once = apply_to_scratch(rename, scratch_copy(state), [Event("renamed", {})])
+    >>> sorted(touched(once)), sorted(touched(scratch_copy(once)))
+    (['b'], ['b'])
+    >>> state.entities["b"].name, once.entities["b"].name  # the original is unchanged
+    ('', 'Bea')
+    """
+    entities = state.entities
+    if isinstance(entities, CowEntities):
+        return entities.owned | entities.above if entities.above else entities.owned
+    return None
+
+
 def scratch_copy(state: EncounterState) -> EncounterState:
     """A copy for ``lookahead``: the small containers copied, the entities copy-on-write."""
     kind = type(state)
@@ -511,6 +544,7 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     entities = state.entities
     cow = fields["entities"] = CowEntities(entities)
     cow.owned = set()
+    cow.above = entities.owned | entities.above if isinstance(entities, CowEntities) else NONE
     for name in plan.shallow:
         fields[name] = source[name].copy()
     shared_extra = _SHARED_EXTRA.get(source.get("ruleset", ""))
