@@ -483,7 +483,8 @@ class PolemosBase(Ruleset):
         raise NotImplementedError
 
     def _consequences_in(self, state: EncounterState, after: EncounterState,
-                         hit: dict[str, Any] | None = None) -> list[Event]:
+                         hit: dict[str, Any] | None = None, *,
+                         settled: bool = False) -> list[Event]:
         """Declared here, ruled in ``conditions.py``."""
         raise NotImplementedError
 

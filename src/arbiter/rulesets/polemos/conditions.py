@@ -298,6 +298,8 @@ class ConditionRules(PolemosBase):
         # what an attack or critical points change this does not read, nor do the events
         # after them: looked past without them (a miss, no copy at all)
         seen = [event for event in events if event.type not in UNSEEN_BY_CONSEQUENCES]
+        if not seen:  # the state as the command found it: settled (a miss, a daze)
+            return self._consequences_in(state, state, settled=True)
         return self._consequences_in(state, self.lookahead(state, seen))
 
     def _consequences_of_damage(self, state: EncounterState, damaged: Event) -> list[Event]:
@@ -305,18 +307,20 @@ class ConditionRules(PolemosBase):
         the target's SP, FP, body areas' vitality and armor, and who earns the critical
         damage points; of those ``_consequences`` reads the first three, which the event
         holds (each hit: 26 lookahead copies a fight on polemos-4v4)."""
-        return self._consequences_in(state, state, damaged.data)
+        return self._consequences_in(state, state, damaged.data, settled=True)
 
     def _consequences_in(self, state: EncounterState, after: EncounterState,
-                         hit: dict[str, Any] | None = None) -> list[Event]:
+                         hit: dict[str, Any] | None = None, *,
+                         settled: bool = False) -> list[Event]:
         """``_consequences`` given the state after the events too (``after``: a lookahead
         already taken; ``hit``: a ``damaged`` event's data, not applied to it, whose new
         values are read for its target).
 
         What it derives is settled after every command (the invariant P-FAT-2), so in a
         lookahead it looks again only at the creatures the lookahead changed
-        (``copying.touched``) and the hit's target; on any other state (the invariant's own
-        check) at every creature. A fight's cost grew with the square of its size when each
+        (``copying.touched``) and the hit's target; ``settled``: ``after`` is the state a
+        command found (a lookahead of it or itself), so only they need a look. On any other
+        state (the invariant's own check) it looks at every creature. A fight's cost grew with the square of its size when each
         command looked at every creature (33% of a Polemos 32-against-32)."""
         out: list[Event] = []
         # the rulings in force after the events (an override may have changed one)
@@ -326,8 +330,8 @@ class ConditionRules(PolemosBase):
         entities = after.entities
         hit_target = hit["target"] if hit is not None else None
         changed = touched(after)
-        if changed is None and hit is not None and after is state:
-            changed = NO_IDS  # a state that is settled, and the hit's target
+        if changed is None and settled:
+            changed = NO_IDS  # the state a command found, and the hit's target
         looked: Iterable[Entity]
         if changed is None:
             looked = entities.values()
