@@ -92,6 +92,8 @@ class Simulator:
                 if dealer is not None:
                     dealt[dealer] += amount
 
+        able: dict[str, str | None] = {}  # each side's creature last found able to act
+
         def over() -> str | None:
             """The outcome: the ruleset's when its rules have decided the fight (its
             ``side_won``), else the simulator's own when fewer than two sides can still act
@@ -103,13 +105,22 @@ class Simulator:
             entities = state.entities
             first: str | None = None
             for side, members in sides_in_order.items():
-                for who in members:  # one creature able to act is enough for its side
-                    entity = entities.get(who)
-                    if entity is not None and not defeated(state, entity):
-                        if first is not None:  # two sides can still act
-                            return None
-                        first = side
-                        break
+                # the creature found able to act last time, looked at first: a side's look
+                # does not grow with the creatures that went down before it
+                who = able.get(side)
+                entity = entities.get(who) if who is not None else None
+                if entity is None or defeated(state, entity):
+                    who = None
+                    for member in members:  # one creature able to act is enough
+                        entity = entities.get(member)
+                        if entity is not None and not defeated(state, entity):
+                            who = member
+                            break
+                    able[side] = who
+                if who is not None:
+                    if first is not None:  # two sides can still act
+                        return None
+                    first = side
             return DRAW if first is None else first
 
         if not state.in_combat:

@@ -320,8 +320,9 @@ class ConditionRules(PolemosBase):
         lookahead it looks again only at the creatures the lookahead changed
         (``copying.touched``) and the hit's target; ``settled``: ``after`` is the state a
         command found (a lookahead of it or itself), so only they need a look. On any other
-        state (the invariant's own check) it looks at every creature. A fight's cost grew with the square of its size when each
-        command looked at every creature (33% of a Polemos 32-against-32)."""
+        state (the invariant's own check) it looks at every creature. (A fight's cost grew
+        with the square of its size when each command looked at every creature: 33% of a
+        Polemos 32-against-32.)"""
         out: list[Event] = []
         # the rulings in force after the events (an override may have changed one)
         steps, low = _status_steps(self.ruling(after, "AP-13"), self.ruling(after, "AP-16"))

@@ -61,6 +61,12 @@ only (for a creature that is down and neither bleeds nor tires, no copy: with ``
 about 50 lookahead copies a fight at turn starts before, 9 after, on polemos-4v4)."""
 
 
+def _down(entities: Mapping[str, Entity], who: str) -> bool:
+    """``is_down`` by the flag alone (POL-1), as the turn order reads it."""
+    entity = entities.get(who)
+    return isinstance(entity, Creature) and entity.down
+
+
 @mypyc_attr(native_class=False)
 class TurnRules(PolemosBase):
     """Initiative, turn order, turn start and end, rounds, the end of the fight."""
@@ -139,17 +145,20 @@ class TurnRules(PolemosBase):
         when all have acted; creatures that are down are passed over."""
         if not state.in_combat or not state.order:
             return None
-        acted = set(state.extra.get("acted", []))
+        acted = set(state.extra.get("acted", ()))
         entities = state.entities  # ``_is_down`` of each, inline (every turn)
-        standing: list[str] = []
+        first: str | None = None  # the first creature standing, for a new round
+        # it stops at the first one waiting (the next in the order, as a rule): a turn's
+        # cost does not grow with the number of creatures after it
         for c in state.order:
             entity = entities.get(c)
-            if not (isinstance(entity, Creature) and entity.down):
-                standing.append(c)
-        waiting = [c for c in standing if c not in acted]
-        if waiting:
-            return waiting[0], round_
-        return (standing[0], round_ + 1) if standing else None
+            if isinstance(entity, Creature) and entity.down:
+                continue
+            if c not in acted:
+                return c, round_
+            if first is None:
+                first = c
+        return (first, round_ + 1) if first is not None else None
 
     def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
         if data["round"] != state.round:
@@ -170,29 +179,24 @@ class TurnRules(PolemosBase):
         order = state.order
         if who not in order:
             return []
-        entities = state.entities  # ``_is_down`` of each, inline (every turn start)
-        down: list[str] = []
-        for c in order:
-            if c != who:
-                entity = entities.get(c)
-                if isinstance(entity, Creature) and entity.down:
-                    down.append(c)
-        if not down:
-            return []
+        entities = state.entities
         places: list[tuple[str, int]] = []
         if self.ruling_is(state, "POL-9", "round-start"):
             if state.extra.get("acted") == [who]:  # the first turn of the round
-                places = [(c, state.round) for c in down]
-        else:  # in-place: walk back from who's place to the last creature standing
+                places = [(c, state.round) for c in order if c != who and _down(entities, c)]
+        else:  # in-place: walk back from who's place to the last creature standing (the
+            # creatures just before it only: a turn's cost does not grow with the order's)
             index, round_ = order.index(who), state.round
             for _ in range(len(order) - 1):
                 index -= 1
                 if index < 0:
                     index, round_ = len(order) - 1, round_ - 1
-                if order[index] not in down:
+                if not _down(entities, order[index]):
                     break
                 places.append((order[index], round_))
             places.reverse()
+        if not places:
+            return []
         done = state.extra.get("round_effects", {})
         events: list[Event] = []
         ahead = Ahead(self, state, ROUND_EFFECTS_UNREAD)
