@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from arbiter.core import Condition, Duration, EncounterState, Event, load_ruleset
-from arbiter.core.copying import apply_to_scratch, scratch_copy
+from arbiter.core.copying import apply_to_scratch, scratch_copy, touched
 from arbiter.rulesets.polemos import conditions
 from arbiter.rulesets.polemos.model import Creature
 from arbiter.sim import Simulator, load_encounter, prepare
@@ -26,13 +26,13 @@ def _full_look(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts = [0, 0]
 
     def both(self: Any, state: EncounterState, after: EncounterState,
-             hit: dict[str, Any] | None = None, *, settled: bool = False) -> list:
+             hit: dict[str, Any] | None = None, *, settled: bool = False) -> list[Event]:
         got = narrow(self, state, after, hit, settled=settled)
         with monkeypatch.context() as m:
             m.setattr(conditions, "touched", lambda _state: None)
             whole = narrow(self, state, after, hit, settled=False)
         counts[0] += 1
-        counts[1] += conditions.touched(after) is not None or settled
+        counts[1] += touched(after) is not None or settled
         assert [(e.type, e.data) for e in got] == [(e.type, e.data) for e in whole]
         return got
 
@@ -61,7 +61,7 @@ def test_a_sustainer_going_out_cold_ends_what_it_sustains_on_creatures_not_looke
     knocked = Condition("unconscious", 1)
     after = apply_to_scratch(rules.evolve, scratch_copy(state), [
         Event("condition_added", {"target": "ana", "condition": knocked.to_json()})])
-    assert conditions.touched(after) == {"ana"}
+    assert touched(after) == {"ana"}
     found = rules._consequences_in(state, after)  # type: ignore[attr-defined]
     assert [(e.type, e.data["target"], e.data["name"]) for e in found] == [
         ("condition_removed", "bo", "grappled")]
@@ -77,7 +77,7 @@ def test_a_sustained_condition_given_by_one_already_out_cold_ends() -> None:
     held = Condition("grappled", 1, duration=Duration("sustained", by="ana"))
     after = apply_to_scratch(rules.evolve, scratch_copy(state), [
         Event("condition_added", {"target": "bo", "condition": held.to_json()})])
-    assert conditions.touched(after) == {"bo"}
+    assert touched(after) == {"bo"}
     found = rules._consequences_in(state, after)  # type: ignore[attr-defined]
     assert [(e.type, e.data["target"], e.data["name"]) for e in found] == [
         ("condition_removed", "bo", "grappled")]
