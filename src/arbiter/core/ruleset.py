@@ -138,6 +138,16 @@ def _converted(apply: Applier, convert: Callable[[dict[str, Any]], dict[str, Any
 
 
 @mypyc_attr(native_class=False)
+
+def _expiring_of(entity: Entity, who: str, round_: int, point: TurnPoint,
+                 out: list[Event]) -> None:
+    """``Ruleset._expiring`` for one entity: its timed conditions that end now, onto ``out``."""
+    for cond in entity.conditions:
+        duration = cond.duration
+        if duration.kind == "timed" and duration.expires_at(round_, who, point):
+            out.append(Event("condition_removed", {"target": entity.id, "name": cond.name,
+                                                   "why": "expired"}))
+
 class Ruleset:
     """Base class of every rule system."""
 
@@ -1153,16 +1163,14 @@ class Ruleset:
     ) -> list[Event]:
         """``condition_removed`` for every condition whose duration ends at ``who``'s turn
         point: ``who``'s own first, then the others' in the order they were added."""
-        out = []
+        out: list[Event] = []
         entities = state.entities
         mine = entities.get(who)
-        for entity in ([mine] if mine is not None else []) + [
-                e for e in entities.values() if e.conditions and e.id != who]:
-            for cond in entity.conditions:
-                duration = cond.duration
-                if duration.kind == "timed" and duration.expires_at(round_, who, point):
-                    out.append(Event("condition_removed", {"target": entity.id,
-                                                           "name": cond.name, "why": "expired"}))
+        if mine is not None and mine.conditions:
+            _expiring_of(mine, who, round_, point, out)
+        for entity in entities.values():  # one pass, no list of them (every turn, twice)
+            if entity.conditions and entity is not mine:
+                _expiring_of(entity, who, round_, point, out)
         return out
 
     @event("Round {round}: {actor}'s turn.", actor=args.creature("whose turn"),
