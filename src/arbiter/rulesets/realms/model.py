@@ -277,10 +277,17 @@ def spaces_between(a: RealmsCreature, b: RealmsCreature) -> int | None:
     """Spaces between the nearest squares of two creatures' footprints (R-SIZ-1: a large
     creature fills several; 1 when adjacent, 0 when they overlap), or ``None`` when either
     is off the map."""
-    mine, theirs = a.squares(), b.squares()
+    at, bt = a.position, b.position
+    if at is None or bt is None:
+        return None
+    mine, theirs = a.size_info.footprint, b.size_info.footprint
     if not mine or not theirs:
         return None
-    return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in mine for x2, y2 in theirs)
+    if len(mine) == 1 and len(theirs) == 1:  # one square each (most creatures): no lists
+        (ax, ay), (bx, by) = mine[0], theirs[0]
+        return max(abs(at[0] + ax - bt[0] - bx), abs(at[1] + ay - bt[1] - by))
+    return min(max(abs(x1 - x2), abs(y1 - y2))
+               for x1, y1 in a.squares() for x2, y2 in b.squares())
 
 
 def parse_dice(expr: str, owner: str) -> tuple[int, int]:
