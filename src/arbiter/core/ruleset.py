@@ -137,8 +137,6 @@ def _converted(apply: Applier, convert: Callable[[dict[str, Any]], dict[str, Any
     return fn
 
 
-@mypyc_attr(native_class=False)
-
 def _expiring_of(entity: Entity, who: str, round_: int, point: TurnPoint,
                  out: list[Event]) -> None:
     """``Ruleset._expiring`` for one entity: its timed conditions that end now, onto ``out``."""
@@ -148,6 +146,8 @@ def _expiring_of(entity: Entity, who: str, round_: int, point: TurnPoint,
             out.append(Event("condition_removed", {"target": entity.id, "name": cond.name,
                                                    "why": "expired"}))
 
+
+@mypyc_attr(native_class=False)
 class Ruleset:
     """Base class of every rule system."""
 
