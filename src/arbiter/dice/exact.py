@@ -278,6 +278,11 @@ def _unpack(value: Any, hex_digits: int, length: int) -> Counts:
 def _stride(counts: Counts) -> int:
     """The greatest common divisor of the places of ``counts``' weights (1 at once for the
     usual dense weights)."""
+    if len(counts) < 2 or counts[1]:
+        return 1 if len(counts) >= 2 else 0
+    first = next((i for i in range(2, len(counts)) if counts[i]), 0)
+    if first and not any(any(counts[r::first]) for r in range(1, first)):
+        return first  # the usual strided weights (tens dice): checked by slices, in C
     g = 0
     for i in range(1, len(counts)):
         if counts[i]:
@@ -342,15 +347,12 @@ def _power(a: Counts, n: int) -> Counts:
     width = n * (len(a) - 1) + 1
     bits = n * sum(a).bit_length() + 1
     _check_size(width, bits)
-    if a[0] and 0 in a:  # weights on every g-th value only (tens dice): the sum is too
-        step = 0
-        for i, c in enumerate(a):
-            if c:
-                step = math.gcd(step, i)
-        if step > 1:
-            out = [0] * width
-            out[::step] = _power(a[::step], n)
-            return out
+    step = _stride(a) if a[0] and 0 in a else 1
+    if step > 1:  # weights on every g-th value only (tens dice), as in ``_convolve``
+        out = [0] * width
+        part = _power(a[::step], n)
+        out[: len(part) * step : step] = part
+        return out
     # Small pools are cheaper in plain lists than packed into one big integer (whose
     # packing and unpacking cost about a microsecond per weight).
     w = a[0]
