@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import fcntl
 import hashlib
 import importlib.metadata
 import json
@@ -322,10 +323,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot compile: {lack}", file=sys.stderr)
         return 2
     out = args.out.resolve()
-    if not args.if_stale:
-        (out / "STAMP").unlink(missing_ok=True)
-        shutil.rmtree(args.cache.resolve() / source_hash(), ignore_errors=True)
-    how = ensure(out, args.jobs, args.cache.resolve())
+    out.parent.mkdir(parents=True, exist_ok=True)
+    # one build of ``out`` at a time: ``make test`` starts one early, beside the checks, and
+    # the compiled-build tests ask again; the second waits, then finds it up to date
+    with open(out.parent / f".{out.name}.lock", "w", encoding="utf-8") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not args.if_stale:
+            (out / "STAMP").unlink(missing_ok=True)
+            shutil.rmtree(args.cache.resolve() / source_hash(), ignore_errors=True)
+        how = ensure(out, args.jobs, args.cache.resolve())
     print(f"{out}: {how}", file=sys.stderr)
     return 0
 
