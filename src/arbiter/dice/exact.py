@@ -1844,15 +1844,21 @@ def check(node: Node) -> int:
 # Profiled for issue 35 (first calls in a fresh process): the estimate (``check``) cost
 # 35-150 µs of a small expression's 0.2-0.35 ms, the first run of a few hundred lines of
 # code. An expression small enough that no step of it can come near any limit needs none of
-# it: whole numbers all through (no rounding function, whose ``/`` makes fractions), no
-# rerolls, explosions or groups, at most ``SMALL_DICE`` dice of at most ``SMALL_FACES`` faces
-# (``SMALL_TERM`` a term), ``SMALL_NODES`` nodes, and every value within
-# ``±SMALL_MAGNITUDE``, so that the estimate's own counts (each at most ``2 * M + 1`` for a
-# magnitude bound M, or 1 for a number) pair at most ``SMALL_PAIRS`` outcomes a step. Those
-# bounds keep the estimate's work under half of ``MAX_EXACT_WORK`` (about 4e8 units at the
-# most: ``SMALL_NODES`` steps of ``SMALL_PAIRS`` pairs of 266-bit weights, and as many
-# outcomes written as fractions) and far from the other limits;
-# tests/dice/test_cold_paths.py checks that ``check`` accepts every such tree it draws.
+# it: no explosions or groups, at most ``SMALL_DICE`` dice of at most ``SMALL_FACES`` faces
+# (``SMALL_TERM`` a term; a die rerolled once counts twice, its weights having twice the
+# bits), ``SMALL_NODES`` nodes, every value within ``±SMALL_MAGNITUDE``, and, counting
+# every reroll as ``check_rolls`` does, at most ``MAX_ROLLS`` physical dice. A walk mirroring
+# the estimate's bounds each step's range ``lo..hi``, a count of its outcomes at least the
+# estimate's (the range's width for whole numbers, 1 for a number), and the denominators of
+# its outcomes (above 1 only inside a rounding function, where ``/`` divides exactly), so
+# that each step pairs at most ``SMALL_PAIRS`` outcomes, or ``SMALL_FRACTION_PAIRS`` where
+# either side or the result may be fractions (a pair of those costs fifteen times as much).
+# A reroll never widens a die's range: only which faces stand and their weights change.
+# Those bounds keep the estimate's work under half of ``MAX_EXACT_WORK`` (about 4e8 units
+# at the most: ``SMALL_NODES`` steps of ``SMALL_PAIRS`` pairs of 266-bit weights, and as
+# many outcomes written as fractions) and far from the other limits;
+# tests/dice/test_cold_paths.py and tests/dice/test_small.py check that ``check`` accepts
+# every such tree they draw.
 
 SMALL_DICE = 40
 SMALL_TERM = 10
@@ -1860,69 +1866,109 @@ SMALL_FACES = 100
 SMALL_NODES = 24
 SMALL_MAGNITUDE = 10_000
 SMALL_PAIRS = 20_000
+SMALL_FRACTION_PAIRS = 1000
 
 
 def small(node: Node) -> bool:
     """Whether ``node`` is small in the sense above (``check`` would accept it)."""
-    sizes = [0, 0]  # nodes, dice
-    return _small(node, sizes) is not None
+    sizes = [0, 0, 0]  # nodes, dice (a die rerolled once twice), physical dice
+    return _small(node, sizes, False) is not None
 
 
-def _small(node: Node, sizes: list[int]) -> tuple[int, int] | None:
-    """(a bound on the magnitude of every value of ``node``, a bound on the estimate's
-    count of its outcomes), or None when ``node`` is not small."""
+_Bound = tuple[int, int, int, int]
+"""(lo, hi, count, den) of :func:`_small`."""
+
+
+def _small(node: Node, sizes: list[int], exact: bool) -> _Bound | None:
+    """(bounds ``lo..hi`` on every value of ``node``, a bound on the estimate's count of
+    its outcomes, a bound on their denominators), or None when ``node`` is not small.
+    ``exact``: inside a rounding function (``/`` divides exactly)."""
     sizes[0] += 1
     if sizes[0] > SMALL_NODES:
         return None
     if isinstance(node, Num):
-        v = abs(node.value)
-        return (v, 1) if v <= SMALL_MAGNITUDE else None
+        v = node.value
+        return (v, v, 1, 1) if -SMALL_MAGNITUDE <= v <= SMALL_MAGNITUDE else None
     if isinstance(node, Dice):
-        n = node.count
-        sizes[1] += n
-        if (
-            node.reroll is not None or node.explode is not None or n > SMALL_TERM
-            or node.faces > SMALL_FACES or sizes[1] > SMALL_DICE
-        ):
-            return None
-        most = max(abs(node.lowest), abs(node.highest), abs(node.minimum or 0),
-                   abs(node.maximum or 0), 1) * n
-        return (most, 2 * most + 1) if most <= SMALL_MAGNITUDE else None
+        return _small_dice(node, sizes)
     if isinstance(node, Group | Label | Comment):
-        return _small(node.inner, sizes)
+        return _small(node.inner, sizes, exact)
     if isinstance(node, Neg):
-        return _small(node.operand, sizes)
-    if isinstance(node, BinOp | Comparison):
-        a, b = _small(node.left, sizes), _small(node.right, sizes)
+        a = _small(node.operand, sizes, exact)
+        return None if a is None else (-a[1], -a[0], a[2], a[3])
+    if isinstance(node, Func):
+        name = node.name
+        if name != "rem":
+            a = _small(node.args[0], sizes, exact or name != "abs")
+            if a is None:
+                return None
+            lo, hi, count, den = a
+            if name == "abs":
+                return (max(lo, -hi, 0), max(-lo, hi), count, den)
+            # rounded: whole numbers within the same (whole) bounds
+            return lo, hi, min(count, hi - lo + 1), 1
+        a, b = _small(node.args[0], sizes, exact), _small(node.args[1], sizes, exact)
         if a is None or b is None:
             return None
-        pairs = a[1] * b[1]
+        most = max(-b[0], b[1]) + 1
+        lo, hi, den = -most, most, a[3] * b[3]
+    elif isinstance(node, BinOp | Comparison):
+        a, b = _small(node.left, sizes, exact), _small(node.right, sizes, exact)
+        if a is None or b is None:
+            return None
+        den = a[3] * b[3]
         if isinstance(node, Comparison):
-            most = 1
-        elif node.op == "+" or node.op == "-":
-            most = a[0] + b[0]
+            lo, hi, den = 0, 1, 1
+        elif node.op == "+":
+            lo, hi = a[0] + b[0], a[1] + b[1]
+        elif node.op == "-":
+            lo, hi = a[0] - b[1], a[1] - b[0]
         elif node.op == "*":
-            most = a[0] * b[0]
+            corners = (a[0] * b[0], a[0] * b[1], a[1] * b[0], a[1] * b[1])
+            lo, hi = min(corners), max(corners)
         elif node.op == "%":
-            most = b[0] + 1
-        else:  # / and /^ outside rounding functions: whole divisors, at least 1 apart from 0
-            most = a[0] + 1
-    elif isinstance(node, Func) and (node.name == "abs" or node.name == "rem"):
-        a = _small(node.args[0], sizes)
-        if a is None:
-            return None
-        if node.name == "abs":
-            return a
-        b = _small(node.args[1], sizes)
-        if b is None:
-            return None
-        pairs = a[1] * b[1]
-        most = b[0] + 1
+            most = max(-b[0], b[1]) + 1
+            lo, hi = -most, most
+        else:  # a quotient is no bigger than the dividend over the least divisor, 1 / den
+            most = (max(-a[0], a[1]) + 1) * b[3]
+            if node.op == "/" and exact:  # divides exactly
+                most += 1
+                den *= max(-b[0], b[1], 1)
+            else:  # rounded: whole numbers
+                den = 1
+            lo, hi = -most, most
     else:
         return None
-    if pairs > SMALL_PAIRS or most > SMALL_MAGNITUDE:
+    pairs = a[2] * b[2]
+    if pairs > (SMALL_FRACTION_PAIRS if den > 1 or a[3] > 1 or b[3] > 1 else SMALL_PAIRS):
         return None
-    return most, min(pairs, 2 * most + 1)
+    if lo < -SMALL_MAGNITUDE or hi > SMALL_MAGNITUDE:
+        return None
+    return lo, hi, pairs if den > 1 else min(pairs, hi - lo + 1), den
+
+
+def _small_dice(node: Dice, sizes: list[int]) -> _Bound | None:
+    n = node.count
+    if node.explode is not None or n > SMALL_TERM or node.faces > SMALL_FACES:
+        return None
+    rerolls = rerolls_allowed(node) if node.reroll is not None else 0
+    sizes[1] += 2 * n if rerolls and node.reroll_once else n
+    sizes[2] += n * (1 + rerolls)
+    if sizes[1] > SMALL_DICE or sizes[2] > limits.MAX_ROLLS:
+        return None
+    if node.success is not None or node.failure is not None or node.select is not None:
+        # counts of successes and failures, values and their negatives, and zeros
+        most = max(abs(node.lowest), abs(node.highest), abs(node.minimum or 0),
+                   abs(node.maximum or 0), 1) * n
+        lo, hi = -most, most
+    else:  # sums of faces, clamped (clamping keeps the order); kept dice are fewer
+        clamp = node.clamp
+        lo, hi = clamp(node.lowest) * n, clamp(node.highest) * n
+        if node.keep is not None:
+            lo, hi = min(lo, 0), max(hi, 0)
+    if lo < -SMALL_MAGNITUDE or hi > SMALL_MAGNITUDE:
+        return None
+    return lo, hi, hi - lo + 1, 1
 
 
 # -- the cache -----------------------------------------------------------------------------
