@@ -75,13 +75,14 @@ types: node_modules/.package-lock.json
 # tests/test_suite.py checks, so the second run collects only that folder).
 # The compiled build that tests/sim/test_compiled.py checks is started first, in the
 # background (its log: build/fast.log): on a fresh machine it compiles for about seven
-# minutes on one core, and the checks and installs below overlap it. The test asks
+# minutes on one core, and the checks and installs below overlap it. It runs at the lowest
+# CPU priority (nice 19): the browser tests' timeouts must not compete with it. The test asks
 # tools/fast.py again, which waits for this build (a lock) and finds it up to date.
 test: $(VENV)/.dev
 	@mkdir -p build
 	@if $(BIN)/python -c 'import mypyc' 2>/dev/null; then \
 		echo "Starting the compiled build in the background (build/fast.log)"; \
-		$(BIN)/python tools/fast.py --if-stale --out build/fast >build/fast.log 2>&1 & \
+		nice -n 19 $(BIN)/python tools/fast.py --if-stale --out build/fast >build/fast.log 2>&1 & \
 	fi
 	$(MAKE) --no-print-directory lint types postgresql chromium
 	$(BIN)/pytest -n auto --dist loadfile -m "not serial"

@@ -125,6 +125,7 @@ def test_gm_runs_an_attack_and_a_player_follows(
         # Every die and pipeline step is one click away in the log.
         top.locator("summary").first.click()
         expect(top.locator(".dice")).to_be_visible()
+        read = top.get_attribute("data-seq")
 
         # The player sees the attack live, without reloading, and its result.
         expect(seen.locator("#log ol.log > li").first).to_contain_text("attack")
@@ -145,6 +146,9 @@ def test_gm_runs_an_attack_and_a_player_follows(
         expect(card(page, current).locator(".chip.cond")).to_have_count(1)
         given = f".chip.cond[data-condition='{fight.condition}']"
         expect(seen.locator(f"article.card[data-id=b] {given}")).to_be_visible()
+        # The log was drawn again for the new command; the entry the GM unfolded stays open.
+        expect(page.locator(f"#log ol.log > li[data-seq='{read}'] > details")).to_have_attribute(
+            "open", "")
         screenshot(page, f"gm-{fight.ruleset}")
         screenshot(seen, f"player-{fight.ruleset}")
 

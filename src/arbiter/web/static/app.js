@@ -3,7 +3,7 @@
 import { Api, ApiError, busy, fragment, rewordErrors } from "./api.js";
 import {
   InputError, LegalOptions, errorText, argInput, arith, argValue, card, chart, commandArgs, complete as isComplete,
-  creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
+  creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, openedIn, moreArgs, oddsView, readArg, refusalText, replace, rollText, takesActor, targetChoices, toast, tracker, typedDice, planLine, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
 import { RosterPanels } from "./roster.js";
@@ -357,7 +357,7 @@ function render() {
   replace($("#paths"), ids.flatMap((id) => Object.keys(st.entities[id]).filter((k) => typeof st.entities[id][k] !== "object").map((k) => h("option", { value: `${id}.${k}` }))));
   renderMany();
   fillActors();
-  replace($("#log"), logList(S.records));
+  replace($("#log"), logList(S.records, 200, undefined, openedIn($("#log"))));
 }
 
 /** @param {string} id */

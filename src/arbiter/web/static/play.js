@@ -3,7 +3,7 @@
 // shared log filtered by the server, and their actions with odds on their turn.
 import { Api, fragment, rewordErrors } from "./api.js";
 import {
-  InputError, LegalOptions, errorText, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, ordinals,
+  InputError, LegalOptions, errorText, argInput, card, commandArgs, complete as isComplete, creatureLabel, creatureName, h, idsToNames, nameIdsWith, showFields, logEntry, logList, openedIn, ordinals,
   oddsView, planLine, readArg, refusalText, replace, targetChoices, toast, tracker, typedDice, withAvatars,
 } from "./ui.js";
 import { BattleMap } from "./map.js";
@@ -136,7 +136,7 @@ function render() {
   replace(sel, mine.map((id) => h("option", { value: id }, label(id))));
   if (myTurn()) sel.value = st.current;
   else if (mine.includes(keep)) sel.value = keep;
-  replace($("#log"), logList(S.records, 200, ordinals(S.records)));  // numbered as the player sees it
+  replace($("#log"), logList(S.records, 200, ordinals(S.records), openedIn($("#log"))));  // numbered as the player sees it
 }
 
 function fillOptions() {

@@ -735,15 +735,34 @@ export function diceLine(record) {
   return `typed at the table: ${text(record.dice.slice(0, typed))}${rest.length ? `; rolled by the server: ${text(rest)}` : ""}`;
 }
 
+// ``opened`` holds the records the reader has unfolded (their sequence numbers): a live
+// update redraws the log and must not fold the entry being read (see openedIn).
 /**
  * @param {Json[]} records
  * @param {number} [limit]
  * @param {(seq: number) => number|string} [number]
+ * @param {Set<number>} [opened]
  */
-export function logList(records, limit = 200, number = (seq) => seq) {
+export function logList(records, limit = 200, number = (seq) => seq, opened = new Set()) {
   const off = undone(records);
   const sorted = [...records].sort((a, b) => b.seq - a.seq).slice(0, limit);
-  return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq), false, number)));
+  return h("ol", { class: "log", reversed: true }, sorted.map((r) => logEntry(r, off.has(r.seq), opened.has(r.seq), number)));
+}
+
+// The records unfolded in a drawn log (an element holding ``ol.log``), by sequence number.
+/**
+ * @param {Element|null} box
+ * @returns {Set<number>}
+ */
+export function openedIn(box) {
+  const out = new Set();
+  if (!box) return out;
+  for (const li of box.querySelectorAll("ol.log > li.rec")) {
+    const fold = li.querySelector(":scope > details");
+    const seq = Number((/** @type {HTMLElement} */ (li)).dataset.seq);
+    if (fold instanceof HTMLDetailsElement && fold.open && Number.isFinite(seq)) out.add(seq);
+  }
+  return out;
 }
 
 // Records numbered by their place in ``records`` (1 for the oldest): a reader's own log.
