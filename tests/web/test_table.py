@@ -9,8 +9,10 @@ the GM's commands; screenshots at 1440x900 and 390x844 go to test-output/web/.
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 
 from arbiter.web.demo import console_link, create_demo_tables, demo_rulesets, table_of
 
@@ -151,5 +153,48 @@ def test_damage_from_a_card_is_the_gms_damage_command(browser: Browser, link: st
         assert after < before
         # (another record may come after it)
         expect(page.locator("#log .said", has_text="damage").first).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_a_campaign_picked_while_the_first_still_loads_is_the_one_shown(
+        browser: Browser, link: str) -> None:
+    """The page opens the link's first campaign; the GM picks zones before that campaign's
+    encounter has arrived. The late answer must not replace zones' encounter (it did: the
+    page then showed one encounter under another's name, and every command went astray)."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context.set_default_timeout(8000)
+    page = context.new_page()
+    held: list[Route] = []
+    hold = [True]
+
+    def encounter_state(route: Route) -> None:
+        if hold[0] and re.search(r"/api/encounters/[^/]+$", route.request.url):
+            held.append(route)  # answered later, after the GM's pick
+        else:
+            route.continue_()
+
+    try:
+        page.route("**/api/encounters/*", encounter_state)
+        page.goto(link)
+        select = page.locator("#campaign-select")
+        zones = select.locator("option", has_text="Demo: zones")
+        expect(zones).to_have_count(1)
+        page.wait_for_function("() => document.querySelector('#encounter-select').value !== ''")
+        first = page.evaluate("() => document.querySelector('#encounter-select').value")
+        assert len(held) == 1 and "Demo: zones" not in (select.locator("option:checked")
+                                                         .inner_text())
+        hold[0] = False
+        select.select_option(zones.get_attribute("value") or "")
+        expect(page.locator("#ruleset-name")).to_have_text("zones")
+        page.wait_for_function("(first) => document.documentElement.dataset.shown"
+                               " && document.documentElement.dataset.shown !== first", arg=first)
+        shown = page.evaluate("() => document.documentElement.dataset.shown")
+        with page.expect_response(lambda r: r.url.endswith(f"/api/encounters/{first}")):
+            held[0].continue_()
+        page.wait_for_timeout(300)  # the late answer has been read by the page
+        assert page.evaluate("() => document.documentElement.dataset.shown") == shown
+        assert page.locator("#encounter-select").input_value() == shown
+        expect(page.locator("#ruleset-name")).to_have_text("zones")
     finally:
         context.close()

@@ -16,7 +16,7 @@ import { rankTargets, receive, takes, targetTag } from "./state.js";
  * @typedef {{api: Api, balance: Json, campaign: Json, encounters: Json[], encounter: string|null, state: Json,
  *   records: Json[], rulesets: Json[], commands: Record<string, Json>, conditions: Json[], templates: Record<string, Json>,
  *   selected: Set<string>, sub: {close(): void}|null, legal: LegalOptions, actorTouched: boolean, pickAction: boolean,
- *   probe: number, oddsTimer: ReturnType<typeof setTimeout>|undefined, probeWaiting: boolean, plan: Json,
+ *   probe: number, opening: number, oddsTimer: ReturnType<typeof setTimeout>|undefined, probeWaiting: boolean, plan: Json,
  *   lastTarget: Record<string, string>, targetTouched: boolean, map: BattleMap, roster: RosterPanels,
  *   rulesetsReady: Promise<void>, bestiaryIds: string[], draggedRow: string|null, shownCurrent: Json}} Console
  *   what the console holds: its API client (with the GM's token), the campaign and its
@@ -46,7 +46,7 @@ const made = /** @type {any} */ (null);  // set once the page is wired (wire(), 
 const S = {
   api: new Api(null), balance: null, campaign: null, encounters: [], encounter: null, state: null, records: [],
   rulesets: [], commands: {}, conditions: [], templates: {}, selected: new Set(), sub: null,
-  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, oddsTimer: undefined, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
+  legal: new LegalOptions(), actorTouched: false, pickAction: false, probe: 0, opening: 0, oddsTimer: undefined, probeWaiting: false, plan: null, lastTarget: {}, targetTouched: false,
   map: made, roster: made, rulesetsReady: Promise.resolve(), bestiaryIds: [], draggedRow: null, shownCurrent: null,
 };
 // The rules' sentences (refusals, reasons) name creatures by id: this page shows names.
@@ -200,9 +200,13 @@ function fillCampaignSelect() {
  * @param {string} [encounterId]
  */
 async function openCampaign(id, token, encounterId) {
+  // A campaign or encounter opened later wins: an answer that arrives after it (a slow
+  // server, the page's first campaign still loading as the GM picks another) is dropped.
+  const turn = ++S.opening;
   const api = new Api(token);
   const info = await api.get(`/api/campaigns/${id}`);
   await S.rulesetsReady;
+  if (turn !== S.opening) return;
   if (info.role !== "gm") {
     location.replace(`/play/#campaign=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`);
     return;
@@ -216,6 +220,7 @@ async function openCampaign(id, token, encounterId) {
   renderPlayers(info.players || []);
   renderCampaignRulings().catch((err) => toast(errorText(err), "error"));
   const templates = api.get(`/api/campaigns/${id}/templates`).then((out) => {
+    if (S.api !== api) return;  // another campaign was opened meanwhile
     S.templates = out.templates;
     fillAddTemplates();
   });
@@ -248,7 +253,9 @@ function fillEncounterSelect(current) {
 
 /** @param {string} id */
 async function openEncounter(id) {
+  const turn = ++S.opening;
   if (S.sub) S.sub.close();
+  S.sub = null;
   cancelProbe();  // a probe of the last encounter's creatures must not ask this one
   S.state = null;
   S.encounter = id;
@@ -260,6 +267,7 @@ async function openEncounter(id) {
   replace($("#odds"));
   if (S.balance) S.balance.clear();
   const [state, records] = await Promise.all([S.api.get(`/api/encounters/${id}`), S.api.log(id)]);
+  if (turn !== S.opening) return;  // superseded (see openCampaign)
   S.state = state;
   S.records = records;
   S.sub = S.api.subscribe(id, onMessage, (status) => {

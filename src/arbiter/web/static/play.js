@@ -70,9 +70,11 @@ async function boot() {
 /** @param {string} id */
 async function open(id) {
   if (S.sub) S.sub.close();
+  S.sub = null;
   S.encounter = id;
   const [state, records, commands] = await Promise.all([
     S.api.get(`/api/encounters/${id}`), S.api.log(id), S.api.get(`/api/encounters/${id}/commands`)]);
+  if (S.encounter !== id) return;  // another encounter was picked while this one loaded
   S.state = state;
   S.records = records;
   S.commands = commands.commands;
