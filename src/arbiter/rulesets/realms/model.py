@@ -48,15 +48,34 @@ class Size:
     spaces: int
     carry: int
     footprint: tuple[tuple[int, int], ...]
+    box: tuple[int, int, int, int] | None = None
+    """The footprint's corners (least x, least y, greatest x, greatest y) when it fills that
+    rectangle (every size in sizes.toml does), so that distances need no list of squares."""
+
+
+def _box(footprint: tuple[tuple[int, int], ...]) -> tuple[int, int, int, int] | None:
+    if not footprint:
+        return None
+    xs, ys = [x for x, _ in footprint], [y for _, y in footprint]
+    x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+    full = len(set(footprint)) == (x1 - x0 + 1) * (y1 - y0 + 1)
+    return (x0, y0, x1, y1) if full else None
+
+
+Squares = tuple[tuple[int, int], ...]
+_SQUARES: dict[tuple[str, int, int], Squares] = {}
+"""A creature's squares by its size and where it stands (``RealmsCreature.squares``: asked
+for every creature at every step of a move), bounded by :data:`_SQUARES_KEPT`."""
+_SQUARES_KEPT = 1 << 16
 
 
 @cache
 def sizes() -> Mapping[str, Size]:
     out = {}
     for order, raw in enumerate(load_toml("sizes.toml")["size"]):
+        footprint = tuple((int(x), int(y)) for x, y in raw["footprint"])
         out[raw["name"]] = Size(raw["name"], order, int(raw["height_cm"]), int(raw["spaces"]),
-                                int(raw["carry"]),
-                                tuple((int(x), int(y)) for x, y in raw["footprint"]))
+                                int(raw["carry"]), footprint, _box(footprint))
     return MappingProxyType(out)
 
 
@@ -193,12 +212,23 @@ class RealmsCreature(Entity):
     def spaces(self) -> int:
         return self.size_info.spaces
 
-    def squares(self, at: list[int] | None = None) -> list[tuple[int, int]]:
-        """The squares the creature occupies when standing at ``at`` (default: its position)."""
+    def squares(self, at: list[int] | None = None) -> Squares:
+        """The squares the creature occupies when standing at ``at`` (default: its position).
+
+        >>> RealmsCreature("ogre", size="huge", position=[3, 4]).squares()
+        ((3, 4), (4, 4), (3, 5), (4, 5))
+        """
         where = at if at is not None else self.position
         if where is None:
-            return []
-        return [(where[0] + dx, where[1] + dy) for dx, dy in self.size_info.footprint]
+            return ()
+        key = (self.size, where[0], where[1])
+        found = _SQUARES.get(key)
+        if found is None:
+            if len(_SQUARES) >= _SQUARES_KEPT:
+                _SQUARES.clear()
+            found = tuple((where[0] + dx, where[1] + dy) for dx, dy in self.size_info.footprint)
+            _SQUARES[key] = found
+        return found
 
 
 RULINGS = rulings()
@@ -286,6 +316,11 @@ def spaces_between(a: RealmsCreature, b: RealmsCreature) -> int | None:
     if len(mine) == 1 and len(theirs) == 1:  # one square each (most creatures): no lists
         (ax, ay), (bx, by) = mine[0], theirs[0]
         return max(abs(at[0] + ax - bt[0] - bx), abs(at[1] + ay - bt[1] - by))
+    ba, bb = a.size_info.box, b.size_info.box
+    if ba is not None and bb is not None:  # two rectangles: the gap along each axis
+        gap_x = max(bt[0] + bb[0] - at[0] - ba[2], at[0] + ba[0] - bt[0] - bb[2], 0)
+        gap_y = max(bt[1] + bb[1] - at[1] - ba[3], at[1] + ba[1] - bt[1] - bb[3], 0)
+        return max(gap_x, gap_y)
     return min(max(abs(x1 - x2), abs(y1 - y2))
                for x1, y1 in a.squares() for x2, y2 in b.squares())
 

@@ -4,6 +4,7 @@ moving step by step, flanking, standing up, jumping, climbing, swimming and fall
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -59,7 +60,7 @@ MAX_SPACES = 999
 """The most spaces a move, jump, climb or swim command may give (a fall may give more)."""
 
 
-def distance(a: list[tuple[int, int]], b: list[tuple[int, int]]) -> int:
+def distance(a: Sequence[tuple[int, int]], b: Sequence[tuple[int, int]]) -> int:
     """Squares between two footprints (0 when they overlap, 1 when adjacent)."""
     return min(max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in a for x2, y2 in b)
 
@@ -92,7 +93,8 @@ def space_sharers(state: EncounterState, me: RealmsCreature,
     return out
 
 
-def _side_of(target: list[tuple[int, int]], other: list[tuple[int, int]]) -> tuple[int, int]:
+def _side_of(target: Sequence[tuple[int, int]],
+             other: Sequence[tuple[int, int]]) -> tuple[int, int]:
     tx = sum(x for x, _ in target) * len(other)
     ty = sum(y for _, y in target) * len(other)
     ox = sum(x for x, _ in other) * len(target)
