@@ -79,16 +79,16 @@ def space_sharers(state: EncounterState, me: RealmsCreature,
     """The creatures in whose space ``me`` stands at ``at`` (default: where it is) and may
     not end its turn (R-SIZ-5: one not more than double its size; a rider shares its mount's
     space, the dead are no obstacle)."""
-    mine = me.squares(at)
-    if not mine or me.mounted_on:
+    squares = me.squares(at)
+    if not squares or me.mounted_on:
         return []
+    mine = set(squares)
     out = []
     for other in state.entities.values():
         if (not isinstance(other, RealmsCreature) or other.id == me.id
                 or other.mounted_on == me.id or other.dead):
             continue
-        theirs = other.squares()
-        if theirs and set(mine) & set(theirs) and other.spaces <= 2 * me.spaces:
+        if not mine.isdisjoint(other.squares()) and other.spaces <= 2 * me.spaces:
             out.append(other)
     return out
 
@@ -186,7 +186,7 @@ class MovementRules(RealmsBase):
             if (not isinstance(other, RealmsCreature) or other.id == me.id or other.dead
                     or other.id == me.mounted_on or other.mounted_on == me.id):
                 continue
-            if squares & set(other.squares()):
+            if not squares.isdisjoint(other.squares()):
                 enemy = other.side is not None and me.side is not None and other.side != me.side
                 larger = size_order(other) > size_order(me)
                 if enemy and larger and (forbid_larger

@@ -132,7 +132,7 @@ def _path(state: EncounterState, me: RealmsCreature,
             if step == (0, 0):
                 continue
             nxt = [here[0] + step[0], here[1] + step[1]]
-            if not set(me.squares(nxt)) & taken:
+            if taken.isdisjoint(me.squares(nxt)):
                 break
         else:
             break
