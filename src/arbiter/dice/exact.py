@@ -630,7 +630,15 @@ def _keep_mixed(
     biggest = max(n for _, _, n in kinds)
     binom = [[math.comb(r, j) for j in range(r + 1)] for r in range(biggest + 1)]
     big = _big if (top + 1) * shift > _KEEP_GMP_BITS else int
-    states: dict[tuple[int, ...], Any] = {(0,) * len(kinds): big(1)}
+    # A state is how many dice of each kind are placed, written as one number (each kind a
+    # digit of base n + 1): cheaper to build and to hash than a tuple in the inner loop.
+    strides: list[int] = []
+    size = 1
+    for _, _, n in kinds:
+        strides.append(size)
+        size *= n + 1
+    states: dict[int, Any] = {0: big(1)}
+    placed_of: dict[int, int] = {0: 0}  # how many dice a state has placed, all kinds
     # A state with ``keep`` dice placed is finished at once: its sum is settled, and each
     # die not yet placed shows one of the faces still to come (issue 35: with few dice
     # kept, most states are finished early: {1d4+1d6+1d8+1d10+1d12}kh2's first call
@@ -659,40 +667,67 @@ def _keep_mixed(
             if not w:
                 continue
             powers = [w**j for j in range(n + 1)]
-            new: dict[tuple[int, ...], Any] = {}
-            reached: set[tuple[int, ...]] = set()
+            stride, base, rest = strides[t], n + 1, rests[t]
+            new: dict[int, Any] = {}
+            reached: set[int] = set()
+            closed: dict[tuple[int, int], int] = {}  # see below, by (m, room)
             for state, poly in states.items():
-                a = state[t]
-                placed = sum(state)
+                a = state // stride % base
+                placed = placed_of[state]
                 room = keep - placed if placed < keep else 0
-                row = binom[n - a]
-                for j in range(n - a + 1):
+                m = n - a  # this kind's dice not yet placed
+                row = binom[m]
+                # j of them on this face: fewer than ``room`` leave the state open...
+                for j in range(m + 1 if not room else min(m + 1, room)):
                     term = poly * (row[j] * powers[j])
                     if step and j and room:
-                        term <<= step * (j if j < room else room)
-                    key = (*state[:t], a + j, *state[t + 1 :])
-                    new[key] = new[key] + term if key in new else term
+                        term <<= step * j
+                    key = state + j * stride
+                    got = new.get(key)
+                    if got is None:
+                        new[key] = term
+                        placed_of[key] = placed + j
+                    else:
+                        new[key] = got + term
                     if j >= room:
                         reached.add(key)
+                if room and room <= m:
+                    # ...and ``room`` or more finish it, each keeping ``room`` of them: their
+                    # ways summed at once, each kind's dice left showing the faces to come
+                    # (what _finish does to each such state, folded in closed form)
+                    ways = closed.get((m, room), 0)
+                    if not ways:
+                        ways = closed[m, room] = sum(row[j] * powers[j] * rest ** (m - j)
+                                                     for j in range(room, m + 1))
+                    for u, (_, _, other) in enumerate(kinds):
+                        if u != t:
+                            left = other - state // strides[u] % (other + 1)
+                            if left:
+                                ways *= rests[u] ** left
+                    term = poly * ways
+                    if step:
+                        term <<= step * room
+                    done += term
             states = new
             if reached:
-                done += _finish(states, reached, kinds, rests)
+                done += _finish(states, reached, kinds, rests, strides)
         if keep == 0:  # (the state before any die is placed has them all)
-            done += _finish(states, set(states), kinds, later[f])
+            done += _finish(states, set(states), kinds, later[f], strides)
     if not done:
         done = zero
     return shift_back, _unpack(done, h, top + 1)
 
 
-def _finish(states: dict[tuple[int, ...], Any], finished: set[tuple[int, ...]],
-            kinds: list[tuple[int, Counts, int]], rests: list[int]) -> Any:
+def _finish(states: dict[int, Any], finished: set[int], kinds: list[tuple[int, Counts, int]],
+            rests: list[int], strides: list[int]) -> Any:
     """Take the ``finished`` states of :func:`_keep_mixed` (every kept die placed) out of
     ``states``: the sum of their polynomials, each times the ways its dice not yet placed
     can show the faces still open to them (``rests``: each kind's weight on those faces)."""
     total: Any = 0
     for state in finished:
         poly = states.pop(state)
-        for (_, _, n), a, rest in zip(kinds, state, rests, strict=True):
+        for (_, _, n), stride, rest in zip(kinds, strides, rests, strict=True):
+            a = state // stride % (n + 1)
             if a < n:
                 poly *= rest ** (n - a)
         total += poly
