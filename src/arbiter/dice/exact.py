@@ -2077,19 +2077,14 @@ def quick(text: str) -> Distribution | None:
             return None
         if count > 12:
             counts = _power([1] * size, count)
-        else:  # the running sum of _uniform_power
-            counts = [1] * size
-            for _ in range(count - 1):
-                length = len(counts)
-                new = [0] * (length + size - 1)
-                run = 0
-                for i in range(length + size - 1):
-                    if i < length:
-                        run += counts[i]
-                    if i >= size:
-                        run -= counts[i - size]
-                    new[i] = run
-                counts = new
+        else:
+            # (1 + x + ... + x^(size-1))^count at x = 2^shift, one integer power in C: every
+            # weight is below size^count, so ``shift`` bits keep them apart; then cut up
+            # (10d6's first call 40 -> 22 µs, 8dF 26 -> 17 µs)
+            hex_digits = 2 * (((size**count).bit_length() + 7) // 8)  # (whole bytes)
+            shift = 4 * hex_digits
+            row = ((1 << (shift * size)) - 1) // ((1 << shift) - 1)
+            counts = _unpack(row**count, hex_digits, count * (size - 1) + 1)
         dist: Distribution = _new(Distribution)
         dist.lo = -count if fudge else count
         dist.counts = counts
