@@ -2054,6 +2054,8 @@ QUICK_KEEP_FACES = 100
 """The one keep or drop of a quick sum: at most this many dice of at most this many faces."""
 QUICK_TERMS = 8
 _QUICK_KEEP = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+_QUICK_LETTERS = str.maketrans("", "", "0123456789dDkKhHlLfF+-")
+"""Deletes every character a quick sum may hold: what is left of a text means the full path."""
 
 
 def quick(text: str) -> Distribution | None:
@@ -2090,6 +2092,8 @@ def quick(text: str) -> Distribution | None:
         dist.counts = counts
         dist.denominator = size**count
         return dist
+    if text.translate(_QUICK_LETTERS):
+        return None  # a character no quick sum has (r, !, %, (...): the full path, at once
     # read the whole text first: no work starts on an expression the full path must read
     pos, end = 0, len(text)
     lo = 0

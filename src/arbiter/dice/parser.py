@@ -147,6 +147,8 @@ _SIMPLE_TERM_TIGHT = re.compile(  # the same without whitespace: twice as fast
     re.ASCII,
 )
 _SIMPLE_KEEP: dict[str, KeepKind] = {"k": "kh", "kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl"}
+_SIMPLE_LETTERS = str.maketrans("", "", "0123456789dDkKhHlL%+- \t\n\r\f\v")
+"""Deletes every character a plain sum (:data:`_SIMPLE_TERM`) may hold."""
 
 
 class _Mods:
@@ -923,8 +925,8 @@ def _simple_sum(text: str) -> Node | None:
 def simple_sum(text: str) -> tuple[Node, list[SimpleTerm], int] | None:
     """:func:`_simple_sum`'s tree, with its dice terms left to right and the sum of its
     numbers (what the roller rolls a plain sum by), read in one pass; None as there."""
-    if len(text) > limits.MAX_EXPRESSION_LENGTH:
-        return None
+    if len(text) > limits.MAX_EXPRESSION_LENGTH or text.translate(_SIMPLE_LETTERS):
+        return None  # (a character no plain sum has, as r, !, %, (: the parser, at once)
     parts = _SIGNS.split(text)  # term, sign, term, sign, ..., term
     if len(parts) >= 2 * limits.MAX_TERMS:
         return None
