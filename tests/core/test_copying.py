@@ -17,6 +17,7 @@ import pytest
 from arbiter.core import Condition, Encounter, EncounterState, Entity, Event, load_ruleset
 from arbiter.core.copying import (
     COPIED,
+    KERNEL_EXTRA,
     SCRATCH,
     SHARED,
     BrokenPromise,
@@ -25,11 +26,14 @@ from arbiter.core.copying import (
     own_fully,
     read_only,
     run_copy,
+    scratch_copy,
     scratch_guard,
     scratch_promises,
 )
 from arbiter.dice import SeededDice
 from arbiter.rulesets.demo.rules import DemoCreature
+
+from ..support import installed
 
 DEMO = load_ruleset("demo")
 
@@ -327,3 +331,48 @@ def test_the_environment_variable_turns_the_guard_on() -> None:
         assert run.returncode == code, run.stderr
         if code:
             assert "BrokenPromise: RealmsCreature nia.tags is shared" in run.stderr
+
+
+@pytest.mark.parametrize("name", installed())
+def test_the_kernels_extra_keys_are_shared_and_replaced_whole(name: str) -> None:
+    """The scene, the tokens' pictures, the fog and the staged creatures are shared by every
+    ruleset's scratch states (``KERNEL_EXTRA``: a painted map's fog was copied by every
+    lookahead): each event that changes one, applied to a scratch state under the guard,
+    assigns a new value and leaves the state it was copied from as it was."""
+    ruleset = load_ruleset(name)
+    enc = Encounter.create(ruleset)
+    dice = SeededDice(1)
+    for who in ("kim", "ash"):
+        enc.execute({"do": "add", "id": who}, dice)
+    state = enc.state
+    scene = {"image": "a" * 64, "width": 800, "height": 600, "square": 50, "offset_x": 0,
+             "offset_y": 0}
+    events = [
+        Event("scene_set", scene),
+        Event("token_set", {"target": "kim", "image": "b" * 64}),
+        Event("fog_set", {"enabled": True, "squares": [[1, 2], [3, 4]], "zones": [],
+                          "hide": False}),
+        Event("staged", {"target": "ash", "ready": True}),
+    ]
+    if name == "zones":  # and zones' regions on the scene, shared by its own declaration
+        events.append(Event("region_set", {"zone": "ford", "rect": [0, 0, 4, 4]}))
+    state = ruleset.lookahead(state, events)  # every key present before the guarded look
+    assert state.extra.keys() >= KERNEL_EXTRA
+    before = copy.deepcopy(state.extra)
+    changes = [
+        Event("scene_set", {**scene, "square": 70}),
+        Event("token_set", {"target": "kim", "image": "c" * 64}),
+        Event("fog_set", {"enabled": True, "squares": [[1, 2]], "zones": [], "hide": True}),
+        Event("staged", {"target": "ash", "ready": False}),
+        Event("entity_removed", {"id": "kim"}),  # its token goes with it
+    ]
+    if name == "zones":
+        changes.append(Event("region_set", {"zone": "ford", "rect": None}))
+    with scratch_guard():
+        for change in changes:
+            after = ruleset.lookahead(state, [change])
+            assert after.extra != state.extra, change.type
+            assert state.extra == before, change.type
+    copied = scratch_copy(state)
+    kernel = ("scene", "tokens", "fog", "staged")
+    assert all(copied.extra[key] is state.extra[key] for key in kernel)

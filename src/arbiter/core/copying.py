@@ -353,14 +353,21 @@ def scratch_promises(kind: type) -> tuple[frozenset[str], frozenset[str]]:
     return found
 
 
+KERNEL_EXTRA = frozenset({"scene", "tokens", "fog", "staged"})
+"""The kernel's own keys of ``state.extra`` (``core/ruleset.py``: the scene, the tokens'
+pictures, the fog of war, the creatures staged out of the order): its ``apply_*`` methods
+only ever replace them, so every ruleset's scratch states share them. (The fog of a
+painted map holds up to ``MAP_SQUARES`` squares: copied by every lookahead, it made each
+command's cost grow with the map.)"""
 _SHARED_EXTRA: dict[str, frozenset[str]] = {}
 
 
 def share_extra_in_scratch(ruleset: str, keys: set[str] | frozenset[str]) -> None:
     """Declare keys of ``state.extra`` whose values the ``apply_*`` methods of ``ruleset``
     only ever replace (``state.extra[key] = new``), never change in place: a lookahead's
-    scratch state shares them instead of copying them (other keys are still copied)."""
-    _SHARED_EXTRA[ruleset] = frozenset(keys)
+    scratch state shares them instead of copying them (other keys are still copied), as
+    it shares the kernel's (:data:`KERNEL_EXTRA`)."""
+    _SHARED_EXTRA[ruleset] = frozenset(keys) | KERNEL_EXTRA
 
 
 def _scratch_kinds(kind: type, kinds: dict[str, str]) -> dict[str, str]:
@@ -547,7 +554,7 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     cow.above = entities.owned | entities.above if isinstance(entities, CowEntities) else NONE
     for name in plan.shallow:
         fields[name] = source[name].copy()
-    shared_extra = _SHARED_EXTRA.get(source.get("ruleset", ""))
+    shared_extra = _SHARED_EXTRA.get(source.get("ruleset", ""), KERNEL_EXTRA)
     for name in plan.looked:
         item = source[name]
         item_kind = type(item)

@@ -426,9 +426,10 @@ def outnumbering_counts(state: EncounterState, actor: Creature, target: Creature
     return {"attackers": attackers, "defenders": defenders}
 
 
-share_extra_in_scratch("zones", {"zones", "lights", "winner"})
-"""The zone map, the lights and the winner in ``state.extra`` are replaced whole by the
-apply methods (``apply_zone_set`` builds a new map), never changed in place."""
+share_extra_in_scratch("zones", {"zones", "lights", "winner", "regions"})
+"""The zone map, the lights, the winner and the zones' regions on the scene in
+``state.extra`` are replaced whole by the apply methods (``apply_zone_set`` builds a new
+map, ``apply_region_set`` new regions), never changed in place."""
 
 
 @mypyc_attr(native_class=False)
