@@ -333,6 +333,17 @@ def test_the_environment_variable_turns_the_guard_on() -> None:
             assert "BrokenPromise: RealmsCreature nia.tags is shared" in run.stderr
 
 
+OWN_SHARED_EXTRA = {
+    # zones' regions on the scene, Polemos' painted walls, realms' difficult terrain
+    "zones": (Event("region_set", {"zone": "ford", "rect": [0, 0, 4, 4]}),
+              Event("region_set", {"zone": "ford", "rect": None})),
+    "polemos": (Event("terrain_set", {"squares": [[1, 1], [2, 1]], "what": "wall"}),
+                Event("terrain_set", {"squares": [[1, 1]], "what": "clear"})),
+    "realms": (Event("terrain_set", {"squares": [[1, 1], [2, 1]], "clear": False}),
+               Event("terrain_set", {"squares": [[1, 1]], "clear": True})),
+}
+
+
 @pytest.mark.parametrize("name", installed())
 def test_the_kernels_extra_keys_are_shared_and_replaced_whole(name: str) -> None:
     """The scene, the tokens' pictures, the fog and the staged creatures are shared by every
@@ -354,8 +365,9 @@ def test_the_kernels_extra_keys_are_shared_and_replaced_whole(name: str) -> None
                           "hide": False}),
         Event("staged", {"target": "ash", "ready": True}),
     ]
-    if name == "zones":  # and zones' regions on the scene, shared by its own declaration
-        events.append(Event("region_set", {"zone": "ford", "rect": [0, 0, 4, 4]}))
+    own = OWN_SHARED_EXTRA.get(name)  # a ruleset's own shared key: set, then changed
+    if own is not None:
+        events.append(own[0])
     state = ruleset.lookahead(state, events)  # every key present before the guarded look
     assert state.extra.keys() >= KERNEL_EXTRA
     before = copy.deepcopy(state.extra)
@@ -366,8 +378,8 @@ def test_the_kernels_extra_keys_are_shared_and_replaced_whole(name: str) -> None
         Event("staged", {"target": "ash", "ready": False}),
         Event("entity_removed", {"id": "kim"}),  # its token goes with it
     ]
-    if name == "zones":
-        changes.append(Event("region_set", {"zone": "ford", "rect": None}))
+    if own is not None:
+        changes.append(own[1])
     with scratch_guard():
         for change in changes:
             after = ruleset.lookahead(state, [change])
@@ -375,4 +387,6 @@ def test_the_kernels_extra_keys_are_shared_and_replaced_whole(name: str) -> None
             assert state.extra == before, change.type
     copied = scratch_copy(state)
     kernel = ("scene", "tokens", "fog", "staged")
-    assert all(copied.extra[key] is state.extra[key] for key in kernel)
+    own_keys = {"zones": "regions", "polemos": "terrain", "realms": "difficult"}
+    shared = (*kernel, own_keys[name]) if name in own_keys else kernel
+    assert all(copied.extra[key] is state.extra[key] for key in shared)

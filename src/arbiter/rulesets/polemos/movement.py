@@ -20,6 +20,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
+from ...core.copying import share_extra_in_scratch
 from ...core.ruleset import chunks
 from ...dice import DiceSource
 from ...limits import MAP_SQUARES, MOVE_SQUARES
@@ -115,12 +116,14 @@ class MovementRules(PolemosBase):
            squares=args.items("the squares [[x, y], ...]"),
            what=args.text("wall, window, smoke or clear"))
     def apply_terrain_set(self, state: EncounterState, data: payloads.TerrainSet) -> None:
-        terrain = state.extra.setdefault("terrain", {})
+        # a new map each time (shared by lookaheads: a painted map is not copied by each)
+        terrain = dict(state.extra.get("terrain", {}))
         for x, y in data["squares"]:
             if data["what"] == "clear":
                 terrain.pop(f"{x},{y}", None)
             else:
                 terrain[f"{x},{y}"] = data["what"]
+        state.extra["terrain"] = terrain
 
     def sight_blocked(self, state: EncounterState, a: tuple[int, int],
                       b: tuple[int, int]) -> bool:
@@ -242,3 +245,9 @@ class MovementRules(PolemosBase):
            optional=("location",))
     def apply_entered(self, state: EncounterState, data: payloads.Entered) -> None:
         self.creature(state, data["actor"]).location = data["location"]
+
+
+share_extra_in_scratch("polemos", {"terrain"})
+"""The painted map in ``state.extra`` (walls, windows, smoke: up to ``MAP_SQUARES``
+squares) is replaced whole by ``apply_terrain_set``, never changed in place: a lookahead's
+scratch state shares it."""

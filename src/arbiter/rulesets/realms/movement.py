@@ -21,6 +21,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.copying import share_extra_in_scratch
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...core.ruleset import chunks
 from ...dice import DiceSource, roll
@@ -554,3 +555,9 @@ class MovementRules(RealmsBase):
         me = self.creature(state, data["target"])
         me.altitude = 0
         me.flying = False
+
+
+share_extra_in_scratch("realms", {"difficult"})
+"""The difficult terrain in ``state.extra`` (up to ``MAP_SQUARES`` squares) is replaced
+whole by ``apply_terrain_set``, never changed in place: a lookahead's scratch state shares
+it."""
