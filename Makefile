@@ -87,7 +87,7 @@ test: $(VENV)/.dev
 		nice -n 19 $(BIN)/python tools/fast.py --if-stale --out build/fast >build/fast.log 2>&1 & \
 	fi
 	$(MAKE) --no-print-directory lint types postgresql chromium
-	$(BIN)/pytest -n auto --dist loadfile -m "not serial"
+	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder -m "not serial"
 	$(BIN)/pytest -p no:xdist -m serial tests/security
 
 bench: $(VENV)/.dev

@@ -28,6 +28,31 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 
 
+BROWSER_TEST_SECONDS = 3.0  # what a browser test takes, about: the weight of one
+
+
+def expected_seconds(item: pytest.Item) -> float:
+    """About how long ``item`` runs: its ``long(seconds)`` mark, a browser test's weight, or
+    nothing to speak of (most tests take milliseconds)."""
+    mark = item.get_closest_marker("long")
+    if mark is not None:
+        return float(mark.args[0])
+    return BROWSER_TEST_SECONDS if "browser" in getattr(item, "fixturenames", ()) else 0.0
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The longest files first. ``make test`` hands whole files to its workers in the order
+    collected (``--dist loadfile --no-loadscope-reorder``): a file of long tests handed out
+    last leaves the other worker idle while it runs (xdist's own order, by the number of
+    tests, put the fuzzing run and the browser files last, and left a core idle for about a
+    minute). Within the long files and among the others, the order stays as collected."""
+    weight: dict[str, float] = {}
+    for item in items:
+        file = item.nodeid.split("::", 1)[0]
+        weight[file] = weight.get(file, 0.0) + expected_seconds(item)
+    items.sort(key=lambda item: -weight[item.nodeid.split("::", 1)[0]])
+
+
 @pytest.fixture(autouse=True)
 def watchdog() -> Iterator[None]:
     """A test stuck for five minutes (a lost WebSocket message, a lock) prints every

@@ -99,6 +99,7 @@ def run(case: Any, table: Table) -> None:
         case.call_and_validate(base_url=table.url, session=table.session, headers=headers)
 
 
+@pytest.mark.long(120)
 @schema.parametrize()
 @settings(max_examples=4, derandomize=True, deadline=None,
           suppress_health_check=list(HealthCheck))
