@@ -200,7 +200,9 @@ def test_many_subscriptions_and_pings_leave_health_quick(served: Served,
     with Pinger(served) as ping, contextlib.ExitStack() as stack:
         opened = []
         for _ in range(40):
-            ws = connect(url, open_timeout=10, close_timeout=1)
+            # the sockets are not read: an unbounded queue lets each close at once (with
+            # websockets' 16 messages, a full queue held each close for close_timeout)
+            ws = connect(url, open_timeout=10, close_timeout=1, max_queue=None)
             ws.send(json.dumps({"token": token}))
             answer = json.loads(ws.recv(10))
             if answer["type"] == "hello":
