@@ -83,6 +83,8 @@ types: node_modules/.package-lock.json
 # One pytest worker more than cores: the browser tests wait on Chromium and the server part
 # of the time, and a third worker fills that wait (2 cores: 279 -> 264 s, idle CPU 73 -> 19 s).
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# mypy (15 s on one core) runs beside the parallel tests, which start on the core it leaves;
+# ruff and tsc, a few seconds, first: their mistakes stop the run at once.
 # The suite starts many Python processes (workers, servers, process pools): each
 # reads Arbiter's bytecode once written instead of compiling its sources again (0.3 s each),
 # even where the environment asks Python not to write bytecode.
@@ -94,8 +96,13 @@ test: $(VENV)/.dev
 		echo "Starting the compiled build in the background (build/fast.log)"; \
 		nice -n 19 $(BIN)/python tools/fast.py --if-stale --out build/fast >build/fast.log 2>&1 & \
 	fi
-	$(MAKE) --no-print-directory lint types postgresql chromium
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not serial"
+	$(BIN)/ruff check src tests bench tools
+	$(MAKE) --no-print-directory types postgresql chromium
+	@echo "mypy runs beside the tests (build/mypy.log, shown after them; 'make lint' runs it alone)"
+	@$(BIN)/mypy >build/mypy.log 2>&1 & mypy=$$!; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not serial"; \
+	tests=$$?; wait $$mypy; typed=$$?; cat build/mypy.log; \
+	if [ $$typed -ne 0 ]; then echo "mypy failed (above)"; exit 1; fi; exit $$tests
 	$(BIN)/pytest -p no:xdist -m serial tests/security
 
 bench: $(VENV)/.dev
