@@ -358,3 +358,22 @@ def test_polemos_areas_and_armor_read_as_words(gm: BrowserContext, link: str) ->
     assert not re.findall(r"\b(?:left|right|hind|fore)_\w+|ballistic_vest|leather_jacket",
                           text), "an id with '_' where the table reads words"
     assert not problems, problems
+
+
+def test_a_notice_on_a_phone_sits_under_the_header(browser: Browser, link: str) -> None:
+    """A toast on a phone never covers the header (the encounter's name, Next, Undo)."""
+    for context in browsing(browser, 390, 844):
+        page, problems = watched(context)
+        page.goto(link)
+        open_campaign(page, "realms")
+        page.evaluate("window.scrollTo(0, 600)")  # the header is pinned while the page scrolls
+        row = page.locator("#tracker li[data-id='ogre'] .hpin")
+        row.fill("-3")
+        row.press("Enter")
+        notice = page.locator("#toasts .toast").last
+        expect(notice).to_be_visible()
+        header = page.locator("#top").bounding_box()
+        box = notice.bounding_box()
+        assert header and box
+        assert box["y"] >= header["y"] + header["height"], (box, header)
+        assert not problems, problems

@@ -927,7 +927,12 @@ export function toast(text, kind = "info") {
   box.append(el);
   // a few at a time: a quick run of rolls must not bury the page under old notices
   // (one on a phone, where the roll bar sits at the bottom of the screen)
-  const most = window.matchMedia("(max-width: 600px)").matches ? 1 : 3;
+  const phone = window.matchMedia("(max-width: 600px)").matches;
+  // on a phone the notice sits just under the header (its height follows how it wraps),
+  // never over the encounter's name and the turn buttons
+  const header = document.getElementById("top");
+  box.style.top = phone && header ? `${Math.round(header.getBoundingClientRect().bottom) + 6}px` : "";
+  const most = phone ? 1 : 3;
   while (box.children.length > most) box.firstElementChild?.remove();
   setTimeout(() => el.remove(), kind === "error" ? 6000 : 3500);
 }
