@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint types node bench fast fuzz mutate clean postgresql chromium random-play golden
+.PHONY: run test lint ruff types node bench fast fuzz mutate clean postgresql chromium random-play golden
 
 # `make run` installs what running needs (about 35 s and 300 MB with a warm package cache);
 # `make test` adds the dev extras (pytest, mypy, Playwright, Schemathesis...) on top.
@@ -24,9 +24,11 @@ PORT ?= 8000
 run: $(BIN)/arbiter
 	$(BIN)/arbiter serve --port $(PORT)
 
-lint: $(VENV)/.dev
-	$(BIN)/ruff check src tests bench tools
+lint: ruff
 	$(BIN)/mypy
+
+ruff: $(VENV)/.dev
+	$(BIN)/ruff check src tests bench tools
 
 # The store tests start a throwaway PostgreSQL from Debian's package: install it when its
 # binaries are missing (CI runs as root on a fresh machine); without root, those tests skip.
@@ -80,14 +82,14 @@ types: node_modules/.package-lock.json
 # minutes on one core, and the checks and installs below overlap it. It runs at the lowest
 # CPU priority (nice 19): the browser tests' timeouts must not compete with it. The test asks
 # tools/fast.py again, which waits for this build (a lock) and finds it up to date.
+# ruff and tsc (a few seconds) run first: their mistakes stop the run at once; mypy (15 s on
+# one core) runs beside the parallel tests, which start on the core it leaves.
 # One pytest worker more than cores: the browser tests wait on Chromium and the server part
 # of the time, and a third worker fills that wait (2 cores: 279 -> 264 s, idle CPU 73 -> 19 s).
+# The suite starts many Python processes (workers, servers, process pools): each reads
+# Arbiter's bytecode once written instead of compiling its sources again (0.3 s each), even
+# where the environment asks Python not to write bytecode.
 TEST_WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
-# mypy (15 s on one core) runs beside the parallel tests, which start on the core it leaves;
-# ruff and tsc, a few seconds, first: their mistakes stop the run at once.
-# The suite starts many Python processes (workers, servers, process pools): each
-# reads Arbiter's bytecode once written instead of compiling its sources again (0.3 s each),
-# even where the environment asks Python not to write bytecode.
 test: export PYTHONDONTWRITEBYTECODE =
 
 test: $(VENV)/.dev
@@ -96,8 +98,7 @@ test: $(VENV)/.dev
 		echo "Starting the compiled build in the background (build/fast.log)"; \
 		nice -n 19 $(BIN)/python tools/fast.py --if-stale --out build/fast >build/fast.log 2>&1 & \
 	fi
-	$(BIN)/ruff check src tests bench tools
-	$(MAKE) --no-print-directory types postgresql chromium
+	$(MAKE) --no-print-directory ruff types postgresql chromium
 	@echo "mypy runs beside the tests (build/mypy.log, shown after them; 'make lint' runs it alone)"
 	@$(BIN)/mypy >build/mypy.log 2>&1 & mypy=$$!; \
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder -m "not serial"; \

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 # Debian's headless build of Chromium (the same Blink without the browser's window code)
 # when it is installed: the console tests spend about 40% less CPU in it than in the full
 # browser (`make chromium` installs both); else the full browser.
-CHROMIUM = next((p for p in (Path("/usr/bin/chromium-headless-shell"), Path("/usr/bin/chromium"))
-                 if p.exists()), Path("/usr/bin/chromium"))
+CHROMIUM = next((Path(found) for name in ("chromium-headless-shell", "chromium")
+                 if (found := shutil.which(name))), Path("/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
@@ -46,11 +46,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     last leaves the other worker idle while it runs (xdist's own order, by the number of
     tests, put the fuzzing run and the browser files last, and left a core idle for about a
     minute). Within the long files and among the others, the order stays as collected."""
-    weight: dict[str, float] = {}
+    weight: dict[Path, float] = {}
     for item in items:
-        file = item.nodeid.split("::", 1)[0]
-        weight[file] = weight.get(file, 0.0) + expected_seconds(item)
-    items.sort(key=lambda item: -weight[item.nodeid.split("::", 1)[0]])
+        weight[item.path] = weight.get(item.path, 0.0) + expected_seconds(item)
+    items.sort(key=lambda item: -weight[item.path])
 
 
 @pytest.fixture(autouse=True)
@@ -97,7 +96,7 @@ def browser() -> Iterator[Browser]:
     this one, whichever order a worker runs them in."""
     from playwright.sync_api import sync_playwright
 
-    if not CHROMIUM.exists() and shutil.which("chromium") is None:
+    if not CHROMIUM.exists():
         pytest.skip("Chromium is missing: `make test` installs it as root "
                     "(apt-get install chromium)")
     with sync_playwright() as p:
