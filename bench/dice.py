@@ -88,9 +88,13 @@ OPERATORS: dict[str, dict[str, str]] = {
                                    " 2 @ icepool.d6)"},
     "1d20cs>=19cf1+4d6sd": {"arbiter": "distribution('1d20cs>=19cf1+4d6sd')",
                             "icepool": "icepool.d20 + 4 @ icepool.d6"},
-    "{1d100,1d100,1d100,1d100}kh2 (estimate)": {
-        "arbiter": "estimate('{1d100,1d100,1d100,1d100}kh2')",
+    "{1d100,1d100,1d100,1d100}kh2": {
+        "arbiter": "distribution('{1d100,1d100,1d100,1d100}kh2')",
         "icepool": "icepool.Pool([icepool.d100] * 4).highest(2).sum()"},
+    "{1d100,1d90,…,1d40}kh2 (estimate)": {
+        "arbiter": "estimate('{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2')",
+        "icepool": "icepool.Pool([icepool.Die(range(1, f + 1)) for f in (100, 90, 80, 70, 60,"
+                   " 50, 40)]).highest(2).sum()"},
     # keeping and dropping dice that explode into separate dice (the pool grows)
     "3d6!kh2": {"arbiter": "distribution('3d6!kh2')",
                 "icepool": "icepool.d6.explode_to_pool(3, depth=20).highest(2).sum()"},
@@ -126,8 +130,8 @@ LARGEST = [
     "301dFkh150", "256d100min20", "11d1000min200kh3", "232d100k>50", "1000d10>=6f1",
     "79d6!p>=5>=4f1", "92d2!", "138dF!", "11d20!!kh1", "{101d6+101d6}kh50",
     "{1000d6+1000d8}>=5", "{31d6+31d8}kh15", "{6d4+6d6+6d8+6d10}kh3", "{5d10!!+5d8!!}kh2",
-    "{1d100,1d100,1d100}kh2", "{1d82,1d82,1d82,1d82}kh2",
-    "{2d65,2d65,1d65}kl2", "{100d10,100d10,100d10,100d10,100d10,100d10,100d10}",
+    "{1d4180,1d4180,1d4180,1d4180}kh2", "{2d1845,2d1845,1d1845}kl2",
+    "{100d10,100d10,100d10,100d10,100d10,100d10,100d10}",
     "rem(1d1000-500,1d1000)", "1d1000%1d1000", "(1d1000)>=1d1000", "floor(1d352/1d352)",
     "trunc(861d20/7)", "round(267d100/3)", "floor(71d6/2+71d6/3)",
     "floor(7d20/2+7d20/3+7d20/5)",

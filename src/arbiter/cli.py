@@ -9,7 +9,7 @@ import json
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -137,19 +137,35 @@ def odds_command(
     table.add_column("≥", justify="right")
     table.add_column("")
     peak = max(p for _, p in outcomes)
-    shown = outcomes if len(outcomes) <= 60 else outcomes[:: max(1, len(outcomes) // 60)]
+    shown, note = _thinned(outcomes)
     for value, p in shown:
         bar = "█" * max(1, round(float(p / peak) * 30)) if p else ""
         table.add_row(str(value), percent(p), percent(dist.at_least(value)), bar)
     console.print(table)
-    if len(shown) < len(outcomes):
-        console.print(f"({len(outcomes)} outcomes; every {len(outcomes) // len(shown)}th shown)")
+    if note:
+        console.print(note)
     if at_least is not None:
         p = dist.at_least(at_least)
         console.print(f"P(total ≥ {at_least}) = {p} ≈ {percent(p)}")
     if at_most is not None:
         p = dist.at_most(at_most)
         console.print(f"P(total ≤ {at_most}) = {p} ≈ {percent(p)}")
+
+
+T = TypeVar("T")
+
+_ROWS = 60
+"""Most rows of an odds table: longer ones show every k-th outcome."""
+
+
+def _thinned(outcomes: list[T]) -> tuple[list[T], str]:
+    """The outcomes a table shows, and a note saying which when it is not all of them."""
+    if len(outcomes) <= _ROWS:
+        return outcomes, ""
+    step = -(-len(outcomes) // _ROWS)
+    suffix = "th" if step % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(
+        step % 10, "th")
+    return outcomes[::step], f"({len(outcomes):,} outcomes; every {step}{suffix} one shown)"
 
 
 def estimated(node: Node, reason: str, at_least: int | None, at_most: int | None,
@@ -181,14 +197,14 @@ def estimated(node: Node, reason: str, at_least: int | None, at_most: int | None
     table.add_column("≥", justify="right")
     table.add_column("")
     peak = max(p for _, p in outcomes)
-    shown = outcomes if len(outcomes) <= 60 else outcomes[:: max(1, len(outcomes) // 60)]
+    shown, note = _thinned(outcomes)
     for value, p in shown:
         bar = "█" * max(1, round(p / peak * 30))
         table.add_row(str(value), f"{percent(p)} ± {percent(guess.error(p))}",
                       percent(guess.at_least(value)), bar)
     console.print(table)
-    if len(shown) < len(outcomes):
-        console.print(f"({len(outcomes)} outcomes; every {len(outcomes) // len(shown)}th shown)")
+    if note:
+        console.print(note)
     for sign, k, fn in (("≥", at_least, guess.at_least), ("≤", at_most, guess.at_most)):
         if k is not None:
             q = fn(k)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from typer.testing import CliRunner
 
 from arbiter.cli import app
@@ -48,21 +49,21 @@ def test_odds_in_a_dialect() -> None:
 
 
 def test_odds_without_an_exact_model_give_an_estimate() -> None:
-    text = "{1d100,1d100,1d100,1d100}kh2"
+    text = "{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2"
     result = runner.invoke(app, ["odds", text, "--at-least", "150"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.startswith(f"arbiter: no exact odds for '{text}': keeping 2 of 4 "
-                                    "members takes up to 1,020,100 steps")
+    assert result.stderr.startswith(f"arbiter: no exact odds for '{text}': keeping 2 of 7 "
+                                    "members takes up to 1,524,100 steps")
     out = result.stdout
     assert out.splitlines()[0] == f"read as {text}"
     assert "Monte-Carlo estimate from 100,000 rolls (seed 0)" in out
-    assert "P(total ≥ 150) ≈ 44." in out and "(estimated)" in out
+    assert "P(total ≥ 150) ≈ 17.84% ± 0.12% (estimated)" in out
     data = json.loads(runner.invoke(app, ["odds", text, "--json", "--at-least", "150",
                                           "--seed", "5"]).stdout)
     assert data["exact"] is False and data["rolls"] == 100_000 and data["seed"] == 5
     assert data["reason"].startswith(f"no exact odds for '{text}'")
-    # icepool: the highest two of four d100 reach 150 with chance 0.44742828
-    assert abs(data["at_least"]["p"] - 0.44742828) < 5 * data["at_least"]["error"] + 0.003
+    # icepool: the highest two of a d100, d90, ... d40 reach 150 with chance 0.17997667
+    assert abs(data["at_least"]["p"] - 0.17997667) < 5 * data["at_least"]["error"] + 0.003
     assert 0 < data["at_least"]["error"] < 0.002
 
 
@@ -83,3 +84,17 @@ def test_bad_dialects_and_bad_dice_exit_2_with_one_line() -> None:
     result = runner.invoke(app, ["roll", "1d20", "--dialect", "hackmaster"])
     assert result.stderr.strip() == ("arbiter: error: unknown dice dialect 'hackmaster'; the "
                                      "dialects are arbiter, roll20, foundry, d20")
+
+
+@pytest.mark.parametrize(("text", "note", "rows"), [
+    ("1d62", "(62 outcomes; every 2nd one shown)", 31),
+    ("2d61", "(121 outcomes; every 3rd one shown)", 41),
+    ("1d1300", "(1,300 outcomes; every 22nd one shown)", 60),
+    ("1d60", None, 60),
+])
+def test_a_long_odds_table_says_which_outcomes_it_shows(text: str, note: str | None,
+                                                        rows: int) -> None:
+    out = runner.invoke(app, ["odds", text]).stdout
+    lines = out.splitlines()
+    assert (note in lines) if note else not any("outcomes; every" in x for x in lines)
+    assert sum(1 for x in lines if x.startswith("│")) == rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import time
 from fractions import Fraction
@@ -10,8 +11,9 @@ from typing import Any
 import icepool
 import pytest
 
-from arbiter.dice import DistributionTooLarge, NoExactOdds, distribution, limits
+from arbiter.dice import DistributionTooLarge, NoExactOdds, distribution, limits, parse
 from arbiter.dice.errors import DiceEvalError
+from arbiter.dice.exact import Distribution, check
 
 
 def as_dict(die: Any) -> dict[int, Fraction]:
@@ -106,6 +108,28 @@ def test_too_large_says_so() -> None:
     with pytest.raises(DiceEvalError, match="division by zero is possible"):
         distribution("1d6/(1d2-1)")
     with pytest.raises(NoExactOdds, match=re.escape(
-            "no exact odds for '{1d100,1d100,1d100,1d100}kh2': keeping 2 of 4 members takes "
-            "up to 1,020,100 steps")):
-        distribution("{1d100,1d100,1d100,1d100}kh2")
+            "no exact odds for '{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2': keeping 2 of 7 "
+            "members takes up to 1,524,100 steps")):
+        distribution("{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2")
+
+
+def test_members_written_alike_are_kept_as_kinds_of_dice() -> None:
+    """Members written alike have one distribution, so ``check`` prices keeping them as
+    ``_keep_mixed`` does the work (kinds of "dice"), not as the fold of every member: four
+    d100 members are exact, and a bigger member is refused for its work, not its steps."""
+    assert distribution("{1d100,1d100,1d100,1d100}kh2") == distribution("4d100kh2")
+    assert distribution("{2d6,2d6,1d8}kl2") == _brute_keep_lowest_two()
+    check(parse("{1d4180,1d4180,1d4180,1d4180}kh2"))
+    with pytest.raises(DistributionTooLarge, match="would take about"):
+        check(parse("{1d4181,1d4181,1d4181,1d4181}kh2"))
+
+
+def _brute_keep_lowest_two() -> Distribution:
+    weights: dict[int, int] = {}
+    for a in itertools.product(range(1, 7), repeat=2):
+        for b in itertools.product(range(1, 7), repeat=2):
+            for c in range(1, 9):
+                total = sum(sorted([sum(a), sum(b), c])[:2])
+                weights[total] = weights.get(total, 0) + 1
+    lo = min(weights)
+    return Distribution(lo, [weights.get(v, 0) for v in range(lo, max(weights) + 1)])

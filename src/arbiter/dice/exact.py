@@ -1247,6 +1247,27 @@ def _member_kinds(members: list[Exact]) -> list[tuple[int, Counts, int]] | None:
     return [(lo, list(counts), n) for (lo, counts), n in found.items()]
 
 
+def _member_kind_shapes(nodes: tuple[Node, ...], shapes: list[_Shape]
+                        ) -> list[tuple[_Shape, int]] | None:
+    """The estimate's view of :func:`_member_kinds`: members written alike (equal trees)
+    have equal distributions, so there are at most this many kinds (and
+    :func:`_member_kinds`, which also joins members written differently whose
+    distributions are equal, finds at most as many states). None when a member may have
+    fractions or the states are too many: then the fold is priced."""
+    found: dict[Node, list[Any]] = {}
+    for tree, shape in zip(nodes, shapes, strict=True):
+        if shape.den > 1:
+            return None
+        seen = found.get(tree)
+        if seen is None:
+            found[tree] = [shape, 1]
+        else:
+            seen[1] += 1
+    if math.prod(n + 1 for _, n in found.values()) > _MEMBER_KIND_STATES:
+        return None
+    return [(shape, n) for shape, n in found.values()]
+
+
 def _fold_keep(members: list[Exact], highest: bool, keep: int,
                count: Callable[[Any], int] | None) -> Exact:
     """Keep several of the members: fold them in, one at a time, keeping the best
@@ -1550,6 +1571,9 @@ class _Estimate:
                 log = sum(x.log for x in members)
                 den = math.prod(x.den for x in members)
                 total_bits = sum(x.bits for x in members)
+                kinds = _member_kind_shapes(node.members, members) if keep > 1 else None
+                if kinds is not None:  # as _member_kinds will find them, or fewer
+                    return self.made(self.keep_kinds(kinds, keep, node), node)
                 if keep == 1:
                     union = sum(x.count for x in members)
                     self.work += union * m * (_PER_WEIGHT + _PER_BIT * total_bits // 16)
@@ -1599,17 +1623,25 @@ class _Estimate:
         kinds = [(k, n) for k, n in _kinds(terms) if n]
         if not kinds:
             return self.made(_Shape(0, 0, 1, 0.0), node)
-        shapes = [self.die_shape(k) for k, _ in kinds]
+        shapes = [(self.die_shape(k), n) for k, n in kinds]
+        _, keep = node.keep.kept_highest(sum(n for _, n in kinds))
+        return self.made(self.keep_kinds(shapes, keep, node), node)
+
+    def keep_kinds(self, kinds: list[tuple[_Shape, int]], keep: int, node: RollGroup
+                   ) -> _Shape:
+        """``_keep_mixed`` over ``n`` "dice" of each shape: for each face and each kind,
+        every state (a count of dice placed per kind) meets every count of that kind's
+        dice showing the face, each step moving a polynomial as long as the kept dice can
+        show, of slots as wide as a weight of all the dice."""
         total = sum(n for _, n in kinds)
-        _, keep = node.keep.kept_highest(total)
-        lo = min(s.lo for s in shapes)
-        hi = max(s.hi for s in shapes)
+        lo = min(s.lo for s, _ in kinds)
+        hi = max(s.hi for s, _ in kinds)
         if node.success is not None:
             c_lo, c_hi = (-1 if node.failure is not None else 0), 1
         else:
             c_lo, c_hi = lo, hi
         top = keep * (c_hi - min(c_lo, 0))
-        log = sum(s.log * n for s, (_, n) in zip(shapes, kinds, strict=True))
+        log = sum(s.log * n for s, n in kinds)
         out = _Shape(keep * c_lo, keep * c_hi, (c_hi - c_lo) * keep + 1, log)
         if top + 1 <= limits.MAX_EXACT_OUTCOMES and out.bits <= limits.MAX_EXACT_BITS:
             states = math.prod(n + 1 for _, n in kinds)
@@ -1618,7 +1650,7 @@ class _Estimate:
             self.work += steps * (_KEEP_STEP + _KEEP_STEP_PER_DIE * total)
             self.work += steps * (top + 1) * slot // _KEEP_BITS_PER_UNIT
             self.work += _PER_WEIGHT * (top + 1) + _PER_BIT * (top + 1) * slot
-        return self.made(out, node)
+        return out
 
     def die_shape(self, node: Dice) -> _Shape:
         """One die of a term that explodes only by compounding (``_one_die``)."""
