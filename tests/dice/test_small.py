@@ -8,6 +8,9 @@ path's (``check`` then ``_eval``); a big expression with rerolls must still be c
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -27,6 +30,8 @@ WIDENED = [
     ("floor((1d100/3)%(1d10/7))", "arbiter"), ("round(1d100/(1d10/7))", "arbiter"),
     ("floor(1d100/3>=1d10/7)", "arbiter"), ("abs(floor(2d6r1/3)-3)", "arbiter"),
     ("floor(10d100ro1/7)", "arbiter"), ("1d20mi10+5", "d20"), ("4dFr=-1", "arbiter"),
+    ("{4d6+3d8}kh4", "arbiter"), ("{1d4+1d6+1d8+1d10+1d12}kh2", "arbiter"),
+    ("{2d6+1d8}dl1+3", "arbiter"), ("{3d20+3d12}kl2", "roll20"), ("{4d6+4d6}kh3", "arbiter"),
 ]
 
 
@@ -57,7 +62,12 @@ def test_widened_cases_are_small_and_exact(text: str, dialect: str) -> None:
     "floor(10d100/3+1d100/7)",  # too many pairs of fractions
     "floor(1d100/(1d10/(1d9/(1d3/7))))",
     "floor(1d1000/3)",
-    "{4d6r1+3d8}kh4",  # groups still decline
+    "{4d6r1+3d8}kh4",  # a group's dice with any modifier decline
+    "{4d6+3d8}>=4",  # counting successes in a group declines
+    "{7d6+6d8}kh4",  # too many dice in one group
+    "{1d21+3d8}kh4",  # a die too big for a group
+    "{1d4+1d6+1d8+1d10+1d12+1d20+1d2}kh2",  # 128 states of the keep
+    "{1d4,1d6}kh1",  # a group of members, not of dice
 ])
 def test_big_cases_are_not_small(text: str) -> None:
     assert not exact.small(parse_uncached(text))
@@ -91,3 +101,29 @@ _trees = _base | _rounded | _quotients | st.builds(
 def test_check_accepts_every_small_tree_with_rerolls_and_rounding(node: Node) -> None:
     if exact.small(node):
         assert exact.check(node) <= limits.MAX_EXACT_WORK // 2
+
+
+def _counts(total: int, largest: int) -> list[tuple[int, ...]]:
+    """Every way to write ``total`` dice as counts of kinds, largest first."""
+    if total == 0:
+        return [()]
+    return [(first, *rest) for first in range(min(total, largest), 0, -1)
+            for rest in _counts(total - first, first)]
+
+
+def test_check_accepts_every_small_group_far_inside_the_limit() -> None:
+    """Every group ``small`` takes, at its biggest (faces of 20, 19, 18...: the most bits
+    and the widest span), every keep and drop: ``check`` finds it far inside the limit, so
+    skipping the estimate changes nothing but the time."""
+    seen = 0
+    for n in range(1, exact.SMALL_GROUP_DICE + 1):
+        for counts in _counts(n, n):
+            if math.prod(c + 1 for c in counts) > exact.SMALL_GROUP_STATES:
+                continue
+            dice = "+".join(f"{c}d{exact.SMALL_GROUP_FACES - i}" for i, c in enumerate(counts))
+            for how, k in itertools.product(("kh", "kl", "dh", "dl"), range(n + 1)):
+                node = parse_uncached(f"{{{dice}}}{how}{k}")
+                assert exact.small(node)
+                assert exact.check(node) <= limits.MAX_EXACT_WORK // 20
+                seen += 1
+    assert seen > 1000

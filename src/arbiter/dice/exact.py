@@ -620,9 +620,14 @@ def _keep_mixed(
     ``keep`` dice placed are kept, whatever their kinds (dice on one face are alike)."""
     faces = sorted({lo + i for lo, weights, _ in kinds for i, w in enumerate(weights) if w},
                    reverse=highest)
-    low = min(value(v) for v in faces)
+    if keep == 0:  # the sum of no dice, in every way the dice can show
+        return 0, [math.prod(sum(weights) ** n for _, weights, n in kinds)]
+    plain = value is _same  # (the usual case: each face counts itself, no call a face)
+    values = faces if plain else [value(v) for v in faces]
+    low = min(values)
     shift_back = keep * low if low < 0 else 0
-    top = keep * max(value(v) - min(low, 0) for v in faces)
+    base_value = min(low, 0)
+    top = keep * (max(values) - base_value)
     bits = sum(n * sum(w).bit_length() for _, w, n in kinds) + 1
     _check_size(top + 1, bits)
     h = (bits + 3) // 4
@@ -655,7 +660,7 @@ def _keep_mixed(
     zero = big(0)
     done: Any = zero
     for f, v in enumerate(faces):
-        step = shift * (value(v) - min(low, 0))
+        step = shift * (values[f] - base_value)
         # the weight each kind's dice not yet placed may still show: the faces after this
         # one once the kind has placed its dice on it, and this one too before
         rests = [rest + (weights[v - lo] if 0 <= v - lo < len(weights) else 0)
@@ -669,18 +674,24 @@ def _keep_mixed(
             powers = [w**j for j in range(n + 1)]
             stride, base, rest = strides[t], n + 1, rests[t]
             new: dict[int, Any] = {}
-            reached: set[int] = set()
             closed: dict[tuple[int, int], int] = {}  # see below, by (m, room)
+            others = [(strides[u], other + 1, rests[u])
+                      for u, (_, _, other) in enumerate(kinds) if u != t]
             for state, poly in states.items():
-                a = state // stride % base
                 placed = placed_of[state]
-                room = keep - placed if placed < keep else 0
-                m = n - a  # this kind's dice not yet placed
+                room = keep - placed  # (a state with every kept die placed is finished)
+                m = n - state // stride % base  # this kind's dice not yet placed
                 row = binom[m]
                 # j of them on this face: fewer than ``room`` leave the state open...
-                for j in range(m + 1 if not room else min(m + 1, room)):
+                got = new.get(state)
+                if got is None:
+                    new[state] = poly
+                    placed_of[state] = placed
+                else:
+                    new[state] = got + poly
+                for j in range(1, m + 1 if m < room else room):
                     term = poly * (row[j] * powers[j])
-                    if step and j and room:
+                    if step:
                         term <<= step * j
                     key = state + j * stride
                     got = new.get(key)
@@ -689,49 +700,26 @@ def _keep_mixed(
                         placed_of[key] = placed + j
                     else:
                         new[key] = got + term
-                    if j >= room:
-                        reached.add(key)
-                if room and room <= m:
+                if room <= m:
                     # ...and ``room`` or more finish it, each keeping ``room`` of them: their
                     # ways summed at once, each kind's dice left showing the faces to come
-                    # (what _finish does to each such state, folded in closed form)
                     ways = closed.get((m, room), 0)
                     if not ways:
-                        ways = closed[m, room] = sum(row[j] * powers[j] * rest ** (m - j)
-                                                     for j in range(room, m + 1))
-                    for u, (_, _, other) in enumerate(kinds):
-                        if u != t:
-                            left = other - state // strides[u] % (other + 1)
-                            if left:
-                                ways *= rests[u] ** left
+                        for j in range(room, m + 1):
+                            ways += row[j] * powers[j] * rest ** (m - j)
+                        closed[m, room] = ways
+                    for other_stride, other_base, other_rest in others:
+                        left = other_base - 1 - state // other_stride % other_base
+                        if left:
+                            ways *= other_rest ** left
                     term = poly * ways
                     if step:
                         term <<= step * room
                     done += term
             states = new
-            if reached:
-                done += _finish(states, reached, kinds, rests, strides)
-        if keep == 0:  # (the state before any die is placed has them all)
-            done += _finish(states, set(states), kinds, later[f], strides)
     if not done:
         done = zero
     return shift_back, _unpack(done, h, top + 1)
-
-
-def _finish(states: dict[int, Any], finished: set[int], kinds: list[tuple[int, Counts, int]],
-            rests: list[int], strides: list[int]) -> Any:
-    """Take the ``finished`` states of :func:`_keep_mixed` (every kept die placed) out of
-    ``states``: the sum of their polynomials, each times the ways its dice not yet placed
-    can show the faces still open to them (``rests``: each kind's weight on those faces)."""
-    total: Any = 0
-    for state in finished:
-        poly = states.pop(state)
-        for (_, _, n), stride, rest in zip(kinds, strides, rests, strict=True):
-            a = state // stride % (n + 1)
-            if a < n:
-                poly *= rest ** (n - a)
-        total += poly
-    return total
 
 
 def _unsupported(node: Node, why: str = "") -> NoExactOdds:
@@ -1963,6 +1951,8 @@ def _small(node: Node, sizes: list[int], exact: bool) -> _Bound | None:
     if isinstance(node, Neg):
         a = _small(node.operand, sizes, exact)
         return None if a is None else (-a[1], -a[0], a[2], a[3])
+    if isinstance(node, RollGroup):
+        return _small_group(node, sizes)
     if isinstance(node, Func):
         name = node.name
         if name != "rem":
@@ -2036,6 +2026,38 @@ def _small_dice(node: Dice, sizes: list[int]) -> _Bound | None:
     if lo < -SMALL_MAGNITUDE or hi > SMALL_MAGNITUDE:
         return None
     return lo, hi, hi - lo + 1, 1
+
+
+SMALL_GROUP_DICE = 12
+SMALL_GROUP_FACES = 20
+SMALL_GROUP_STATES = 64
+
+
+def _small_group(node: RollGroup, sizes: list[int]) -> _Bound | None:
+    """Keeping from plain dice of a few kinds (``{4d6+3d8}kh4``): at most
+    ``SMALL_GROUP_DICE`` dice of at most ``SMALL_GROUP_FACES`` faces, whose kinds give
+    ``_keep_mixed`` at most ``SMALL_GROUP_STATES`` states (the product of each kind's dice
+    plus one). Its estimate is then at most 20 faces x 64 states x 18 steps of a 241-weight
+    polynomial of 56-bit slots, about 3e7 units: far inside the limits."""
+    if not node.dice_level or node.keep is None or node.success is not None:
+        return None
+    dice: dict[int, int] = {}  # dice by faces
+    for t in _terms(node.members[0]):
+        sizes[0] += 1
+        if (t.faces > SMALL_GROUP_FACES or t.reroll is not None or t.explode is not None
+                or t.keep is not None or t.select is not None or t.success is not None
+                or t.failure is not None or t.kind or t.minimum is not None
+                or t.maximum is not None or t.subtract):
+            return None
+        dice[t.faces] = dice.get(t.faces, 0) + t.count
+    n = sum(dice.values())
+    sizes[1] += n
+    sizes[2] += n
+    if (sizes[0] > SMALL_NODES or n > SMALL_GROUP_DICE or sizes[1] > SMALL_DICE
+            or math.prod(k + 1 for k in dice.values()) > SMALL_GROUP_STATES):
+        return None
+    hi = n * max(dice)
+    return 0, hi, hi + 1, 1
 
 
 # -- the cache -----------------------------------------------------------------------------
