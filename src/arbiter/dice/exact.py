@@ -1969,7 +1969,7 @@ def _small(node: Node, sizes: list[int], exact: bool) -> _Bound | None:
             return None
         most = max(-b[0], b[1]) + 1
         lo, hi, den = -most, most, a[3] * b[3]
-    elif isinstance(node, BinOp | Comparison):
+    else:  # BinOp | Comparison
         a, b = _small(node.left, sizes, exact), _small(node.right, sizes, exact)
         if a is None or b is None:
             return None
@@ -1994,8 +1994,6 @@ def _small(node: Node, sizes: list[int], exact: bool) -> _Bound | None:
             else:  # rounded: whole numbers
                 den = 1
             lo, hi = -most, most
-    else:
-        return None
     pairs = a[2] * b[2]
     if pairs > (SMALL_FRACTION_PAIRS if den > 1 or a[3] > 1 or b[3] > 1 else SMALL_PAIRS):
         return None
