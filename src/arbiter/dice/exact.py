@@ -49,13 +49,16 @@ from .ast import (
     Neg,
     Node,
     Num,
+    Points,
     RollGroup,
+    _run,
     children,
 )
 from .bounds import _interval, check_rolls, explosions_allowed, rerolls_allowed
 from .dialects import Dialect
+from .dialects import dialect as _dialect
 from .errors import DiceError, DiceEvalError, DistributionTooLarge, NoExactOdds
-from .parser import parse_uncached
+from .parser import modified_sum, parse_uncached
 from .roller import FUNCTIONS, RELATIONS, Value, _modulo, _remainder, _terms
 
 try:  # gmpy2 multiplies big integers with FFT: much faster for large pools
@@ -118,7 +121,11 @@ class Distribution:
 
     @classmethod
     def point(cls, value: int) -> Distribution:
-        return cls(value, [1])
+        dist: Distribution = _new(cls)
+        dist.lo = value
+        dist.counts = [1]
+        dist.denominator = 1
+        return dist
 
     @property
     def hi(self) -> int:
@@ -416,20 +423,29 @@ def _single_die(node: Dice) -> tuple[int, Counts]:
     """
     lo = node.lowest
     point = node.reroll
-    rerolls = rerolls_allowed(node) if point is not None else 0
+    # (how many faces the reroll matches: with none, no reroll; every one is refused
+    # before, by the parser or check_rolls)
+    m = node.count_matching(point) if point is not None else 0
     values = node.face_values() if node.kind else range(1, node.faces + 1)
     counts = [0] * (node.highest - lo + 1)
-    if point is None or not rerolls:
+    if point is None or not m:
         for v in values:
             counts[v - lo] = 1
         return lo, counts
     if node.reroll_once:
-        m = node.count_matching(point)
         stays, last = len(values) + m, m
     else:
         stays, last = 1, 0
-    for v in values:
-        counts[v - lo] = last if point.matches(v) else stays
+    if node.kind:
+        for v in values:
+            counts[v - lo] = last if point.matches(v) else stays
+        return lo, counts
+    # faces 1..F: each point matches a run of them (no call a face)
+    counts = [stays] * len(counts)
+    for p in point.points if isinstance(point, Points) else (point,):
+        r_lo, r_hi = _run(p, node.faces)
+        if r_hi >= r_lo:
+            counts[r_lo - 1 : r_hi] = [last] * (r_hi - r_lo + 1)
     return lo, counts
 
 
@@ -452,6 +468,21 @@ def _mapped(lo: int, counts: Counts, fn: Callable[[int], int]) -> tuple[int, Cou
             v = fn(lo + i)
             weights[v] = weights.get(v, 0) + c
     return _dense(weights)
+
+
+def _clamped(lo: int, counts: Counts, clamp: Callable[[int], int]) -> tuple[int, Counts]:
+    """The weights of ``clamp(outcome)`` for a die's minimum and maximum
+    (:meth:`~arbiter.dice.ast.Dice.clamp`), by slices: a clamp sends every outcome at or
+    below its lowest result there, every one at or above its highest there, and keeps
+    those between (``_mapped`` does the same a value at a time)."""
+    low, high = clamp(lo), clamp(lo + len(counts) - 1)
+    if low == high:
+        return low, [sum(counts)]
+    i, j = low - lo, high - lo  # (0 <= i < j < len(counts): see above)
+    out = counts[i : j + 1]
+    out[0] = sum(counts[: i + 1])
+    out[-1] = sum(counts[j:])
+    return low, out
 
 
 def _counting(node: Dice | RollGroup) -> Callable[[Any], int] | None:
@@ -754,7 +785,7 @@ def _dice(node: Dice) -> Distribution:
         assert node.explode is not None
         lo, base = _chain(lo, base, node.explode.matches, _same, _same, explosions)
     if clamps:
-        lo, base = _mapped(lo, base, clamp)
+        lo, base = _clamped(lo, base, clamp)
     if node.keep is not None:
         highest, keep = node.keep.kept_highest(n)
         k_lo, counts = _keep_values(lo, base, n, highest, keep, count or _same)
@@ -872,15 +903,23 @@ def _eval(node: Node, exact: bool = False) -> Exact:
         return _group(node, exact)
     if isinstance(node, Comparison):
         holds = RELATIONS[node.op]
-        left, right = _eval(node.left, exact), _eval(node.right, exact)
-        point = _point(right)
+        first, second = _eval(node.left, exact), _eval(node.right, exact)
+        point = _point(second)
         if point is not None:
             c = point
-            return _map(left, lambda v: int(holds(v, c)))
-        return _combine(left, right, lambda x, y: int(holds(x, y)))
+            return _map(first, lambda v: int(holds(v, c)))
+        return _combine(first, second, lambda x, y: int(holds(x, y)))
     assert isinstance(node, BinOp)
-    left, right = _eval(node.left, exact), _eval(node.right, exact)
     op = node.op
+    right: Exact
+    if (op == "+" or op == "-") and type(node.right) is Num:  # (1d20+5: the same weights)
+        left = _eval(node.left, exact)
+        if isinstance(left, Distribution):
+            add = node.right.value
+            return _shifted(left, add if op == "+" else -add)
+        right = Distribution.point(node.right.value)
+    else:
+        left, right = _eval(node.left, exact), _eval(node.right, exact)
     if op in ("+", "-"):
         if isinstance(left, Distribution) and isinstance(right, Distribution):
             return left + right if op == "+" else left - right
@@ -909,6 +948,15 @@ def _eval(node: Node, exact: bool = False) -> Exact:
     if k is not None:
         return _map(left, lambda v: fn(v, k))
     return _combine(left, right, fn)
+
+
+def _shifted(dist: Distribution, k: int) -> Distribution:
+    """``dist`` with ``k`` added to every outcome (its weights shared, never changed)."""
+    out: Distribution = _new(Distribution)
+    out.lo = dist.lo + k
+    out.counts = dist.counts
+    out.denominator = dist.denominator
+    return out
 
 
 def _negative(v: Value) -> Value:
@@ -1115,7 +1163,7 @@ def _one_die(node: Dice) -> tuple[int, Counts]:
         assert node.explode is not None
         lo, base = _chain(lo, base, node.explode.matches, _same, _same, explosions)
     if node.minimum is not None or node.maximum is not None:
-        lo, base = _mapped(lo, base, node.clamp)
+        lo, base = _clamped(lo, base, node.clamp)
     return lo, base
 
 
@@ -2232,8 +2280,17 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
         key = (dialect if isinstance(dialect, str) else dialect.name, expression)
     dist = _CACHE.get(key)
     if dist is None:
-        if isinstance(expression, str) and (dialect == "arbiter" or _quick_dialect(dialect)):
-            dist = quick(expression)
+        if isinstance(expression, str):
+            if dialect == "arbiter" or _quick_dialect(dialect):
+                dist = quick(expression)
+            if dist is None:
+                # a few dice with rerolls, minimums, maximums: inside every limit by the
+                # bounds of modified_sum (tests/dice/test_cold_paths.py), no estimate
+                tree = modified_sum(expression, _dialect(dialect))
+                if tree is not None:
+                    result = _eval(tree)
+                    assert isinstance(result, Distribution)
+                    dist = result
             if dist is not None:
                 _remember(key, dist)
                 return dist

@@ -1075,6 +1075,99 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
     return None
 
 
+# A sum of a few dice terms with bare reroll points, a minimum or a maximum, and numbers
+# (Roll20's 1d10r1r3, d20's 1d20mi10+5, d%+d%+d%, and d20's plain sums, which _simple_sum
+# leaves to the parser for d20's d%): read by one regular expression a term into the tree
+# the parser gives (each dialect's r and d% from its Dialect), at a few microseconds where
+# the parser's first run costs about 60 (issue 35). tests/dice/test_cold_paths.py checks
+# on a grid, in every dialect, that the trees are the parser's. The bounds keep every such
+# tree far inside every limit of the exact odds and the rolls (at most MODIFIED_TERMS
+# terms of MODIFIED_DICE dice of MODIFIED_FACES faces; a reroll until matches at most half
+# the faces, so that its budget is a few dozen rolls a die), so exact.distribution skips
+# the estimate for them (tested at the largest).
+_MODIFIED_TERM = re.compile(
+    r"([-+]?)(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
+    r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?|([0-9]{1,6}))",
+    re.ASCII | re.IGNORECASE,
+)
+_MODIFIED_REROLL = re.compile(r"(r[or]?)([0-9]+)", re.ASCII | re.IGNORECASE)
+_MODIFIED_LETTERS = str.maketrans("", "", "0123456789dDrRoOmMiInNaAxX%+-")
+MODIFIED_TERMS = 4
+MODIFIED_DICE = 10
+MODIFIED_FACES = 100
+
+
+def modified_sum(text: str, spec: Dialect) -> Node | None:
+    """The tree of a sum such as ``1d10r1r3`` or ``1d20mi10+2d6-1`` read in ``spec``, or
+    None when ``text`` is anything else (the parser then reads it)."""
+    if len(text) > limits.MAX_EXPRESSION_LENGTH or text.translate(_MODIFIED_LETTERS):
+        return None  # a character none of these sums has: the parser, at once
+    pos, end = 0, len(text)
+    node: Node | None = None
+    terms = 0
+    match = _MODIFIED_TERM.match
+    while pos < end:
+        m = match(text, pos)
+        if m is None:
+            return None
+        sign, n_text, f_text, rerolls, mi, low, ma, high, number = m.groups()
+        if (not sign) != (pos == 0):
+            return None
+        pos = m.end()
+        terms += 1
+        if terms > MODIFIED_TERMS:
+            return None
+        term: Node | None
+        if number is not None:
+            term = new_num(int(number))
+        else:
+            term = _modified_die(spec, int(n_text) if n_text is not None else 1, f_text,
+                                 rerolls, int(low) if mi is not None else None,
+                                 int(high) if ma is not None else None)
+            if term is None:
+                return None
+        node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
+    return node
+
+
+def _modified_die(spec: Dialect, count: int, f_text: str, rerolls: str,
+                  minimum: int | None, maximum: int | None) -> Dice | None:
+    """One term of :func:`modified_sum`, or None when it is past its bounds or one the
+    parser refuses."""
+    if not 1 <= count <= MODIFIED_DICE:
+        return None
+    if f_text == "%":
+        if rerolls or minimum is not None or maximum is not None:
+            return None
+        if spec.tens_percentile:
+            return new_dice(count, 10, kind="T")
+        return new_dice(count, 100, percentile=True)
+    faces = int(f_text)
+    if not 1 <= faces <= MODIFIED_FACES:
+        return None
+    reroll: Compare | Points | None = None
+    once = False
+    if rerolls:
+        points = []
+        marks = set()
+        matched = set()
+        for mark, value in _MODIFIED_REROLL.findall(rerolls):
+            marks.add(mark.lower())
+            v = int(value)
+            points.append(new_compare("=", v))
+            if 1 <= v <= faces:
+                matched.add(v)
+        if len(marks) > 1 or (len(points) > 1 and spec.written_order):
+            return None  # r and ro mixed, or two rerolls where modifiers apply in order
+        mark = marks.pop()
+        once = mark == "ro" or (mark == "r" and spec.reroll_once)
+        if not once and 2 * len(matched) > faces:
+            return None  # a reroll until with a long budget, or of every face (refused)
+        reroll = points[0] if len(points) == 1 else Points(tuple(points))
+    return new_dice(count, faces, reroll=reroll, reroll_once=once, minimum=minimum,
+                    maximum=maximum)
+
+
 def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
     """:func:`parse` without its cache, for callers that keep their own."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH:
@@ -1087,6 +1180,9 @@ def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
         node = _simple_sum(text)
         if node is not None:
             return node
+    node = modified_sum(text, spec)
+    if node is not None:
+        return node
     if spec.trailing_text:  # (Roll20 and d20: the dialects that read words after a roll)
         word = _advantage_word(text)
         if word is not None:
