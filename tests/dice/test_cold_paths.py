@@ -23,10 +23,12 @@ from arbiter.dice import (
     ForcedDice,
     RecordingDice,
     SeededDice,
+    dialects,
     distribution,
     exact,
     limits,
     parse,
+    parser,
     roll,
     roller,
 )
@@ -396,3 +398,79 @@ def test_the_biggest_small_expressions_are_far_inside_the_limits(text: str) -> N
 ])
 def test_what_is_small(text: str, is_small: bool) -> None:
     assert exact.small(parse(text)) is is_small
+
+
+# -- sums of dice with rerolls, minimums and maximums, read without the parser ---------------
+
+
+def modified_sums(seed: int, how_many: int) -> list[str]:
+    """Sums such as ``2d10r1R3mi2+d%-4``: past ``modified_sum``'s bounds now and then (five
+    terms, eleven dice, a d101, a reroll until of most faces), in either case."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(how_many):
+        parts = []
+        for i in range(rng.randint(1, 5)):
+            sign = "" if i == 0 else rng.choice("+-")
+            if rng.random() < 0.25:
+                parts.append(f"{sign}{rng.randint(0, 40)}")
+                continue
+            count = rng.choice(["", "1", "2", "3", "10", "11", "0"])
+            faces = rng.choice([1, 2, 3, 6, 10, 20, 100, 101, "%"])
+            top = 100 if faces == "%" else int(faces)
+            text = f"{sign}{count}{rng.choice('dD')}{faces}"
+            mark = rng.choice(["r", "ro", "rr", "R", "rO"])
+            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+                text += f"{mark if rng.random() < 0.9 else 'ro'}{rng.randint(0, top + 1)}"
+            if rng.random() < 0.3:
+                text += f"{rng.choice(['mi', 'min', 'MI'])}{rng.randint(-3, top + 2)}"
+            if rng.random() < 0.3:
+                text += f"{rng.choice(['ma', 'max', 'Max'])}{rng.randint(-3, top + 2)}"
+            parts.append(text)
+        out.append("".join(parts))
+    return out
+
+
+MODIFIED = [
+    ("1d10r1r3", "roll20"), ("1d20mi10+5", "d20"), ("d%+d%+d%", "d20"), ("d%+d%", "arbiter"),
+    ("1d6r1", "foundry"), ("2d6r1r2", "foundry"), ("3d6ro1ro2-1", "arbiter"),
+    ("1d20+5", "d20"), ("4d6rr1mi2ma5+2d8", "roll20"), ("1d2r1", "arbiter"),
+]
+
+
+@pytest.mark.parametrize("dialect", ["arbiter", "roll20", "foundry", "d20"])
+def test_modified_sums_are_the_parsers_trees(dialect: str) -> None:
+    """Whatever ``modified_sum`` reads, the parser proper reads the same tree (or the text
+    is past its bounds and left to it), ``check`` accepts far inside its limits, and the
+    distribution is the full path's."""
+    spec = dialects.dialect(dialect)
+    read = 0
+    texts = [t for t, d in MODIFIED if d == dialect] + modified_sums(hash(dialect) % 100, 400)
+    for text in texts:
+        tree = parser.modified_sum(text, spec)
+        if tree is None:
+            continue
+        read += 1
+        assert tree == parser._Parser(text, spec).parse(), text
+        assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10, text
+        exact.clear_cache()
+        assert distribution(text, dialect) == full_path(text, dialect), text
+    assert read >= 60
+
+
+def test_modified_sum_bounds() -> None:
+    """The biggest sum ``modified_sum`` reads (four terms of ten d100 rerolled on half
+    their faces) is far inside every limit; one more term, die or face, or a reroll until
+    of one face more, is left to the parser."""
+    half = "".join(f"r{v}" for v in range(1, 51))
+    third = "".join(f"r{v}" for v in range(1, 31))
+    biggest = "+".join([f"10d100{third}"] * 3 + [f"10d100{half}"])
+    tree = parser.modified_sum(biggest, dialects.ARBITER)
+    assert tree is not None
+    assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10
+    for past in ("+".join(["10d100r1"] * 5), f"11d100{half}", "1d101r1",
+                 f"10d100{half}r51"):
+        assert parser.modified_sum(past, dialects.ARBITER) is None, past
+    assert parser.modified_sum("1d6r1r2", dialects.FOUNDRY) is None  # written order
+    assert parser.modified_sum("1d6r1ro2", dialects.ARBITER) is None  # r and ro mixed
+    assert parser.modified_sum("1d20 + 5", dialects.ARBITER) is None  # spaces: the parser
