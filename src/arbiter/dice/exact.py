@@ -287,9 +287,12 @@ def _stride(counts: Counts) -> int:
     usual dense weights)."""
     if len(counts) < 2 or counts[1]:
         return 1 if len(counts) >= 2 else 0
-    first = next((i for i in range(2, len(counts)) if counts[i]), 0)
-    if first and not any(any(counts[r::first]) for r in range(1, first)):
-        return first  # the usual strided weights (tens dice): checked by slices, in C
+    first, size = 2, len(counts)
+    while first < size and not counts[first]:
+        first += 1
+    if first < size and sum(counts[::first]) == sum(counts):
+        return first  # the usual strided weights (tens dice): every weight on a multiple
+        # of the first place after 0 (weights are never negative), summed in C
     g = 0
     for i in range(1, len(counts)):
         if counts[i]:
@@ -316,7 +319,7 @@ def _convolve(a: Counts, b: Counts) -> Counts:
         part = _convolve(a[::g], b[::g])
         out[: len(part) * g : g] = part
         return out
-    if la * lb <= 256:
+    if la * lb <= 36:
         out = [0] * width
         for i, x in enumerate(a):
             if x:
@@ -324,6 +327,14 @@ def _convolve(a: Counts, b: Counts) -> Counts:
                     out[i + j] += x * y
         return out
     h = (bits + 7) // 8 * 2  # whole bytes, for _unpack
+    if width <= 64:  # packed by shifts, one product, cut by shifts (half a plain loop's time)
+        shift = 4 * h
+        pa = pb = 0
+        for c in reversed(a):
+            pa = (pa << shift) | c
+        for c in reversed(b):
+            pb = (pb << shift) | c
+        return _unpack(pa * pb, h, width)
     big = _int_type(width * bits)
     return _unpack(_pack(a, h, big) * _pack(b, h, big), h, width)
 
