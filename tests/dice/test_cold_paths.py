@@ -404,8 +404,9 @@ def test_what_is_small(text: str, is_small: bool) -> None:
 
 
 def modified_sums(seed: int, how_many: int) -> list[str]:
-    """Sums such as ``2d10r1R3mi2+d%-4``: past ``modified_sum``'s bounds now and then (five
-    terms, eleven dice, a d101, a reroll until of most faces), in either case."""
+    """Sums such as ``2d10r1R3mi2+d%-4`` or ``1d20cs>=19sd``: past ``modified_sum``'s bounds
+    now and then (five terms, eleven dice, a d101, a reroll until of most faces), in either
+    case."""
     rng = random.Random(seed)
     out = []
     for _ in range(how_many):
@@ -426,6 +427,14 @@ def modified_sums(seed: int, how_many: int) -> list[str]:
                 text += f"{rng.choice(['mi', 'min', 'MI'])}{rng.randint(-3, top + 2)}"
             if rng.random() < 0.3:
                 text += f"{rng.choice(['ma', 'max', 'Max'])}{rng.randint(-3, top + 2)}"
+            if rng.random() < 0.2:
+                text += rng.choice(["even", "odd", "EVEN"])
+            for mark in ("cs", "cf"):
+                if rng.random() < 0.25:
+                    op = rng.choice(["", "", ">=", "<=", ">", "<", "=", "=="])
+                    text += f"{mark}{op}{rng.randint(-2 if op else 0, top + 1)}"
+            if rng.random() < 0.2:
+                text += rng.choice(["s", "sd", "sa", "SD"])
             parts.append(text)
         out.append("".join(parts))
     return out
@@ -435,6 +444,8 @@ MODIFIED = [
     ("1d10r1r3", "roll20"), ("1d20mi10+5", "d20"), ("d%+d%+d%", "d20"), ("d%+d%", "arbiter"),
     ("1d6r1", "foundry"), ("2d6r1r2", "foundry"), ("3d6ro1ro2-1", "arbiter"),
     ("1d20+5", "d20"), ("4d6rr1mi2ma5+2d8", "roll20"), ("1d2r1", "arbiter"),
+    ("1d20cs>=19cf1+4d6sd", "arbiter"), ("1d20cs>19", "roll20"), ("6d6even", "foundry"),
+    ("6d6odd", "arbiter"), ("6d6even", "roll20"), ("2d20cs20", "foundry"),
 ]
 
 
@@ -445,7 +456,7 @@ def test_modified_sums_are_the_parsers_trees(dialect: str) -> None:
     distribution is the full path's."""
     spec = dialects.dialect(dialect)
     read = 0
-    texts = [t for t, d in MODIFIED if d == dialect] + modified_sums(hash(dialect) % 100, 400)
+    texts = [t for t, d in MODIFIED if d == dialect] + modified_sums(sum(map(ord, dialect)), 600)
     for text in texts:
         tree = parser.modified_sum(text, spec)
         if tree is None:

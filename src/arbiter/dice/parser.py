@@ -1087,11 +1087,14 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
 # the estimate for them (tested at the largest).
 _MODIFIED_TERM = re.compile(
     r"([-+]?)(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
-    r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?|([0-9]{1,6}))",
+    r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?(even|odd)?"
+    r"(?:cs(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?"
+    r"(?:cf(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?(sd|sa|s)?"
+    r"|([0-9]{1,6}))",
     re.ASCII | re.IGNORECASE,
 )
 _MODIFIED_REROLL = re.compile(r"(r[or]?)([0-9]+)", re.ASCII | re.IGNORECASE)
-_MODIFIED_LETTERS = str.maketrans("", "", "0123456789dDrRoOmMiInNaAxX%+-")
+_MODIFIED_LETTERS = str.maketrans("", "", "0123456789dDrRoOmMiInNaAxXeEvVcCsSfF<>=%+-")
 MODIFIED_TERMS = 4
 MODIFIED_DICE = 10
 MODIFIED_FACES = 100
@@ -1110,7 +1113,8 @@ def modified_sum(text: str, spec: Dialect) -> Node | None:
         m = match(text, pos)
         if m is None:
             return None
-        sign, n_text, f_text, rerolls, mi, low, ma, high, number = m.groups()
+        (sign, n_text, f_text, rerolls, mi, low, ma, high, parity, cs_op, cs_signed, cs_bare,
+         cf_op, cf_signed, cf_bare, sort, number) = m.groups()
         if (not sign) != (pos == 0):
             return None
         pos = m.end()
@@ -1126,6 +1130,11 @@ def modified_sum(text: str, spec: Dialect) -> Node | None:
                                  int(high) if ma is not None else None)
             if term is None:
                 return None
+            if parity or cs_op or cs_bare or cf_op or cf_bare or sort:
+                term = _marked(spec, term, parity, _mark(spec, cs_op, cs_signed, cs_bare),
+                               _mark(spec, cf_op, cf_signed, cf_bare), sort)
+                if term is None:
+                    return None
         node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
     return node
 
@@ -1166,6 +1175,39 @@ def _modified_die(spec: Dialect, count: int, f_text: str, rerolls: str,
         reroll = points[0] if len(points) == 1 else Points(tuple(points))
     return new_dice(count, faces, reroll=reroll, reroll_once=once, minimum=minimum,
                     maximum=maximum)
+
+
+def _mark(spec: Dialect, op: str | None, signed: str | None, bare: str | None
+          ) -> Compare | None:
+    """A critical point of :func:`modified_sum` (``cs>=19``, ``cf1``), as ``_point`` reads
+    it."""
+    if op is not None:
+        assert signed is not None
+        cmp = _COMPARE[op.lower()]
+        if spec.inclusive_points:
+            cmp = ">=" if cmp == ">" else "<=" if cmp == "<" else cmp
+        return new_compare(cmp, int(signed))
+    return new_compare("=", int(bare)) if bare is not None else None
+
+
+def _marked(spec: Dialect, die: Dice, parity: str | None, crit_success: Compare | None,
+            crit_failure: Compare | None, sort: str | None) -> Dice | None:
+    """``die`` counting its even or odd dice, with its critical marks and its order, where
+    ``spec`` reads them so (Foundry's ``cs`` and ``cf`` count dice: the parser reads
+    those)."""
+    if (crit_success is not None or crit_failure is not None) and spec.counting_cs:
+        return None
+    success = None
+    if parity is not None:
+        parity = parity.lower()
+        if parity not in _PEEKS[spec.name]:
+            return None
+        success = new_compare("even" if parity == "even" else "odd", 0)
+    order: SortOrder = "" if sort is None else "d" if sort.lower() == "sd" else "a"
+    return new_dice(die.count, die.faces, die.percentile, die.reroll, die.reroll_once,
+                    kind=die.kind, minimum=die.minimum, maximum=die.maximum,
+                    success=success, crit_success=crit_success, crit_failure=crit_failure,
+                    sort=order)
 
 
 def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
