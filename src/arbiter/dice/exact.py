@@ -434,10 +434,26 @@ def _single_die(node: Dice) -> tuple[int, Counts]:
     """
     lo = node.lowest
     point = node.reroll
-    # (how many faces the reroll matches: with none, no reroll; every one is refused
-    # before, by the parser or check_rolls)
+    if not node.kind:  # faces 1..F: each point matches a run of them (no call a face)
+        faces = node.faces
+        stand = [1] * faces  # 1: a face that stands, 0: one rerolled
+        if point is None:
+            return lo, stand
+        runs = []
+        for p in point.points if isinstance(point, Points) else (point,):
+            r_lo, r_hi = _run(p, faces)
+            if r_hi >= r_lo:
+                runs.append((r_lo, r_hi))
+                stand[r_lo - 1 : r_hi] = [0] * (r_hi - r_lo + 1)
+        m = faces - sum(stand)  # (every face matching is refused before: parser, check)
+        if not m or not node.reroll_once:
+            return lo, stand
+        counts = [faces + m] * faces
+        for r_lo, r_hi in runs:
+            counts[r_lo - 1 : r_hi] = [m] * (r_hi - r_lo + 1)
+        return lo, counts
     m = node.count_matching(point) if point is not None else 0
-    values = node.face_values() if node.kind else range(1, node.faces + 1)
+    values = node.face_values()
     counts = [0] * (node.highest - lo + 1)
     if point is None or not m:
         for v in values:
@@ -447,16 +463,8 @@ def _single_die(node: Dice) -> tuple[int, Counts]:
         stays, last = len(values) + m, m
     else:
         stays, last = 1, 0
-    if node.kind:
-        for v in values:
-            counts[v - lo] = last if point.matches(v) else stays
-        return lo, counts
-    # faces 1..F: each point matches a run of them (no call a face)
-    counts = [stays] * len(counts)
-    for p in point.points if isinstance(point, Points) else (point,):
-        r_lo, r_hi = _run(p, node.faces)
-        if r_hi >= r_lo:
-            counts[r_lo - 1 : r_hi] = [last] * (r_hi - r_lo + 1)
+    for v in values:
+        counts[v - lo] = last if point.matches(v) else stays
     return lo, counts
 
 
@@ -2292,8 +2300,9 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
     dist = _CACHE.get(key)
     if dist is None:
         if isinstance(expression, str):
-            if dialect == "arbiter" or _quick_dialect(dialect):
-                dist = quick(expression)
+            if dialect == "arbiter" or dialect == "roll20" or dialect == "foundry" or (
+                    isinstance(dialect, Dialect) and dialect.name in ("roll20", "foundry")):
+                dist = quick(expression)  # (d20 reads k3 and d% otherwise)
             if dist is None:
                 # a few dice with rerolls, minimums, maximums: inside every limit by the
                 # bounds of modified_sum (tests/dice/test_cold_paths.py), no estimate
@@ -2313,12 +2322,6 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
         dist = result
         _remember(key, dist)
     return dist
-
-
-def _quick_dialect(name: str | Dialect) -> bool:
-    """Whether ``name`` reads the quick sums as Arbiter does (d20 reads ``k3`` and ``d%``
-    otherwise)."""
-    return (name if isinstance(name, str) else name.name) in ("roll20", "foundry")
 
 
 def clear_cache() -> None:
