@@ -7,7 +7,7 @@ equal tree, whatever dialect the text was read in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 CompareOp = Literal["=", ">", ">=", "<", "<=", "even", "odd"]
 """The last two match even and odd faces (a success point only: ``6d6even``)."""
@@ -424,16 +424,24 @@ class Comment:
 
 Node = Num | Dice | Neg | Group | BinOp | Comparison | Func | RollGroup | Label | Comment
 
+# The classes that ``isinstance`` tests together, as tuples made once: ``A | B`` in a call
+# builds a union object each time, three times the cost of the test itself.
+WRAPPERS: Final = (Group, Label, Comment)
+"""Nodes that wrap one expression and leave its value as it is."""
+LEAVES: Final = (Num, Dice)
+PAIRS: Final = (BinOp, Comparison)
+"""Nodes with a left and a right operand."""
+
 
 def children(node: Node) -> tuple[Node, ...]:
     """The operands of a node, left to right."""
-    if isinstance(node, Num | Dice):
+    if isinstance(node, LEAVES):
         return ()
     if isinstance(node, Neg):
         return (node.operand,)
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return (node.inner,)
-    if isinstance(node, BinOp | Comparison):
+    if isinstance(node, PAIRS):
         return (node.left, node.right)
     if isinstance(node, Func):
         return node.args
@@ -458,7 +466,7 @@ def absorbs_comparison(node: Node) -> bool:
             return True
         if isinstance(node, Neg):
             node = node.operand
-        elif isinstance(node, BinOp | Comparison):
+        elif isinstance(node, PAIRS):
             node = node.right
         else:
             return False

@@ -37,8 +37,8 @@ from typing import Any
 
 from . import limits, pools
 from .ast import (
+    WRAPPERS,
     BinOp,
-    Comment,
     Compare,
     Comparison,
     Dice,
@@ -67,6 +67,7 @@ except ImportError:  # pragma: no cover - gmpy2 is a declared dependency
     _big = int
 
 Counts = list[int]
+_GROUP_OR_LABEL = (Group, Label)
 _new = object.__new__
 
 _GMP_BITS = 1 << 18
@@ -911,7 +912,7 @@ def _eval(node: Node, exact: bool = False) -> Exact:
         return Distribution.point(node.value)
     if isinstance(node, Dice):
         return _dice(node)
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return _eval(node.inner, exact)
     if isinstance(node, Neg):
         inner = _eval(node.operand, exact)
@@ -1014,7 +1015,7 @@ def _function(node: Func, exact: bool) -> Exact:
 
 
 def _number(node: Node) -> int | None:
-    while isinstance(node, Group | Label):
+    while isinstance(node, _GROUP_OR_LABEL):
         node = node.inner
     return node.value if isinstance(node, Num) else None
 
@@ -1026,7 +1027,7 @@ def _scale(node: Node) -> int | None:
         return 1
     if isinstance(node, Dice):
         return 1 if node.plain else None
-    if isinstance(node, Group | Label):
+    if isinstance(node, _GROUP_OR_LABEL):
         return _scale(node.inner)
     if isinstance(node, Neg):
         return _scale(node.operand)
@@ -1070,7 +1071,7 @@ def _scaled(node: Node, scale: int) -> dict[int, int]:
         assert isinstance(dist, Distribution)
         lo = dist.lo
         return {(lo + i) * scale: c for i, c in enumerate(dist.counts) if c}
-    if isinstance(node, Group | Label):
+    if isinstance(node, _GROUP_OR_LABEL):
         return _scaled(node.inner, scale)
     if isinstance(node, Neg):
         return {-v: c for v, c in _scaled(node.operand, scale).items()}
@@ -1522,7 +1523,7 @@ class _Estimate:
             return self.made(_Shape(node.value, node.value, 1, 0.0), node)
         if isinstance(node, Dice):
             return self.dice(node)
-        if isinstance(node, Group | Label | Comment):
+        if isinstance(node, WRAPPERS):
             return self.walk(node.inner, exact)
         if isinstance(node, Neg):
             a = self.walk(node.operand, exact)
@@ -2013,7 +2014,7 @@ def _small(node: Node, sizes: list[int], exact: bool) -> _Bound | None:
         return (v, v, 1, 1) if -SMALL_MAGNITUDE <= v <= SMALL_MAGNITUDE else None
     if isinstance(node, Dice):
         return _small_dice(node, sizes)
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return _small(node.inner, sizes, exact)
     if isinstance(node, Neg):
         a = _small(node.operand, sizes, exact)

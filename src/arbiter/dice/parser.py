@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from . import limits
 from .ast import (
+    PAIRS,
     ROUNDING,
     BinaryOp,
     BinOp,
@@ -1056,7 +1057,7 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
     if isinstance(node, Comment | Label):
         inner = _leading_d20(node.inner, keep)
         return None if inner is None else replace(node, inner=inner)
-    if isinstance(node, BinOp | Comparison):
+    if isinstance(node, PAIRS):
         left = _leading_d20(node.left, keep)
         return None if left is None else replace(node, left=left)
     if isinstance(node, Group):

@@ -11,8 +11,9 @@ from mypy_extensions import mypyc_attr
 
 from . import limits
 from .ast import (
+    PAIRS,
+    WRAPPERS,
     BinOp,
-    Comment,
     Compare,
     Comparison,
     Dice,
@@ -664,13 +665,13 @@ def _walk_budget(node: Node) -> int:
         return node.count if node.plain else -1
     if isinstance(node, Num):
         return 0
-    if isinstance(node, BinOp | Comparison):
+    if isinstance(node, PAIRS):
         left = _walk_budget(node.left)
         right = _walk_budget(node.right)
         return -1 if left < 0 or right < 0 else left + right
     if isinstance(node, Neg):
         return _walk_budget(node.operand)
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return _walk_budget(node.inner)
     if isinstance(node, Func):
         most = 0
@@ -712,7 +713,7 @@ def _walk(node: Node, roll: _Roll, many: _Many | None, rolls: list[list[int]],
         return _operation(op, exact)(a, b)
     if isinstance(node, Num):
         return node.value
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return _walk(node.inner, roll, many, rolls, exact)
     if isinstance(node, Neg):
         return -_walk(node.operand, roll, many, rolls, exact)
@@ -1536,9 +1537,9 @@ def _compile_total(node: Node, exact: bool = False) -> _Total:
     if isinstance(node, Neg):
         operand = _compile_total(node.operand, exact)
         return lambda roll, many: -operand(roll, many)
-    if isinstance(node, Group | Label | Comment):
+    if isinstance(node, WRAPPERS):
         return _compile_total(node.inner, exact)
-    if isinstance(node, BinOp | Comparison):
+    if isinstance(node, PAIRS):
         left, right = _compile_total(node.left, exact), _compile_total(node.right, exact)
         if isinstance(node, Comparison):
             holds = RELATIONS[node.op]
