@@ -9,11 +9,12 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from arbiter.dice import distribution
-from arbiter.dice.exact import _keep_mixed
+from arbiter.dice.exact import _keep_mixed, _keep_uniform
 
 Kind = tuple[int, list[int], int]  # lowest face, weight of each face, number of dice
 
@@ -64,3 +65,39 @@ def test_the_bench_pool_matches_its_listed_rolls() -> None:
     assert total == 6**4 * 8**3
     assert sum(rolls.values()) == total and sum(dist.probability(v) for v in rolls) == 1
     assert all(dist.probability(v) * total == ways for v, ways in rolls.items())
+
+
+@settings(max_examples=150, deadline=None)
+@given(sizes=st.lists(st.tuples(st.integers(1, 7), st.integers(1, 3)), min_size=1,
+                      max_size=4).filter(lambda ks: sum(n for _, n in ks) <= 6),
+       data=st.data())
+@example(sizes=[(6, 4), (8, 3)], data=None)
+def test_keeping_the_highest_plain_dice_has_the_ways_of_every_roll(
+        sizes: list[tuple[int, int]], data: st.DataObject | None) -> None:
+    """``_keep_uniform``: the state is how many dice are placed, whatever their sizes."""
+    total = sum(n for _, n in sizes)
+    keep = 4 if data is None else data.draw(st.integers(0, total))
+    lo, counts = _keep_uniform(sizes, keep)
+    got = {lo + i: c for i, c in enumerate(counts) if c}
+    kinds: list[Kind] = [(1, [1] * f, n) for f, n in sizes]
+    assert got == {v: c for v, c in every_roll(kinds, True, keep, 0).items() if c}
+
+
+def test_plain_dice_kept_highest_take_the_uniform_keep(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Plain dice kept from the top (or dropped from the bottom) take ``_keep_uniform``;
+    the lowest, weighted faces and counted dice take ``_keep_mixed``, each as every roll."""
+    from arbiter.dice import exact
+
+    calls: list[str] = []
+    uniform, mixed = exact._keep_uniform, exact._keep_mixed
+    monkeypatch.setattr(exact, "_keep_uniform",
+                        lambda *a: calls.append("uniform") or uniform(*a))
+    monkeypatch.setattr(exact, "_keep_mixed", lambda *a: calls.append("mixed") or mixed(*a))
+    for text, path in [("{4d6+3d8}kh4", "uniform"), ("{2d4+1d6}dl1", "uniform"),
+                       ("{4d6+3d8}kl4", "mixed"), ("{4d6r1+3d8}kh4", "mixed"),
+                       ("{4d6+3d8}>=5kh4", "mixed"), ("{2dF+1d6}kh2", "mixed")]:
+        exact.clear_cache()
+        calls.clear()
+        distribution(text)
+        assert calls == [path], text

@@ -661,6 +661,61 @@ def _keep(
     return 0, _unpack(state[n], h, top + 1)
 
 
+def _keep_uniform(kinds: list[tuple[int, int]], keep: int) -> tuple[int, Counts]:
+    """The sum of the ``keep`` highest of plain dice of several sizes, ``n`` dice of ``f``
+    faces for each ``(f, n)``, as (lowest total, ways of each total).
+
+    Going down the faces, a plain die not yet placed shows the face or one below it alike
+    whatever its size (each face weighs 1), so the dice of every size at least the face
+    are alike there: a state is how many dice are placed, not how many of each kind
+    (``_keep_mixed``'s states, the product of each kind's dice plus one: 32 for
+    ``{1d4+1d6+1d8+1d10+1d12}kh2``, 3 here). A state that places its last kept die is
+    finished at once: the dice not placed show a lower face, each its size's way.
+    """
+    if keep == 0:  # the sum of no dice, in every way the dice can show
+        return 0, [math.prod(f**n for f, n in kinds)]
+    top_face = max(f for f, _ in kinds)
+    bits = math.prod(f**n for f, n in kinds).bit_length() + 1
+    h = (bits + 7) // 8 * 2  # whole bytes a weight, for _unpack
+    shift = 4 * h
+    top = keep * top_face
+    big = _big if (top + 1) * shift > _KEEP_GMP_BITS else int
+    joining: dict[int, int] = {}  # dice of each size
+    for f, n in kinds:
+        joining[f] = joining.get(f, 0) + n
+    waiting = math.prod(f**n for f, n in joining.items())  # ways of the dice below the face
+    states: list[Any] = [big(1)] + [0] * (keep - 1)  # by dice placed
+    rows: dict[int, list[int]] = {}  # Pascal's triangle, by row
+    done: Any = big(0)
+    active = 0  # dice whose size is at least the face
+    for v in range(top_face, 0, -1):
+        n_here = joining.get(v, 0)
+        if n_here:
+            active += n_here
+            waiting //= v**n_here
+        new: list[Any] = [0] * keep
+        step = shift * v
+        for placed, poly in enumerate(states):
+            if not poly:
+                continue
+            u = active - placed  # dice that may show this face or a lower one
+            room = keep - placed
+            row = rows.get(u)
+            if row is None:
+                row = rows[u] = [math.comb(u, j) for j in range(u + 1)]
+            new[placed] += poly
+            for j in range(1, min(u, room - 1) + 1):  # fewer than room here: still open
+                new[placed + j] += (poly * row[j]) << (step * j)
+            if u >= room:  # room or more here: finished, the rest below this face
+                below = v - 1
+                ways = 0
+                for j in range(room, u + 1):
+                    ways += row[j] * below ** (u - j)
+                done += (poly * (ways * waiting)) << (step * room)
+        states = new
+    return 0, _unpack(done, h, top + 1)
+
+
 def _keep_mixed(
     kinds: list[tuple[int, Counts, int]], highest: bool, keep: int, value: Callable[[int], int]
 ) -> tuple[int, Counts]:
@@ -1251,7 +1306,11 @@ def _mixed_keep(node: RollGroup, terms: list[Dice]) -> Distribution:
         return Distribution.point(0)
     highest, keep = node.keep.kept_highest(total)
     count = _counting(node)
-    k_lo, counts = _keep_mixed(kinds, highest, keep, count or _same)
+    if highest and count is None and all(lo == 1 and weights.count(1) == len(weights)
+                                         for lo, weights, _ in kinds):
+        k_lo, counts = _keep_uniform([(len(weights), n) for _, weights, n in kinds], keep)
+    else:
+        k_lo, counts = _keep_mixed(kinds, highest, keep, count or _same)
     return Distribution(k_lo, counts)
 
 
