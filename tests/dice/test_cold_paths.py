@@ -400,88 +400,136 @@ def test_what_is_small(text: str, is_small: bool) -> None:
     assert exact.small(parse(text)) is is_small
 
 
-# -- sums of dice with rerolls, minimums and maximums, read without the parser ---------------
+# -- short expressions read without the parser (quick_tree) ----------------------------------
 
 
-def modified_sums(seed: int, how_many: int) -> list[str]:
-    """Sums such as ``2d10r1R3mi2+d%-4`` or ``1d20cs>=19sd``: past ``modified_sum``'s bounds
-    now and then (five terms, eleven dice, a d101, a reroll until of most faces), in either
-    case."""
+def _die_term(rng: random.Random) -> str:
+    count = rng.choice(["", "1", "2", "3", "10", "11", "0"])
+    faces = rng.choice([1, 2, 3, 6, 10, 20, 100, 101, "%"])
+    top = 100 if faces == "%" else int(faces)
+    text = f"{count}{rng.choice('dD')}{faces}"
+    mark = rng.choice(["r", "ro", "rr", "R", "rO"])
+    for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+        text += f"{mark if rng.random() < 0.9 else 'ro'}{rng.randint(0, top + 1)}"
+    if rng.random() < 0.3:
+        text += f"{rng.choice(['mi', 'min', 'MI'])}{rng.randint(-3, top + 2)}"
+    if rng.random() < 0.3:
+        text += f"{rng.choice(['ma', 'max', 'Max'])}{rng.randint(-3, top + 2)}"
+    if rng.random() < 0.2:
+        text += rng.choice(["even", "odd", "EVEN"])
+    for crit in ("cs", "cf"):
+        if rng.random() < 0.25:
+            op = rng.choice(["", "", ">=", "<=", ">", "<", "=", "=="])
+            text += f"{crit}{op}{rng.randint(-2 if op else 0, top + 1)}"
+    if rng.random() < 0.2:
+        text += rng.choice(["s", "sd", "sa", "SD"])
+    return text
+
+
+def _quick_sum(rng: random.Random, depth: int) -> str:
+    parts = []
+    for i in range(rng.randint(1, 4 if depth == 0 else 2)):
+        sign = "" if i == 0 else rng.choice("+-")
+        roll = rng.random()
+        if roll < 0.2:
+            text = str(rng.randint(0, 40))
+        elif roll < 0.3 and depth < 2:
+            name = rng.choice(["floor", "ceil", "round", "trunc", "abs", "rem", "FLOOR"])
+            inner = _quick_sum(rng, depth + 1)
+            if name == "rem":
+                inner += "," + _quick_sum(rng, depth + 1)
+            text = f"{name}({inner})"
+        elif roll < 0.35 and depth < 2:
+            text = f"({_quick_sum(rng, depth + 1)})"
+        else:
+            text = _die_term(rng)
+        while rng.random() < 0.2:
+            text += rng.choice(["*", "/", "%", "//", "/^"]) + rng.choice(
+                [str(rng.randint(0, 9)), _die_term(rng)])
+        parts.append(sign + text)
+    return "".join(parts)
+
+
+def quick_texts(seed: int, how_many: int) -> list[str]:
+    """Expressions such as ``2d10r1R3mi2+d%-4``, ``floor(1d20cs>=19/2)%3`` or
+    ``3d6+1>=2d8``: past ``quick_tree``'s bounds now and then (five terms, eleven dice, a
+    d101, a reroll until of most faces, ``//``), in either case."""
     rng = random.Random(seed)
     out = []
     for _ in range(how_many):
-        parts = []
-        for i in range(rng.randint(1, 5)):
-            sign = "" if i == 0 else rng.choice("+-")
-            if rng.random() < 0.25:
-                parts.append(f"{sign}{rng.randint(0, 40)}")
-                continue
-            count = rng.choice(["", "1", "2", "3", "10", "11", "0"])
-            faces = rng.choice([1, 2, 3, 6, 10, 20, 100, 101, "%"])
-            top = 100 if faces == "%" else int(faces)
-            text = f"{sign}{count}{rng.choice('dD')}{faces}"
-            mark = rng.choice(["r", "ro", "rr", "R", "rO"])
-            for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
-                text += f"{mark if rng.random() < 0.9 else 'ro'}{rng.randint(0, top + 1)}"
-            if rng.random() < 0.3:
-                text += f"{rng.choice(['mi', 'min', 'MI'])}{rng.randint(-3, top + 2)}"
-            if rng.random() < 0.3:
-                text += f"{rng.choice(['ma', 'max', 'Max'])}{rng.randint(-3, top + 2)}"
-            if rng.random() < 0.2:
-                text += rng.choice(["even", "odd", "EVEN"])
-            for mark in ("cs", "cf"):
-                if rng.random() < 0.25:
-                    op = rng.choice(["", "", ">=", "<=", ">", "<", "=", "=="])
-                    text += f"{mark}{op}{rng.randint(-2 if op else 0, top + 1)}"
-            if rng.random() < 0.2:
-                text += rng.choice(["s", "sd", "sa", "SD"])
-            parts.append(text)
-        out.append("".join(parts))
+        text = _quick_sum(rng, 0)
+        if rng.random() < 0.25:
+            text += rng.choice([">=", "<=", ">", "<", "=", "==", "<>"]) + _quick_sum(rng, 1)
+        out.append(text)
     return out
 
 
-MODIFIED = [
+QUICK = [
     ("1d10r1r3", "roll20"), ("1d20mi10+5", "d20"), ("d%+d%+d%", "d20"), ("d%+d%", "arbiter"),
     ("1d6r1", "foundry"), ("2d6r1r2", "foundry"), ("3d6ro1ro2-1", "arbiter"),
     ("1d20+5", "d20"), ("4d6rr1mi2ma5+2d8", "roll20"), ("1d2r1", "arbiter"),
     ("1d20cs>=19cf1+4d6sd", "arbiter"), ("1d20cs>19", "roll20"), ("6d6even", "foundry"),
     ("6d6odd", "arbiter"), ("6d6even", "roll20"), ("2d20cs20", "foundry"),
+    ("2d20%7", "arbiter"), ("2d20%7", "roll20"), ("rem(2d6-9,4)", "arbiter"),
+    ("floor(3d6/2)+ceil(2d8/3)", "arbiter"), ("1d20/2+1d6/3", "d20"), ("1d20/2", "roll20"),
+    ("1d20+5>=2d6+8", "arbiter"), ("1d20+5>2d6", "roll20"), ("3d6>=10", "d20"),
+    ("3d6>=10", "arbiter"), ("(1d6+2)*3", "foundry"), ("1d6-1%4", "roll20"),
 ]
 
 
 @pytest.mark.parametrize("dialect", ["arbiter", "roll20", "foundry", "d20"])
-def test_modified_sums_are_the_parsers_trees(dialect: str) -> None:
-    """Whatever ``modified_sum`` reads, the parser proper reads the same tree (or the text
-    is past its bounds and left to it), ``check`` accepts far inside its limits, and the
-    distribution is the full path's."""
+def test_quick_trees_are_the_parsers(dialect: str) -> None:
+    """Whatever ``quick_tree`` reads, the parser proper reads the same tree (or the text is
+    past its bounds and left to it); the distribution is the full path's, and a plain sum
+    (which skips the estimate) is accepted by ``check`` far inside its limits."""
     spec = dialects.dialect(dialect)
-    read = 0
-    texts = [t for t, d in MODIFIED if d == dialect] + modified_sums(sum(map(ord, dialect)), 600)
+    read = plain_sums_read = 0
+    texts = [t for t, d in QUICK if d == dialect] + quick_texts(sum(map(ord, dialect)), 1500)
     for text in texts:
-        tree = parser.modified_sum(text, spec)
-        if tree is None:
+        try:
+            expected = parser._Parser(text, spec).parse()
+        except DiceError:
+            assert parser.quick_tree(text, spec) is None, text
             continue
+        got = parser.quick_tree(text, spec)
+        if got is None:
+            continue
+        tree, plain = got
         read += 1
-        assert tree == parser._Parser(text, spec).parse(), text
-        assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10, text
+        assert tree == expected, text
+        if plain:
+            plain_sums_read += 1
+            assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10, text
         exact.clear_cache()
-        assert distribution(text, dialect) == full_path(text, dialect), text
-    assert read >= 60
+        try:
+            want = full_path(text, dialect)
+        except DiceError as err:
+            with pytest.raises(type(err)):
+                distribution(text, dialect)
+            continue
+        assert distribution(text, dialect) == want, text
+    assert read >= 100 and plain_sums_read >= 50, (read, plain_sums_read)
 
 
-def test_modified_sum_bounds() -> None:
-    """The biggest sum ``modified_sum`` reads (four terms of ten d100 rerolled on half
+def test_quick_tree_bounds() -> None:
+    """The biggest plain sum ``quick_tree`` reads (four terms of ten d100 rerolled on half
     their faces) is far inside every limit; one more term, die or face, or a reroll until
-    of one face more, is left to the parser."""
+    of one face more, is left to the parser or checked."""
     half = "".join(f"r{v}" for v in range(1, 51))
     third = "".join(f"r{v}" for v in range(1, 31))
     biggest = "+".join([f"10d100{third}"] * 3 + [f"10d100{half}"])
-    tree = parser.modified_sum(biggest, dialects.ARBITER)
-    assert tree is not None
-    assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10
-    for past in ("+".join(["10d100r1"] * 5), f"11d100{half}", "1d101r1",
-                 f"10d100{half}r51"):
-        assert parser.modified_sum(past, dialects.ARBITER) is None, past
-    assert parser.modified_sum("1d6r1r2", dialects.FOUNDRY) is None  # written order
-    assert parser.modified_sum("1d6r1ro2", dialects.ARBITER) is None  # r and ro mixed
-    assert parser.modified_sum("1d20 + 5", dialects.ARBITER) is None  # spaces: the parser
+    read = parser.quick_tree(biggest, dialects.ARBITER)
+    assert read is not None and read[1]
+    assert exact.check(read[0]) <= limits.MAX_EXACT_WORK // 10
+    five = parser.quick_tree("+".join(["10d100r1"] * 5), dialects.ARBITER)
+    assert five is not None and not five[1]  # read, but checked
+    for past in (f"11d100{half}", "1d101r1", f"10d100{half}r51"):
+        assert parser.quick_tree(past, dialects.ARBITER) is None, past
+    assert parser.quick_tree("1d6r1r2", dialects.FOUNDRY) is None  # written order
+    assert parser.quick_tree("1d6r1ro2", dialects.ARBITER) is None  # r and ro mixed
+    assert parser.quick_tree("1d20 + 5", dialects.ARBITER) is None  # spaces: the parser
+    assert parser.quick_tree("3d6>=10", dialects.ARBITER) is None  # a success count
+    product = parser.quick_tree("10d100*10d100*10d100", dialects.ARBITER)
+    assert product is not None and not product[1]
+    with pytest.raises(DiceError):  # checked as the parser's tree is
+        distribution("10d100*10d100*10d100")

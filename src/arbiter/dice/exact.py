@@ -58,7 +58,7 @@ from .bounds import _interval, check_rolls, explosions_allowed, rerolls_allowed
 from .dialects import Dialect
 from .dialects import dialect as _dialect
 from .errors import DiceError, DiceEvalError, DistributionTooLarge, NoExactOdds
-from .parser import modified_sum, parse_uncached
+from .parser import parse_uncached, quick_tree
 from .roller import FUNCTIONS, RELATIONS, Value, _modulo, _remainder, _terms
 
 try:  # gmpy2 multiplies big integers with FFT: much faster for large pools
@@ -2364,10 +2364,13 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
                     isinstance(dialect, Dialect) and dialect.name in ("roll20", "foundry")):
                 dist = quick(expression)  # (d20 reads k3 and d% otherwise)
             if dist is None:
-                # a few dice with rerolls, minimums, maximums: inside every limit by the
-                # bounds of modified_sum (tests/dice/test_cold_paths.py), no estimate
-                tree = modified_sum(expression, _dialect(dialect))
-                if tree is not None:
+                # a short expression read without the parser (quick_tree); a plain sum
+                # inside its bounds needs no estimate (tests/dice/test_cold_paths.py)
+                read = quick_tree(expression, _dialect(dialect))
+                if read is not None:
+                    tree, plain = read
+                    if not plain and not small(tree):
+                        check(tree)
                     result = _eval(tree)
                     assert isinstance(result, Distribution)
                     dist = result

@@ -1076,40 +1076,77 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
     return None
 
 
-# A sum of a few dice terms with bare reroll points, a minimum or a maximum, and numbers
-# (Roll20's 1d10r1r3, d20's 1d20mi10+5, d%+d%+d%, and d20's plain sums, which _simple_sum
-# leaves to the parser for d20's d%): read by one regular expression a term into the tree
-# the parser gives (each dialect's r and d% from its Dialect), at a few microseconds where
-# the parser's first run costs about 60 (issue 35). tests/dice/test_cold_paths.py checks
-# on a grid, in every dialect, that the trees are the parser's. The bounds keep every such
-# tree far inside every limit of the exact odds and the rolls (at most MODIFIED_TERMS
-# terms of MODIFIED_DICE dice of MODIFIED_FACES faces; a reroll until matches at most half
-# the faces, so that its budget is a few dozen rolls a die), so exact.distribution skips
-# the estimate for them (tested at the largest).
-_MODIFIED_TERM = re.compile(
-    r"([-+]?)(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
+# Short expressions of a few dice terms with bare reroll points, a minimum or a maximum,
+# even or odd counts, critical marks and sort orders, and numbers, joined by + - * / %,
+# rounding functions, rem() and one comparison (Roll20's 1d10r1r3, d20's 1d20mi10+5 and
+# 1d20/2+1d6/3, 2d20%7, rem(2d6-9,4), 1d20+5>=2d6+8, and d20's plain sums, which
+# _simple_sum leaves to the parser for d20's d%): read a term at a time by one regular
+# expression into the tree the parser gives, by the same rules (each dialect's r, d%, /
+# and % from its Dialect), at a few tens of microseconds where the parser's first run in a
+# process costs about 60-100 (issue 35). Anything else (spaces, labels, groups, unary
+# signs, explosions, keeps, a comparison a success count could take...) is left to the
+# parser. tests/dice/test_cold_paths.py checks on random expressions, in every dialect,
+# that the trees are the parser's.
+#
+# A plain sum of at most MODIFIED_TERMS terms of at most MODIFIED_DICE dice of at most
+# MODIFIED_FACES faces (a reroll until matching at most half the faces, so that its
+# budget is a few dozen rolls a die) is far inside every limit of the exact odds and the
+# rolls, so exact.distribution skips the estimate for it (tested at the largest); any
+# other tree is checked as the parser's would be.
+_MODIFIED_TERM_TEXT = (
+    r"(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
     r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?(even|odd)?"
     r"(?:cs(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?"
     r"(?:cf(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?(sd|sa|s)?"
-    r"|([0-9]{1,6}))",
-    re.ASCII | re.IGNORECASE,
+    r"|([0-9]{1,6}))"
 )
+_MODIFIED_TERM = re.compile(_MODIFIED_TERM_TEXT, re.ASCII | re.IGNORECASE)
+_MODIFIED_SIGNED_TERM = re.compile(r"([-+]?)" + _MODIFIED_TERM_TEXT, re.ASCII | re.IGNORECASE)
+"""A term and the sign before it, for a plain sum read in one loop."""
+_MODIFIED_FUNC = re.compile(r"(floor|ceil|round|trunc|abs|rem)\(", re.ASCII | re.IGNORECASE)
+_MODIFIED_RELATION = re.compile(r">=|<=|<>|==|>|<|=")
 _MODIFIED_REROLL = re.compile(r"(r[or]?)([0-9]+)", re.ASCII | re.IGNORECASE)
-_MODIFIED_LETTERS = str.maketrans("", "", "0123456789dDrRoOmMiInNaAxXeEvVcCsSfF<>=%+-")
+_MODIFIED_LETTERS = str.maketrans(
+    "", "", "0123456789dDrRoOmMiInNaAxXeEvVcCsSfFlLuUtTbB<>=%+-*/(),"
+)
 MODIFIED_TERMS = 4
 MODIFIED_DICE = 10
 MODIFIED_FACES = 100
 
 
-def modified_sum(text: str, spec: Dialect) -> Node | None:
-    """The tree of a sum such as ``1d10r1r3`` or ``1d20mi10+2d6-1`` read in ``spec``, or
-    None when ``text`` is anything else (the parser then reads it)."""
+class _NotQuick(Exception):
+    """The text is not one :func:`quick_tree` reads: the parser reads it."""
+
+
+def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
+    """The tree of a short expression such as ``1d10r1r3``, ``2d20%7`` or
+    ``1d20+5>=2d6+8`` read in ``spec``, and whether it is a plain sum inside the bounds
+    above; or None when ``text`` is anything else (the parser then reads it)."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH or text.translate(_MODIFIED_LETTERS):
-        return None  # a character none of these sums has: the parser, at once
+        return None  # a character none of these has: the parser, at once
+    flat = _flat_sum(text, spec)  # (the usual case, read in one loop: a third quicker)
+    if flat is not None:
+        return flat
+    reader = _QuickReader(text, spec)
+    try:
+        node = reader.relation()
+    except _NotQuick:
+        return None
+    if reader.pos != len(text):
+        return None
+    if spec.rounding and reader.bare_division:
+        node = Func("floor" if spec.rounding == "floor" else "trunc", (node,))
+    plain = reader.plain and reader.terms <= MODIFIED_TERMS
+    return node, plain
+
+
+def _flat_sum(text: str, spec: Dialect) -> tuple[Node, bool] | None:
+    """:func:`quick_tree` for a plain sum of at most ``MODIFIED_TERMS`` terms, read in one
+    loop; None for anything else (the reader then tries it)."""
     pos, end = 0, len(text)
     node: Node | None = None
     terms = 0
-    match = _MODIFIED_TERM.match
+    match = _MODIFIED_SIGNED_TERM.match
     while pos < end:
         m = match(text, pos)
         if m is None:
@@ -1129,15 +1166,145 @@ def modified_sum(text: str, spec: Dialect) -> Node | None:
             term = _modified_die(spec, int(n_text) if n_text is not None else 1, f_text,
                                  rerolls, int(low) if mi is not None else None,
                                  int(high) if ma is not None else None)
-            if term is None:
-                return None
-            if parity or cs_op or cs_bare or cf_op or cf_bare or sort:
+            if term is not None and (parity or cs_op or cs_bare or cf_op or cf_bare or sort):
                 term = _marked(spec, term, parity, _mark(spec, cs_op, cs_signed, cs_bare),
                                _mark(spec, cf_op, cf_signed, cf_bare), sort)
-                if term is None:
-                    return None
+            if term is None:
+                return None
         node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
-    return node
+    return None if node is None else (node, True)
+
+
+class _QuickReader:
+    """:func:`quick_tree`'s reader: the parser's grammar for the shapes it reads, raising
+    :class:`_NotQuick` wherever the text is another."""
+
+    __slots__ = ("bare_division", "depth", "plain", "pos", "rounding", "spec", "terms", "text")
+
+    def __init__(self, text: str, spec: Dialect) -> None:
+        self.text = text
+        self.spec = spec
+        self.pos = 0
+        self.terms = 0
+        self.depth = 0
+        self.rounding = 0
+        self.bare_division = False
+        self.plain = True  # only + and - of dice and numbers so far
+
+    def relation(self) -> Node:
+        left = self.sum()
+        m = _MODIFIED_RELATION.match(self.text, self.pos)
+        if m is None:
+            return left
+        self.plain = False
+        self.pos = m.end()
+        op = _RELATION[m.group(0)]
+        if self.spec.inclusive_points:
+            op = ">=" if op == ">" else "<=" if op == "<" else op
+        if op != "<>" and absorbs_comparison(left):
+            left = Group(left)
+        right = self.sum()
+        if _MODIFIED_RELATION.match(self.text, self.pos) is not None:
+            raise _NotQuick  # chained: the parser says what is wrong
+        return Comparison(op, left, right)
+
+    def sum(self) -> Node:
+        node = self.product()
+        text = self.text
+        while self.pos < len(text) and text[self.pos] in "+-":
+            op: BinaryOp = "+" if text[self.pos] == "+" else "-"
+            self.pos += 1
+            node = new_binop(op, node, self.product())
+        return node
+
+    def product(self) -> Node:
+        node = self.atom()
+        text = self.text
+        while self.pos < len(text) and text[self.pos] in "*/%":
+            op = text[self.pos]
+            if text[self.pos + 1 : self.pos + 2] in ("*", "/", "^"):
+                raise _NotQuick  # ** and // (d20's), /^ (rounding up): the parser
+            self.pos += 1
+            self.plain = False
+            right = self.atom()
+            if op == "/":
+                if self.rounding == 0:
+                    self.bare_division = True
+                node = new_binop("/", node, right)
+            elif op == "%":
+                if self.spec.js_remainder and not (never_negative(node)
+                                                   and never_negative(right)):
+                    node = Func("rem", (node, right))
+                else:
+                    node = new_binop("%", node, right)
+            else:
+                node = new_binop("*", node, right)
+        return node
+
+    def atom(self) -> Node:
+        text, pos = self.text, self.pos
+        if pos >= len(text):
+            raise _NotQuick
+        if text[pos] == "(":
+            if self.spec.sets:
+                raise _NotQuick  # d20's sets
+            self.pos += 1
+            self._enter()
+            inner = self.relation()
+            self._expect(")")
+            self.depth -= 1
+            return new_group(inner)
+        f = _MODIFIED_FUNC.match(text, pos)
+        if f is not None:
+            return self.function(f.group(1).lower(), f.end())
+        m = _MODIFIED_TERM.match(text, pos)
+        if m is None:
+            raise _NotQuick
+        self.pos = m.end()
+        self.terms += 1
+        if self.terms > limits.MAX_TERMS:
+            raise _NotQuick
+        (n_text, f_text, rerolls, mi, low, ma, high, parity, cs_op, cs_signed, cs_bare,
+         cf_op, cf_signed, cf_bare, sort, number) = m.groups()
+        if number is not None:
+            return new_num(int(number))
+        if self.pos < len(text) and text[self.pos] in "<>=" and not self.spec.compares_totals:
+            raise _NotQuick  # a comparison right after dice counts them: the parser
+        term = _modified_die(self.spec, int(n_text) if n_text is not None else 1, f_text,
+                             rerolls, int(low) if mi is not None else None,
+                             int(high) if ma is not None else None)
+        if term is not None and (parity or cs_op or cs_bare or cf_op or cf_bare or sort):
+            term = _marked(self.spec, term, parity, _mark(self.spec, cs_op, cs_signed, cs_bare),
+                           _mark(self.spec, cf_op, cf_signed, cf_bare), sort)
+        if term is None:
+            raise _NotQuick
+        return term
+
+    def function(self, name: str, at: int) -> Node:
+        self.pos = at
+        self.plain = False
+        self._enter()
+        rounding = name in ROUNDING
+        self.rounding += rounding
+        args = [self.relation()]
+        if name == "rem":
+            self._expect(",")
+            args.append(self.relation())
+        self.rounding -= rounding
+        self._expect(")")
+        self.depth -= 1
+        fname: FuncName = name  # type: ignore[assignment]
+        return Func(fname, tuple(args))
+
+    def _expect(self, char: str) -> None:
+        if self.text[self.pos : self.pos + 1] != char:
+            raise _NotQuick
+        self.pos += 1
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > limits.MAX_DEPTH:
+            raise _NotQuick
 
 
 def _modified_die(spec: Dialect, count: int, f_text: str, rerolls: str,
@@ -1223,9 +1390,9 @@ def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
         node = _simple_sum(text)
         if node is not None:
             return node
-    node = modified_sum(text, spec)
-    if node is not None:
-        return node
+    quick = quick_tree(text, spec)
+    if quick is not None:
+        return quick[0]
     if spec.trailing_text:  # (Roll20 and d20: the dialects that read words after a roll)
         word = _advantage_word(text)
         if word is not None:
