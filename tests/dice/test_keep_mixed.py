@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -91,9 +93,14 @@ def test_plain_dice_kept_highest_take_the_uniform_keep(
 
     calls: list[str] = []
     uniform, mixed = exact._keep_uniform, exact._keep_mixed
-    monkeypatch.setattr(exact, "_keep_uniform",
-                        lambda *a: calls.append("uniform") or uniform(*a))
-    monkeypatch.setattr(exact, "_keep_mixed", lambda *a: calls.append("mixed") or mixed(*a))
+    def counted(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
+            calls.append(name)
+            return fn(*args)
+        return call
+
+    monkeypatch.setattr(exact, "_keep_uniform", counted("uniform", uniform))
+    monkeypatch.setattr(exact, "_keep_mixed", counted("mixed", mixed))
     for text, path in [("{4d6+3d8}kh4", "uniform"), ("{2d4+1d6}dl1", "uniform"),
                        ("{4d6+3d8}kl4", "mixed"), ("{4d6r1+3d8}kh4", "mixed"),
                        ("{4d6+3d8}>=5kh4", "mixed"), ("{2dF+1d6}kh2", "mixed")]:

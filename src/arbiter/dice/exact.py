@@ -945,7 +945,8 @@ def _point(x: Exact) -> Value | None:
 
 def _may_be_zero(x: Exact) -> bool:
     if isinstance(x, Distribution):
-        return bool(x.probability(0))
+        i = -x.lo
+        return 0 <= i < len(x.counts) and x.counts[i] != 0
     return 0 in x.weights
 
 
@@ -1048,13 +1049,20 @@ def _function(node: Func, exact: bool) -> Exact:
             return _map(left, lambda v: _remainder(v, k))
         return _combine(left, right, _remainder)
     if node.name != "abs":
+        arg = node.args[0]
+        while isinstance(arg, _GROUP_OR_LABEL):
+            arg = arg.inner
+        if (isinstance(arg, BinOp) and arg.op == "/" and type(arg.right) is Num
+                and arg.right.value):  # floor(3d6/2): whole numbers over a number
+            whole = _eval(arg.left, True)
+            if isinstance(whole, Distribution):
+                return _rounded_quotient(node.name, whole, arg.right.value)
         scale = _scale(node.args[0])
         if scale is not None and scale > 1 and _outcomes_bound(node.args[0]) <= \
                 limits.MAX_EXACT_OUTCOMES:
             return _rounded(node.name, _scaled(node.args[0], scale), scale)
     fn = FUNCTIONS[node.name]
-    inner = _eval(node.args[0], exact or node.name != "abs")
-    return _map(inner, fn)
+    return _map(_eval(node.args[0], exact or node.name != "abs"), fn)
 
 
 # -- rounding a sum of dice divided by numbers, in integers -----------------------------------
@@ -1160,6 +1168,30 @@ def _scaled(node: Node, scale: int) -> dict[int, int]:
         q = v // k
         out[q] = out.get(q, 0) + c
     return out
+
+
+def _rounded_quotient(name: str, dist: Distribution, k: int) -> Distribution:
+    """``name`` (a rounding function) of each outcome of ``dist`` divided exactly by ``k``
+    (not 0), in integers, one pass (``FUNCTIONS`` on each ``Fraction(v, k)``: the same)."""
+    sign = 1
+    if k < 0:  # v / k = (-v) / (-k)
+        sign, k = -1, -k
+    out: dict[int, int] = {}
+    get = out.get
+    lo = dist.lo
+    for i, c in enumerate(dist.counts):
+        if c:
+            v = sign * (lo + i)
+            if name == "floor":
+                r = v // k
+            elif name == "ceil":
+                r = -(-v // k)
+            elif name == "trunc":
+                r = v // k if v >= 0 else -(-v // k)
+            else:  # round: halves up
+                r = (2 * v + k) // (2 * k)
+            out[r] = get(r, 0) + c
+    return _from_weights(out)
 
 
 def _rounded(name: str, weights: dict[int, int], scale: int) -> Distribution:
