@@ -537,3 +537,17 @@ def test_quick_tree_bounds() -> None:
     assert product is not None and not product[1]
     with pytest.raises(DiceError):  # checked as the parser's tree is
         distribution("10d100*10d100*10d100")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(-30, 30), st.lists(st.integers(0, 5), min_size=1, max_size=12),
+       st.sampled_from(["%", "rem", "/", "/^"]), st.integers(-9, 9).filter(bool))
+def test_a_whole_map_is_the_map_an_outcome_at_a_time(
+        lo: int, counts: list[int], op: str, k: int) -> None:
+    """``exact._whole_map``: each outcome through the roller's own operation."""
+    if not any(counts):
+        counts = [*counts, 1]
+    dist = exact.Distribution(lo, counts)
+    fn = {"%": roller._modulo, "rem": roller._remainder, "/": exact._floor_div,
+          "/^": exact._ceil_div}[op]
+    assert exact._whole_map(dist, op, k) == exact._map(dist, lambda v: fn(v, k))
