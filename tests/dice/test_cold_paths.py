@@ -419,8 +419,16 @@ def _die_term(rng: random.Random) -> str:
         text += f"{rng.choice(['mi', 'min', 'MI'])}{rng.randint(-3, top + 2)}"
     if rng.random() < 0.3:
         text += f"{rng.choice(['ma', 'max', 'Max'])}{rng.randint(-3, top + 2)}"
-    if rng.random() < 0.2:
+    if rng.random() < 0.15:
+        text += f"k{rng.choice(['>=', '<=', '>', '<', '='])}{rng.randint(-1, top + 1)}"
+    success = rng.random()
+    if success < 0.15:
         text += rng.choice(["even", "odd", "EVEN"])
+    elif success < 0.35:
+        text += f"{rng.choice(['>=', '<=', '>', '<', '=', '=='])}{rng.randint(-1, top + 1)}"
+    if rng.random() < 0.25:
+        op = rng.choice(["", "", ">=", "<=", ">", "<", "="])
+        text += f"{rng.choice(['f', 'sf', 'df', 'F'])}{op}{rng.randint(-1 if op else 0, top)}"
     for crit in ("cs", "cf"):
         if rng.random() < 0.25:
             op = rng.choice(["", "", ">=", "<=", ">", "<", "=", "=="])
@@ -478,6 +486,8 @@ QUICK = [
     ("floor(3d6/2)+ceil(2d8/3)", "arbiter"), ("1d20/2+1d6/3", "d20"), ("1d20/2", "roll20"),
     ("1d20+5>=2d6+8", "arbiter"), ("1d20+5>2d6", "roll20"), ("3d6>=10", "d20"),
     ("3d6>=10", "arbiter"), ("(1d6+2)*3", "foundry"), ("1d6-1%4", "roll20"),
+    ("10d10>=7f1", "arbiter"), ("6d6k>4", "arbiter"), ("4d6sf<3", "foundry"),
+    ("10d6df<2", "foundry"), ("6d6k>4", "d20"), ("5d10>7f<2", "roll20"),
 ]
 
 
@@ -532,7 +542,9 @@ def test_quick_tree_bounds() -> None:
     assert parser.quick_tree("1d6r1r2", dialects.FOUNDRY) is None  # written order
     assert parser.quick_tree("1d6r1ro2", dialects.ARBITER) is None  # r and ro mixed
     assert parser.quick_tree("1d20 + 5", dialects.ARBITER) is None  # spaces: the parser
-    assert parser.quick_tree("3d6>=10", dialects.ARBITER) is None  # a success count
+    counted = parser.quick_tree("3d6>=10", dialects.ARBITER)  # a success count
+    assert counted is not None and counted[0] == parse_uncached("3d6>=10")
+    assert parser.quick_tree("3d6>=10>2", dialects.ARBITER) is None  # and then a relation
     product = parser.quick_tree("10d100*10d100*10d100", dialects.ARBITER)
     assert product is not None and not product[1]
     with pytest.raises(DiceError):  # checked as the parser's tree is

@@ -1093,11 +1093,14 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
 # budget is a few dozen rolls a die) is far inside every limit of the exact odds and the
 # rolls, so exact.distribution skips the estimate for it (tested at the largest); any
 # other tree is checked as the parser's would be.
+_POINT = r"(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3}))"  # an operator and a number, or a number
 _MODIFIED_TERM_TEXT = (
     r"(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
-    r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?(even|odd)?"
-    r"(?:cs(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?"
-    r"(?:cf(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3})))?(sd|sa|s)?"
+    r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?"
+    r"(?:k(>=|<=|==|>|<|=)(-?[0-9]{1,3}))?"  # a select
+    r"(?:(even|odd)|(>=|<=|==|>|<|=)(-?[0-9]{1,3}))?"  # a success count
+    rf"(?:(sf|df|f){_POINT})?"  # a failure count
+    rf"(?:cs{_POINT})?(?:cf{_POINT})?(sd|sa|s)?"
     r"|([0-9]{1,6}))"
 )
 _MODIFIED_TERM = re.compile(_MODIFIED_TERM_TEXT, re.ASCII | re.IGNORECASE)
@@ -1151,26 +1154,16 @@ def _flat_sum(text: str, spec: Dialect) -> tuple[Node, bool] | None:
         m = match(text, pos)
         if m is None:
             return None
-        (sign, n_text, f_text, rerolls, mi, low, ma, high, parity, cs_op, cs_signed, cs_bare,
-         cf_op, cf_signed, cf_bare, sort, number) = m.groups()
+        sign = m.group(1)
         if (not sign) != (pos == 0):
             return None
         pos = m.end()
         terms += 1
         if terms > MODIFIED_TERMS:
             return None
-        term: Node | None
-        if number is not None:
-            term = new_num(int(number))
-        else:
-            term = _modified_die(spec, int(n_text) if n_text is not None else 1, f_text,
-                                 rerolls, int(low) if mi is not None else None,
-                                 int(high) if ma is not None else None)
-            if term is not None and (parity or cs_op or cs_bare or cf_op or cf_bare or sort):
-                term = _marked(spec, term, parity, _mark(spec, cs_op, cs_signed, cs_bare),
-                               _mark(spec, cf_op, cf_signed, cf_bare), sort)
-            if term is None:
-                return None
+        term = _term(spec, m.groups()[1:])
+        if term is None:
+            return None
         node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
     return None if node is None else (node, True)
 
@@ -1264,20 +1257,12 @@ class _QuickReader:
         self.terms += 1
         if self.terms > limits.MAX_TERMS:
             raise _NotQuick
-        (n_text, f_text, rerolls, mi, low, ma, high, parity, cs_op, cs_signed, cs_bare,
-         cf_op, cf_signed, cf_bare, sort, number) = m.groups()
-        if number is not None:
-            return new_num(int(number))
-        if self.pos < len(text) and text[self.pos] in "<>=" and not self.spec.compares_totals:
-            raise _NotQuick  # a comparison right after dice counts them: the parser
-        term = _modified_die(self.spec, int(n_text) if n_text is not None else 1, f_text,
-                             rerolls, int(low) if mi is not None else None,
-                             int(high) if ma is not None else None)
-        if term is not None and (parity or cs_op or cs_bare or cf_op or cf_bare or sort):
-            term = _marked(self.spec, term, parity, _mark(self.spec, cs_op, cs_signed, cs_bare),
-                           _mark(self.spec, cf_op, cf_signed, cf_bare), sort)
+        term = _term(self.spec, m.groups())
         if term is None:
             raise _NotQuick
+        if (type(term) is Dice and self.pos < len(text) and text[self.pos] in "<>="
+                and not self.spec.compares_totals):
+            raise _NotQuick  # a comparison right after dice counts them: the parser
         return term
 
     def function(self, name: str, at: int) -> Node:
@@ -1307,14 +1292,22 @@ class _QuickReader:
             raise _NotQuick
 
 
-def _modified_die(spec: Dialect, count: int, f_text: str, rerolls: str,
-                  minimum: int | None, maximum: int | None) -> Dice | None:
-    """One term of :func:`modified_sum`, or None when it is past its bounds or one the
-    parser refuses."""
+def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
+    """One term of :func:`quick_tree` from the groups of ``_MODIFIED_TERM``, as the
+    parser's modifiers read it in ``spec``; None when it is past the bounds or one the
+    parser reads otherwise or refuses."""
+    (n_text, f_text, rerolls, _, low, _, high, k_op, k_value, parity, s_op, s_value,
+     f_how, f_op, f_signed, f_bare, cs_op, cs_signed, cs_bare, cf_op, cf_signed, cf_bare,
+     sort, number) = g
+    if number is not None:
+        return new_num(int(number))
+    assert f_text is not None
+    count = int(n_text) if n_text is not None else 1
     if not 1 <= count <= MODIFIED_DICE:
         return None
+    known = _PEEKS[spec.name]
     if f_text == "%":
-        if rerolls or minimum is not None or maximum is not None:
+        if rerolls or any(x is not None for x in g[3:23]):
             return None
         if spec.tens_percentile:
             return new_dice(count, 10, kind="T")
@@ -1341,41 +1334,60 @@ def _modified_die(spec: Dialect, count: int, f_text: str, rerolls: str,
         if not once and 2 * len(matched) > faces:
             return None  # a reroll until with a long budget, or of every face (refused)
         reroll = points[0] if len(points) == 1 else Points(tuple(points))
-    return new_dice(count, faces, reroll=reroll, reroll_once=once, minimum=minimum,
-                    maximum=maximum)
+    select = None
+    if k_op is not None:
+        assert k_value is not None
+        kept = _quick_point(spec, k_op, k_value, None)
+        assert kept is not None
+        select = Select(True, kept)
+    success = None
+    if parity is not None:
+        parity = parity.lower()
+        if parity not in known:
+            return None
+        success = new_compare("even" if parity == "even" else "odd", 0)
+    elif s_op is not None:
+        if spec.compares_totals:
+            return None  # d20 compares the total: the parser reads the comparison
+        if (spec.reroll_once and rerolls and low is None and high is None
+                and k_op is None):
+            return None  # Foundry's capped reroll (r1<=1), which the parser refuses
+        success = _quick_point(spec, s_op, s_value, None)
+    failure = None
+    subtract = False
+    if f_how is not None:
+        how = f_how.lower()
+        if how == "f":
+            if success is None:
+                return None  # a failure count needs a success count: the parser says so
+        elif how not in known or (how == "df" and not (spec.drop_without_count
+                                                       or spec is ARBITER)):
+            return None
+        subtract = how == "sf"
+        failure = _quick_point(spec, f_op, f_signed, f_bare)
+    crits = _quick_point(spec, cs_op, cs_signed, cs_bare), _quick_point(
+        spec, cf_op, cf_signed, cf_bare)
+    if (crits[0] is not None or crits[1] is not None) and spec.counting_cs:
+        return None  # Foundry's cs and cf count dice: the parser reads them
+    order: SortOrder = "" if sort is None else "d" if sort.lower() == "sd" else "a"
+    return new_dice(count, faces, False, reroll, once, None, False, None, success,
+                    minimum=int(low) if low is not None else None,
+                    maximum=int(high) if high is not None else None, select=select,
+                    failure=failure, crit_success=crits[0], crit_failure=crits[1], sort=order,
+                    subtract=subtract)
 
 
-def _mark(spec: Dialect, op: str | None, signed: str | None, bare: str | None
-          ) -> Compare | None:
-    """A critical point of :func:`modified_sum` (``cs>=19``, ``cf1``), as ``_point`` reads
-    it."""
+def _quick_point(spec: Dialect, op: str | None, signed: str | None, bare: str | None
+                 ) -> Compare | None:
+    """A point of :func:`quick_tree` (``>=19``, ``1``), as ``_point`` reads it; None when
+    neither is written."""
     if op is not None:
         assert signed is not None
-        cmp = _COMPARE[op.lower()]
+        cmp = _COMPARE[op]
         if spec.inclusive_points:
             cmp = ">=" if cmp == ">" else "<=" if cmp == "<" else cmp
         return new_compare(cmp, int(signed))
     return new_compare("=", int(bare)) if bare is not None else None
-
-
-def _marked(spec: Dialect, die: Dice, parity: str | None, crit_success: Compare | None,
-            crit_failure: Compare | None, sort: str | None) -> Dice | None:
-    """``die`` counting its even or odd dice, with its critical marks and its order, where
-    ``spec`` reads them so (Foundry's ``cs`` and ``cf`` count dice: the parser reads
-    those)."""
-    if (crit_success is not None or crit_failure is not None) and spec.counting_cs:
-        return None
-    success = None
-    if parity is not None:
-        parity = parity.lower()
-        if parity not in _PEEKS[spec.name]:
-            return None
-        success = new_compare("even" if parity == "even" else "odd", 0)
-    order: SortOrder = "" if sort is None else "d" if sort.lower() == "sd" else "a"
-    return new_dice(die.count, die.faces, die.percentile, die.reroll, die.reroll_once,
-                    kind=die.kind, minimum=die.minimum, maximum=die.maximum,
-                    success=success, crit_success=crit_success, crit_failure=crit_failure,
-                    sort=order)
 
 
 def parse_uncached(text: str, dialect_name: str | Dialect = "arbiter") -> Node:
