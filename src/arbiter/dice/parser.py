@@ -1110,7 +1110,7 @@ _MODIFIED_FUNC = re.compile(r"(floor|ceil|round|trunc|abs|rem)\(", re.ASCII | re
 _MODIFIED_RELATION = re.compile(r">=|<=|<>|==|>|<|=")
 _MODIFIED_REROLL = re.compile(r"(r[or]?)([0-9]+)", re.ASCII | re.IGNORECASE)
 _MODIFIED_LETTERS = str.maketrans(
-    "", "", "0123456789dDrRoOmMiInNaAxXeEvVcCsSfFlLuUtTbB<>=%+-*/(),"
+    "", "", "0123456789dDrRoOmMiInNaAxXeEvVcCsSfFlLuUtTbBkK<>=%+-*/(),"
 )
 MODIFIED_TERMS = 4
 MODIFIED_DICE = 10
