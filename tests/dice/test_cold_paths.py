@@ -563,3 +563,23 @@ def test_a_whole_map_is_the_map_an_outcome_at_a_time(
     fn = {"%": roller._modulo, "rem": roller._remainder, "/": exact._floor_div,
           "/^": exact._ceil_div}[op]
     assert exact._whole_map(dist, op, k) == exact._map(dist, lambda v: fn(v, k))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["1d6", "2d4", "d%", "1dF", "3d6kh2", "1d10r1", "1d8min3",
+                                 "1d6"]), min_size=2, max_size=6),
+       st.sampled_from(["arbiter", "d20"]))
+def test_a_sum_of_repeated_terms_is_the_sum_of_its_terms(terms: list[str],
+                                                          dialect: str) -> None:
+    """``exact._repeated_sum`` (a power a kind of term) gives the products one term at a
+    time give."""
+    node = parse_uncached("+".join(terms), dialect)
+    exact.check(node)
+    power = exact._eval(node)
+    real = exact._repeated_sum
+    exact._repeated_sum = lambda _node: None  # type: ignore[assignment]
+    try:
+        products = exact._eval(node)
+    finally:
+        exact._repeated_sum = real
+    assert power == products

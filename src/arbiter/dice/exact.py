@@ -987,6 +987,10 @@ def _eval(node: Node, exact: bool = False) -> Exact:
         return _combine(first, second, lambda x, y: int(holds(x, y)))
     assert isinstance(node, BinOp)
     op = node.op
+    if op == "+" and type(node.right) is Dice and type(node.left) is not Num:
+        repeated = _repeated_sum(node)  # d%+d%+d%: one power, not two products
+        if repeated is not None:
+            return repeated
     right: Exact
     if (op == "+" or op == "-") and type(node.right) is Num:  # (1d20+5: the same weights)
         left = _eval(node.left, exact)
@@ -1026,6 +1030,41 @@ def _eval(node: Node, exact: bool = False) -> Exact:
             return _whole_map(left, op, k)
         return _map(left, lambda v: fn(v, k))
     return _combine(left, right, fn)
+
+
+def _repeated_sum(node: BinOp) -> Distribution | None:
+    """A sum of dice terms some of which are written alike (``1d6+1d6+1d6``), each kind's
+    distribution taken to the power of its count; None when ``node`` is another sum or no
+    term repeats (the usual products then)."""
+    terms: list[Dice] = []
+    while True:
+        right = node.right
+        if node.op != "+" or type(right) is not Dice:
+            return None
+        terms.append(right)
+        left = node.left
+        if type(left) is Dice:
+            terms.append(left)
+            break
+        if type(left) is not BinOp:
+            return None
+        node = left
+    kinds: list[list[Any]] = []  # [term, count]
+    for t in terms:
+        for kind in kinds:
+            if kind[0] == t:
+                kind[1] += 1
+                break
+        else:
+            kinds.append([t, 1])
+    if len(kinds) == len(terms):
+        return None
+    total: Distribution | None = None
+    for t, m in kinds:
+        one = _dice(t)
+        part = one if m == 1 else Distribution(one.lo * m, _power(one.counts, m))
+        total = part if total is None else total + part
+    return total
 
 
 def _whole_map(dist: Distribution, op: str, k: int) -> Distribution:
