@@ -494,10 +494,10 @@ QUICK = [
 @pytest.mark.parametrize("dialect", ["arbiter", "roll20", "foundry", "d20"])
 def test_quick_trees_are_the_parsers(dialect: str) -> None:
     """Whatever ``quick_tree`` reads, the parser proper reads the same tree (or the text is
-    past its bounds and left to it); the distribution is the full path's, and a plain sum
-    (which skips the estimate) is accepted by ``check`` far inside its limits."""
+    past its bounds and left to it); the distribution is the full path's, and a tree inside
+    its bounds (which skips the estimate) is accepted by ``check`` far inside its limits."""
     spec = dialects.dialect(dialect)
-    read = plain_sums_read = 0
+    read = bounded_read = 0
     texts = [t for t, d in QUICK if d == dialect] + quick_texts(sum(map(ord, dialect)), 1500)
     for text in texts:
         try:
@@ -508,11 +508,11 @@ def test_quick_trees_are_the_parsers(dialect: str) -> None:
         got = parser.quick_tree(text, spec)
         if got is None:
             continue
-        tree, plain = got
+        tree, bounded = got
         read += 1
         assert tree == expected, text
-        if plain:
-            plain_sums_read += 1
+        if bounded:
+            bounded_read += 1
             assert exact.check(tree) <= limits.MAX_EXACT_WORK // 10, text
         exact.clear_cache()
         try:
@@ -522,7 +522,7 @@ def test_quick_trees_are_the_parsers(dialect: str) -> None:
                 distribution(text, dialect)
             continue
         assert distribution(text, dialect) == want, text
-    assert read >= 100 and plain_sums_read >= 50, (read, plain_sums_read)
+    assert read >= 100 and bounded_read >= 50, (read, bounded_read)
 
 
 def test_quick_tree_bounds() -> None:
@@ -545,6 +545,16 @@ def test_quick_tree_bounds() -> None:
     counted = parser.quick_tree("3d6>=10", dialects.ARBITER)  # a success count
     assert counted is not None and counted[0] == parse_uncached("3d6>=10")
     assert parser.quick_tree("3d6>=10>2", dialects.ARBITER) is None  # and then a relation
+    widest = f"floor(10d100{third}/7)-rem(10d100{half},99)"  # (four terms: dice and numbers)
+    read = parser.quick_tree(widest, dialects.ARBITER)
+    assert read is not None and read[1]
+    assert exact.check(read[0]) <= limits.MAX_EXACT_WORK // 10
+    for estimated, dialect in (("floor(1d6/2+1d6/3)", "arbiter"), ("1d6/2", "roll20"),
+                               ("rem(1d6,1d4)", "arbiter"), ("1d6%1d4", "arbiter"),
+                               ("1d6*2", "arbiter"), ("1d6+1>2", "d20"),
+                               ("floor((1d6/2)%3)", "arbiter"), ("floor(1d6/0)", "arbiter")):
+        read = parser.quick_tree(estimated, dialects.dialect(dialect))
+        assert read is not None and not read[1], estimated
     product = parser.quick_tree("10d100*10d100*10d100", dialects.ARBITER)
     assert product is not None and not product[1]
     with pytest.raises(DiceError):  # checked as the parser's tree is

@@ -2463,12 +2463,12 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
                     isinstance(dialect, Dialect) and dialect.name in ("roll20", "foundry")):
                 dist = quick(expression)  # (d20 reads k3 and d% otherwise)
             if dist is None:
-                # a short expression read without the parser (quick_tree); a plain sum
-                # inside its bounds needs no estimate (tests/dice/test_cold_paths.py)
+                # a short expression read without the parser (quick_tree); one inside its
+                # bounds needs no estimate (tests/dice/test_cold_paths.py)
                 read = quick_tree(expression, _dialect(dialect))
                 if read is not None:
-                    tree, plain = read
-                    if not plain and not small(tree):
+                    tree, bounded = read
+                    if not bounded and not small(tree):
                         check(tree)
                     result = _eval(tree)
                     assert isinstance(result, Distribution)

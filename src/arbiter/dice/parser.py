@@ -1088,12 +1088,15 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
 # parser. tests/dice/test_cold_paths.py checks on random expressions, in every dialect,
 # that the trees are the parser's.
 #
-# A plain sum of at most MODIFIED_TERMS terms of at most MODIFIED_DICE dice of at most
+# At most MODIFIED_TERMS terms (dice and numbers) of at most MODIFIED_DICE dice of at most
 # MODIFIED_FACES faces (a reroll until matching at most half the faces, so that its
-# budget is a few dozen rolls a die) is far inside every limit of the exact odds and the
-# rolls, so exact.distribution skips the estimate for it (tested at the largest); any
-# other tree is checked as the parser's would be.
-_POINT = r"(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3}))"  # an operator and a number, or a number
+# budget is a few dozen rolls a die), joined by + and -, % and rem() by a number, / by a
+# number where it rounds down at once (Arbiter's), and rounding functions of one such
+# quotient (floor(3d6/2)), are far inside every limit of the exact odds and the rolls:
+# no step has more outcomes than its dice, nor pairs any two of them but in a sum. For
+# such a tree ("bounded") exact.distribution skips the estimate (tested at the largest
+# and on every random tree); any other tree is checked as the parser's would be.
+_POINT = r"(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3}))"  # an operator and a number, or one
 _MODIFIED_TERM_TEXT = (
     r"(?:([0-9]{1,2})?d([0-9]{1,3}|%)((?:r[or]?[0-9]{1,3})*)"
     r"(?:(mi|min)(-?[0-9]{1,3}))?(?:(ma|max)(-?[0-9]{1,3}))?"
@@ -1123,8 +1126,8 @@ class _NotQuick(Exception):
 
 def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
     """The tree of a short expression such as ``1d10r1r3``, ``2d20%7`` or
-    ``1d20+5>=2d6+8`` read in ``spec``, and whether it is a plain sum inside the bounds
-    above; or None when ``text`` is anything else (the parser then reads it)."""
+    ``1d20+5>=2d6+8`` read in ``spec``, and whether it is inside the bounds above; or None
+    when ``text`` is anything else (the parser then reads it)."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH or text.translate(_MODIFIED_LETTERS):
         return None  # a character none of these has: the parser, at once
     flat = _flat_sum(text, spec)  # (the usual case, read in one loop: a third quicker)
@@ -1139,8 +1142,7 @@ def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
         return None
     if spec.rounding and reader.bare_division:
         node = Func("floor" if spec.rounding == "floor" else "trunc", (node,))
-    plain = reader.plain and reader.terms <= MODIFIED_TERMS
-    return node, plain
+    return node, reader.bounded and reader.terms <= MODIFIED_TERMS
 
 
 def _flat_sum(text: str, spec: Dialect) -> tuple[Node, bool] | None:
@@ -1172,7 +1174,8 @@ class _QuickReader:
     """:func:`quick_tree`'s reader: the parser's grammar for the shapes it reads, raising
     :class:`_NotQuick` wherever the text is another."""
 
-    __slots__ = ("bare_division", "depth", "plain", "pos", "rounding", "spec", "terms", "text")
+    __slots__ = ("bare_division", "bounded", "depth", "pos", "quotients", "rounding", "spec",
+                 "terms", "text")
 
     def __init__(self, text: str, spec: Dialect) -> None:
         self.text = text
@@ -1182,14 +1185,15 @@ class _QuickReader:
         self.depth = 0
         self.rounding = 0
         self.bare_division = False
-        self.plain = True  # only + and - of dice and numbers so far
+        self.bounded = True  # inside the bounds of the module's note so far
+        self.quotients = 0  # exact divisions by a number in a rounding function, open
 
     def relation(self) -> Node:
         left = self.sum()
         m = _MODIFIED_RELATION.match(self.text, self.pos)
         if m is None:
             return left
-        self.plain = False
+        self.bounded = False
         self.pos = m.end()
         op = _RELATION[m.group(0)]
         if self.spec.inclusive_points:
@@ -1218,11 +1222,16 @@ class _QuickReader:
             if text[self.pos + 1 : self.pos + 2] in ("*", "/", "^"):
                 raise _NotQuick  # ** and // (d20's), /^ (rounding up): the parser
             self.pos += 1
-            self.plain = False
             right = self.atom()
+            if type(right) is not Num or op == "*":
+                self.bounded = False  # (products and quotients of dice: estimated)
             if op == "/":
                 if self.rounding == 0:
                     self.bare_division = True
+                    if self.spec.rounding:  # divides exactly, the total rounded once
+                        self.bounded = False
+                else:
+                    self.quotients += 1
                 node = new_binop("/", node, right)
             elif op == "%":
                 if self.spec.js_remainder and not (never_negative(node)
@@ -1267,15 +1276,25 @@ class _QuickReader:
 
     def function(self, name: str, at: int) -> Node:
         self.pos = at
-        self.plain = False
         self._enter()
         rounding = name in ROUNDING
         self.rounding += rounding
+        quotients = self.quotients
         args = [self.relation()]
         if name == "rem":
             self._expect(",")
             args.append(self.relation())
+            if type(args[1]) is not Num:
+                self.bounded = False
         self.rounding -= rounding
+        if self.quotients > quotients:
+            arg = args[0]
+            # floor(3d6/2): whole numbers over a number, rounded in one pass (exact.py);
+            # any other exact division in it keeps fractions: estimated
+            if not (rounding and self.quotients == quotients + 1 and isinstance(arg, BinOp)
+                    and arg.op == "/" and type(arg.right) is Num and arg.right.value):
+                self.bounded = False
+            self.quotients = quotients
         self._expect(")")
         self.depth -= 1
         fname: FuncName = name  # type: ignore[assignment]
