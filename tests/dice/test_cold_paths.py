@@ -34,7 +34,7 @@ from arbiter.dice import (
 )
 from arbiter.dice.ast import BinOp, Dice, Func, Group, Keep, Neg, Node, Num
 from arbiter.dice.parser import parse_uncached
-from arbiter.dice.roller import FUNCTIONS
+from arbiter.dice.roller import FUNCTIONS, RELATIONS
 
 from .strategies import any_dice, any_expressions
 
@@ -593,3 +593,17 @@ def test_a_sum_of_repeated_terms_is_the_sum_of_its_terms(terms: list[str],
     finally:
         exact._repeated_sum = real
     assert power == products
+
+
+_weights = st.tuples(st.integers(-12, 12),
+                     st.lists(st.integers(0, 4), min_size=1, max_size=9).filter(any))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_weights, _weights, st.sampled_from(["=", "<>", ">", ">=", "<", "<="]))
+def test_a_comparison_of_distributions_is_every_pair_compared(
+        a: tuple[int, list[int]], b: tuple[int, list[int]], op: str) -> None:
+    """``exact._compared`` (running sums) gives the weights every pair gives."""
+    left, right = exact.Distribution(*a), exact.Distribution(*b)
+    pairs = exact._combine(left, right, lambda x, y: int(RELATIONS[op](x, y)))
+    assert exact._compared(left, right, op) == pairs

@@ -980,6 +980,8 @@ def _eval(node: Node, exact: bool = False) -> Exact:
     if isinstance(node, Comparison):
         holds = RELATIONS[node.op]
         first, second = _eval(node.left, exact), _eval(node.right, exact)
+        if isinstance(first, Distribution) and isinstance(second, Distribution):
+            return _compared(first, second, node.op)
         point = _point(second)
         if point is not None:
             c = point
@@ -1030,6 +1032,41 @@ def _eval(node: Node, exact: bool = False) -> Exact:
             return _whole_map(left, op, k)
         return _map(left, lambda v: fn(v, k))
     return _combine(left, right, fn)
+
+
+def _compared(a: Distribution, b: Distribution, op: str) -> Distribution:
+    """1 where ``a op b`` holds, else 0, for independent whole ``a`` and ``b``: for each
+    outcome of ``b``, the weight of ``a``'s outcomes on either side of it, from running
+    sums (the pairs one at a time, ``_combine``: the same weights)."""
+    counts, lo = a.counts, a.lo
+    below = [0]  # below[i]: weight of a's outcomes under lo + i
+    run = 0
+    for c in counts:
+        run += c
+        below.append(run)
+    total = run
+    n = len(counts)
+    ways = 0  # of the relation holding
+    for j, w in enumerate(b.counts):
+        if not w:
+            continue
+        i = b.lo + j - lo  # b's outcome as a place among a's
+        under = below[min(max(i, 0), n)]  # a < b
+        at = counts[i] if 0 <= i < n else 0  # a == b
+        if op == ">=":
+            ways += w * (total - under)
+        elif op == ">":
+            ways += w * (total - under - at)
+        elif op == "<=":
+            ways += w * (under + at)
+        elif op == "<":
+            ways += w * under
+        elif op == "=":
+            ways += w * at
+        else:  # "<>"
+            ways += w * (total - at)
+    fails = total * b.denominator - ways
+    return Distribution(0, [fails, ways])
 
 
 def _repeated_sum(node: BinOp) -> Distribution | None:
