@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from playwright.sync_api import FilePayload, Locator, Page, expect
+from playwright.sync_api import FilePayload, Locator, Page, Route, expect
 
 from .conftest import Campaign, ServerThread, create_campaign
 from .conftest import screenshot as save_screenshot
@@ -309,11 +309,22 @@ def test_the_campaign_dice_notation_changes_what_the_dice_box_reads(
     ).json()
     assert shown["campaign"]["settings"] == {"dice_dialect": "d20", "players_roll": False}
     open_panel(page, "#campaign-panel")
+    # a roll made before the server has stored the change reads the notation chosen: the
+    # settings request is held until the roll is shown
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        held.append(route)
+
+    page.route("**/api/campaigns/*/settings", hold)
     page.locator("#dice-dialect").select_option("roll20")
     roller.locator("[name=expr]").fill("d%")
     roller.locator("button[type=submit]").click()
     expect(out.locator(".readas")).to_have_text("read as 1d% (roll20 notation)")
     expect(out.locator("p.muted")).to_contain_text("1d%: 1–100")
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("#toasts")).to_contain_text("the dice box reads Roll20 notation")
     assert page.script_errors == []  # type: ignore[attr-defined]
 
 

@@ -832,6 +832,10 @@ export class RosterPanels {
   // -- the dice notation -------------------------------------------------------------------
   async setDialect() {
     const value = this.dialectSelect.value;
+    const before = this.dialect();
+    // the dice box reads the chosen notation at once, not when the server has stored it (a
+    // roll made just after the change was read in the old notation)
+    this.settings = { ...this.settings, dice_dialect: value };
     try {
       const out = await this.api.put(`/api/campaigns/${this.cid}/settings`, { dice_dialect: value });
       this.settings = out.settings;
@@ -839,7 +843,8 @@ export class RosterPanels {
       this.render();
       toast(`the dice box reads ${(DIALECTS.find(([v]) => v === value) || [value, value])[1]} notation`);
     } catch (err) {
-      this.dialectSelect.value = this.dialect();
+      this.settings = { ...this.settings, dice_dialect: before };
+      this.dialectSelect.value = before;
       toast(errorText(err), "error");
     }
   }
