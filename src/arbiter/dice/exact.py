@@ -840,6 +840,17 @@ def _unsupported(node: Node, why: str = "") -> NoExactOdds:
 def _dice(node: Dice) -> Distribution:
     lo, base = _single_die(node)
     n = node.count
+    if (node.explode is None and node.keep is None and node.success is None
+            and node.failure is None and node.select is None):
+        # the usual term: its dice summed, each rerolled or clamped (the rest below, which
+        # it would take the same way, asks a helper for each thing it has not)
+        if node.minimum is not None or node.maximum is not None:
+            lo, base = _clamped(lo, base, node.clamp)
+        if n != 1:
+            base = _power(base, n)
+        if base[0] == 1 and base[-1]:
+            return _distribution(lo * n, base)
+        return Distribution(lo * n, base)
     explosions = explosions_allowed(node)  # 0 when no face can explode
     count = _counting(node)
     clamp = node.clamp
@@ -1143,7 +1154,11 @@ def _negative(v: Value) -> Value:
 
 def _function(node: Func, exact: bool) -> Exact:
     if node.name == "rem":
-        left, right = _eval(node.args[0], exact), _eval(node.args[1], exact)
+        left = _eval(node.args[0], exact)
+        divisor = node.args[1]
+        if type(divisor) is Num and divisor.value and isinstance(left, Distribution):
+            return _whole_map(left, "rem", divisor.value)  # rem(2d6-9,4): by a number
+        right = _eval(divisor, exact)
         if _may_be_zero(right):
             raise DiceEvalError(f"division by zero is possible in {node}")
         k = _point(right)
