@@ -549,12 +549,21 @@ def test_quick_tree_bounds() -> None:
     read = parser.quick_tree(widest, dialects.ARBITER)
     assert read is not None and read[1]
     assert exact.check(read[0]) <= limits.MAX_EXACT_WORK // 10
-    for estimated, dialect in (("floor(1d6/2+1d6/3)", "arbiter"), ("1d6/2", "roll20"),
+    for estimated, dialect in (("floor(10d100/2+10d100/3)", "arbiter"),
+                               ("10d100/2+1d6/3", "d20"),
                                ("rem(1d6,1d4)", "arbiter"), ("1d6%1d4", "arbiter"),
                                ("1d6*2", "arbiter"), ("1d6+1>2", "d20"),
-                               ("floor((1d6/2)%3)", "arbiter"), ("floor(1d6/0)", "arbiter")):
+                               ("floor((10d100/2+1d6)%3)", "arbiter")):
         read = parser.quick_tree(estimated, dialects.dialect(dialect))
         assert read is not None and not read[1], estimated
+    for bounded, dialect in (("1d20/2+1d6/3", "d20"), ("floor(1d20/2+1d20/3)", "arbiter"),
+                             ("1d6/2", "roll20")):  # fractions of few dice
+        read = parser.quick_tree(bounded, dialects.dialect(dialect))
+        assert read is not None and read[1], bounded
+    for zero in ("floor(1d6/0)", "1d6/0", "rem(1d6,0)", "1d6%0"):  # refused as the parser's
+        exact.clear_cache()
+        with pytest.raises(DiceError, match="division by zero is possible in"):
+            distribution(zero)
     product = parser.quick_tree("10d100*10d100*10d100", dialects.ARBITER)
     assert product is not None and not product[1]
     with pytest.raises(DiceError):  # checked as the parser's tree is

@@ -1093,7 +1093,9 @@ def _leading_d20(node: Node, keep: Keep) -> Node | None:
 # budget is a few dozen rolls a die), joined by + and -, % and rem() by a number, / by a
 # number where it rounds down at once (Arbiter's), and rounding functions of one such
 # quotient (floor(3d6/2)), are far inside every limit of the exact odds and the rolls:
-# no step has more outcomes than its dice, nor pairs any two of them but in a sum. For
+# no step has more outcomes than its dice, nor pairs any two of them but in a sum. So are
+# divisions by numbers that keep fractions (d20's 1d20/2+1d6/3, rounded once at the end)
+# while the dice terms' numbers of totals multiply to at most MODIFIED_FRACTION_PAIRS. For
 # such a tree ("bounded") exact.distribution skips the estimate (tested at the largest
 # and on every random tree); any other tree is checked as the parser's would be.
 _POINT = r"(?:(>=|<=|==|>|<|=)(-?[0-9]{1,3})|([0-9]{1,3}))"  # an operator and a number, or one
@@ -1118,6 +1120,9 @@ _MODIFIED_LETTERS = str.maketrans(
 MODIFIED_TERMS = 4
 MODIFIED_DICE = 10
 MODIFIED_FACES = 100
+MODIFIED_FRACTION_PAIRS = 1000
+"""Where divisions keep fractions (d20's 1d20/2+1d6/3, floor(1d20/2+1d6/3)), at most this
+product of the dice terms' numbers of totals: no step pairs more outcomes."""
 
 
 class _NotQuick(Exception):
@@ -1142,7 +1147,9 @@ def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
         return None
     if spec.rounding and reader.bare_division:
         node = Func("floor" if spec.rounding == "floor" else "trunc", (node,))
-    return node, reader.bounded and reader.terms <= MODIFIED_TERMS
+    bounded = reader.bounded and reader.terms <= MODIFIED_TERMS and (
+        not reader.fractions or reader.widths <= MODIFIED_FRACTION_PAIRS)
+    return node, bounded
 
 
 def _flat_sum(text: str, spec: Dialect) -> tuple[Node, bool] | None:
@@ -1174,8 +1181,8 @@ class _QuickReader:
     """:func:`quick_tree`'s reader: the parser's grammar for the shapes it reads, raising
     :class:`_NotQuick` wherever the text is another."""
 
-    __slots__ = ("bare_division", "bounded", "depth", "pos", "quotients", "rounding", "spec",
-                 "terms", "text")
+    __slots__ = ("bare_division", "bounded", "depth", "fractions", "pos", "quotients",
+                 "rounding", "spec", "terms", "text", "widths")
 
     def __init__(self, text: str, spec: Dialect) -> None:
         self.text = text
@@ -1186,6 +1193,8 @@ class _QuickReader:
         self.rounding = 0
         self.bare_division = False
         self.bounded = True  # inside the bounds of the module's note so far
+        self.fractions = False  # an exact division that keeps fractions
+        self.widths = 1  # the product of the dice terms' numbers of totals
         self.quotients = 0  # exact divisions by a number in a rounding function, open
 
     def relation(self) -> Node:
@@ -1229,7 +1238,7 @@ class _QuickReader:
                 if self.rounding == 0:
                     self.bare_division = True
                     if self.spec.rounding:  # divides exactly, the total rounded once
-                        self.bounded = False
+                        self.fractions = True
                 else:
                     self.quotients += 1
                 node = new_binop("/", node, right)
@@ -1269,9 +1278,11 @@ class _QuickReader:
         term = _term(self.spec, m.groups())
         if term is None:
             raise _NotQuick
-        if (type(term) is Dice and self.pos < len(text) and text[self.pos] in "<>="
-                and not self.spec.compares_totals):
-            raise _NotQuick  # a comparison right after dice counts them: the parser
+        if type(term) is Dice:
+            if (self.pos < len(text) and text[self.pos] in "<>="
+                    and not self.spec.compares_totals):
+                raise _NotQuick  # a comparison right after dice counts them: the parser
+            self.widths *= term.count * ((10 if term.kind == "T" else term.faces) - 1) + 1
         return term
 
     def function(self, name: str, at: int) -> Node:
@@ -1293,7 +1304,7 @@ class _QuickReader:
             # any other exact division in it keeps fractions: estimated
             if not (rounding and self.quotients == quotients + 1 and isinstance(arg, BinOp)
                     and arg.op == "/" and type(arg.right) is Num and arg.right.value):
-                self.bounded = False
+                self.fractions = True
             self.quotients = quotients
         self._expect(")")
         self.depth -= 1
