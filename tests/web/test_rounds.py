@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from arbiter.core import Command, RulesError
 from arbiter.web.demo import DemoTable, console_link, create_demo_tables
@@ -165,10 +166,17 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
                 continue  # the fight ended or the round turned on its own
             before = page.locator("#actor").input_value()
             page.locator("#next").click()
-            page.wait_for_function(
-                "([a, r]) => document.querySelector('#actor').value !== a"
-                " || !document.querySelector('#turn-info').textContent.includes('Round ' + r)",
-                arg=[before, now])
+            try:
+                page.wait_for_function(
+                    "([a, r]) => document.querySelector('#actor').value !== a"
+                    " || !document.querySelector('#turn-info').textContent.includes('Round ' + r)",
+                    arg=[before, now])
+            except PlaywrightTimeoutError as err:  # say what the console showed and was told
+                raise AssertionError(
+                    f"Next did not move on from {before} in round {now}: turn "
+                    f"{page.locator('#turn-info').inner_text()!r}, notices "
+                    f"{page.locator('#toasts').inner_text()!r}, refused {refused}, "
+                    f"errors {errors}") from err
         assert "late" in actors_by_round.get(2, []), (
             f"the creature added in round 1 had no turn in round 2: {actors_by_round.get(2)}")
         assert len(rolled) >= 3, f"only {rolled} rolled in three rounds"
