@@ -170,7 +170,7 @@ def test_three_rounds_with_table_dice(browser: Browser, server: ServerThread,
                 page.wait_for_function(
                     "([a, r]) => document.querySelector('#actor').value !== a"
                     " || !document.querySelector('#turn-info').textContent.includes('Round ' + r)",
-                    arg=[before, now])
+                    arg=[before, now], timeout=20_000)  # (a full suite on two cores can be slow)
             except PlaywrightTimeoutError as err:  # say what the console showed and was told
                 raise AssertionError(
                     f"Next did not move on from {before} in round {now}: turn "
