@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import fields, replace
 from fractions import Fraction
 from typing import Any
@@ -1179,7 +1179,7 @@ def _function(node: Func, exact: bool) -> Exact:
         scale = _scale(node.args[0])
         if scale is not None and scale > 1 and _outcomes_bound(node.args[0]) <= \
                 limits.MAX_EXACT_OUTCOMES:
-            return _rounded(node.name, _scaled(node.args[0], scale), scale)
+            return _rounded(node.name, _scaled(node.args[0], scale).items(), scale)
     fn = FUNCTIONS[node.name]
     return _map(_eval(node.args[0], exact or node.name != "abs"), fn)
 
@@ -1295,28 +1295,16 @@ def _rounded_quotient(name: str, dist: Distribution, k: int) -> Distribution:
     sign = 1
     if k < 0:  # v / k = (-v) / (-k)
         sign, k = -1, -k
+    lo = dist.lo
+    return _rounded(name, ((sign * (lo + i), c) for i, c in enumerate(dist.counts) if c), k)
+
+
+def _rounded(name: str, weights: Iterable[tuple[int, int]], scale: int) -> Distribution:
+    """``name`` (a rounding function) of values given times ``scale`` (> 0), with their
+    weights."""
     out: dict[int, int] = {}
     get = out.get
-    lo = dist.lo
-    for i, c in enumerate(dist.counts):
-        if c:
-            v = sign * (lo + i)
-            if name == "floor":
-                r = v // k
-            elif name == "ceil":
-                r = -(-v // k)
-            elif name == "trunc":
-                r = v // k if v >= 0 else -(-v // k)
-            else:  # round: halves up
-                r = (2 * v + k) // (2 * k)
-            out[r] = get(r, 0) + c
-    return _from_weights(out)
-
-
-def _rounded(name: str, weights: dict[int, int], scale: int) -> Distribution:
-    """``name`` (a rounding function) of the values ``weights`` has times ``scale``."""
-    out: dict[int, int] = {}
-    for v, c in weights.items():
+    for v, c in weights:
         if name == "floor":
             r = v // scale
         elif name == "ceil":
@@ -1325,7 +1313,7 @@ def _rounded(name: str, weights: dict[int, int], scale: int) -> Distribution:
             r = v // scale if v >= 0 else -(-v // scale)
         else:  # round: halves up
             r = (2 * v + scale) // (2 * scale)
-        out[r] = out.get(r, 0) + c
+        out[r] = get(r, 0) + c
     return _from_weights(out)
 
 
