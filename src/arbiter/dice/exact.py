@@ -2499,13 +2499,13 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
     dist = _CACHE.get(key)
     if dist is None:
         if isinstance(expression, str):
-            if dialect == "arbiter" or dialect == "roll20" or dialect == "foundry" or (
-                    isinstance(dialect, Dialect) and dialect.name in ("roll20", "foundry")):
-                dist = quick(expression)  # (d20 reads k3 and d% otherwise)
+            spec = _dialect(dialect)
+            if not (spec.tens_percentile or spec.k_selects):  # (else d% and k3 differ)
+                dist = quick(expression)
             if dist is None:
                 # a short expression read without the parser (quick_tree); one inside its
                 # bounds needs no estimate (tests/dice/test_cold_paths.py)
-                read = quick_tree(expression, _dialect(dialect))
+                read = quick_tree(expression, spec)
                 if read is not None:
                     tree, bounded = read
                     if not bounded and not small(tree):
