@@ -549,6 +549,17 @@ def test_quick_tree_bounds() -> None:
     read = parser.quick_tree(widest, dialects.ARBITER)
     assert read is not None and read[1]
     assert exact.check(read[0]) <= limits.MAX_EXACT_WORK // 10
+    # a function of a plain sum is read in one loop: rem's number is one of its four terms
+    for text, inside in (("rem(2d6-9,4)", True), ("rem(1d6+1d6+1d6,4)", True),
+                         ("rem(1d6+1d6+1d6+1d6,4)", False), ("FLOOR(4d6+1d4-2+3)", True),
+                         ("floor(1d6+1d6+1d6+1d6+1)", False), ("rem(2d6,-4)", None),
+                         ("abs(1d6-4)", True), ("floor(1d6)+1", True)):
+        read = parser.quick_tree(text, dialects.ARBITER)
+        if inside is None:  # (a signed divisor: the parser reads it)
+            assert read is None, text
+            continue
+        assert read is not None and read[1] is inside, text
+        assert read[0] == parse_uncached(text), text
     for estimated, dialect in (("floor(10d100/2+10d100/3)", "arbiter"),
                                ("10d100/2+1d6/3", "d20"),
                                ("rem(1d6,1d4)", "arbiter"), ("1d6%1d4", "arbiter"),

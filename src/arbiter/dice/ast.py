@@ -487,6 +487,7 @@ def _draft(cls: type) -> Any:
 
 
 _CompareDraft = _draft(Compare)
+_PointsDraft = _draft(Points)
 _KeepDraft = _draft(Keep)
 _NumDraft = _draft(Num)
 _DiceDraft = _draft(Dice)
@@ -502,6 +503,15 @@ def new_compare(op: CompareOp, value: int) -> Compare:
     draft.value = value
     draft.__class__ = Compare
     node: Compare = draft
+    return node
+
+
+def new_points(points: tuple[Compare, ...]) -> Points:
+    """``Points(points)``, made faster."""
+    draft = _PointsDraft()
+    draft.points = points
+    draft.__class__ = Points
+    node: Points = draft
     return node
 
 

@@ -54,6 +54,7 @@ from .ast import (
     new_keep,
     new_neg,
     new_num,
+    new_points,
 )
 from .bounds import explosions_allowed
 from .dialects import ARBITER, Dialect, dialect
@@ -718,7 +719,7 @@ class _Parser:
                     old = mods.reroll
                     assert old is not None
                     points = (*(old.points if isinstance(old, Points) else (old,)), point)
-                    union = Points(points)
+                    union = new_points(points)
                     if not once and _every_face(union, faces, kind):
                         raise self._fail(
                             f"rerolls {union.short()} match every face of {_die(faces, kind)}"
@@ -1135,9 +1136,15 @@ def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
     when ``text`` is anything else (the parser then reads it)."""
     if len(text) > limits.MAX_EXPRESSION_LENGTH or text.translate(_MODIFIED_LETTERS):
         return None  # a character none of these has: the parser, at once
-    flat = _flat_sum(text, spec)  # (the usual case, read in one loop: a third quicker)
-    if flat is not None:
-        return flat
+    flat = _flat_sum(text, spec, 0, len(text), MODIFIED_TERMS)
+    if flat is not None:  # (the usual case, read in one loop: a third quicker)
+        return flat, True
+    if text[-1:] == ")" and text.count("(") == 1:  # rem(2d6-9,4), floor(1d20+3)
+        f = _MODIFIED_FUNC.match(text)
+        if f is not None:
+            read = _flat_function(text, spec, f.group(1).lower(), f.end())
+            if read is not None:
+                return read, True
     reader = _QuickReader(text, spec)
     try:
         node = reader.relation()
@@ -1152,29 +1159,46 @@ def quick_tree(text: str, spec: Dialect) -> tuple[Node, bool] | None:
     return node, bounded
 
 
-def _flat_sum(text: str, spec: Dialect) -> tuple[Node, bool] | None:
-    """:func:`quick_tree` for a plain sum of at most ``MODIFIED_TERMS`` terms, read in one
-    loop; None for anything else (the reader then tries it)."""
-    pos, end = 0, len(text)
+def _flat_sum(text: str, spec: Dialect, pos: int, end: int, most: int) -> Node | None:
+    """The tree of ``text[pos:end]`` when it is a plain sum of at most ``most`` terms, read
+    in one loop (:func:`quick_tree` inside its bounds); None for anything else (the reader
+    then tries it)."""
+    start = pos
     node: Node | None = None
     terms = 0
     match = _MODIFIED_SIGNED_TERM.match
     while pos < end:
-        m = match(text, pos)
+        m = match(text, pos, end)
         if m is None:
             return None
         sign = m.group(1)
-        if (not sign) != (pos == 0):
+        if (not sign) != (pos == start):
             return None
         pos = m.end()
         terms += 1
-        if terms > MODIFIED_TERMS:
+        if terms > most:
             return None
-        term = _term(spec, m.groups()[1:])
+        term = _term(spec, m.groups()[1:], m.lastindex == 4)  # (4: no modifier after r)
         if term is None:
             return None
         node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
-    return None if node is None else (node, True)
+    return node
+
+
+def _flat_function(text: str, spec: Dialect, name: str, at: int) -> Node | None:
+    """:func:`quick_tree` for a function of a plain sum (``floor(1d20+3)``), or ``rem`` of
+    one by a number (``rem(2d6-9,4)``), read in one loop: the number is a term of the
+    bounds; None for anything else (the reader then tries it)."""
+    end = len(text) - 1  # (the closing parenthesis)
+    if name != "rem":
+        inner = _flat_sum(text, spec, at, end, MODIFIED_TERMS)
+        return None if inner is None else Func(name, (inner,))  # type: ignore[arg-type]
+    comma = text.rfind(",", at, end)
+    divisor = text[comma + 1 : end]
+    if comma < 0 or not divisor.isdigit() or len(divisor) > 6:  # (the term's number)
+        return None
+    inner = _flat_sum(text, spec, at, comma, MODIFIED_TERMS - 1)
+    return None if inner is None else Func("rem", (inner, new_num(int(divisor))))
 
 
 class _QuickReader:
@@ -1275,7 +1299,7 @@ class _QuickReader:
         self.terms += 1
         if self.terms > limits.MAX_TERMS:
             raise _NotQuick
-        term = _term(self.spec, m.groups())
+        term = _term(self.spec, m.groups(), m.lastindex == 3)  # (3: no modifier after r)
         if term is None:
             raise _NotQuick
         if type(term) is Dice:
@@ -1322,10 +1346,10 @@ class _QuickReader:
             raise _NotQuick
 
 
-def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
+def _term(spec: Dialect, g: tuple[str | None, ...], bare: bool) -> Node | None:
     """One term of :func:`quick_tree` from the groups of ``_MODIFIED_TERM``, as the
     parser's modifiers read it in ``spec``; None when it is past the bounds or one the
-    parser reads otherwise or refuses."""
+    parser reads otherwise or refuses. ``bare``: no group after the rerolls matched."""
     (n_text, f_text, rerolls, _, low, _, high, k_op, k_value, parity, s_op, s_value,
      f_how, f_op, f_signed, f_bare, cs_op, cs_signed, cs_bare, cf_op, cf_signed, cf_bare,
      sort, number) = g
@@ -1337,7 +1361,7 @@ def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
         return None
     known = _PEEKS[spec.name]
     if f_text == "%":
-        if rerolls or any(x is not None for x in g[3:23]):
+        if rerolls or (not bare and any(x is not None for x in g[3:23])):
             return None
         if spec.tens_percentile:
             return new_dice(count, 10, kind="T")
@@ -1345,6 +1369,8 @@ def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
     faces = int(f_text)
     if not 1 <= faces <= MODIFIED_FACES:
         return None
+    if bare and not rerolls:  # NdX: the commonest, with no modifier to read
+        return new_dice(count, faces)
     reroll: Compare | Points | None = None
     once = False
     if rerolls:
@@ -1363,7 +1389,7 @@ def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
         once = mark == "ro" or (mark == "r" and spec.reroll_once)
         if not once and 2 * len(matched) > faces:
             return None  # a reroll until with a long budget, or of every face (refused)
-        reroll = points[0] if len(points) == 1 else Points(tuple(points))
+        reroll = points[0] if len(points) == 1 else new_points(tuple(points))
     select = None
     if k_op is not None:
         assert k_value is not None
