@@ -114,6 +114,15 @@ _COMPARE: dict[str | None, CompareOp] = {
 _RELATION: dict[str | None, RelationOp] = {
     ">": ">", ">=": ">=", "<": "<", "<=": "<=", "=": "=", "==": "=", "<>": "<>", "!=": "<>"
 }
+_INCLUSIVE: dict[str, CompareOp] = {">": ">=", "<": "<="}
+"""Roll20 reads ``>N`` as at least N and ``<N`` as at most N (``Dialect.inclusive_points``),
+in compare points and comparisons of totals alike."""
+_COMPARES: tuple[dict[str | None, CompareOp], dict[str | None, CompareOp]] = (
+    _COMPARE, {k: _INCLUSIVE.get(v, v) for k, v in _COMPARE.items()})
+"""The compare points' operators, by ``Dialect.inclusive_points``."""
+_RELATIONS: tuple[dict[str | None, RelationOp], dict[str | None, RelationOp]] = (
+    _RELATION, {k: _INCLUSIVE.get(v, v) for k, v in _RELATION.items()})  # type: ignore[misc]
+"""The comparisons' operators, by ``Dialect.inclusive_points``."""
 _KEEP: dict[str | None, KeepKind] = {"kh": "kh", "kl": "kl", "dh": "dh", "dl": "dl",
                                      "ph": "dh", "pl": "dl"}
 _FUNCS: frozenset[str | None] = frozenset(["floor", "ceil", "round", "trunc", "abs", "rem"])
@@ -370,12 +379,10 @@ class _Parser:
 
     def relation(self) -> Node:
         left = self.expr()
-        op = _RELATION.get(self.peeks[self.pos])
+        op = _RELATIONS[self.dialect.inclusive_points].get(self.peeks[self.pos])
         if op is None:
             return left
         self.pos += 1
-        if self.dialect.inclusive_points:
-            op = ">=" if op == ">" else "<=" if op == "<" else op
         if op != "<>" and absorbs_comparison(left):
             left = Group(left)  # as Arbiter spells it: (3d6)>=10 compares the total
         right = self.expr()
@@ -607,11 +614,9 @@ class _Parser:
         """A compare point: an operator and a number, or (``default_eq``) a bare number
         meaning equality. Roll20 reads ``>N`` as at least N and ``<N`` as at most N."""
         tok = self.peeks[self.pos]
-        op = _COMPARE.get(tok)
+        op = _COMPARES[self.dialect.inclusive_points].get(tok)
         if op is not None:
             self.pos += 1
-            if self.dialect.inclusive_points:
-                op = ">=" if op == ">" else "<=" if op == "<" else op
             return new_compare(op, self._signed("a number after {!r}", str(tok)))
         if default_eq and tok == _NUM:
             return new_compare("=", self._number("a number"))
@@ -1228,9 +1233,7 @@ class _QuickReader:
             return left
         self.bounded = False
         self.pos = m.end()
-        op = _RELATION[m.group(0)]
-        if self.spec.inclusive_points:
-            op = ">=" if op == ">" else "<=" if op == "<" else op
+        op = _RELATIONS[self.spec.inclusive_points][m.group(0)]
         if op != "<>" and absorbs_comparison(left):
             left = Group(left)
         right = self.sum()
@@ -1439,10 +1442,7 @@ def _quick_point(spec: Dialect, op: str | None, signed: str | None, bare: str | 
     neither is written."""
     if op is not None:
         assert signed is not None
-        cmp = _COMPARE[op]
-        if spec.inclusive_points:
-            cmp = ">=" if cmp == ">" else "<=" if cmp == "<" else cmp
-        return new_compare(cmp, int(signed))
+        return new_compare(_COMPARES[spec.inclusive_points][op], int(signed))
     return new_compare("=", int(bare)) if bare is not None else None
 
 
