@@ -3,6 +3,12 @@
 the milliseconds of CPU per encounter at each size, and the exponent k of a fit of
 time = c * N^k (least squares on the logarithms). Issue 36's goal: k at most 1.1.
 
+The cost of an encounter is the number of turns it lasts times the cost of a turn, and the
+two grow apart: ``turns`` is the turns played per encounter (its exponent ``turns_exponent``;
+a fight of more creatures also lasts more rounds, by the rules and the dice, whatever the
+engine) and ``us_per_turn`` the CPU time of one turn with the commands in it (its exponent
+``turn_exponent``: what the engine's own work adds as the fight grows; 0 is flat).
+
     python bench/growth.py [--json] [--seconds S] [--sizes 2,4,8,16,32] [--compiled]
 
 An N-a-side fight takes each side's creatures of the four-against-four in turn, as many times
@@ -26,7 +32,7 @@ from typing import Any
 import yaml
 
 from arbiter.scenario import run_scenario
-from arbiter.sim import Job, load_encounter, prepare
+from arbiter.sim import Job, Simulator, load_encounter, prepare
 from arbiter.sim.encounter import parse_encounter, setup_part
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -89,17 +95,40 @@ def exponent(sizes: list[int], ms: list[float]) -> float:
         (x - mx) ** 2 for x in xs)
 
 
+TURN_RUNS = 480
+"""Creatures' runs over which the turns of an encounter are counted (480 runs of 1v1, 15 of
+32v32): the count is the dice's, the same for the same runs on every build."""
+
+
+def turns_per_encounter(job: Job, size: int) -> float:
+    """The mean number of turns played in an encounter of ``job`` (runs 0, 1, ...)."""
+    runs = max(TURN_RUNS // size, 10)
+    tally = Simulator(job).play_batch(0, runs)
+    return tally.turns / tally.runs
+
+
 def measure(sizes: list[int], seconds: float) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for path in sorted(ENCOUNTERS.glob("*-4v4.yaml")):
         ruleset = path.name.removesuffix("-4v4.yaml")
         ms: list[float] = []
+        turns: list[float] = []
         for size in sizes:
-            rate, _ = per_second(grown(path, size), seconds)
+            job = grown(path, size)
+            rate, _ = per_second(job, seconds)
             ms.append(1000 / rate)
-        out[ruleset] = {"ms_per_encounter": dict(zip(map(str, sizes), map(lambda t: round(t, 2),
-                                                                                ms), strict=True)),
-                        "exponent": round(exponent(sizes, ms), 3)}
+            turns.append(turns_per_encounter(job, size))
+        us = [1000 * t / n for t, n in zip(ms, turns, strict=True)]
+
+        def by_size(values: list[float], digits: int) -> dict[str, float]:
+            return {str(n): round(v, digits) for n, v in zip(sizes, values, strict=True)}
+
+        out[ruleset] = {"ms_per_encounter": by_size(ms, 2),
+                        "exponent": round(exponent(sizes, ms), 3),
+                        "turns": by_size(turns, 1),
+                        "turns_exponent": round(exponent(sizes, turns), 3),
+                        "us_per_turn": by_size(us, 1),
+                        "turn_exponent": round(exponent(sizes, us), 3)}
     return out
 
 
@@ -137,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
         for ruleset, row in rows.items():
             cells = ", ".join(f"{n}v{n} {t} ms" for n, t in row["ms_per_encounter"].items())
             print(f"{build} {ruleset}: {cells}; grows as N^{row['exponent']}")
+            turns = ", ".join(f"{n}v{n} {t}" for n, t in row["turns"].items())
+            print(f"    turns an encounter: {turns}; grow as N^{row['turns_exponent']}")
+            cost = ", ".join(f"{n}v{n} {t} µs" for n, t in row["us_per_turn"].items())
+            print(f"    a turn: {cost}; grows as N^{row['turn_exponent']}")
     return 0
 
 

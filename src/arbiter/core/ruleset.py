@@ -1169,8 +1169,12 @@ class Ruleset:
         if mine is not None and mine.conditions:
             _expiring_of(mine, who, round_, point, out)
         for entity in entities.values():  # one pass, no list of them (every turn, twice)
-            if entity.conditions and entity is not mine:
-                _expiring_of(entity, who, round_, point, out)
+            conditions = entity.conditions
+            if conditions and entity is not mine:
+                for cond in conditions:  # most hold no timed condition: no call for them
+                    if cond.duration.kind == "timed":
+                        _expiring_of(entity, who, round_, point, out)
+                        break
         return out
 
     @event("Round {round}: {actor}'s turn.", actor=args.creature("whose turn"),

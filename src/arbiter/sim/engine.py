@@ -126,6 +126,7 @@ class Simulator:
         if not state.in_combat:
             run(START)
         outcome = over()
+        turns = 0
         while outcome is None:
             who = state.current
             if state.round > job.max_rounds or who is None:
@@ -145,9 +146,11 @@ class Simulator:
                         break
             if ended is None:
                 run(NEXT)
+                turns += 1
                 ended = over()
             outcome = ended
         tally.runs += 1
+        tally.turns += turns
         tally.outcomes[outcome] += 1
         tally.rounds[min(state.round, job.max_rounds)] += 1
         status_of = self.outcomes.status

@@ -51,6 +51,10 @@ class Tally:
     taken: Counter[str] = field(default_factory=Counter)
     refused: int = 0
     first_refusal: tuple[int, str] | None = None
+    turns: int = 0
+    """Turns ended (``next`` played), over every run: the fight's length in the unit the
+    engine's work is counted in (``bench/growth.py``: the cost of a turn, apart from the
+    number of turns a fight lasts)."""
 
     def refuse(self, run: int, message: str) -> None:
         self.refused += 1
@@ -67,6 +71,7 @@ class Tally:
         self.dealt.update(other.dealt)
         self.taken.update(other.taken)
         self.refused += other.refused
+        self.turns += other.turns
         mine, theirs = self.first_refusal, other.first_refusal
         if theirs is not None and (mine is None or theirs[0] < mine[0]):
             self.first_refusal = theirs
