@@ -91,9 +91,13 @@ OPERATORS: dict[str, dict[str, str]] = {
     "{1d100,1d100,1d100,1d100}kh2": {
         "arbiter": "distribution('{1d100,1d100,1d100,1d100}kh2')",
         "icepool": "icepool.Pool([icepool.d100] * 4).highest(2).sum()"},
-    "{1d100,1d90,…,1d40}kh2 (estimate)": {
-        "arbiter": "estimate('{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2')",
+    "{1d100,1d90,…,1d40}kh2": {
+        "arbiter": "distribution('{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2')",
         "icepool": "icepool.Pool([icepool.Die(range(1, f + 1)) for f in (100, 90, 80, 70, 60,"
+                   " 50, 40)]).highest(2).sum()"},
+    "{1d100+1,1d90+1,…,1d40+1}kh2 (estimate)": {
+        "arbiter": "estimate('{1d100+1,1d90+1,1d80+1,1d70+1,1d60+1,1d50+1,1d40+1}kh2')",
+        "icepool": "icepool.Pool([icepool.Die(range(2, f + 2)) for f in (100, 90, 80, 70, 60,"
                    " 50, 40)]).highest(2).sum()"},
     # keeping and dropping dice that explode into separate dice (the pool grows)
     "3d6!kh2": {"arbiter": "distribution('3d6!kh2')",

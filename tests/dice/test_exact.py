@@ -108,20 +108,22 @@ def test_too_large_says_so() -> None:
     with pytest.raises(DiceEvalError, match="division by zero is possible"):
         distribution("1d6/(1d2-1)")
     with pytest.raises(NoExactOdds, match=re.escape(
-            "no exact odds for '{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2': keeping 2 of 7 "
+            "no exact odds for '{1d100+1,1d90+1,1d80+1,1d70+1,1d60+1,1d…': keeping 2 of 7 "
             "members takes up to 1,524,100 steps")):
-        distribution("{1d100,1d90,1d80,1d70,1d60,1d50,1d40}kh2")
+        distribution("{1d100+1,1d90+1,1d80+1,1d70+1,1d60+1,1d50+1,1d40+1}kh2")
 
 
 def test_members_written_alike_are_kept_as_kinds_of_dice() -> None:
     """Members written alike have one distribution, so ``check`` prices keeping them as
     ``_keep_mixed`` does the work (kinds of "dice"), not as the fold of every member: four
-    d100 members are exact, and a bigger member is refused for its work, not its steps."""
+    d100 members are exact, and a bigger member is refused for its work, not its steps.
+    (Bare single dice are kept as the dice they are: a member in parentheses is not.)"""
     assert distribution("{1d100,1d100,1d100,1d100}kh2") == distribution("4d100kh2")
     assert distribution("{2d6,2d6,1d8}kl2") == _brute_keep_lowest_two()
-    check(parse("{1d4180,1d4180,1d4180,1d4180}kh2"))
+    check(parse("{(1d4180),(1d4180),(1d4180),(1d4180)}kh2"))
     with pytest.raises(DistributionTooLarge, match="would take about"):
-        check(parse("{1d4181,1d4181,1d4181,1d4181}kh2"))
+        check(parse("{(1d4181),(1d4181),(1d4181),(1d4181)}kh2"))
+    assert check(parse("{1d4181,1d4181,1d4181,1d4181}kh2")) == check(parse("4d4181kh2"))
 
 
 def _brute_keep_lowest_two() -> Distribution:

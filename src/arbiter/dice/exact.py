@@ -1353,9 +1353,31 @@ def _alike(terms: list[Dice]) -> bool:
     return all(_SORT(t) == first for t in terms[1:])
 
 
+def _members_as_dice(node: RollGroup) -> list[Dice] | None:
+    """The members of a group that keeps some of them, when each is one die whose roll is
+    its total (``{1d100,1d90,1d80}kh2``: no count of successes, no explosion into separate
+    dice): keeping members is then keeping dice, as a group of dice keeps them
+    (``{1d100+1d90+1d80}kh2``, one state per count of dice placed for plain ones; folding
+    seven different members took 128 states and was refused). None for any other group."""
+    if node.dice_level or node.keep is None:
+        return None
+    terms: list[Dice] = []
+    for m in node.members:
+        if (type(m) is not Dice or m.count != 1 or m.keep is not None or m.select is not None
+                or m.success is not None or m.failure is not None
+                or (m.explode is not None and not m.compound)):
+            return None
+        terms.append(m)
+    return terms
+
+
 def _group(node: RollGroup, exact: bool) -> Exact:
+    terms: list[Dice] | None = None
     if node.dice_level and (node.keep is not None or node.success is not None):
         terms = _terms(node.members[0])
+    elif node.keep is not None:
+        terms = _members_as_dice(node)
+    if terms is not None:
         if _alike(terms):
             merged = replace(terms[0], count=sum(t.count for t in terms), keep=node.keep,
                              success=node.success, failure=node.failure)
@@ -1826,8 +1848,12 @@ class _Estimate:
 
     def group(self, node: RollGroup, exact: bool) -> _Shape:
         """Mirrors ``_group``."""
+        terms: list[Dice] | None = None
         if node.dice_level and (node.keep is not None or node.success is not None):
             terms = _terms(node.members[0])
+        elif node.keep is not None:
+            terms = _members_as_dice(node)
+        if terms is not None:
             if _alike(terms):
                 return self.dice(replace(terms[0], count=sum(t.count for t in terms),
                                          keep=node.keep, success=node.success,
