@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from fractions import Fraction
 from collections import Counter
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import pytest
