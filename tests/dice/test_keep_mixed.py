@@ -139,7 +139,7 @@ def test_members_of_one_die_keep_as_their_dice(members: list[str], how: str, cou
     want: Counter[Any] = Counter()
     for roll in itertools.product(*faces):
         values = sorted((v for v, _ in roll), reverse=highest)[:keep]
-        ways = 1
+        ways = Fraction(1)
         for _, p in roll:
             ways *= p
         if node.success is None:
