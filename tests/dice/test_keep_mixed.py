@@ -136,7 +136,7 @@ def test_members_of_one_die_keep_as_their_dice(members: list[str], how: str, cou
     faces = [list(distribution(m).items()) for m in members]
     assume(math.prod(len(f) for f in faces) <= 20_000)  # (1d6!! shows 120 totals)
     highest, keep = node.keep.kept_highest(len(members))
-    want: Counter[Any] = Counter()
+    want: dict[int, Fraction] = {}
     for roll in itertools.product(*faces):
         values = sorted((v for v, _ in roll), reverse=highest)[:keep]
         ways = Fraction(1)
@@ -147,7 +147,7 @@ def test_members_of_one_die_keep_as_their_dice(members: list[str], how: str, cou
         else:
             total = sum(1 for v in values if node.success.matches(v)) - sum(
                 1 for v in values if node.failure is not None and node.failure.matches(v))
-        want[total] += ways
+        want[total] = want.get(total, Fraction(0)) + ways
     got = distribution(text)
     assert {v: p for v, p in got.items()} == {v: p for v, p in want.items() if p}, text
 
