@@ -2448,6 +2448,11 @@ def quick(text: str) -> Distribution | None:
         return _plain_dice(-count if fudge else count, count, size)
     if text.translate(_QUICK_LETTERS):
         return None  # a character no quick sum has (r, !, %, (...): the full path, at once
+    return _quick_sum(text)
+
+
+def _quick_sum(text: str) -> Distribution | None:
+    """:func:`quick` for a sum of several terms (``4d6kh3+2``, ``3d8+1d6-2``)."""
     # read the whole text first: no work starts on an expression the full path must read
     pos, end = 0, len(text)
     lo = 0
