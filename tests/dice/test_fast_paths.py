@@ -748,3 +748,41 @@ def test_small_and_mid_pools_match_icepool(expr: str, reference: Any) -> None:
 
 def test_a_text_seen_before_gives_the_same_distribution() -> None:
     assert distribution("3d6+1") is distribution("3d6+1")
+
+
+# -- the values of the dice, without the result tree ----------------------------------------
+
+_plain_sums = st.lists(
+    st.tuples(st.sampled_from(["+", "-"]), st.integers(1, 6), st.integers(1, 12),
+              st.sampled_from(["", "kh1", "kl2", "dh1", "dl1", "k2"]) | st.integers(0, 9)),
+    min_size=1, max_size=4,
+).map(lambda terms: "".join(
+    (sign if i else "") + (str(extra) if isinstance(extra, int) else f"{n}d{faces}{extra}")
+    for i, (sign, n, faces, extra) in enumerate(terms)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(nodes | _plain_sums.map(parse_uncached), st.integers(0, 2**32), st.booleans())
+def test_values_are_the_values_of_the_dice(node: Node, seed: int, again: bool) -> None:
+    """``RollResult.values()`` is the value of each of ``dice()``, left to right: a plain sum
+    (``3d6+2d4kh1-1``, its tree not made yet) reads them off the values it rolled, in the
+    order rolled; a roll whose tree is made, or another expression, reads the tree."""
+    if again:  # (a second roll of the same tree: the compiled plan's result)
+        try:
+            roll(node, SeededDice(seed))
+        except DiceError:
+            return
+    try:
+        result = roll(node, SeededDice(seed))
+    except DiceError:
+        return
+    fresh = result.values()  # before anything reads the tree
+    assert fresh == [d.value for d in result.dice()]
+    assert result.values() == fresh  # and once the tree is made
+
+
+def test_a_plain_sum_gives_its_values_without_its_tree() -> None:
+    result = roll("3d6+2d4kh1-1", ForcedDice([6, 5, 4, 1, 3]))
+    assert result.values() == [6, 5, 4, 1, 3]
+    assert result._tree is None  # (not made to answer)
+    assert [d.value for d in result.dice()] == [6, 5, 4, 1, 3]

@@ -406,6 +406,18 @@ class RollResult:
         """Every die rolled, left to right, whatever its fate."""
         return self.tree.dice()
 
+    def values(self) -> list[int]:
+        """Every die's value, left to right, whatever its fate (the values of
+        :meth:`dice`); a plain sum's read off the values it rolled, without making its tree
+        (its dice are its terms' in the order rolled)."""
+        tree = self._tree
+        if tree is None:
+            plan, rolls = self._plan, self._rolls
+            if plan is not None and plan.flat is not None and rolls is not None:
+                return [v for values in rolls for v in values]
+            tree = self.tree
+        return [d.value for d in tree.dice()]
+
     @property
     def comment(self) -> str | None:
         return self.tree.text if isinstance(self.tree, CommentPart) else None

@@ -28,7 +28,6 @@ import re
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import partial
-from operator import attrgetter
 from typing import Any
 
 from ...core import Deferred
@@ -38,8 +37,6 @@ from ...dice.roller import Part
 from .model import RULINGS
 
 _MULTI = re.compile(r"^(\d+)d(\d+)$")
-_VALUE = attrgetter("value")
-"""A die's value."""
 _DIE = re.compile(r"(\d*)d(\d+)")
 
 ROLL_OVER_TARGET = 21
@@ -165,7 +162,7 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         k: v for k, v in hindrance.items() if v}
     known = {
         "dice": canonical,
-        "rolled": list(map(_VALUE, rolled.dice())),  # no comprehension frame per roll
+        "rolled": rolled.values(),  # (a plain sum's without making its result tree)
         "natural": rolled.total,
         "hindrance": total_h,
         "hindrances": shown,
