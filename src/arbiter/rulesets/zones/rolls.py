@@ -33,7 +33,7 @@ from typing import Any
 from ...core import Deferred
 from ...dice import DiceSource, distribution, roll
 from ...dice.limits import MAX_FACES
-from ...dice.roller import Part
+from ...dice.roller import RollResult
 from .model import RULINGS
 
 _MULTI = re.compile(r"^(\d+)d(\d+)$")
@@ -173,14 +173,15 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         **out,
     }
     lead = f"{listed} stepped {total_h} for Hindrance: " if "stepped_from" in out else ""
-    return Deferred(partial(_check_text, lead, rolled.tree, f"{h_text} = {total} vs {against}: "
+    return Deferred(partial(_check_text, lead, rolled, f"{h_text} = {total} vs {against}: "
                                                              f"{verdict}"), known=known)
 
 
-def _check_text(lead: str, tree: Part, tail: str) -> dict[str, Any]:
+def _check_text(lead: str, rolled: RollResult, tail: str) -> dict[str, Any]:
     """A check's ``text``: written only when read (the dice breakdown is most of a check's
-    cost, and a simulated fight reads none)."""
-    return {"text": f"{lead}{tree.render()}{tail}"}
+    cost, and a simulated fight reads none); so is the roll's result tree it shows, which a
+    plain sum makes only when it is read (``RollResult.tree``)."""
+    return {"text": f"{lead}{rolled.tree.render()}{tail}"}
 
 
 def success_odds(expr: str, stat: int, hindrance: int, rulings: Mapping[str, str]) -> Fraction:
