@@ -1183,7 +1183,7 @@ def _flat_sum(text: str, spec: Dialect, pos: int, end: int, most: int) -> Node |
         terms += 1
         if terms > most:
             return None
-        term = _term(spec, m.groups()[1:], m.lastindex == 4)  # (4: no modifier after r)
+        term = _term(spec, m.groups()[1:])
         if term is None:
             return None
         node = term if node is None else new_binop("-" if sign == "-" else "+", node, term)
@@ -1302,7 +1302,7 @@ class _QuickReader:
         self.terms += 1
         if self.terms > limits.MAX_TERMS:
             raise _NotQuick
-        term = _term(self.spec, m.groups(), m.lastindex == 3)  # (3: no modifier after r)
+        term = _term(self.spec, m.groups())
         if term is None:
             raise _NotQuick
         if type(term) is Dice:
@@ -1349,10 +1349,10 @@ class _QuickReader:
             raise _NotQuick
 
 
-def _term(spec: Dialect, g: tuple[str | None, ...], bare: bool) -> Node | None:
+def _term(spec: Dialect, g: tuple[str | None, ...]) -> Node | None:
     """One term of :func:`quick_tree` from the groups of ``_MODIFIED_TERM``, as the
     parser's modifiers read it in ``spec``; None when it is past the bounds or one the
-    parser reads otherwise or refuses. ``bare``: no group after the rerolls matched."""
+    parser reads otherwise or refuses."""
     (n_text, f_text, rerolls, _, low, _, high, k_op, k_value, parity, s_op, s_value,
      f_how, f_op, f_signed, f_bare, cs_op, cs_signed, cs_bare, cf_op, cf_signed, cf_bare,
      sort, number) = g
@@ -1364,7 +1364,7 @@ def _term(spec: Dialect, g: tuple[str | None, ...], bare: bool) -> Node | None:
         return None
     known = _PEEKS[spec.name]
     if f_text == "%":
-        if rerolls or (not bare and any(x is not None for x in g[3:23])):
+        if rerolls or any(x is not None for x in g[3:23]):
             return None
         if spec.tens_percentile:
             return new_dice(count, 10, kind="T")
@@ -1372,8 +1372,6 @@ def _term(spec: Dialect, g: tuple[str | None, ...], bare: bool) -> Node | None:
     faces = int(f_text)
     if not 1 <= faces <= MODIFIED_FACES:
         return None
-    if bare and not rerolls:  # NdX: the commonest, with no modifier to read
-        return new_dice(count, faces)
     reroll: Compare | Points | None = None
     once = False
     if rerolls:
