@@ -1371,12 +1371,17 @@ def _members_as_dice(node: RollGroup) -> list[Dice] | None:
     return terms
 
 
-def _group(node: RollGroup, exact: bool) -> Exact:
-    terms: list[Dice] | None = None
+def _as_dice(node: RollGroup) -> list[Dice] | None:
+    """The dice terms a group keeps or counts as dice: a group of dice's own
+    (``{4d6+3d8}kh4``), or members of one die each (:func:`_members_as_dice`); None for a
+    group of members (``_group`` and the estimate read it alike)."""
     if node.dice_level and (node.keep is not None or node.success is not None):
-        terms = _terms(node.members[0])
-    elif node.keep is not None:
-        terms = _members_as_dice(node)
+        return _terms(node.members[0])
+    return _members_as_dice(node)
+
+
+def _group(node: RollGroup, exact: bool) -> Exact:
+    terms = _as_dice(node)
     if terms is not None:
         if _alike(terms):
             merged = replace(terms[0], count=sum(t.count for t in terms), keep=node.keep,
@@ -1848,11 +1853,7 @@ class _Estimate:
 
     def group(self, node: RollGroup, exact: bool) -> _Shape:
         """Mirrors ``_group``."""
-        terms: list[Dice] | None = None
-        if node.dice_level and (node.keep is not None or node.success is not None):
-            terms = _terms(node.members[0])
-        elif node.keep is not None:
-            terms = _members_as_dice(node)
+        terms = _as_dice(node)
         if terms is not None:
             if _alike(terms):
                 return self.dice(replace(terms[0], count=sum(t.count for t in terms),
@@ -2538,32 +2539,27 @@ def distribution(expression: str | Node, dialect: str | Dialect = "arbiter") -> 
     if isinstance(expression, str) and dialect != "arbiter":
         key = (dialect if isinstance(dialect, str) else dialect.name, expression)
     dist = _CACHE.get(key)
+    if dist is not None:
+        return dist
+    node, bounded = expression, False
+    if isinstance(expression, str):
+        spec = _dialect(dialect)
+        if not (spec.tens_percentile or spec.k_selects):  # (else d% and k3 differ)
+            dist = quick(expression)
+        if dist is None:
+            # a short expression read without the parser (quick_tree); one inside its
+            # bounds needs no estimate (tests/dice/test_cold_paths.py)
+            read = quick_tree(expression, spec)
+            node, bounded = read if read is not None else (parse_uncached(expression, spec),
+                                                           False)
     if dist is None:
-        if isinstance(expression, str):
-            spec = _dialect(dialect)
-            if not (spec.tens_percentile or spec.k_selects):  # (else d% and k3 differ)
-                dist = quick(expression)
-            if dist is None:
-                # a short expression read without the parser (quick_tree); one inside its
-                # bounds needs no estimate (tests/dice/test_cold_paths.py)
-                read = quick_tree(expression, spec)
-                if read is not None:
-                    tree, bounded = read
-                    if not bounded and not small(tree):
-                        check(tree)
-                    result = _eval(tree)
-                    assert isinstance(result, Distribution)
-                    dist = result
-            if dist is not None:
-                _remember(key, dist)
-                return dist
-        node = parse_uncached(expression, dialect) if isinstance(expression, str) else expression
-        if not small(node):
+        assert not isinstance(node, str)
+        if not bounded and not small(node):
             check(node)
         result = _eval(node)
         assert isinstance(result, Distribution)  # fractions only inside rounding functions
         dist = result
-        _remember(key, dist)
+    _remember(key, dist)
     return dist
 
 
