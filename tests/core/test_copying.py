@@ -200,7 +200,8 @@ class MarkingDemo(type(DEMO)):  # type: ignore[misc]
     broken = False
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
-        return Marked(**vars(super().make_entity(entity_id, spec)))
+        made = super().make_entity(entity_id, spec)
+        return Marked(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
 
     def apply_damaged(self, state: EncounterState, data: dict[str, Any]) -> None:
         super().apply_damaged(state, data)

@@ -129,7 +129,7 @@ def test_a_log_written_the_old_way_replays_to_the_same_state(stem: str) -> None:
     for stored in json.loads(json.dumps(old_log)):  # as read back from storage
         for event in Entry.from_json(stored).events:
             ruleset.evolve(replayed, event)
-    assert vars(replayed) == vars(new.state)
+    assert replayed == new.state
     assert replayed.extra["winner"] == new.state.extra["winner"]
     assert ruleset.outcome(replayed) == (True, new.state.extra["winner"])
 
