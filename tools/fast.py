@@ -51,6 +51,7 @@ COMPILED = [
     "arbiter/rulesets/polemos",
     "arbiter/sim/engine.py",
     "arbiter/sim/tactics",
+    "arbiter/native_clones.py",
 ]
 """What mypyc compiles (packages or modules, relative to the build's root). Everything else
 (the server, the console, the CLI, the scenario runner) stays interpreted."""

@@ -150,6 +150,46 @@ def test_override_is_an_event_with_its_reason() -> None:
                     ForcedDice([]))
 
 
+@pytest.mark.parametrize(("value", "expected"), [
+    ("abc", "Expected `int`, got `str`"), (2.5, "Expected `int`, got `float`"),
+    (None, "Expected `int`, got `null`"), (True, "Expected `int`, got `bool`"),
+    ([1], "Expected `int`, got `array`")])
+def test_an_override_of_the_wrong_type_is_refused_and_changes_nothing(
+        value: Any, expected: str) -> None:
+    """A value must have the type its field declares: a Health of "abc" would break every
+    rule that reads it (and a native class of the compiled build cannot even hold it)."""
+    enc = fight()
+    before = len(enc.log)
+    with pytest.raises(InvalidCommand, match=f"cannot override 'orc.health': {expected}"):
+        enc.execute({"do": "override", "path": "orc.health", "value": value, "reason": "x"},
+                    ForcedDice([]))
+    assert enc.state.entity("orc").health == 20  # type: ignore[attr-defined]
+    assert len(enc.log) == before
+
+
+def test_an_override_takes_the_type_of_its_field_and_of_a_mapping_s_items() -> None:
+    enc = fight()
+    enc.execute({"do": "add", "id": "ogre", "health": 9, "stats": {"STR": 4}}, ForcedDice([]))
+    enc.execute({"do": "override", "path": "orc.tags", "value": ["brute", "brute"],
+                 "reason": "x"}, ForcedDice([]))
+    assert enc.state.entity("orc").tags == {"brute"}  # a set, as the field says
+    enc.execute({"do": "override", "path": "ogre.stats.STR", "value": 3, "reason": "x"},
+                ForcedDice([]))
+    assert enc.state.entity("ogre").stats["STR"] == 3
+    with pytest.raises(InvalidCommand, match=r"'ogre.stats.STR': Expected `int`, got `str`"):
+        enc.execute({"do": "override", "path": "ogre.stats.STR", "value": "3", "reason": "x"},
+                    ForcedDice([]))
+
+
+def test_an_override_of_a_derived_value_says_it_cannot_be_set() -> None:
+    """``down`` is worked out from Health, not stored: setting it is refused, not a crash."""
+    enc = fight()
+    with pytest.raises(InvalidCommand, match=r"cannot override 'orc.down': .*no setter"):
+        enc.execute({"do": "override", "path": "orc.down", "value": True, "reason": "x"},
+                    ForcedDice([]))
+    assert not enc.state.entity("orc").down  # type: ignore[attr-defined]
+
+
 def test_rulings_resolve_defaults_and_validate_overrides() -> None:
     assert DEMO.rulings.resolve() == {"DEMO-1": "double-dice"}
     enc = Encounter.create(DEMO, {"DEMO-1": "max-damage"})

@@ -8,15 +8,22 @@ under the compiled build (``PYTHONPATH=build/fast``) and compares with the pure 
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
 
 import arbiter.build
 import arbiter.sim.engine
+from arbiter.core import Encounter, RulesError, load_ruleset
+from arbiter.core.copying import clone, native, type_hints
+from arbiter.dice import ForcedDice
+from arbiter.native_clones import COPIERS
 from arbiter.sim import Simulator, load_encounter, prepare
+from arbiter.sim.stats import Tally
 
 ROOT = Path(__file__).resolve().parents[2]
 ENCOUNTERS = sorted((ROOT / "scenarios" / "encounters").glob("*.yaml"))
@@ -42,9 +49,50 @@ def report_of(path: Path) -> dict[str, Any]:
         "refused": tally.refused, "first_refusal": tally.first_refusal}}
 
 
+def copies() -> dict[str, bool]:
+    """Whether a played end state of each shipped encounter, and a demo creature (a class
+    written in Python on a native base, in the compiled build), copy and pickle whole."""
+    out = {}
+    for path in ENCOUNTERS:
+        state = Simulator(prepare(load_encounter(path), seed=SEED)).play(0, Tally())
+        out[path.name] = (clone(state) == state == copy.deepcopy(state)
+                          == pickle.loads(pickle.dumps(state)))
+    demo = Encounter.create(load_ruleset("demo"))
+    demo.execute({"do": "add", "id": "orc", "health": 12, "attack": 3}, ForcedDice([]))
+    orc = demo.state.entity("orc")
+    out["demo creature"] = (clone(orc) == orc == copy.deepcopy(orc)
+                            == pickle.loads(pickle.dumps(orc)))
+    return out
+
+
+def overrides() -> dict[str, str]:
+    """What the GM's overrides of typed fields give: the value set, or the refusal."""
+    out = {}
+    for path, value in [("orc.health", "abc"), ("orc.health", 7), ("orc.side", "gang"),
+                        ("orc.side", None), ("orc.tags", ["brute"]), ("orc.tags", [1]),
+                        ("orc.stats.STR", "3"), ("orc.stats.STR", 5), ("orc.down", True)]:
+        demo = Encounter.create(load_ruleset("demo"))
+        demo.execute({"do": "add", "id": "orc", "health": 12, "stats": {"STR": 2}},
+                      ForcedDice([]))
+        try:
+            demo.execute({"do": "override", "path": path, "value": value, "reason": "test"},
+                         ForcedDice([]))
+            entity = demo.state.entity("orc")
+            got = getattr(entity, path.split(".")[1])
+            out[f"{path}={value!r}"] = repr(sorted(got) if isinstance(got, set) else got)
+        except RulesError as err:
+            out[f"{path}={value!r}"] = str(err)
+    return out
+
+
 def report() -> dict[str, Any]:
     return {"engine": arbiter.sim.engine.__file__, "build": arbiter.build.build(),
-            "encounters": {path.name: report_of(path) for path in ENCOUNTERS}}
+            "encounters": {path.name: report_of(path) for path in ENCOUNTERS},
+            "native": sorted(kind.__qualname__ for kind in COPIERS if native(kind)),
+            "hints": {f"{kind.__module__}.{kind.__qualname__}":
+                      {name: repr(hint) for name, hint in type_hints(kind).items()}
+                      for kind in COPIERS},
+            "copies": copies(), "overrides": overrides()}
 
 
 if __name__ == "__main__":

@@ -95,3 +95,32 @@ def test_compiled_tallies_are_the_pure_tallies(compiled: dict[str, Any], pure: d
                                                name: str) -> None:
     assert pure["encounters"][name]["logs"] == compiled["encounters"][name]["logs"]
     assert compiled["encounters"][name]["tally"] == pure["encounters"][name]["tally"]
+
+
+def test_the_hot_state_is_native_in_the_compiled_build_only(compiled: dict[str, Any],
+                                                             pure: dict[str, Any]) -> None:
+    assert {"Condition", "EncounterState", "Entity", "RealmsCreature", "Creature"} \
+        <= set(compiled["native"])
+    assert pure["native"] == []
+
+
+def test_the_compiled_build_reads_the_annotations_the_source_writes(
+        compiled: dict[str, Any], pure: dict[str, Any]) -> None:
+    """mypyc erases a native class's annotations to bare classes: the ones kept by
+    tools/native_clones.py stand in for them (copying and the GM's overrides read them)."""
+    assert compiled["hints"] == pure["hints"]
+    assert compiled["hints"]["arbiter.core.model.Entity"]["side"] == "str | None"
+
+
+def test_states_and_creatures_copy_and_pickle_whole_in_both_builds(
+        compiled: dict[str, Any], pure: dict[str, Any]) -> None:
+    assert all(compiled["copies"].values()), compiled["copies"]
+    assert all(pure["copies"].values()), pure["copies"]
+
+
+def test_overrides_of_typed_fields_answer_alike_in_both_builds(
+        compiled: dict[str, Any], pure: dict[str, Any]) -> None:
+    assert compiled["overrides"] == pure["overrides"]
+    assert pure["overrides"]["orc.health='abc'"] == \
+        "cannot override 'orc.health': Expected `int`, got `str`"
+    assert pure["overrides"]["orc.side='gang'"] == "'gang'"

@@ -24,7 +24,9 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import importlib
 import os
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -79,14 +81,71 @@ def _own_hook(kind: type, hook: str) -> bool:
     fn = getattr(kind, hook, None)
     if fn is getattr(object, hook, None):
         return False
+    if hook in ("__getstate__", "__setstate__") and native(kind):
+        return False  # the pickling pair that mypyc writes for every native class
+    if hook == "__reduce__" and fn in _field_reduces():
+        return False  # the state's own classes: reduced to their fields (reduce_fields)
     return not (getattr(fn, "__module__", None) == "dataclasses"
                 and getattr(fn, "__name__", "") in ("_dataclass_getstate",
                                                     "_dataclass_setstate"))
 
 
+def _field_reduces() -> tuple[Any, ...]:
+    """The ``__reduce__`` of the kernel's state classes, which :func:`reduce_fields`."""
+    from .model import Condition, EncounterState, Entity
+    return (Condition.__reduce__, EncounterState.__reduce__, Entity.__reduce__)
+
+
+def reduce_fields(value: Any) -> tuple[Any, ...]:
+    """``value.__reduce__()`` for a dataclass instance: its class and its attributes (its
+    fields, and whatever else its ``__dict__`` holds), rebuilt by setting them. The kernel's
+    state classes reduce so, so that copying and pickling keep every field in the compiled
+    build too: there they are native, and the pickling that mypyc writes for a native class
+    knows only its own fields, not those of a subclass written in Python (a ruleset's
+    creature, the demo's)."""
+    return (_rebuild, (type(value), _fields_of(value)))
+
+
 def _plain_dataclass(kind: type) -> bool:
     """A dataclass whose instances hold only their attributes (no custom copy hooks)."""
     return dataclasses.is_dataclass(kind) and not any(_own_hook(kind, h) for h in _HOOKS)
+
+
+def native(kind: type) -> bool:
+    """Whether ``kind`` is a native class of the compiled build (mypyc), or an interpreted
+    subclass of one: its fields live in the object itself, not in a ``__dict__``, and an
+    instance is made by its own ``__new__`` (``object.__new__`` refuses it)."""
+    return hasattr(kind, "__mypyc_attrs__")
+
+
+Copiers = tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], dict[str, Any]],
+                Callable[[dict[str, Any]], Any]]
+_NATIVE: dict[type, Copiers] = {}
+_NATIVE_LOADED: list[bool] = []
+
+
+def native_copiers(kind: type) -> Copiers | None:
+    """The copying functions written for native class ``kind`` (exactly that class) by
+    ``tools/native_clones.py`` into ``arbiter/native_clones.py``: its full copy, its scratch
+    copy, its fields as a dict and its build from them; None for any other class. The
+    compiled build copies its native classes with them: compiled, each reads and sets the
+    fields directly, where a copy by field names took longer than a native class saves."""
+    if not _NATIVE_LOADED:
+        _NATIVE_LOADED.append(True)
+        try:
+            module = importlib.import_module("arbiter.native_clones")
+        except ImportError:  # pragma: no cover - the module is part of the package
+            return None
+        _NATIVE.update(module.COPIERS)
+        _DECLARED.update(module.ANNOTATIONS)
+    return _NATIVE.get(kind)
+
+
+def blank(kind: type) -> Any:
+    """An instance of ``kind`` with no field set yet, to fill in: made by the class's own
+    ``__new__`` (a native class of the compiled build refuses ``object.__new__``)."""
+    maker: Any = kind
+    return maker.__new__(kind)
 
 
 def immutable(value: Any) -> bool:
@@ -125,9 +184,31 @@ def _kind_of_hint(hint: Any) -> str:
     return "any"
 
 
+_DECLARED: dict[type, dict[str, str]] = {}
+
+
+def type_hints(kind: type) -> dict[str, Any]:
+    """The annotations of class ``kind`` and its bases, resolved (``typing.get_type_hints``).
+    A native class of the compiled build has lost them (mypyc keeps ``dict`` of
+    ``dict[str, int]``, ``type`` of ``str | None``): for those, the annotations written in
+    the source, which ``tools/native_clones.py`` kept in ``arbiter/native_clones.py``, are
+    resolved in the class's module instead. Raises what ``get_type_hints`` raises for an
+    annotation that does not resolve."""
+    hints = typing.get_type_hints(kind)
+    if native(kind):
+        native_copiers(kind)  # loads the kept annotations
+        for klass in reversed(kind.__mro__):
+            written = _DECLARED.get(klass)
+            if written:
+                namespace = vars(sys.modules[klass.__module__])
+                hints.update({name: eval(text, namespace)  # our own source's text
+                              for name, text in written.items()})
+    return hints
+
+
 def _field_kinds(kind: type) -> dict[str, str] | None:
     try:
-        hints = typing.get_type_hints(kind)
+        hints = type_hints(kind)
     except Exception:  # an annotation that does not resolve: look at every value
         return None
     return {f.name: _kind_of_hint(hints.get(f.name)) for f in dataclasses.fields(kind)}
@@ -172,13 +253,14 @@ def _fields_cloner(kind: type, kinds: dict[str, str]) -> Cloner:
 
 
 def _slots_fields_cloner(kind: type, kinds: dict[str, str]) -> Cloner:
-    """A cloner for a slotted dataclass: atomic fields assigned, containers of atomic values
-    copied once, anything else looked at."""
+    """A cloner for a dataclass without a ``__dict__`` (slotted, or a native class of the
+    compiled build): atomic fields assigned, containers of atomic values copied once,
+    anything else looked at."""
     atomic = tuple(n for n, k in kinds.items() if k == "atomic")
     sets = tuple(n for n, k in kinds.items() if k == "set")
     shallow = tuple(n for n, k in kinds.items() if k in ("dict", "list"))
     looked = tuple(n for n, k in kinds.items() if k == "any")
-    new, get, setattr_ = object.__new__, _CLONERS.get, object.__setattr__
+    new, get, setattr_ = typing.cast(Any, kind).__new__, _CLONERS.get, object.__setattr__
 
     def clone(value: Any) -> Any:
         out: Any = new(kind)
@@ -219,9 +301,14 @@ def _dataclass_cloner(kind: type) -> Cloner:
             return value
 
         return clone_frozen
-    new = object.__new__
+    new = typing.cast(Any, kind).__new__
     setattr_ = object.__setattr__
     kinds = _field_kinds(kind)
+    if native(kind):  # no __dict__ for the fields (one of a subclass holds only its extras)
+        written = native_copiers(kind)
+        if written is not None:
+            return written[0]
+        return _slots_fields_cloner(kind, kinds or {name: "any" for name in names})
     if getattr(kind, "__dictoffset__", 0) != 0 and kinds is not None:
         return _fields_cloner(kind, kinds)
     if getattr(kind, "__dictoffset__", 0) != 0:
@@ -387,7 +474,13 @@ def scratch_clone(value: Any) -> Any:
         shared_, copied_ = scratch_promises(kind)
         declared = shared_ or copied_
         kinds = _field_kinds(kind) if declared else None
-        if (declared and kinds is not None and _plain_dataclass(kind)
+        if declared and kinds is not None and _plain_dataclass(kind) and native(kind):
+            written = native_copiers(kind)
+            fn = (written[1] if written is not None
+                  else _slots_fields_cloner(kind, _scratch_kinds(kind, kinds)))
+            if _GUARD:
+                fn = _guarding(fn, kind.__name__, shared_, copied_)
+        elif (declared and kinds is not None and _plain_dataclass(kind)
                 and getattr(kind, "__dictoffset__", 0) != 0):
             fn = _fields_cloner(kind, _scratch_kinds(kind, kinds))
             if _GUARD:
@@ -497,6 +590,8 @@ class _Plan:
     looked: tuple[str, ...]
     """Fields that may hold anything (entities aside)."""
     fields: frozenset[str]
+    native: bool
+    """A native class of the compiled build: its fields are read and set one by one."""
 
 
 _SCRATCH_PLANS: dict[type, _Plan] = {}
@@ -507,12 +602,28 @@ def _scratch_plan(kind: type) -> _Plan:
                            or {f.name: "any" for f in dataclasses.fields(kind)})
     plan = _Plan(tuple(n for n, k in kinds.items() if k in ("set", "dict", "list")),
                  tuple(n for n, k in kinds.items() if k == "any" and n != "entities"),
-                 frozenset(kinds))
+                 frozenset(kinds), native(kind))
     _SCRATCH_PLANS[kind] = plan
     return plan
 
 
 NONE: frozenset[str] = frozenset()
+
+
+def _fields_of(value: Any) -> dict[str, Any]:
+    """A dataclass instance's attributes by name: its fields, and whatever else its
+    ``__dict__`` holds (an interpreted subclass's extras, in the compiled build)."""
+    out = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+    extra = getattr(value, "__dict__", None)
+    if extra:
+        out.update(extra)
+    return out
+
+
+def _set_fields(out: Any, fields: dict[str, Any]) -> None:
+    setattr_ = object.__setattr__
+    for name, item in fields.items():
+        setattr_(out, name, item)
 
 
 def touched(state: EncounterState) -> set[str] | frozenset[str] | None:
@@ -545,8 +656,11 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     """A copy for ``lookahead``: the small containers copied, the entities copy-on-write."""
     kind = type(state)
     plan = _SCRATCH_PLANS.get(kind) or _scratch_plan(kind)
-    out: Any = object.__new__(kind)
-    source = state.__dict__
+    written = native_copiers(kind) if plan.native else None
+    if written is not None:
+        source = written[2](state)
+    else:
+        source = _fields_of(state) if plan.native else state.__dict__
     fields = source.copy()
     entities = state.entities
     cow = fields["entities"] = CowEntities(entities)
@@ -573,7 +687,15 @@ def scratch_copy(state: EncounterState) -> EncounterState:
                 fields[name] = clone(item)
     if _GUARD:
         _guard_state(kind, fields, shared_extra)
-    out.__dict__ = fields
+    out: Any
+    if written is not None:
+        out = written[3](fields)
+    else:
+        out = blank(kind)
+        if plan.native:
+            _set_fields(out, fields)
+        else:
+            out.__dict__ = fields
     result: EncounterState = out
     return result
 
@@ -605,10 +727,10 @@ def own_fully(state: EncounterState) -> None:
     else:
         for key in list(entities):
             entities[key] = clone(entities[key])
-    fields = state.__dict__
-    for name, item in list(fields.items()):
+    fields = _fields_of(state)
+    for name, item in fields.items():
         if name != "entities" and type(item) not in ATOMIC:
-            fields[name] = clone(item)
+            object.__setattr__(state, name, clone(item))
 
 
 def apply_to_scratch(evolve: Callable[[EncounterState, Event], EncounterState],
@@ -706,7 +828,7 @@ _GUARDS = {_ReadOnlyDict, _ReadOnlyList, _ReadOnlySet}
 
 
 def _rebuild(kind: type, values: dict[str, Any]) -> Any:
-    out: Any = object.__new__(kind)
+    out: Any = blank(kind)
     for name, value in values.items():
         object.__setattr__(out, name, value)
     return out
@@ -790,11 +912,8 @@ shared (core/copying.py)
         params = getattr(kind, "__dataclass_params__", None)
         if params is not None and params.frozen:
             return value
-        out = object.__new__(_read_only_dataclass(kind))
-        own = getattr(value, "__dict__", None)
-        items = own.items() if own is not None else (
-            (f.name, getattr(value, f.name)) for f in dataclasses.fields(kind))
-        for name, item in items:
+        out = typing.cast(Any, kind).__new__(_read_only_dataclass(kind))
+        for name, item in _fields_of(value).items():
             object.__setattr__(out, name, item if type(item) in ATOMIC
                                else read_only(item, f"{where}.{name}"))
     else:
@@ -810,7 +929,7 @@ def _guarding(fn: Cloner, label: str, shared_: frozenset[str],
 
     def clone_guarded(value: Any) -> Any:
         out = fn(value)
-        target = out.__dict__
+        target = _fields_of(out)
         name_of = f"{label} {target.get('id', '?')!s}"
         for name in shared_:
             target[name] = read_only(target[name], f"{name_of}.{name}")
@@ -821,6 +940,7 @@ def _guarding(fn: Cloner, label: str, shared_: frozenset[str],
                 target[name] = {k: read_only(v, f"{where}[{k!r}]") for k, v in items.items()}
             elif type(items) is list:
                 target[name] = [read_only(v, f"{where}[{i}]") for i, v in enumerate(items)]
+        _set_fields(out, target)
         return out
 
     return clone_guarded

@@ -13,7 +13,7 @@ from typing import Any, Literal, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from .copying import COPIED, SHARED, clone
+from .copying import COPIED, SHARED, clone, reduce_fields
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
@@ -51,7 +51,7 @@ DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
 TurnPoint = Literal["start", "end"]
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(native_class=False)  # native, a frozen dataclass cannot be copied nor pickled
 @dataclass(frozen=True, slots=True)
 class Duration:
     """How long a condition lasts.
@@ -103,7 +103,7 @@ def _fields(obj: Any) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Condition:
     """A named condition on an entity: a level, tags, a source and a duration."""
@@ -127,6 +127,9 @@ class Condition:
             out["data"] = self.data
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle every field (reduce_fields)
+        return reduce_fields(self)
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Condition:
         duration = data.get("duration")
@@ -136,7 +139,7 @@ class Condition:
                    dict(extra) if extra else {})
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Entity:
     """A creature or object in an encounter. Rulesets subclass it with their own stats."""
@@ -150,6 +153,9 @@ class Entity:
     stats: dict[str, int] = field(default_factory=dict)
     conditions: list[Condition] = field(default_factory=list)
     hidden: bool = False
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle every field (reduce_fields)
+        return reduce_fields(self)
 
     def condition(self, name: str) -> Condition | None:
         for cond in self.conditions:
@@ -168,7 +174,7 @@ class Entity:
         return self.stats.get(name, default)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class EncounterState:
     """Everything the rules know about one encounter. Only ``evolve`` changes it."""
@@ -192,6 +198,9 @@ class EncounterState:
     """Whether a creature the GM marked ``hidden`` is revealed (a ``revealed`` event) when
     its turn starts: off unless the encounter's ``create`` or a ``reveal_on_turn`` command
     turns it on (the server does for the encounters it creates)."""
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle every field (reduce_fields)
+        return reduce_fields(self)
 
     @property
     def current(self) -> str | None:

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..core import EncounterState
+from ..core.copying import blank
 from .errors import SnapshotError
 
 _MARKERS = ("$dc", "$set", "$frozenset", "$tuple", "$fraction", "$map")
@@ -86,7 +87,7 @@ def decode(value: Any) -> Any:
         return value
     if "$dc" in value:
         cls = _class(value["$dc"])
-        obj = object.__new__(cls)
+        obj = blank(cls)
         for f in dataclasses.fields(cls):
             if f.name in value:
                 object.__setattr__(obj, f.name, decode(value[f.name]))

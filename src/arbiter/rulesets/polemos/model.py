@@ -240,7 +240,7 @@ class Bleed:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Creature(Entity):
     """A Polemos creature."""

@@ -107,7 +107,7 @@ def rulings() -> RulingSet:
     return RulingSet.load(HERE / "rulings.toml")
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class RealmsCreature(Entity):
     """A realms creature or character: the stat block and its tracked state."""

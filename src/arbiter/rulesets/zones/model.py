@@ -242,7 +242,7 @@ def weapon_spec(name: str, override: Mapping[str, Any] | None = None) -> dict[st
     return {**base, **dict(override or {})}
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class Creature(Entity):
     """A creature (or vehicle) of the zones ruleset. Stats DEX, STR, SPD, WGT live in ``stats``."""
