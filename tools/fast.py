@@ -50,6 +50,7 @@ COMPILED = [
     "arbiter/rulesets/zones",
     "arbiter/rulesets/polemos",
     "arbiter/sim/engine.py",
+    "arbiter/sim/hooks.py",
     "arbiter/sim/tactics",
     "arbiter/native_clones.py",
 ]

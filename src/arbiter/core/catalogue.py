@@ -319,32 +319,19 @@ class CommandSpec:
     def parse(self, command: Command) -> Any:
         """The command's arguments as this declaration types them (an instance of
         :attr:`struct`: each argument by name, validated, defaulted), or
-        :class:`InvalidArgument` naming what breaks the declaration. (A memo of the parsed
-        arguments by their plain values saved 1-2.5% of an encounter's instructions when
-        measured again for issue 37, bench/tricks.py: under 5%, so it was dropped.)"""
-        actor = command.actor
-        if actor is None:
-            if self.actor == "required":
-                raise InvalidArgument(f"{self.name}: which creature acts? give 'actor'",
-                                      "command.actor")
-        else:
-            if self.actor == "none":
-                raise InvalidArgument(f"{self.name}: takes no 'actor' (it is not a creature's "
-                                      "action)", "command.actor")
-            if not isinstance(actor, str) or not _ID.match(actor):
-                raise InvalidArgument(f"{self.name}: 'actor' must be a creature id",
-                                      "command.actor")
-        try:
-            parsed = msgspec.convert(command.args, self.struct, strict=True)
-        except msgspec.ValidationError as err:
-            raise self._explain(str(err)) from None
-        return parsed
+        :class:`InvalidArgument` naming what breaks the declaration (``binding.parse_args``,
+        compiled in the compiled build). (A memo of the parsed arguments by their plain
+        values saved 1-2.5% of an encounter's instructions when measured again for issue
+        37, bench/tricks.py: under 5%, so it was dropped.)"""
+        from .binding import parse_args  # it imports this module
+
+        return parse_args(self, command)
 
     def validate(self, command: Command) -> None:
         """Raise :class:`InvalidArgument` when ``command`` breaks this declaration."""
         self.parse(command)
 
-    def _explain(self, message: str) -> InvalidArgument:
+    def explain(self, message: str) -> InvalidArgument:
         """msgspec's message as a sentence naming the field."""
         where = _AT.search(message)
         path = where[1].replace("[...]", "") if where else ""
@@ -401,7 +388,6 @@ class CommandSpec:
         return out
 
 
-_ID = re.compile(ID_PATTERN)
 _AT = re.compile(r" - at (?:`key` in )?`\$\.?([^`]*)`")
 _UNKNOWN = re.compile(r"Object contains unknown field `([^`]*)`")
 _MISSING = re.compile(r"Object missing required field `([^`]*)`")

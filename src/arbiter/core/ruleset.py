@@ -21,6 +21,7 @@ from ..dice.sources import ProbeDice
 from ..limits import IMAGE_SIDE, MAP_SQUARES, PAINT_SQUARES, VISION_SQUARES
 from . import catalogue as args
 from . import kernel_payloads
+from .binding import parse_args
 from .catalogue import (
     CommandSpec,
     EventSpec,
@@ -284,11 +285,16 @@ class Ruleset:
         return merged
 
     # -- the two pure functions --------------------------------------------------------
+    _catalogue: dict[str, CommandSpec] | None = None
+
     @property
     def catalogue(self) -> dict[str, CommandSpec]:
         """Every command this ruleset takes, by name, as declared beside its handler
-        (``core/catalogue.py``)."""
-        return catalogue_of(type(self))
+        (``core/catalogue.py``): built once per class, and kept here (every command asks)."""
+        found = self._catalogue
+        if found is None:
+            found = self._catalogue = catalogue_of(type(self))
+        return found
 
     def commands(self) -> dict[str, str]:
         """Every command name with its one-line summary."""
@@ -349,7 +355,7 @@ class Ruleset:
             spec = self.spec(command.name)
         given = command.a
         if given is None or type(given) is not spec.struct:
-            command.a = spec.parse(command)
+            command.a = parse_args(spec, command)
         return command
 
     def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ..core import Command, EncounterState, Entity, Event
 from ..core.outcomes import OUT_OF_FIGHT, STANDING, STATUSES, health_of
 from ..core.outcomes import generic_status as _generic_status
@@ -58,6 +60,7 @@ def generic_damage(command: Command, events: list[Event]) -> Iterable[DamageReco
     return out
 
 
+@mypyc_attr(native_class=False)  # a frozen dataclass of functions: a plain class
 @dataclass(frozen=True, slots=True)
 class Outcomes:
     """The three questions the simulator asks a ruleset."""
@@ -73,6 +76,16 @@ _RESOLVED: dict[str, Outcomes] = {}
 """What :func:`outcomes_for` answered, by ruleset (forgotten when one registers again)."""
 
 
+def _not_standing(status: Status) -> Defeated:
+    """Out of the fight by ``status``: anything but standing. (A function of its own: a
+    parameter redefined as a nested function does not compile.)"""
+
+    def defeated(state: EncounterState, entity: Entity) -> bool:
+        return status(state, entity) != STANDING
+
+    return defeated
+
+
 def register_outcomes(
     ruleset: str,
     *,
@@ -85,11 +98,7 @@ def register_outcomes(
     When only ``status`` is given, ``defeated`` follows it (anything but standing).
     """
     if defeated is None and status is not None:
-        chosen = status
-
-        def defeated(state: EncounterState, entity: Entity) -> bool:
-            return chosen(state, entity) != STANDING
-
+        defeated = _not_standing(status)
     outcomes = Outcomes(defeated or generic_defeated, status or generic_status,
                         damage or generic_damage)
     _OUTCOMES[ruleset] = outcomes
