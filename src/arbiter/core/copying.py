@@ -120,8 +120,17 @@ def native(kind: type) -> bool:
 
 Copiers = tuple[Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], dict[str, Any]],
                 Callable[[dict[str, Any]], Any]]
-_NATIVE: dict[type, Copiers] = {}
-_NATIVE_LOADED: list[bool] = []
+_WRITTEN: list[tuple[dict[type, Copiers], dict[type, dict[str, str]]]] = []
+"""What ``arbiter/native_clones.py`` holds (``COPIERS``, ``ANNOTATIONS``), once loaded."""
+
+
+def _written() -> tuple[dict[type, Copiers], dict[type, dict[str, str]]]:
+    """The copiers and source annotations that ``tools/native_clones.py`` wrote (loaded on
+    first use, by the compiled build only: it imports the rulesets' models)."""
+    if not _WRITTEN:
+        module = importlib.import_module("arbiter.native_clones")
+        _WRITTEN.append((module.COPIERS, module.ANNOTATIONS))
+    return _WRITTEN[0]
 
 
 def native_copiers(kind: type) -> Copiers | None:
@@ -130,15 +139,7 @@ def native_copiers(kind: type) -> Copiers | None:
     copy, its fields as a dict and its build from them; None for any other class. The
     compiled build copies its native classes with them: compiled, each reads and sets the
     fields directly, where a copy by field names took longer than a native class saves."""
-    if not _NATIVE_LOADED:
-        _NATIVE_LOADED.append(True)
-        try:
-            module = importlib.import_module("arbiter.native_clones")
-        except ImportError:  # pragma: no cover - the module is part of the package
-            return None
-        _NATIVE.update(module.COPIERS)
-        _DECLARED.update(module.ANNOTATIONS)
-    return _NATIVE.get(kind)
+    return _written()[0].get(kind)
 
 
 def blank(kind: type) -> Any:
@@ -184,9 +185,6 @@ def _kind_of_hint(hint: Any) -> str:
     return "any"
 
 
-_DECLARED: dict[type, dict[str, str]] = {}
-
-
 def type_hints(kind: type) -> dict[str, Any]:
     """The annotations of class ``kind`` and its bases, resolved (``typing.get_type_hints``).
     A native class of the compiled build has lost them (mypyc keeps ``dict`` of
@@ -196,9 +194,9 @@ def type_hints(kind: type) -> dict[str, Any]:
     annotation that does not resolve."""
     hints = typing.get_type_hints(kind)
     if native(kind):
-        native_copiers(kind)  # loads the kept annotations
+        declared = _written()[1]
         for klass in reversed(kind.__mro__):
-            written = _DECLARED.get(klass)
+            written = declared.get(klass)
             if written:
                 namespace = vars(sys.modules[klass.__module__])
                 hints.update({name: eval(text, namespace)  # our own source's text
@@ -592,6 +590,8 @@ class _Plan:
     fields: frozenset[str]
     native: bool
     """A native class of the compiled build: its fields are read and set one by one."""
+    written: Copiers | None
+    """Its copying functions (:func:`native_copiers`), when it has them."""
 
 
 _SCRATCH_PLANS: dict[type, _Plan] = {}
@@ -602,7 +602,8 @@ def _scratch_plan(kind: type) -> _Plan:
                            or {f.name: "any" for f in dataclasses.fields(kind)})
     plan = _Plan(tuple(n for n, k in kinds.items() if k in ("set", "dict", "list")),
                  tuple(n for n, k in kinds.items() if k == "any" and n != "entities"),
-                 frozenset(kinds), native(kind))
+                 frozenset(kinds), native(kind),
+                 native_copiers(kind) if native(kind) else None)
     _SCRATCH_PLANS[kind] = plan
     return plan
 
@@ -656,21 +657,21 @@ def scratch_copy(state: EncounterState) -> EncounterState:
     """A copy for ``lookahead``: the small containers copied, the entities copy-on-write."""
     kind = type(state)
     plan = _SCRATCH_PLANS.get(kind) or _scratch_plan(kind)
-    written = native_copiers(kind) if plan.native else None
+    written = plan.written
     if written is not None:
-        source = written[2](state)
+        fields = written[2](state)  # a new dict, as _fields_of makes
     else:
-        source = _fields_of(state) if plan.native else state.__dict__
-    fields = source.copy()
+        fields = _fields_of(state) if plan.native else state.__dict__.copy()
     entities = state.entities
     cow = fields["entities"] = CowEntities(entities)
     cow.owned = set()
     cow.above = entities.owned | entities.above if isinstance(entities, CowEntities) else NONE
+    # ``fields`` holds the original's values until each is replaced by its copy, once
     for name in plan.shallow:
-        fields[name] = source[name].copy()
-    shared_extra = _SHARED_EXTRA.get(source.get("ruleset", ""), KERNEL_EXTRA)
+        fields[name] = fields[name].copy()
+    shared_extra = _SHARED_EXTRA.get(fields.get("ruleset", ""), KERNEL_EXTRA)
     for name in plan.looked:
-        item = source[name]
+        item = fields[name]
         item_kind = type(item)
         if item_kind in ATOMIC:
             continue
@@ -682,7 +683,7 @@ def scratch_copy(state: EncounterState) -> EncounterState:
         else:
             fields[name] = (_CLONERS.get(item_kind) or cloner(item_kind))(item)
     if len(fields) != len(plan.fields):  # attributes beyond the fields: copy them too
-        for name, item in source.items():
+        for name, item in list(fields.items()):
             if name not in plan.fields and type(item) not in ATOMIC:
                 fields[name] = clone(item)
     if _GUARD:
