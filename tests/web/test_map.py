@@ -343,7 +343,9 @@ def test_zones_a_drag_moves_to_a_zone_or_into_an_engagement(
     # Anyone but the current creature, dropped on the bandit's engagement, joins it (the
     # GM's overrides, as one batch).
     other = next(e for e in ("rook", "ash", "wolf") if e != current)
-    ring = page.locator("#map-panel .zone[data-zone='ford'] .engagement").bounding_box()
+    ring_of = page.locator("#map-panel .zone[data-zone='ford'] .engagement")
+    expect(ring_of).to_be_visible()  # bounding_box() does not wait for the map to draw it
+    ring = ring_of.bounding_box()
     assert ring
     grab(other)
     page.mouse.move(ring["x"] + ring["width"] / 2, ring["y"] + ring["height"] / 2, steps=8)
@@ -355,7 +357,9 @@ def test_zones_a_drag_moves_to_a_zone_or_into_an_engagement(
     # The current creature, dropped on another zone, moves there (its move command).
     goal = next(z for z in ("ruins", "ridge", "here")
                 if z != state(api, made)["entities"][current]["zone"])
-    area = page.locator(f"#map-panel .zone[data-zone='{goal}'] .zonebox").bounding_box()
+    area_of = page.locator(f"#map-panel .zone[data-zone='{goal}'] .zonebox")
+    expect(area_of).to_be_visible()
+    area = area_of.bounding_box()
     assert area
     grab(current)
     page.mouse.move(area["x"] + area["width"] * 0.8, area["y"] + area["height"] * 0.8, steps=8)
