@@ -17,25 +17,25 @@ from arbiter.rulesets.zones.model import Creature as zones_Creature
 
 
 def full_Condition(v: Condition) -> Condition:
-    return Condition(
-        v.name,
-        v.level,
-        v.tags,
-        v.source,
-        clone(v.duration),
-        clone(v.data),
-    )
+    n: Condition = Condition.__new__(Condition)
+    n.name = v.name
+    n.level = v.level
+    n.tags = v.tags
+    n.source = v.source
+    n.duration = clone(v.duration)
+    n.data = clone(v.data)
+    return n
 
 
 def scratch_Condition(v: Condition) -> Condition:
-    return Condition(
-        v.name,
-        v.level,
-        v.tags,
-        v.source,
-        clone(v.duration),
-        clone(v.data),
-    )
+    n: Condition = Condition.__new__(Condition)
+    n.name = v.name
+    n.level = v.level
+    n.tags = v.tags
+    n.source = v.source
+    n.duration = clone(v.duration)
+    n.data = clone(v.data)
+    return n
 
 
 def fields_Condition(v: Condition) -> dict[str, Any]:
@@ -50,42 +50,42 @@ def fields_Condition(v: Condition) -> dict[str, Any]:
 
 
 def build_Condition(f: dict[str, Any]) -> Condition:
-    return Condition(
-        f["name"],
-        f["level"],
-        f["tags"],
-        f["source"],
-        f["duration"],
-        f["data"],
-    )
+    n: Condition = Condition.__new__(Condition)
+    n.name = f["name"]
+    n.level = f["level"]
+    n.tags = f["tags"]
+    n.source = f["source"]
+    n.duration = f["duration"]
+    n.data = f["data"]
+    return n
 
 
 def full_Entity(v: Entity) -> Entity:
-    return Entity(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        set(v.tags),
-        v.stats.copy(),
-        clone(v.conditions),
-        v.hidden,
-    )
+    n: Entity = Entity.__new__(Entity)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = set(v.tags)
+    n.stats = v.stats.copy()
+    n.conditions = clone(v.conditions)
+    n.hidden = v.hidden
+    return n
 
 
 def scratch_Entity(v: Entity) -> Entity:
-    return Entity(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        set(v.tags),
-        v.stats.copy(),
-        clone(v.conditions),
-        v.hidden,
-    )
+    n: Entity = Entity.__new__(Entity)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = set(v.tags)
+    n.stats = v.stats.copy()
+    n.conditions = clone(v.conditions)
+    n.hidden = v.hidden
+    return n
 
 
 def fields_Entity(v: Entity) -> dict[str, Any]:
@@ -103,51 +103,51 @@ def fields_Entity(v: Entity) -> dict[str, Any]:
 
 
 def build_Entity(f: dict[str, Any]) -> Entity:
-    return Entity(
-        f["id"],
-        f["name"],
-        f["kind"],
-        f["side"],
-        f["owner"],
-        f["tags"],
-        f["stats"],
-        f["conditions"],
-        f["hidden"],
-    )
+    n: Entity = Entity.__new__(Entity)
+    n.id = f["id"]
+    n.name = f["name"]
+    n.kind = f["kind"]
+    n.side = f["side"]
+    n.owner = f["owner"]
+    n.tags = f["tags"]
+    n.stats = f["stats"]
+    n.conditions = f["conditions"]
+    n.hidden = f["hidden"]
+    return n
 
 
 def full_EncounterState(v: EncounterState) -> EncounterState:
-    return EncounterState(
-        v.ruleset,
-        v.rulings.copy(),
-        clone(v.entities),
-        v.order.copy(),
-        v.initiative.copy(),
-        v.round,
-        v.turn_index,
-        v.in_combat,
-        clone(v.economy),
-        v.version,
-        clone(v.extra),
-        v.reveal_on_turn,
-    )
+    n: EncounterState = EncounterState.__new__(EncounterState)
+    n.ruleset = v.ruleset
+    n.rulings = v.rulings.copy()
+    n.entities = clone(v.entities)
+    n.order = v.order.copy()
+    n.initiative = v.initiative.copy()
+    n.round = v.round
+    n.turn_index = v.turn_index
+    n.in_combat = v.in_combat
+    n.economy = clone(v.economy)
+    n.version = v.version
+    n.extra = clone(v.extra)
+    n.reveal_on_turn = v.reveal_on_turn
+    return n
 
 
 def scratch_EncounterState(v: EncounterState) -> EncounterState:
-    return EncounterState(
-        v.ruleset,
-        v.rulings,
-        clone(v.entities),
-        v.order.copy(),
-        v.initiative.copy(),
-        v.round,
-        v.turn_index,
-        v.in_combat,
-        v.economy.copy(),
-        v.version,
-        clone(v.extra),
-        v.reveal_on_turn,
-    )
+    n: EncounterState = EncounterState.__new__(EncounterState)
+    n.ruleset = v.ruleset
+    n.rulings = v.rulings
+    n.entities = clone(v.entities)
+    n.order = v.order.copy()
+    n.initiative = v.initiative.copy()
+    n.round = v.round
+    n.turn_index = v.turn_index
+    n.in_combat = v.in_combat
+    n.economy = v.economy.copy()
+    n.version = v.version
+    n.extra = clone(v.extra)
+    n.reveal_on_turn = v.reveal_on_turn
+    return n
 
 
 def fields_EncounterState(v: EncounterState) -> dict[str, Any]:
@@ -168,156 +168,156 @@ def fields_EncounterState(v: EncounterState) -> dict[str, Any]:
 
 
 def build_EncounterState(f: dict[str, Any]) -> EncounterState:
-    return EncounterState(
-        f["ruleset"],
-        f["rulings"],
-        f["entities"],
-        f["order"],
-        f["initiative"],
-        f["round"],
-        f["turn_index"],
-        f["in_combat"],
-        f["economy"],
-        f["version"],
-        f["extra"],
-        f["reveal_on_turn"],
-    )
+    n: EncounterState = EncounterState.__new__(EncounterState)
+    n.ruleset = f["ruleset"]
+    n.rulings = f["rulings"]
+    n.entities = f["entities"]
+    n.order = f["order"]
+    n.initiative = f["initiative"]
+    n.round = f["round"]
+    n.turn_index = f["turn_index"]
+    n.in_combat = f["in_combat"]
+    n.economy = f["economy"]
+    n.version = f["version"]
+    n.extra = f["extra"]
+    n.reveal_on_turn = f["reveal_on_turn"]
+    return n
 
 
 def full_realms_RealmsCreature(v: realms_RealmsCreature) -> realms_RealmsCreature:
-    return realms_RealmsCreature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        set(v.tags),
-        v.stats.copy(),
-        clone(v.conditions),
-        v.hidden,
-        v.creature_level,
-        v.health_max,
-        v.health,
-        v.energy_max,
-        v.energy,
-        v.strength,
-        v.agility,
-        v.vitality,
-        v.evasion,
-        v.defenses.copy(),
-        v.skills.copy(),
-        v.proficient.copy(),
-        v.attack,
-        v.damage_bonus,
-        v.power_bonus,
-        v.initiative_bonus,
-        v.weapon,
-        v.weapon_range,
-        v.weapon_arms,
-        v.weapon_reach,
-        clone(v.damage),
-        clone(v.armor),
-        clone(v.shield),
-        v.resist.copy(),
-        v.vulnerable.copy(),
-        v.immune.copy(),
-        clone(v.reductions),
-        v.size,
-        v.weight,
-        v.load,
-        v.climb_speed,
-        v.swim_speed,
-        v.fly_speed,
-        v.flying,
-        v.altitude,
-        clone(v.position),
-        v.companion_of,
-        v.summoned,
-        v.mountable,
-        v.willing,
-        v.saddled,
-        v.mounted_on,
-        v.ap,
-        v.dying_turns,
-        v.stabilized,
-        v.dead,
-        v.unsummoned,
-        v.commanded,
-        v.controls_mount,
-        v.armor_uses,
-        v.dr_uses.copy(),
-        v.shield_uses,
-        v.stun_taken,
-        v.over_time_seen.copy(),
-    )
+    n: realms_RealmsCreature = realms_RealmsCreature.__new__(realms_RealmsCreature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = set(v.tags)
+    n.stats = v.stats.copy()
+    n.conditions = clone(v.conditions)
+    n.hidden = v.hidden
+    n.creature_level = v.creature_level
+    n.health_max = v.health_max
+    n.health = v.health
+    n.energy_max = v.energy_max
+    n.energy = v.energy
+    n.strength = v.strength
+    n.agility = v.agility
+    n.vitality = v.vitality
+    n.evasion = v.evasion
+    n.defenses = v.defenses.copy()
+    n.skills = v.skills.copy()
+    n.proficient = v.proficient.copy()
+    n.attack = v.attack
+    n.damage_bonus = v.damage_bonus
+    n.power_bonus = v.power_bonus
+    n.initiative_bonus = v.initiative_bonus
+    n.weapon = v.weapon
+    n.weapon_range = v.weapon_range
+    n.weapon_arms = v.weapon_arms
+    n.weapon_reach = v.weapon_reach
+    n.damage = clone(v.damage)
+    n.armor = clone(v.armor)
+    n.shield = clone(v.shield)
+    n.resist = v.resist.copy()
+    n.vulnerable = v.vulnerable.copy()
+    n.immune = v.immune.copy()
+    n.reductions = clone(v.reductions)
+    n.size = v.size
+    n.weight = v.weight
+    n.load = v.load
+    n.climb_speed = v.climb_speed
+    n.swim_speed = v.swim_speed
+    n.fly_speed = v.fly_speed
+    n.flying = v.flying
+    n.altitude = v.altitude
+    n.position = clone(v.position)
+    n.companion_of = v.companion_of
+    n.summoned = v.summoned
+    n.mountable = v.mountable
+    n.willing = v.willing
+    n.saddled = v.saddled
+    n.mounted_on = v.mounted_on
+    n.ap = v.ap
+    n.dying_turns = v.dying_turns
+    n.stabilized = v.stabilized
+    n.dead = v.dead
+    n.unsummoned = v.unsummoned
+    n.commanded = v.commanded
+    n.controls_mount = v.controls_mount
+    n.armor_uses = v.armor_uses
+    n.dr_uses = v.dr_uses.copy()
+    n.shield_uses = v.shield_uses
+    n.stun_taken = v.stun_taken
+    n.over_time_seen = v.over_time_seen.copy()
+    return n
 
 
 def scratch_realms_RealmsCreature(v: realms_RealmsCreature) -> realms_RealmsCreature:
-    return realms_RealmsCreature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        v.tags,
-        v.stats,
-        v.conditions.copy(),
-        v.hidden,
-        v.creature_level,
-        v.health_max,
-        v.health,
-        v.energy_max,
-        v.energy,
-        v.strength,
-        v.agility,
-        v.vitality,
-        v.evasion,
-        v.defenses,
-        v.skills,
-        v.proficient,
-        v.attack,
-        v.damage_bonus,
-        v.power_bonus,
-        v.initiative_bonus,
-        v.weapon,
-        v.weapon_range,
-        v.weapon_arms,
-        v.weapon_reach,
-        v.damage,
-        v.armor,
-        v.shield,
-        v.resist,
-        v.vulnerable,
-        v.immune,
-        v.reductions,
-        v.size,
-        v.weight,
-        v.load,
-        v.climb_speed,
-        v.swim_speed,
-        v.fly_speed,
-        v.flying,
-        v.altitude,
-        v.position,
-        v.companion_of,
-        v.summoned,
-        v.mountable,
-        v.willing,
-        v.saddled,
-        v.mounted_on,
-        v.ap,
-        v.dying_turns,
-        v.stabilized,
-        v.dead,
-        v.unsummoned,
-        v.commanded,
-        v.controls_mount,
-        v.armor_uses,
-        v.dr_uses,
-        v.shield_uses,
-        v.stun_taken,
-        v.over_time_seen,
-    )
+    n: realms_RealmsCreature = realms_RealmsCreature.__new__(realms_RealmsCreature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = v.tags
+    n.stats = v.stats
+    n.conditions = v.conditions.copy()
+    n.hidden = v.hidden
+    n.creature_level = v.creature_level
+    n.health_max = v.health_max
+    n.health = v.health
+    n.energy_max = v.energy_max
+    n.energy = v.energy
+    n.strength = v.strength
+    n.agility = v.agility
+    n.vitality = v.vitality
+    n.evasion = v.evasion
+    n.defenses = v.defenses
+    n.skills = v.skills
+    n.proficient = v.proficient
+    n.attack = v.attack
+    n.damage_bonus = v.damage_bonus
+    n.power_bonus = v.power_bonus
+    n.initiative_bonus = v.initiative_bonus
+    n.weapon = v.weapon
+    n.weapon_range = v.weapon_range
+    n.weapon_arms = v.weapon_arms
+    n.weapon_reach = v.weapon_reach
+    n.damage = v.damage
+    n.armor = v.armor
+    n.shield = v.shield
+    n.resist = v.resist
+    n.vulnerable = v.vulnerable
+    n.immune = v.immune
+    n.reductions = v.reductions
+    n.size = v.size
+    n.weight = v.weight
+    n.load = v.load
+    n.climb_speed = v.climb_speed
+    n.swim_speed = v.swim_speed
+    n.fly_speed = v.fly_speed
+    n.flying = v.flying
+    n.altitude = v.altitude
+    n.position = v.position
+    n.companion_of = v.companion_of
+    n.summoned = v.summoned
+    n.mountable = v.mountable
+    n.willing = v.willing
+    n.saddled = v.saddled
+    n.mounted_on = v.mounted_on
+    n.ap = v.ap
+    n.dying_turns = v.dying_turns
+    n.stabilized = v.stabilized
+    n.dead = v.dead
+    n.unsummoned = v.unsummoned
+    n.commanded = v.commanded
+    n.controls_mount = v.controls_mount
+    n.armor_uses = v.armor_uses
+    n.dr_uses = v.dr_uses
+    n.shield_uses = v.shield_uses
+    n.stun_taken = v.stun_taken
+    n.over_time_seen = v.over_time_seen
+    return n
 
 
 def fields_realms_RealmsCreature(v: realms_RealmsCreature) -> dict[str, Any]:
@@ -389,133 +389,133 @@ def fields_realms_RealmsCreature(v: realms_RealmsCreature) -> dict[str, Any]:
 
 
 def build_realms_RealmsCreature(f: dict[str, Any]) -> realms_RealmsCreature:
-    return realms_RealmsCreature(
-        f["id"],
-        f["name"],
-        f["kind"],
-        f["side"],
-        f["owner"],
-        f["tags"],
-        f["stats"],
-        f["conditions"],
-        f["hidden"],
-        f["creature_level"],
-        f["health_max"],
-        f["health"],
-        f["energy_max"],
-        f["energy"],
-        f["strength"],
-        f["agility"],
-        f["vitality"],
-        f["evasion"],
-        f["defenses"],
-        f["skills"],
-        f["proficient"],
-        f["attack"],
-        f["damage_bonus"],
-        f["power_bonus"],
-        f["initiative_bonus"],
-        f["weapon"],
-        f["weapon_range"],
-        f["weapon_arms"],
-        f["weapon_reach"],
-        f["damage"],
-        f["armor"],
-        f["shield"],
-        f["resist"],
-        f["vulnerable"],
-        f["immune"],
-        f["reductions"],
-        f["size"],
-        f["weight"],
-        f["load"],
-        f["climb_speed"],
-        f["swim_speed"],
-        f["fly_speed"],
-        f["flying"],
-        f["altitude"],
-        f["position"],
-        f["companion_of"],
-        f["summoned"],
-        f["mountable"],
-        f["willing"],
-        f["saddled"],
-        f["mounted_on"],
-        f["ap"],
-        f["dying_turns"],
-        f["stabilized"],
-        f["dead"],
-        f["unsummoned"],
-        f["commanded"],
-        f["controls_mount"],
-        f["armor_uses"],
-        f["dr_uses"],
-        f["shield_uses"],
-        f["stun_taken"],
-        f["over_time_seen"],
-    )
+    n: realms_RealmsCreature = realms_RealmsCreature.__new__(realms_RealmsCreature)
+    n.id = f["id"]
+    n.name = f["name"]
+    n.kind = f["kind"]
+    n.side = f["side"]
+    n.owner = f["owner"]
+    n.tags = f["tags"]
+    n.stats = f["stats"]
+    n.conditions = f["conditions"]
+    n.hidden = f["hidden"]
+    n.creature_level = f["creature_level"]
+    n.health_max = f["health_max"]
+    n.health = f["health"]
+    n.energy_max = f["energy_max"]
+    n.energy = f["energy"]
+    n.strength = f["strength"]
+    n.agility = f["agility"]
+    n.vitality = f["vitality"]
+    n.evasion = f["evasion"]
+    n.defenses = f["defenses"]
+    n.skills = f["skills"]
+    n.proficient = f["proficient"]
+    n.attack = f["attack"]
+    n.damage_bonus = f["damage_bonus"]
+    n.power_bonus = f["power_bonus"]
+    n.initiative_bonus = f["initiative_bonus"]
+    n.weapon = f["weapon"]
+    n.weapon_range = f["weapon_range"]
+    n.weapon_arms = f["weapon_arms"]
+    n.weapon_reach = f["weapon_reach"]
+    n.damage = f["damage"]
+    n.armor = f["armor"]
+    n.shield = f["shield"]
+    n.resist = f["resist"]
+    n.vulnerable = f["vulnerable"]
+    n.immune = f["immune"]
+    n.reductions = f["reductions"]
+    n.size = f["size"]
+    n.weight = f["weight"]
+    n.load = f["load"]
+    n.climb_speed = f["climb_speed"]
+    n.swim_speed = f["swim_speed"]
+    n.fly_speed = f["fly_speed"]
+    n.flying = f["flying"]
+    n.altitude = f["altitude"]
+    n.position = f["position"]
+    n.companion_of = f["companion_of"]
+    n.summoned = f["summoned"]
+    n.mountable = f["mountable"]
+    n.willing = f["willing"]
+    n.saddled = f["saddled"]
+    n.mounted_on = f["mounted_on"]
+    n.ap = f["ap"]
+    n.dying_turns = f["dying_turns"]
+    n.stabilized = f["stabilized"]
+    n.dead = f["dead"]
+    n.unsummoned = f["unsummoned"]
+    n.commanded = f["commanded"]
+    n.controls_mount = f["controls_mount"]
+    n.armor_uses = f["armor_uses"]
+    n.dr_uses = f["dr_uses"]
+    n.shield_uses = f["shield_uses"]
+    n.stun_taken = f["stun_taken"]
+    n.over_time_seen = f["over_time_seen"]
+    return n
 
 
 def full_zones_Creature(v: zones_Creature) -> zones_Creature:
-    return zones_Creature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        set(v.tags),
-        v.stats.copy(),
-        clone(v.conditions),
-        v.hidden,
-        v.health_max,
-        v.health,
-        v.armor,
-        v.shield,
-        v.kinetic_shielding,
-        clone(v.weapons),
-        v.competent.copy(),
-        v.skills.copy(),
-        v.ammo.copy(),
-        v.zone,
-        v.group,
-        v.engagement,
-        v.altitude,
-        v.mount,
-        v.touching.copy(),
-        clone(v.flanking),
-        v.interference.copy(),
-    )
+    n: zones_Creature = zones_Creature.__new__(zones_Creature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = set(v.tags)
+    n.stats = v.stats.copy()
+    n.conditions = clone(v.conditions)
+    n.hidden = v.hidden
+    n.health_max = v.health_max
+    n.health = v.health
+    n.armor = v.armor
+    n.shield = v.shield
+    n.kinetic_shielding = v.kinetic_shielding
+    n.weapons = clone(v.weapons)
+    n.competent = v.competent.copy()
+    n.skills = v.skills.copy()
+    n.ammo = v.ammo.copy()
+    n.zone = v.zone
+    n.group = v.group
+    n.engagement = v.engagement
+    n.altitude = v.altitude
+    n.mount = v.mount
+    n.touching = v.touching.copy()
+    n.flanking = clone(v.flanking)
+    n.interference = v.interference.copy()
+    return n
 
 
 def scratch_zones_Creature(v: zones_Creature) -> zones_Creature:
-    return zones_Creature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        v.tags,
-        v.stats,
-        v.conditions.copy(),
-        v.hidden,
-        v.health_max,
-        v.health,
-        v.armor,
-        v.shield,
-        v.kinetic_shielding,
-        v.weapons,
-        v.competent,
-        v.skills,
-        v.ammo,
-        v.zone,
-        v.group,
-        v.engagement,
-        v.altitude,
-        v.mount,
-        v.touching,
-        v.flanking,
-        v.interference,
-    )
+    n: zones_Creature = zones_Creature.__new__(zones_Creature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = v.tags
+    n.stats = v.stats
+    n.conditions = v.conditions.copy()
+    n.hidden = v.hidden
+    n.health_max = v.health_max
+    n.health = v.health
+    n.armor = v.armor
+    n.shield = v.shield
+    n.kinetic_shielding = v.kinetic_shielding
+    n.weapons = v.weapons
+    n.competent = v.competent
+    n.skills = v.skills
+    n.ammo = v.ammo
+    n.zone = v.zone
+    n.group = v.group
+    n.engagement = v.engagement
+    n.altitude = v.altitude
+    n.mount = v.mount
+    n.touching = v.touching
+    n.flanking = v.flanking
+    n.interference = v.interference
+    return n
 
 
 def fields_zones_Creature(v: zones_Creature) -> dict[str, Any]:
@@ -550,148 +550,148 @@ def fields_zones_Creature(v: zones_Creature) -> dict[str, Any]:
 
 
 def build_zones_Creature(f: dict[str, Any]) -> zones_Creature:
-    return zones_Creature(
-        f["id"],
-        f["name"],
-        f["kind"],
-        f["side"],
-        f["owner"],
-        f["tags"],
-        f["stats"],
-        f["conditions"],
-        f["hidden"],
-        f["health_max"],
-        f["health"],
-        f["armor"],
-        f["shield"],
-        f["kinetic_shielding"],
-        f["weapons"],
-        f["competent"],
-        f["skills"],
-        f["ammo"],
-        f["zone"],
-        f["group"],
-        f["engagement"],
-        f["altitude"],
-        f["mount"],
-        f["touching"],
-        f["flanking"],
-        f["interference"],
-    )
+    n: zones_Creature = zones_Creature.__new__(zones_Creature)
+    n.id = f["id"]
+    n.name = f["name"]
+    n.kind = f["kind"]
+    n.side = f["side"]
+    n.owner = f["owner"]
+    n.tags = f["tags"]
+    n.stats = f["stats"]
+    n.conditions = f["conditions"]
+    n.hidden = f["hidden"]
+    n.health_max = f["health_max"]
+    n.health = f["health"]
+    n.armor = f["armor"]
+    n.shield = f["shield"]
+    n.kinetic_shielding = f["kinetic_shielding"]
+    n.weapons = f["weapons"]
+    n.competent = f["competent"]
+    n.skills = f["skills"]
+    n.ammo = f["ammo"]
+    n.zone = f["zone"]
+    n.group = f["group"]
+    n.engagement = f["engagement"]
+    n.altitude = f["altitude"]
+    n.mount = f["mount"]
+    n.touching = f["touching"]
+    n.flanking = f["flanking"]
+    n.interference = f["interference"]
+    return n
 
 
 def full_polemos_Creature(v: polemos_Creature) -> polemos_Creature:
-    return polemos_Creature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        set(v.tags),
-        v.stats.copy(),
-        clone(v.conditions),
-        v.hidden,
-        v.skills.copy(),
-        v.body_plan,
-        clone(v.areas),
-        v.sp,
-        v.sp_max,
-        v.fp,
-        v.fp_max,
-        v.stress,
-        clone(v.weapons),
-        clone(v.armor),
-        clone(v.wounds),
-        clone(v.afflictions),
-        clone(v.bleeding),
-        v.critical_threshold,
-        v.critical_points,
-        v.critical_target,
-        v.critical_area,
-        v.attacks_received,
-        v.down,
-        v.used.copy(),
-        v.used_round,
-        clone(v.channel),
-        v.location,
-        clone(v.position),
-        v.reach,
-        v.speed,
-        v.mp,
-        v.mp_max,
-        v.languages.copy(),
-        v.groups.copy(),
-        v.attitude.copy(),
-        clone(v.gear),
-        v.carried_by,
-        v.packed,
-        v.locked,
-        v.design,
-        v.installed_in,
-        v.pulling,
-        v.system,
-        clone(v.device),
-        clone(v.vehicle),
-        v.sphere,
-        v.quadrant,
-    )
+    n: polemos_Creature = polemos_Creature.__new__(polemos_Creature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = set(v.tags)
+    n.stats = v.stats.copy()
+    n.conditions = clone(v.conditions)
+    n.hidden = v.hidden
+    n.skills = v.skills.copy()
+    n.body_plan = v.body_plan
+    n.areas = clone(v.areas)
+    n.sp = v.sp
+    n.sp_max = v.sp_max
+    n.fp = v.fp
+    n.fp_max = v.fp_max
+    n.stress = v.stress
+    n.weapons = clone(v.weapons)
+    n.armor = clone(v.armor)
+    n.wounds = clone(v.wounds)
+    n.afflictions = clone(v.afflictions)
+    n.bleeding = clone(v.bleeding)
+    n.critical_threshold = v.critical_threshold
+    n.critical_points = v.critical_points
+    n.critical_target = v.critical_target
+    n.critical_area = v.critical_area
+    n.attacks_received = v.attacks_received
+    n.down = v.down
+    n.used = v.used.copy()
+    n.used_round = v.used_round
+    n.channel = clone(v.channel)
+    n.location = v.location
+    n.position = clone(v.position)
+    n.reach = v.reach
+    n.speed = v.speed
+    n.mp = v.mp
+    n.mp_max = v.mp_max
+    n.languages = v.languages.copy()
+    n.groups = v.groups.copy()
+    n.attitude = v.attitude.copy()
+    n.gear = clone(v.gear)
+    n.carried_by = v.carried_by
+    n.packed = v.packed
+    n.locked = v.locked
+    n.design = v.design
+    n.installed_in = v.installed_in
+    n.pulling = v.pulling
+    n.system = v.system
+    n.device = clone(v.device)
+    n.vehicle = clone(v.vehicle)
+    n.sphere = v.sphere
+    n.quadrant = v.quadrant
+    return n
 
 
 def scratch_polemos_Creature(v: polemos_Creature) -> polemos_Creature:
-    return polemos_Creature(
-        v.id,
-        v.name,
-        v.kind,
-        v.side,
-        v.owner,
-        v.tags,
-        v.stats,
-        v.conditions.copy(),
-        v.hidden,
-        v.skills,
-        v.body_plan,
-        v.areas,
-        v.sp,
-        v.sp_max,
-        v.fp,
-        v.fp_max,
-        v.stress,
-        v.weapons,
-        v.armor,
-        v.wounds,
-        v.afflictions,
-        v.bleeding,
-        v.critical_threshold,
-        v.critical_points,
-        v.critical_target,
-        v.critical_area,
-        v.attacks_received,
-        v.down,
-        v.used,
-        v.used_round,
-        v.channel,
-        v.location,
-        v.position,
-        v.reach,
-        v.speed,
-        v.mp,
-        v.mp_max,
-        v.languages,
-        v.groups,
-        v.attitude,
-        v.gear,
-        v.carried_by,
-        v.packed,
-        v.locked,
-        v.design,
-        v.installed_in,
-        v.pulling,
-        v.system,
-        v.device,
-        v.vehicle,
-        v.sphere,
-        v.quadrant,
-    )
+    n: polemos_Creature = polemos_Creature.__new__(polemos_Creature)
+    n.id = v.id
+    n.name = v.name
+    n.kind = v.kind
+    n.side = v.side
+    n.owner = v.owner
+    n.tags = v.tags
+    n.stats = v.stats
+    n.conditions = v.conditions.copy()
+    n.hidden = v.hidden
+    n.skills = v.skills
+    n.body_plan = v.body_plan
+    n.areas = v.areas
+    n.sp = v.sp
+    n.sp_max = v.sp_max
+    n.fp = v.fp
+    n.fp_max = v.fp_max
+    n.stress = v.stress
+    n.weapons = v.weapons
+    n.armor = v.armor
+    n.wounds = v.wounds
+    n.afflictions = v.afflictions
+    n.bleeding = v.bleeding
+    n.critical_threshold = v.critical_threshold
+    n.critical_points = v.critical_points
+    n.critical_target = v.critical_target
+    n.critical_area = v.critical_area
+    n.attacks_received = v.attacks_received
+    n.down = v.down
+    n.used = v.used
+    n.used_round = v.used_round
+    n.channel = v.channel
+    n.location = v.location
+    n.position = v.position
+    n.reach = v.reach
+    n.speed = v.speed
+    n.mp = v.mp
+    n.mp_max = v.mp_max
+    n.languages = v.languages
+    n.groups = v.groups
+    n.attitude = v.attitude
+    n.gear = v.gear
+    n.carried_by = v.carried_by
+    n.packed = v.packed
+    n.locked = v.locked
+    n.design = v.design
+    n.installed_in = v.installed_in
+    n.pulling = v.pulling
+    n.system = v.system
+    n.device = v.device
+    n.vehicle = v.vehicle
+    n.sphere = v.sphere
+    n.quadrant = v.quadrant
+    return n
 
 
 def fields_polemos_Creature(v: polemos_Creature) -> dict[str, Any]:
@@ -752,60 +752,60 @@ def fields_polemos_Creature(v: polemos_Creature) -> dict[str, Any]:
 
 
 def build_polemos_Creature(f: dict[str, Any]) -> polemos_Creature:
-    return polemos_Creature(
-        f["id"],
-        f["name"],
-        f["kind"],
-        f["side"],
-        f["owner"],
-        f["tags"],
-        f["stats"],
-        f["conditions"],
-        f["hidden"],
-        f["skills"],
-        f["body_plan"],
-        f["areas"],
-        f["sp"],
-        f["sp_max"],
-        f["fp"],
-        f["fp_max"],
-        f["stress"],
-        f["weapons"],
-        f["armor"],
-        f["wounds"],
-        f["afflictions"],
-        f["bleeding"],
-        f["critical_threshold"],
-        f["critical_points"],
-        f["critical_target"],
-        f["critical_area"],
-        f["attacks_received"],
-        f["down"],
-        f["used"],
-        f["used_round"],
-        f["channel"],
-        f["location"],
-        f["position"],
-        f["reach"],
-        f["speed"],
-        f["mp"],
-        f["mp_max"],
-        f["languages"],
-        f["groups"],
-        f["attitude"],
-        f["gear"],
-        f["carried_by"],
-        f["packed"],
-        f["locked"],
-        f["design"],
-        f["installed_in"],
-        f["pulling"],
-        f["system"],
-        f["device"],
-        f["vehicle"],
-        f["sphere"],
-        f["quadrant"],
-    )
+    n: polemos_Creature = polemos_Creature.__new__(polemos_Creature)
+    n.id = f["id"]
+    n.name = f["name"]
+    n.kind = f["kind"]
+    n.side = f["side"]
+    n.owner = f["owner"]
+    n.tags = f["tags"]
+    n.stats = f["stats"]
+    n.conditions = f["conditions"]
+    n.hidden = f["hidden"]
+    n.skills = f["skills"]
+    n.body_plan = f["body_plan"]
+    n.areas = f["areas"]
+    n.sp = f["sp"]
+    n.sp_max = f["sp_max"]
+    n.fp = f["fp"]
+    n.fp_max = f["fp_max"]
+    n.stress = f["stress"]
+    n.weapons = f["weapons"]
+    n.armor = f["armor"]
+    n.wounds = f["wounds"]
+    n.afflictions = f["afflictions"]
+    n.bleeding = f["bleeding"]
+    n.critical_threshold = f["critical_threshold"]
+    n.critical_points = f["critical_points"]
+    n.critical_target = f["critical_target"]
+    n.critical_area = f["critical_area"]
+    n.attacks_received = f["attacks_received"]
+    n.down = f["down"]
+    n.used = f["used"]
+    n.used_round = f["used_round"]
+    n.channel = f["channel"]
+    n.location = f["location"]
+    n.position = f["position"]
+    n.reach = f["reach"]
+    n.speed = f["speed"]
+    n.mp = f["mp"]
+    n.mp_max = f["mp_max"]
+    n.languages = f["languages"]
+    n.groups = f["groups"]
+    n.attitude = f["attitude"]
+    n.gear = f["gear"]
+    n.carried_by = f["carried_by"]
+    n.packed = f["packed"]
+    n.locked = f["locked"]
+    n.design = f["design"]
+    n.installed_in = f["installed_in"]
+    n.pulling = f["pulling"]
+    n.system = f["system"]
+    n.device = f["device"]
+    n.vehicle = f["vehicle"]
+    n.sphere = f["sphere"]
+    n.quadrant = f["quadrant"]
+    return n
 
 
 COPIERS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any],
