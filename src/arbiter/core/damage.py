@@ -24,6 +24,11 @@ class StepRecord:
     before: int
     after: int
 
+    def __init__(self, label: str, before: int, after: int) -> None:  # performance.md, 34
+        self.label = label
+        self.before = before
+        self.after = after
+
     def to_json(self) -> dict[str, Any]:
         return {"label": self.label, "before": self.before, "after": self.after}
 
@@ -39,9 +44,15 @@ class DamageCalc:
     steps: list[StepRecord] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        if self.initial < 0:
-            self.initial = self.amount
+    def __init__(self, amount: int, type: str = "", tags: frozenset[str] = frozenset(),
+                 initial: int = -1, steps: list[StepRecord] | None = None,
+                 notes: dict[str, Any] | None = None) -> None:  # performance.md, 34
+        self.amount = amount
+        self.type = type
+        self.tags = tags
+        self.initial = amount if initial < 0 else initial
+        self.steps = [] if steps is None else steps
+        self.notes = {} if notes is None else notes
 
     def step(self, label: str, new_amount: int) -> None:
         """Record a step that changes (or explicitly keeps) the amount."""

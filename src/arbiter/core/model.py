@@ -115,6 +115,16 @@ class Condition:
     duration: Duration = UNTIL_REMOVED
     data: dict[str, Any] = field(default_factory=dict)
 
+    def __init__(self, name: str, level: int = 1, tags: tuple[str, ...] = (),
+                 source: str | None = None, duration: Duration = UNTIL_REMOVED,
+                 data: dict[str, Any] | None = None) -> None:  # performance.md, 34
+        self.name = name
+        self.level = level
+        self.tags = tags
+        self.source = source
+        self.duration = duration
+        self.data = {} if data is None else data
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "level": self.level}
         if self.tags:

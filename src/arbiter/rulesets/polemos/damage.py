@@ -65,9 +65,25 @@ class DamageContext:
     fp: int = 0
     overflow: int = 0
 
-    def __post_init__(self) -> None:
-        if not self.absorbed:
-            self.absorbed = [0] * len(self.armor_values)
+    def __init__(self, creature: Creature, area: str, dtype: DamageType, rating: int,
+                 armor_values: list[int], covered: bool = False, armor_damage: bool = False,
+                 measures: str = "pools", clamp: bool = True, absorbed: list[int] | None = None,
+                 vitality: dict[str, int] | None = None, sp: int = 0, fp: int = 0,
+                 overflow: int = 0) -> None:  # performance.md, 34
+        self.creature = creature
+        self.area = area
+        self.dtype = dtype
+        self.rating = rating
+        self.armor_values = armor_values
+        self.covered = covered
+        self.armor_damage = armor_damage
+        self.measures = measures
+        self.clamp = clamp
+        self.absorbed = absorbed if absorbed else [0] * len(armor_values)
+        self.vitality = {} if vitality is None else vitality
+        self.sp = sp
+        self.fp = fp
+        self.overflow = overflow
 
 
 def _cover(calc: DamageCalc, ctx: DamageContext) -> None:

@@ -52,6 +52,24 @@ class DamageContext:
     dr_reduced: set[str] = field(default_factory=set)
     stopped: bool = False
 
+    def __init__(self, target: RealmsCreature, rulings: dict[str, str],
+                 irreducible: bool = False, fall: bool = False, over_time_later: bool = False,
+                 shield_left: int = 0, armor_uses: int = 0, dr_uses: dict[str, int] | None = None,
+                 raw: int = 0, armor_reduced: bool = False, dr_reduced: set[str] | None = None,
+                 stopped: bool = False) -> None:  # performance.md, 34
+        self.target = target
+        self.rulings = rulings
+        self.irreducible = irreducible
+        self.fall = fall
+        self.over_time_later = over_time_later
+        self.shield_left = shield_left
+        self.armor_uses = armor_uses
+        self.dr_uses = {} if dr_uses is None else dr_uses
+        self.raw = raw
+        self.armor_reduced = armor_reduced
+        self.dr_reduced = set() if dr_reduced is None else dr_reduced
+        self.stopped = stopped
+
     def ruling_is(self, rid: str, choice: str) -> bool:
         """Whether ruling ``rid`` is ``choice`` here (the one accessor, ``model.rulings``)."""
         return RULINGS.chosen(self.rulings, rid, choice)
@@ -241,6 +259,14 @@ class DamageResult:
     armor_uses: int
     dr_uses: dict[str, int]
     shield_used: int
+
+    def __init__(self, components: list[DamageCalc], taken: int, armor_uses: int,
+                 dr_uses: dict[str, int], shield_used: int) -> None:  # performance.md, 34
+        self.components = components
+        self.taken = taken
+        self.armor_uses = armor_uses
+        self.dr_uses = dr_uses
+        self.shield_used = shield_used
 
     def to_json(self) -> dict[str, Any]:
         return {"components": [c.to_json() for c in self.components], "taken": self.taken,

@@ -65,6 +65,22 @@ class Hit:
     rulings: Mapping[str, str] = field(default_factory=dict)
     armor_off: bool = False
 
+    def __init__(self, armor: int, drive: int, bonus: int = 0, bonus_label: str = "",
+                 bonus_vs_drive_only: bool = False, shielding: int = 0, shielded: bool = False,
+                 shielding_counts: tuple[int, int] = (1, 1),
+                 rulings: Mapping[str, str] | None = None,
+                 armor_off: bool = False) -> None:  # performance.md, 34
+        self.armor = armor
+        self.drive = drive
+        self.bonus = bonus
+        self.bonus_label = bonus_label
+        self.bonus_vs_drive_only = bonus_vs_drive_only
+        self.shielding = shielding
+        self.shielded = shielded
+        self.shielding_counts = shielding_counts
+        self.rulings = {} if rulings is None else rulings
+        self.armor_off = armor_off
+
 
 def _kinetic_shielding(calc: DamageCalc, hit: Hit) -> None:
     """Kinetic shielding soaks damage from its charge (ruling ZR-6); full-auto damage counts
