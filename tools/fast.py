@@ -46,6 +46,7 @@ COMPILED = [
     "arbiter/core",
     "arbiter/dice/parser.py",
     "arbiter/dice/roller.py",
+    "arbiter/dice/sources.py",
     "arbiter/rulesets/realms",
     "arbiter/rulesets/zones",
     "arbiter/rulesets/polemos",

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from arbiter.core import Command, catalogue, load_ruleset
+from arbiter.core import Command, binding, catalogue, load_ruleset
+from arbiter.core.binding import parse_args
 from arbiter.core.catalogue import (
     Arg,
     InvalidArgument,
@@ -71,6 +72,30 @@ def test_validation_names_the_field_and_what_would_be_accepted() -> None:
     assert err.field == "command.actor" and "takes no 'actor'" in str(err)
     err = validate({"do": "damage", "target": "ogre", "amount": True})
     assert err.field == "command.amount"
+
+
+def test_an_actor_is_a_creature_id_however_many_were_seen_before() -> None:
+    """``binding`` keeps the actor ids it matched (bounded): a good id seen before is
+    taken without the pattern, a bad one is refused every time, and a full memo empties."""
+    spec = load_ruleset("realms").spec("attack")
+
+    def actor_error(actor: object) -> InvalidArgument | None:
+        try:
+            parse_args(spec, Command("attack", actor, {"target": "orc"}))  # type: ignore[arg-type]
+        except InvalidArgument as err:
+            return err
+        return None
+
+    for bad in ("", "no spaces", "x" * 500, "\ud800", 7, ["nia"], {"a": 1}):
+        for _ in range(2):
+            err = actor_error(bad)
+            assert err is not None and err.field == "command.actor", bad
+            assert "'actor' must be a creature id" in str(err)
+    assert actor_error("nia") is None and "nia" in binding._ACTORS
+    for i in range(binding._ACTORS_KEPT + 5):
+        assert actor_error(f"c{i}") is None
+    assert len(binding._ACTORS) <= binding._ACTORS_KEPT
+    assert actor_error("no spaces") is not None
 
 
 def test_a_choice_refuses_what_it_does_not_list() -> None:

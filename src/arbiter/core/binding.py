@@ -20,12 +20,32 @@ if TYPE_CHECKING:
 
 _ID = re.compile(ID_PATTERN)
 
+_ACTORS: set[str] = set()
+"""Actor ids already matched against :data:`ID_PATTERN` (the same few creatures act in
+every command of an encounter). Bounded: emptied when it reaches :data:`_ACTORS_KEPT`."""
+_ACTORS_KEPT = 4096
+
+
+def _actor_id(actor: object) -> bool:
+    """Whether ``actor`` is a creature id: a string matching :data:`ID_PATTERN`."""
+    if type(actor) is not str:
+        return False
+    if actor in _ACTORS:
+        return True
+    if _ID.match(actor) is None:
+        return False
+    if len(_ACTORS) >= _ACTORS_KEPT:
+        _ACTORS.clear()
+    _ACTORS.add(actor)
+    return True
+
 
 def parse_args(spec: CommandSpec, command: Command) -> Any:
     """``command``'s arguments as ``spec`` types them (an instance of ``spec.struct``: each
     argument by name, validated, defaulted), or :class:`InvalidArgument` naming what breaks
     the declaration."""
-    actor = command.actor
+    # read untyped: compiled, `command.actor` would raise TypeError on a non-str actor
+    actor: object = getattr(command, "actor")  # noqa: B009
     if actor is None:
         if spec.actor == "required":
             raise InvalidArgument(f"{spec.name}: which creature acts? give 'actor'",
@@ -34,7 +54,7 @@ def parse_args(spec: CommandSpec, command: Command) -> Any:
         if spec.actor == "none":
             raise InvalidArgument(f"{spec.name}: takes no 'actor' (it is not a creature's "
                                   "action)", "command.actor")
-        if not isinstance(actor, str) or not _ID.match(actor):
+        if not _actor_id(actor):
             raise InvalidArgument(f"{spec.name}: 'actor' must be a creature id",
                                   "command.actor")
     try:

@@ -20,14 +20,17 @@ import random
 from collections import deque
 from collections.abc import Iterable
 from itertools import islice
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from .errors import DiceError, ForcedDiceError
 
 
-@runtime_checkable
 class DiceSource(Protocol):
     """Anything that can roll one die with ``faces`` faces, giving 1..faces.
+
+    Not ``runtime_checkable``: the compiled build compiles this module (a seeded roll is
+    then a native call, not a Python frame), and mypyc makes a protocol class no
+    ``isinstance`` can take. Nothing asks ``isinstance(x, DiceSource)``.
 
     An optional ``roll_many(n, faces) -> list[int]`` method, equal to ``n`` calls of
     ``roll(faces)``, lets the roller take a pool in one call; ``roll`` alone is enough.
