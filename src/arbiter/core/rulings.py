@@ -33,8 +33,10 @@ class RulingSet:
 
     def __init__(self, rulings: list[Ruling]) -> None:
         self._by_id = {r.id: r for r in rulings}
-        self._valid: set[tuple[str, str]] = set()
-        """(id, choice) pairs :meth:`chosen` has checked once."""
+        self._choices: dict[str, dict[str, str]] = {r.id: r.choices for r in rulings}
+        """Each ruling's choices by its id: what :meth:`chosen` checks a choice against
+        (rules ask hundreds of times an encounter, so no pair is built to look it up)."""
+        self._defaults: dict[str, str] = {r.id: r.default for r in rulings}
 
     @classmethod
     def load(cls, path: Path) -> RulingSet:
@@ -77,7 +79,11 @@ class RulingSet:
         """The value of a ruling in ``chosen`` (an encounter's ``state.rulings``), else its
         default from ``rulings.toml``: the one place a default is written."""
         found = chosen.get(ruling_id)
-        return found if found is not None else self.get(ruling_id).default
+        if found is None:
+            found = self._defaults.get(ruling_id)
+            if found is None:
+                return self.get(ruling_id).default  # RulingError: an unknown ruling
+        return found
 
     def chosen(self, chosen: Mapping[str, str], ruling_id: str, choice: str) -> bool:
         """Whether ruling ``ruling_id`` is ``choice`` in ``chosen``; RulingError when
@@ -93,13 +99,15 @@ class RulingSet:
         ...
         arbiter.core.errors.RulingError: ruling DEMO-1 has no choice 'max-dmg' (choices: ...)
         """
-        if (ruling_id, choice) not in self._valid:
-            ruling = self.get(ruling_id)
-            if choice not in ruling.choices:
-                raise RulingError(f"ruling {ruling_id} has no choice {choice!r} (choices: "
-                                  f"{', '.join(ruling.choices)})")
-            self._valid.add((ruling_id, choice))
-        return self.value(chosen, ruling_id) == choice
+        choices = self._choices.get(ruling_id)
+        if choices is None or choice not in choices:
+            ruling = self.get(ruling_id)  # RulingError: an unknown ruling
+            raise RulingError(f"ruling {ruling_id} has no choice {choice!r} (choices: "
+                              f"{', '.join(ruling.choices)})")
+        found = chosen.get(ruling_id)
+        if found is None:
+            found = self._defaults[ruling_id]
+        return found == choice
 
     def resolve(self, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every ruling's chosen value: defaults, with ``overrides`` validated and applied."""
