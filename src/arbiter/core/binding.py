@@ -58,6 +58,7 @@ def parse_args(spec: CommandSpec, command: Command) -> Any:
             raise InvalidArgument(f"{spec.name}: 'actor' must be a creature id",
                                   "command.actor")
     try:
-        return msgspec.convert(command.args, spec.struct, strict=True)
+        struct = spec._struct or spec.struct  # made on first use (the property, interpreted)
+        return msgspec.convert(command.args, struct, strict=True)
     except msgspec.ValidationError as err:
         raise spec.explain(str(err)) from None

@@ -354,7 +354,9 @@ class Ruleset:
         if spec is None:
             spec = self.spec(command.name)
         given = command.a
-        if given is None or type(given) is not spec.struct:
+        # ``_struct``, not the property: a struct ``given`` is of exists already, and the
+        # property is interpreted code in the compiled build (a Python frame per command)
+        if given is None or type(given) is not spec._struct:
             command.a = parse_args(spec, command)
         return command
 
