@@ -69,7 +69,7 @@ def _written(value: Any) -> Any:
     return value if out is None else out
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Event:
     """Something that happened. ``data`` is plain JSON-compatible values, or
@@ -77,11 +77,22 @@ class Event:
 
     Treat it as immutable: nothing assigns to an event's fields once it is made. It is not
     a frozen dataclass only because a frozen one is three times slower to build, and rules
-    build hundreds of events per simulated encounter."""
+    build hundreds of events per simulated encounter. For the same reason it is a native
+    class in the compiled build, built by the ``__init__`` written out here (compiled; the
+    one ``dataclasses`` writes is not) and read at fixed offsets (docs/performance.md, 34)."""
 
     type: str
     data: dict[str, Any] = field(default_factory=dict)
     v: int = EVENT_SCHEMA
+
+    def __init__(self, type: str, data: dict[str, Any] | None = None,
+                 v: int = EVENT_SCHEMA) -> None:  # performance.md, 34
+        self.type = type
+        self.data = {} if data is None else data
+        self.v = v
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle: the constructor, as built
+        return (type(self), (self.type, self.data, self.v))
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = _written(self.data)
@@ -93,6 +104,8 @@ class Event:
             etype, version, data = payload["type"], int(payload.get("v", 1)), payload["data"]
         except (KeyError, TypeError, ValueError) as err:
             raise SchemaError(f"malformed event payload: {err}") from None
+        if not isinstance(etype, str):
+            raise SchemaError(f"malformed event payload: the type must be a name, not {etype!r}")
         if version == EVENT_SCHEMA:  # the common case: nothing to upcast
             return cls(etype, dict(data), version)
         return cls(etype, upcast(etype, version, dict(data)))
