@@ -224,6 +224,14 @@ def test_old_event_versions_are_upcast() -> None:
         Event.from_json({"type": "noted", "v": 99, "data": {}})
 
 
+def test_an_event_payload_whose_type_is_not_a_name_is_refused() -> None:
+    for bad in (7, None, ["noted"], {"t": 1}):
+        with pytest.raises(SchemaError, match="the type must be a name"):
+            Event.from_json({"type": bad, "data": {}})
+    with pytest.raises(SchemaError, match="malformed event payload"):
+        Event.from_json({"data": {}})
+
+
 ACTIONS = st.sampled_from(["attack", "next", "damage", "heal", "condition", "uncondition"])
 
 
