@@ -216,7 +216,7 @@ class RealmsBase(Ruleset):
         """The creature's ``ap``, copied (in a lookahead) only when it changes."""
         entity = peek(state.entities, who)
         if isinstance(entity, RealmsCreature) and entity.ap != ap:
-            self.creature(state, who).ap = ap
+            creature(state, who).ap = ap  # (the function itself: a call per event with AP)
 
     def _store_ap(self, state: EncounterState, who: str, ap: int) -> None:
         """An event's AP left, on the creature and in its economy."""
