@@ -91,9 +91,12 @@ def _own_hook(kind: type, hook: str) -> bool:
 
 
 def _field_reduces() -> tuple[Any, ...]:
-    """The ``__reduce__`` of the kernel's state classes, which :func:`reduce_fields`."""
+    """The ``__reduce__`` of the kernel's state classes and of ``Event``, which
+    :func:`reduce_fields`."""
+    from .events import Event
     from .model import Condition, EncounterState, Entity
-    return (Condition.__reduce__, EncounterState.__reduce__, Entity.__reduce__)
+    return (Condition.__reduce__, EncounterState.__reduce__, Entity.__reduce__,
+            Event.__reduce__)
 
 
 def reduce_fields(value: Any) -> tuple[Any, ...]:

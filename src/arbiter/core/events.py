@@ -12,6 +12,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from .copying import reduce_fields
 from .deferred import Deferred
 from .errors import InvalidCommand, SchemaError
 
@@ -91,8 +92,8 @@ class Event:
         self.data = {} if data is None else data
         self.v = v
 
-    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle: the constructor, as built
-        return (type(self), (self.type, self.data, self.v))
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle every field (reduce_fields)
+        return reduce_fields(self)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = _written(self.data)
