@@ -230,6 +230,9 @@ def test_an_event_payload_whose_type_is_not_a_name_is_refused() -> None:
             Event.from_json({"type": bad, "data": {}})
     with pytest.raises(SchemaError, match="malformed event payload"):
         Event.from_json({"data": {}})
+    for bad_data in (5, "ab", [1], None):
+        with pytest.raises(SchemaError, match="malformed event payload"):
+            Event.from_json({"type": "noted", "data": bad_data})
 
 
 ACTIONS = st.sampled_from(["attack", "next", "damage", "heal", "condition", "uncondition"])

@@ -102,14 +102,15 @@ class Event:
     @classmethod
     def from_json(cls, payload: Mapping[str, Any]) -> Event:
         try:
-            etype, version, data = payload["type"], int(payload.get("v", 1)), payload["data"]
+            etype, version = payload["type"], int(payload.get("v", 1))
+            data = dict(payload["data"])
         except (KeyError, TypeError, ValueError) as err:
             raise SchemaError(f"malformed event payload: {err}") from None
         if not isinstance(etype, str):
             raise SchemaError(f"malformed event payload: the type must be a name, not {etype!r}")
         if version == EVENT_SCHEMA:  # the common case: nothing to upcast
-            return cls(etype, dict(data), version)
-        return cls(etype, upcast(etype, version, dict(data)))
+            return cls(etype, data, version)
+        return cls(etype, upcast(etype, version, data))
 
 
 @mypyc_attr(native_class=False)
