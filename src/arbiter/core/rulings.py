@@ -104,10 +104,7 @@ class RulingSet:
             ruling = self.get(ruling_id)  # RulingError: an unknown ruling
             raise RulingError(f"ruling {ruling_id} has no choice {choice!r} (choices: "
                               f"{', '.join(ruling.choices)})")
-        found = chosen.get(ruling_id)
-        if found is None:
-            found = self._defaults[ruling_id]
-        return found == choice
+        return self.value(chosen, ruling_id) == choice
 
     def resolve(self, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every ruling's chosen value: defaults, with ``overrides`` validated and applied."""
