@@ -294,7 +294,8 @@ def read_only(where: Where, what: str, command: Command, state: EncounterState,
 def purity_checked(ruleset: Ruleset, where: Where) -> Ruleset:
     """A copy of ``ruleset`` whose decide, odds and lookahead check the kernel's contract."""
     checked = copy.copy(ruleset)
-    checked._apply_table = {}  # the appliers get bound to the copy
+    checked._apply_table = {}  # the appliers and handlers get bound to the copy
+    checked._do_table = {}
     real_decide, real_odds = checked.decide, checked.odds
     real_lookahead, evolve = checked.lookahead, checked.evolve
 

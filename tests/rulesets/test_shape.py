@@ -5,12 +5,13 @@ different things), no code generated with ``exec``, and no ruleset name outside
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
 import pytest
 
-from arbiter.core import load_ruleset
+from arbiter.core import Ruleset, load_ruleset
 
 from ..support import seeds
 
@@ -80,3 +81,39 @@ def test_no_ruleset_is_named_in_the_web_front_end_or_coverage() -> None:
     found = {str(p.relative_to(SRC)): m.group(0) for p in files
              if (m := names.search(p.read_text(encoding="utf-8")))}
     assert not found, found
+
+
+def topics(ruleset: str) -> tuple[type[Ruleset], list[type[Ruleset]]]:
+    """``ruleset``'s class and every other ``Ruleset`` class its package defines (the base and
+    the topic classes), found by importing each of its modules."""
+    kind = type(load_ruleset(ruleset))
+    root = kind.__module__.rsplit(".", 1)[0]
+    found: list[type[Ruleset]] = []
+    for stem in sorted(modules(ruleset)):
+        module = importlib.import_module(f"{root}.{stem}" if stem != "__init__" else root)
+        found += [value for value in vars(module).values()
+                  if isinstance(value, type) and issubclass(value, Ruleset)
+                  and value.__module__ == module.__name__ and value is not kind]
+    return kind, found
+
+
+@pytest.mark.parametrize("ruleset", SEEDS)
+def test_the_topics_are_one_chain_that_the_order_does_not_change(ruleset: str) -> None:
+    """Each topic class extends the one before it, and the ruleset extends the last: one
+    base each, as the compiled build's native classes take (docs/performance.md, 35). Every
+    topic the package defines is in the chain, and no two topics define the same name (a
+    topic only fills in what ``base.py`` declares), so the order of the chain decides
+    nothing."""
+    kind, found = topics(ruleset)
+    chain = kind.__mro__
+    assert found and all(topic in chain for topic in found), \
+        f"{ruleset}: topics outside the chain: {[t.__name__ for t in found if t not in chain]}"
+    assert all(len(klass.__bases__) == 1 for klass in chain if klass is not object)
+    base = next(klass for klass in chain if Ruleset in klass.__bases__)
+    owners: dict[str, str] = {}
+    for topic in chain[:chain.index(base)]:
+        for name in vars(topic):
+            if not name.startswith("__"):
+                assert name not in owners, f"{ruleset}: {owners.get(name)} and " \
+                    f"{topic.__name__} both define {name}"
+                owners[name] = topic.__name__

@@ -148,7 +148,7 @@ def _expiring_of(entity: Entity, who: str, round_: int, point: TurnPoint,
                                                    "why": "expired"}))
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Ruleset:
     """Base class of every rule system."""
 
@@ -165,6 +165,9 @@ class Ruleset:
     """Event types of the game master's own bookkeeping, which nothing at the table shows:
     the player view leaves them out (an entry of nothing else is left out of a player's
     log), so a setting only an encounter with a hidden creature needs tells nothing."""
+    public_extra: ClassVar[frozenset[str]] = frozenset()
+    """The keys of ``state.extra`` every player sees on the map (terrain, walls, zones...;
+    server/views.py); the others are the game master's."""
     concealing: ClassVar[frozenset[str]] = frozenset()
     """Condition names that hide a creature from the players of its enemies until one of
     their characters detects it (see :meth:`detected`). The kernel names none: it hides
@@ -210,20 +213,22 @@ class Ruleset:
         self.rulings = RulingSet.load(path) if path and path.exists() else RulingSet([])
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
+        self._do_table: dict[str, Handler] = {}  # each command's do_* method, bound once
+        self._lazy: dict[str, Any] = {}  # what a property reads once from the package's files
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
             tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
 
     @property
     def templates(self) -> dict[str, dict[str, Any]]:
         """Creature templates by name, from the package's ``templates.yaml`` (id: stat block)."""
-        cached: dict[str, dict[str, Any]] | None = self.__dict__.get("_templates")
+        cached: dict[str, dict[str, Any]] | None = self._lazy.get("_templates")
         if cached is None:
             cached = {}
             file = self.package_dir / "templates.yaml" if self.package_dir else None
             if file is not None and file.exists():
                 loaded = read_content(file)
                 cached = {str(k): dict(v) for k, v in loaded.items()}
-            self.__dict__["_templates"] = cached
+            self._lazy["_templates"] = cached
         return cached
 
     @property
@@ -233,11 +238,11 @@ class Ruleset:
         statement; empty without one. ``arbiter rulings RULESET --coverage`` reads it."""
         from ..coverage import PACKAGE_INVENTORY, Inventory, read_package_inventory
 
-        cached: Inventory | None = self.__dict__.get("_inventory")
+        cached: Inventory | None = self._lazy.get("_inventory")
         if cached is None:
             file = self.package_dir / PACKAGE_INVENTORY if self.package_dir else None
             cached = read_package_inventory(file) if file and file.exists() else Inventory()
-            self.__dict__["_inventory"] = cached
+            self._lazy["_inventory"] = cached
         return cached
 
     @property
@@ -257,14 +262,14 @@ class Ruleset:
     def condition_texts(self) -> dict[str, str]:
         """Each condition of the package's ``conditions.toml`` (the one schema,
         ``core/conditions.py``) with its one-line text (the console's condition picker)."""
-        cached: dict[str, str] | None = self.__dict__.get("_condition_texts")
+        cached: dict[str, str] | None = self._lazy.get("_condition_texts")
         if cached is None:
             cached = {}
             file = self.package_dir / "conditions.toml" if self.package_dir else None
             if file is not None and file.exists():
                 cached = {name: spec.text
                           for name, spec in load_conditions(file).condition.items()}
-            self.__dict__["_condition_texts"] = cached
+            self._lazy["_condition_texts"] = cached
         return cached
 
     def expand_template(self, spec: Mapping[str, Any]) -> dict[str, Any]:
@@ -366,7 +371,9 @@ class Ruleset:
         self.bound(command)
         if command.name != "create" and not state.ruleset:
             raise IllegalCommand("the encounter has not been created yet")
-        handler: Handler = getattr(self, f"do_{command.name}")
+        handler = self._do_table.get(command.name)
+        if handler is None:  # bound once (the catalogue's names only: bound() checked it)
+            handler = self._do_table[command.name] = getattr(self, f"do_{command.name}")
         try:
             return handler(state, command, dice)
         except DiceError as err:
@@ -1188,6 +1195,13 @@ class Ruleset:
     @event("Round {round}: {actor}'s turn.", actor=args.creature("whose turn"),
            round=args.integer("the round"))
     def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
+        self.kernel_turn_started(state, data)
+
+    def kernel_turn_started(self, state: EncounterState,
+                            data: kernel_payloads.TurnStarted) -> None:
+        """The kernel's ``apply_turn_started``, which a ruleset's own calls. A plain method:
+        the compiled build calls it directly, where ``super()`` of a declared (decorated)
+        method is a call by name (docs/performance.md, 35)."""
         state.round = data["round"]
         state.turn_index = state.order.index(data["actor"])
 
@@ -1244,6 +1258,10 @@ class Ruleset:
     @event("{actor}'s turn ends.", actor=args.creature("whose turn"),
            round=args.integer("the round"))
     def apply_turn_ended(self, state: EncounterState, data: kernel_payloads.TurnEnded) -> None:
+        self.kernel_turn_ended(state, data)
+
+    def kernel_turn_ended(self, state: EncounterState, data: kernel_payloads.TurnEnded) -> None:
+        """The kernel's ``apply_turn_ended`` (see :meth:`kernel_turn_started`)."""
         state.economy.pop(data["actor"], None)
 
     @command("End turn-by-turn play.")
@@ -1345,6 +1363,11 @@ class Ruleset:
            target=args.creature("who"), condition=args.mapping("the condition"))
     def apply_condition_added(self, state: EncounterState,
                               data: kernel_payloads.ConditionAdded) -> None:
+        self.kernel_condition_added(state, data)
+
+    def kernel_condition_added(self, state: EncounterState,
+                               data: kernel_payloads.ConditionAdded) -> None:
+        """The kernel's ``apply_condition_added`` (see :meth:`kernel_turn_started`)."""
         entity = state.entity(data["target"])
         new = Condition.from_json(data["condition"])
         old = entity.condition(new.name)

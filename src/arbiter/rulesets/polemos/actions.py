@@ -30,10 +30,15 @@ from ...core.catalogue import command, event
 from ...core.economy import Economy
 from ...dice import DiceSource
 from . import payloads
-from .base import PolemosBase, also
+from .base import also
 from .damage import choose_weapon
 from .model import Creature
-from .targets import TARGET_RULES, resolve_target, target_args
+from .targets import (
+    TARGET_RULES,
+    TargetRules,  # the topic below (a chain)
+    resolve_target,
+    target_args,
+)
 
 KINDS = ("primary", "secondary", "minor", "free", "full")
 """Kinds of action in turn-by-turn play (P-ACT-2..7)."""
@@ -103,8 +108,8 @@ class PolemosEconomy(ActionEconomy):
                 f"minor used {economy['minor']}, free used {economy['free']}")
 
 
-@mypyc_attr(native_class=False)
-class ActionRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ActionRules(TargetRules):
     """Using abilities, declaring and resolving actions, full actions."""
 
     @also(cost=args.mapping("what it costs, {sp, fp}: the ability's, the GM's (default: "

@@ -41,7 +41,10 @@ from .checks import (
 from .cover import concealment, defense_concealment
 from .damage import choose_weapon, damage_events, type_name
 from .model import Creature, DamageType
-from .movement import move_checks
+from .movement import (
+    MovementRules,  # the topic below (a chain)
+    move_checks,
+)
 
 CRITICAL_EFFECTS = {"unknown-wound": 1, "fatigue-wounds": 1, "daze": 2}
 """The default critical damage point menu and costs (P-CDP-7)."""
@@ -231,8 +234,8 @@ def critical_checks(rules: PolemosBase, state: EncounterState,
     return effect, cost, points, earned_on, hit_area, target
 
 
-@mypyc_attr(native_class=False)
-class AttackRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class AttackRules(MovementRules):
     """Attacks, hits and critical damage points."""
 
     def check(self, state: EncounterState, command: Command) -> None:

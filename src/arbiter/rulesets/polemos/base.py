@@ -3,8 +3,8 @@ reading rulings, the clock, spending actions, where things are and whether they 
 reached (P-RNG-1, P-REQ-1, P-REQ-5), giving wounds and afflictions, and what follows from
 the state after any change (thresholds, defeat, the end of the fight).
 
-Every topic module (``turns.py``, ``attacks.py``, ``injuries.py``...) holds one mixin on
-``PolemosBase``; ``rules.py`` composes them.
+Every topic module (``turns.py``, ``attacks.py``, ``injuries.py``...) holds one class, the classes
+one chain from ``PolemosBase``; ``rules.py``'s ruleset extends the last.
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def also(**more: Arg) -> Callable[[F], F]:
     return mark
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
 

@@ -30,8 +30,9 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, Distribution, RollResult, distribution, roll
 from . import payloads
-from .base import PolemosBase, also
+from .base import also
 from .cover import defense_concealment
+from .devices import DeviceRules  # the topic below (a chain)
 
 BASE_DICE = 2
 """A skill roll rolls 2D6 and adds the skill value (P-SKL-2)."""
@@ -110,8 +111,8 @@ DICE_ARGS = {
 """The dice modifiers of a skill roll (``dice_modifier``)."""
 
 
-@mypyc_attr(native_class=False)
-class CheckRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CheckRules(DeviceRules):
     """Skill rolls."""
 
     @also(**DICE_ARGS)

@@ -36,10 +36,10 @@ from .base import (
     STATUS_MEASURES,
     STRESS_THRESHOLDS,
     UNSEEN_BY_CONSEQUENCES,
-    PolemosBase,
 )
 from .model import Creature, area_facts, condition_catalogue, unlisted_condition
 from .networks import given_by_processes
+from .spheres import SphereRules  # the topic below (a chain)
 
 NO_IDS: frozenset[str] = frozenset()
 
@@ -134,8 +134,8 @@ def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
                  for name, measure, threshold in steps), (sp, fp, fatigue, stress)
 
 
-@mypyc_attr(native_class=False)
-class ConditionRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ConditionRules(SphereRules):
     """Giving, removing and re-timing conditions; field conditions."""
 
     @command("Give a creature a condition of conditions.toml (another name only with "
@@ -264,7 +264,7 @@ class ConditionRules(PolemosBase):
            optional=("why",))
     def apply_condition_added(  # type: ignore[override]  # the kernel's fields and more
             self, state: EncounterState, data: payloads.ConditionAdded) -> None:
-        super().apply_condition_added(state, data)
+        self.kernel_condition_added(state, data)
 
     @event("{target}'s {name} now ends by the clock, at round {duration.round}.",
            target=args.creature("whose condition"), name=args.text("the condition"),

@@ -19,7 +19,11 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command
 from ...dice import DiceSource
-from .actions import KINDS, kind_of
+from .actions import (
+    KINDS,
+    ActionRules,  # the topic below (a chain)
+    kind_of,
+)
 from .base import PolemosBase
 from .model import Creature
 
@@ -72,8 +76,8 @@ def defense_concealment(rules: PolemosBase, state: EncounterState, creature: Cre
         (level, bonus, 0)
 
 
-@mypyc_attr(native_class=False)
-class CoverRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CoverRules(ActionRules):
     """Taking cover."""
 
     @command("Take cover: a concealment level (a bonus to [firearm defense]) until the "

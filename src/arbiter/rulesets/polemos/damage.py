@@ -269,7 +269,7 @@ def type_name(text: str) -> str:
     return str(DamageType.parse(text))
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class DamageRules(PolemosBase):
     """Dealing damage, and armor worn or not."""
 

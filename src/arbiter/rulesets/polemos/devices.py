@@ -22,7 +22,7 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
 from .actions import KINDS
-from .base import PolemosBase
+from .cover import CoverRules  # the topic below (a chain)
 from .networks import (
     affecting,
     auto_pair_events,
@@ -35,8 +35,8 @@ from .networks import (
 )
 
 
-@mypyc_attr(native_class=False)
-class DeviceRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DeviceRules(CoverRules):
     """Processes, paired devices and operating devices."""
 
     @command("Run a process on a network; its effect applies to every member.",

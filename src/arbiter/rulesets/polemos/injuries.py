@@ -28,7 +28,11 @@ from ...dice import DiceSource, roll
 from . import payloads
 from .actions import KINDS
 from .base import DAY, STRESS_THRESHOLDS, WEEK, PolemosBase
-from .checks import roll_skill, success
+from .checks import (
+    CheckRules,  # the topic below (a chain)
+    roll_skill,
+    success,
+)
 from .conditions import cause_present
 from .damage import damage_events
 from .model import (
@@ -199,8 +203,8 @@ def reapplied(rules: PolemosBase, state: EncounterState, who: str, kind: str,
                                       "why": "its cause remains"})]
 
 
-@mypyc_attr(native_class=False)
-class InjuryRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class InjuryRules(CheckRules):
     """Wounds, bleeding, afflictions and stress."""
 
     @event("{target} gets a wound: {wound.name}[ on the {wound.area}][ ({why})].",

@@ -24,12 +24,13 @@ from ...core.catalogue import command, event
 from ...core.rounding import round_down
 from ...dice import DiceSource
 from . import payloads
-from .base import DAY, HOUR, PolemosBase, also
+from .base import DAY, HOUR, also
 from .checks import roll_skill
 from .conditions import expire_clock
 from .damage import resolve_damage
 from .injuries import bandaged, due_readds, round_effects, wound_removed
 from .model import Creature, DamageType, Wound, rounds_in
+from .stealth import StealthRules  # the topic below (a chain)
 
 ROUND_BY_ROUND = HOUR
 """The most rounds whose per-round effects keep changing something that one 'wait' or 'rest'
@@ -55,8 +56,8 @@ def time_words(rounds: int) -> str:
     return " ".join(parts) or "no time"
 
 
-@mypyc_attr(native_class=False)
-class LastingRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class LastingRules(StealthRules):
     """What outlasts the encounter, and time passing."""
 
     def lasting(self, state: EncounterState, entity: Entity) -> dict[str, Any]:

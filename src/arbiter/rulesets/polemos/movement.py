@@ -30,6 +30,7 @@ from .grid import Square, distance
 from .model import Creature, condition_catalogue, speed_of
 from .networks import auto_pair_events, has_paired_devices, with_processes
 from .social import restricted_items
+from .turns import TurnRules  # the topic below (a chain)
 
 
 def move_checks(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
@@ -88,8 +89,8 @@ def move_odds(rules: PolemosBase, state: EncounterState, command: Command) -> di
     return out
 
 
-@mypyc_attr(native_class=False)
-class MovementRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MovementRules(TurnRules):
     """Moving, placing, terrain, the map view, entering locations."""
 
     @command("Mark obstructions on the grid: a wall breaks sight and paths, a window paths, "

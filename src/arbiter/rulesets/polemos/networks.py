@@ -42,6 +42,7 @@ from ...dice import DiceSource
 from . import payloads
 from .base import PROCESS_CAUSE, PolemosBase, also, reach_args
 from .grid import distance
+from .invariants import Invariants  # the topic below (a chain)
 from .model import Creature, condition_catalogue, network_examples, network_kinds
 
 NETWORK_KINDS = tuple(k for k in network_kinds() if k != "personal")
@@ -296,8 +297,8 @@ def auto_pair_events(rules: PolemosBase, state: EncounterState) -> list[Event]:
     return out
 
 
-@mypyc_attr(native_class=False)
-class NetworkRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class NetworkRules(Invariants):
     """Systems, devices and networks."""
 
     def member_of(self, state: EncounterState, system: str, name: str) -> bool:

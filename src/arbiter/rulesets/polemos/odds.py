@@ -15,16 +15,19 @@ from ...core import (
     InvalidCommand,
 )
 from ...dice import distribution
-from .attacks import attack_odds, attack_setup
-from .base import PolemosBase
+from .attacks import (
+    AttackRules,  # the topic below (a chain)
+    attack_odds,
+    attack_setup,
+)
 from .checks import chance, dice_modifier, skill_distribution
 from .cover import defense_concealment
 from .model import Creature, reveal_table
 from .movement import move_odds
 
 
-@mypyc_attr(native_class=False)
-class OddsRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OddsRules(AttackRules):
     """The odds of a command."""
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:

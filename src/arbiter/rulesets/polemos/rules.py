@@ -4,10 +4,12 @@ Every ``do_*`` reads the state and rolls only from ``dice``; every ``apply_*`` w
 what its event says. Rule ids (P-..., AP-...) refer to ``shared/rules/inventory.md``; the
 rulings (AP-n, POL-n) are in ``rulings.toml`` and read from ``state.rulings``.
 
-The topics, each one mixin on ``PolemosBase`` (``base.py``): ``turns.py``, ``actions.py``,
-``attacks.py``, ``damage.py``, ``conditions.py``, ``movement.py``, ``checks.py``, ``odds.py``,
-``lasting.py``, and Polemos's own ``injuries.py``, ``cover.py``, ``targets.py``,
-``stealth.py``, ``social.py``, ``networks.py``, ``devices.py`` and ``spheres.py``.
+The topics, each one class, the classes one chain from ``PolemosBase`` (``base.py``; each
+extends the one below it in the order of the imports, docs/extending.md): ``turns.py``,
+``actions.py``, ``attacks.py``, ``damage.py``, ``conditions.py``, ``movement.py``,
+``checks.py``, ``odds.py``, ``lasting.py``, and Polemos's own ``injuries.py``, ``cover.py``,
+``targets.py``, ``stealth.py``, ``social.py``, ``networks.py``, ``devices.py`` and
+``spheres.py``.
 """
 
 from __future__ import annotations
@@ -17,33 +19,13 @@ from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from .actions import ActionRules, PolemosEconomy
-from .attacks import AttackRules
-from .base import PolemosBase
-from .checks import CheckRules
-from .conditions import ConditionRules
-from .cover import CoverRules
-from .damage import DamageRules
-from .devices import DeviceRules
-from .injuries import InjuryRules
-from .invariants import Invariants
-from .lasting import LastingRules
+from .actions import PolemosEconomy
 from .model import Creature, body_plans
-from .movement import MovementRules
-from .networks import NetworkRules
 from .odds import OddsRules
-from .social import SocialRules
-from .spheres import SphereRules
-from .stealth import StealthRules
-from .targets import TargetRules
-from .turns import TurnRules
 
 
-@mypyc_attr(native_class=False)
-class PolemosRuleset(TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
-                     MovementRules, CheckRules, OddsRules, LastingRules, InjuryRules,
-                     CoverRules, TargetRules, StealthRules, SocialRules, NetworkRules,
-                     DeviceRules, SphereRules, Invariants, PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class PolemosRuleset(OddsRules):
     name = "polemos"
     title = "Polemos: 8th Age"
     seed = "000_415f966c2cbdbe2b"

@@ -19,8 +19,8 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import PolemosBase
 from .checks import roll_skill, success
+from .injuries import InjuryRules  # the topic below (a chain)
 from .model import Creature
 
 
@@ -32,8 +32,8 @@ def restricted_items(state: EncounterState, actor: Creature, location: str | Non
     return names + [e.id for e in carried if banned & e.tags]
 
 
-@mypyc_attr(native_class=False)
-class SocialRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SocialRules(InjuryRules):
     """Attitude and restricted items."""
 
     @command("The attitude modifier a speaker has with a listener: gear, the speaker's and "

@@ -27,6 +27,7 @@ from . import payloads
 from .base import PolemosBase
 from .grid import as_square
 from .model import QUADRANTS, SPHERES, Creature, speed_of
+from .networks import NetworkRules  # the topic below (a chain)
 from .spheres_math import move_cost, on_edge
 
 SIZES = {"square-counts": (10_000, 100_000), "area-prose": (2_236, 10_000)}
@@ -124,8 +125,8 @@ def sphere_turn_start(rules: PolemosBase, state: EncounterState, who: str) -> li
                        rules.bound(Command("sphere_move", who, {"to": "support"})))
 
 
-@mypyc_attr(native_class=False)
-class SphereRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class SphereRules(NetworkRules):
     """Vehicles and the contact, battle and support spheres."""
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:

@@ -22,13 +22,13 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
 from .actions import KINDS
-from .base import PolemosBase
 from .checks import roll_skill, success
 from .model import Creature
+from .social import SocialRules  # the topic below (a chain)
 
 
-@mypyc_attr(native_class=False)
-class StealthRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class StealthRules(SocialRules):
     """Hiding, searching and detecting."""
 
     @command("Hide by sneaking or camouflage: 2D6 + [stealth] is the detection defense "

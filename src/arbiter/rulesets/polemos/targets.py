@@ -20,6 +20,7 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
 from .base import SIGHT_BLOCKERS, PolemosBase, also, reach_args
+from .conditions import ConditionRules  # the topic below (a chain)
 from .grid import DIRECTIONS, MAX_SQUARES, Square, angle, as_square, aura, contiguous, distance
 from .model import Creature
 from .networks import connectable, connected, system_connectable
@@ -391,8 +392,8 @@ def communicable(rules: PolemosBase, state: EncounterState, actor: Creature, tar
     return max(shared)
 
 
-@mypyc_attr(native_class=False)
-class TargetRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TargetRules(ConditionRules):
     """Checking an ability's target."""
 
     @also(**target_args())

@@ -27,10 +27,10 @@ from ...core.catalogue import command, event
 from ...core.outcomes import OUT_OF_FIGHT
 from ...dice import DiceSource
 from . import payloads
-from .base import PolemosBase
 from .checks import roll_skill
 from .conditions import expire_clock
 from .injuries import due_readds, round_effects
+from .lasting import LastingRules  # the topic below (a chain)
 from .model import Creature
 from .spheres import sphere_turn_start
 
@@ -67,8 +67,8 @@ def _down(entities: Mapping[str, Entity], who: str) -> bool:
     return isinstance(entity, Creature) and entity.down
 
 
-@mypyc_attr(native_class=False)
-class TurnRules(PolemosBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TurnRules(LastingRules):
     """Initiative, turn order, turn start and end, rounds, the end of the fight."""
 
     def is_down(self, state: EncounterState, entity: Entity) -> bool:
@@ -168,7 +168,7 @@ class TurnRules(PolemosBase):
         state.extra.setdefault("acted", []).append(data["actor"])
         # the round whose per-round effects have taken effect for the actor (P-CON-9)
         state.extra.setdefault("round_effects", {})[data["actor"]] = data["round"]
-        super().apply_turn_started(state, data)
+        self.kernel_turn_started(state, data)
 
     def _passed_over(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """The per-round effects of creatures that are down, as ``who``'s turn starts (P-CON-9:

@@ -35,9 +35,9 @@ class RealmsEconomy(ActionEconomy):
         return f"{economy.get('ap', 0)} AP, {Fraction(economy.get('movement', 0), 2)} spaces"
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ActionRules(RealmsBase):
-    """The AP each event leaves (a mixin of ``RealmsRuleset``)."""
+    """The AP each event leaves (a topic of ``RealmsRuleset``)."""
 
     def apply_economy_of(self, state: EncounterState, who: str, economy: Any) -> None:
         """The AP an event leaves its actor with are also the creature's ``ap``; an event

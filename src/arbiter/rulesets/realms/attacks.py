@@ -12,7 +12,6 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
 from . import payloads
-from .base import RealmsBase
 from .conditions import set_level
 from .model import (
     DEFENSES,
@@ -30,6 +29,7 @@ from .model import (
     succeeds,
     weapon_reach,
 )
+from .movement import MovementRules  # the topic below (a chain)
 from .pipeline import halved
 
 WEAPONS = tuple(sorted(load_toml("weapons.toml")))
@@ -42,9 +42,9 @@ def _add(mods: list[tuple[str, int]], label: str, value: int) -> None:
     if value:
         mods.append((label, value))
 
-@mypyc_attr(native_class=False)
-class AttackRules(RealmsBase):
-    """The ``attack`` command (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class AttackRules(MovementRules):
+    """The ``attack`` command (a topic of ``RealmsRuleset``)."""
 
     def attack_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Everything about an attack but the dice: modifiers, the score, the crit range."""

@@ -77,15 +77,17 @@ def dies(me: RealmsCreature, health: int) -> bool:
     return (me.companion and health <= 0) or health <= -me.health_max
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RealmsBase(Ruleset):
-    """The helpers of every realms topic (the topics are mixins of it)."""
+    """The helpers of every realms topic (the topics are a chain on it)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.rulings = rulings()  # the one RulingSet that model.py and pipeline.py read too
 
-    creature = staticmethod(creature)  # the realms creature of an id (``model.creature``)
+    def creature(self, state: EncounterState, name: str) -> RealmsCreature:
+        """The realms creature ``name`` (``model.creature``)."""
+        return creature(state, name)
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """Build a creature from a stat block (keys: docs/rulesets/realms.md)."""

@@ -14,7 +14,8 @@ from ...core.catalogue import command, event
 from ...core.ruleset import set_detection
 from ...dice import DiceSource
 from . import payloads
-from .base import ROLL_FIELDS, RealmsBase
+from .base import ROLL_FIELDS
+from .damage import DamageRules  # the topic below (a chain)
 from .model import (
     BASE_DS,
     DEFENSES,
@@ -54,9 +55,9 @@ DAMAGE_TYPES = damage_types()
 """The damage types the realms data names (``model.damage_types``)."""
 
 
-@mypyc_attr(native_class=False)
-class CheckRules(RealmsBase):
-    """Skill rolls, searches and checks (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CheckRules(DamageRules):
+    """Skill rolls, searches and checks (a topic of ``RealmsRuleset``)."""
 
     def skill_setup(self, state: EncounterState, command: Command) -> dict[str, Any]:
         actor = self.creature(state, self.actor(state, command).id)

@@ -10,13 +10,13 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase
+from .actions import ActionRules  # the topic below (a chain)
 from .model import AP_PER_TURN, RealmsCreature, ap_costs
 
 
-@mypyc_attr(native_class=False)
-class CompanionRules(RealmsBase):
-    """Companions and dodging (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class CompanionRules(ActionRules):
+    """Companions and dodging (a topic of ``RealmsRuleset``)."""
 
     def do_add(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """Add a creature; a character has at most two companions (R-CMP-1)."""

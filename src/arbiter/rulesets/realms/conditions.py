@@ -16,7 +16,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase
+from .companions import CompanionRules  # the topic below (a chain)
 from .model import MAX_DS, RealmsCreature, conditions_catalogue, modifier, reduce_with_floor
 
 CONDITIONS = tuple(sorted(conditions_catalogue()))
@@ -32,9 +32,9 @@ def _strength(cond: Condition) -> tuple[int, int, int]:
     return cond.level, int(cond.data.get("potency", 0)), ends
 
 
-@mypyc_attr(native_class=False)
-class ConditionRules(RealmsBase):
-    """The ``condition`` command and its events (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ConditionRules(CompanionRules):
+    """The ``condition`` command and its events (a topic of ``RealmsRuleset``)."""
 
     @event("{target} falls Dying and prone ({ap} AP).",
            target=args.creature("who"), ap=args.integer("AP left"))

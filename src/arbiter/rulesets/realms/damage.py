@@ -21,7 +21,8 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase, dies
+from .attacks import AttackRules  # the topic below (a chain)
+from .base import dies
 from .conditions import set_level
 from .model import BASE_DS, MAX_DS, RealmsCreature, succeeds
 from .pipeline import resolve
@@ -31,9 +32,9 @@ STABILIZE_METHODS = ("medicine", "bandage", "potion", "feat", "power")
 Healing Powers"); only Medicine is a roll."""
 
 
-@mypyc_attr(native_class=False)
-class DamageRules(RealmsBase):
-    """Damage, death and healing (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class DamageRules(AttackRules):
+    """Damage, death and healing (a topic of ``RealmsRuleset``)."""
 
     @event("{target} {unsummoned?is unsummoned|dies}[ ({why})].",
            player="{target} {unsummoned?is unsummoned|dies}.",

@@ -9,12 +9,12 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase
+from .conditions import ConditionRules  # the topic below (a chain)
 
 
-@mypyc_attr(native_class=False)
-class EnergyRules(RealmsBase):
-    """Spending and draining Energy (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class EnergyRules(ConditionRules):
+    """Spending and draining Energy (a topic of ``RealmsRuleset``)."""
 
     @command("A creature spends its own Energy (never below 0).",
              who="player", when="any", actor="required", rules=("R-EN-2",),

@@ -11,7 +11,7 @@ from mypy_extensions import mypyc_attr
 from ...core import EncounterState, Event
 from ...core.invariants import invariant
 from ...dice import DiceSource
-from .base import RealmsBase
+from .energy import EnergyRules  # the topic below (a chain)
 from .model import RealmsCreature, conditions_catalogue
 
 
@@ -19,8 +19,8 @@ def _creatures(state: EncounterState) -> list[RealmsCreature]:
     return [e for e in state.entities.values() if isinstance(e, RealmsCreature)]
 
 
-@mypyc_attr(native_class=False)
-class Invariants(RealmsBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Invariants(EnergyRules):
     """The realms ruleset's invariants, and what keeps them true after the GM sets a value
     (``settle``: Dying and death) or removes a creature (``departures``: its riders)."""
 

@@ -23,7 +23,7 @@ from ...core.catalogue import command, event
 from ...core.roster import lasting_conditions
 from ...dice import DiceSource
 from . import payloads
-from .base import RealmsBase
+from .invariants import Invariants  # the topic below (a chain)
 from .model import RealmsCreature
 
 ROUND_SECONDS = 10
@@ -47,10 +47,10 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
-@mypyc_attr(native_class=False)
-class LastingRules(RealmsBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class LastingRules(Invariants):
     """What outlasts an encounter, the ``wait`` command and the roster's time hook of realms
-    (a mixin of ``RealmsRuleset``)."""
+    (a topic of ``RealmsRuleset``)."""
 
     time_activities = ("rest", "none")
 

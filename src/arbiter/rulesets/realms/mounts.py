@@ -15,7 +15,8 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import ROLL_FIELDS, RealmsBase
+from .base import ROLL_FIELDS
+from .checks import CheckRules  # the topic below (a chain)
 from .model import RealmsCreature, defense_bonus, modifier, size_order, succeeds
 from .movement import square_of
 
@@ -28,9 +29,9 @@ def unruly(state: EncounterState, rider: RealmsCreature) -> RealmsCreature | Non
     return None
 
 
-@mypyc_attr(native_class=False)
-class MountRules(RealmsBase):
-    """Mounting, dismounting and control (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MountRules(CheckRules):
+    """Mounting, dismounting and control (a topic of ``RealmsRuleset``)."""
 
     def mount_setup(self, state: EncounterState,
                     command: Command) -> tuple[RealmsCreature, RealmsCreature]:

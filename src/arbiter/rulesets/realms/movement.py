@@ -28,7 +28,8 @@ from ...dice import DiceSource, roll
 from ...dice.sources import ProbeDice
 from ...limits import MAP_SQUARES
 from . import payloads
-from .base import ROLL_FIELDS, RealmsBase
+from .base import ROLL_FIELDS
+from .lasting import LastingRules  # the topic below (a chain)
 from .model import (
     BASE_DS,
     JUMP_SKILLS,
@@ -117,9 +118,9 @@ def flankers(state: EncounterState, target: RealmsCreature,
 
 
 
-@mypyc_attr(native_class=False)
-class MovementRules(RealmsBase):
-    """Moving and where creatures stand (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class MovementRules(LastingRules):
+    """Moving and where creatures stand (a topic of ``RealmsRuleset``)."""
 
     @command("Mark squares as difficult terrain, or clear them.",
              rules=("R-DT-1",),

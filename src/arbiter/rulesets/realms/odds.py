@@ -14,13 +14,9 @@ from mypy_extensions import mypyc_attr
 
 from ...core import Command, EncounterState
 from ...dice import distribution
-from .attacks import AttackRules
 from .base import dies
-from .checks import CheckRules
-from .damage import DamageRules
 from .model import JUMP_SKILLS, SWIM_SKILLS, RealmsCreature, best_skill, jump_ds, jump_limits
-from .mounts import MountRules
-from .movement import MovementRules
+from .mounts import MountRules  # the topic below (a chain)
 from .pipeline import resolve
 
 DAMAGE_ODDS_LIMIT = 4096
@@ -36,10 +32,10 @@ def _certain() -> dict[str, Any]:
     return {"success": Fraction(1), "failure": Fraction(0)}
 
 
-@mypyc_attr(native_class=False)
-class OddsRules(AttackRules, DamageRules, MovementRules, CheckRules, MountRules):
-    """The ``odds`` method (a mixin of ``RealmsRuleset``): it reads the setups of the
-    topics it sits on."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class OddsRules(MountRules):
+    """The ``odds`` method (a topic of ``RealmsRuleset``): it reads the setups of the
+    topics below it in the chain (attacks, damage, movement, checks, mounts)."""
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:
         """Exact odds before rolling: an attack (hit, miss, each Critical Level, and what it

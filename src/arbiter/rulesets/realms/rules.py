@@ -1,9 +1,11 @@
 """The realms ruleset (seed 003, "Encounters"): the topics composed into one ``Ruleset``.
 
-Each topic is a mixin of ``RealmsBase`` (``base.py``) in a module of its own: ``turns``,
-``actions``, ``attacks``, ``damage`` (with the pipeline in ``pipeline``), ``conditions``,
-``movement``, ``checks``, ``odds``, ``lasting``, and the realms topics ``companions``,
-``mounts`` and ``energy``. ``do_*`` methods decide (pure, dice only from the argument);
+Each topic is a class in a module of its own: ``turns``, ``actions``, ``attacks``, ``damage``
+(with the pipeline in ``pipeline``), ``conditions``, ``movement``, ``checks``, ``odds``,
+``lasting``, and the realms topics ``companions``, ``mounts`` and ``energy``. They form one
+chain from ``RealmsBase`` (``base.py``), each extending the one below it in the order of the
+imports (``actions`` first, ``turns`` last: docs/extending.md), and the ruleset extends the
+last. ``do_*`` methods decide (pure, dice only from the argument);
 ``apply_*`` methods evolve and take every number from the event.
 """
 
@@ -11,29 +13,15 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from .actions import ActionRules, RealmsEconomy
-from .attacks import AttackRules
-from .base import RealmsBase
-from .checks import CheckRules
-from .companions import CompanionRules
-from .conditions import ConditionRules
-from .damage import DamageRules
-from .energy import EnergyRules
-from .invariants import Invariants
-from .lasting import LastingRules
+from .actions import RealmsEconomy
 from .model import RealmsCreature
-from .mounts import MountRules
-from .movement import MovementRules
-from .odds import OddsRules
 from .turns import TurnRules
 
 
-@mypyc_attr(native_class=False)
-class RealmsRuleset(OddsRules, TurnRules, ActionRules, AttackRules, DamageRules, ConditionRules,
-                    MovementRules, CheckRules, MountRules, CompanionRules, EnergyRules,
-                    LastingRules, Invariants, RealmsBase):
-    """Realms: its topics composed (``OddsRules`` first: it sits on the topics whose setups
-    it reads), and what names and describes it."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class RealmsRuleset(TurnRules):
+    """Realms: the chain of its topics (``TurnRules`` the last), and what names and
+    describes it."""
 
     name = "realms"
     title = "Realms (seed 003): Action Points, armor and damage, dying, companions"

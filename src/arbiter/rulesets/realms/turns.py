@@ -31,16 +31,17 @@ from ...core.copying import peek
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from . import payloads
-from .base import ROLL_FIELDS, RealmsBase
+from .base import ROLL_FIELDS
 from .model import AP_PER_TURN, RealmsCreature, modifier, out_of_fight, reduce_with_floor
 from .mounts import unruly
 from .movement import space_sharers
+from .odds import OddsRules  # the topic below (a chain)
 from .pipeline import resolve
 
 
-@mypyc_attr(native_class=False)
-class TurnRules(RealmsBase):
-    """Initiative and turns (a mixin of ``RealmsRuleset``)."""
+@mypyc_attr(allow_interpreted_subclasses=True)
+class TurnRules(OddsRules):
+    """Initiative and turns (a topic of ``RealmsRuleset``)."""
 
     def winner(self, state: EncounterState, down: str) -> list[Event]:
         """The end of the fight: ``side_won`` when one side alone has a creature standing,
@@ -68,8 +69,9 @@ class TurnRules(RealmsBase):
                 return "dying"
         return STANDING
 
-    is_down = staticmethod(out_of_fight)
-    """Out of the fight: dead, unsummoned or Dying (``model.out_of_fight``)."""
+    def is_down(self, state: EncounterState, entity: Entity) -> bool:
+        """Out of the fight: dead, unsummoned or Dying (``model.out_of_fight``)."""
+        return out_of_fight(state, entity)
 
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """The dead and the unsummoned get no turn; a Dying creature still does: it takes its
@@ -243,14 +245,14 @@ class TurnRules(RealmsBase):
                 f"{other.spaces} spaces, not more than double {me.spaces})", rule="R-SIZ-5")
 
     def apply_turn_started(self, state: EncounterState, data: kernel_payloads.TurnStarted) -> None:
-        super().apply_turn_started(state, data)
+        self.kernel_turn_started(state, data)
         state.extra.pop("provoked", None)
         me = peek(state.entities, data["actor"])
         if isinstance(me, RealmsCreature) and me.controls_mount:
             self.creature(state, me.id).controls_mount = False
 
     def apply_turn_ended(self, state: EncounterState, data: kernel_payloads.TurnEnded) -> None:
-        super().apply_turn_ended(state, data)
+        self.kernel_turn_ended(state, data)
         me = peek(state.entities, data["actor"])
         if isinstance(me, RealmsCreature) and me.commanded:
             self.creature(state, me.id).commanded = False

@@ -28,7 +28,12 @@ from ...dice import DiceSource, roll
 from . import payloads
 from .base import ZonesBase
 from .cover import cover_bonus
-from .damage import damage_events, hit_for, injury_of
+from .damage import (
+    Damage,  # the topic below (a chain)
+    damage_events,
+    hit_for,
+    injury_of,
+)
 from .damage import run as run_damage
 from .model import (
     ALTITUDE,
@@ -203,8 +208,8 @@ def pick_group(count: int, dice: DiceSource, rulings: Mapping[str, str]) -> tupl
     return value, [value]
 
 
-@mypyc_attr(native_class=False)
-class Aoe(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Aoe(Damage):
     """The zonewide AoE (Z-ZAO-*)."""
 
     @command("A zonewide AoE (a slowing major action) at a zone: high and low damage, no "

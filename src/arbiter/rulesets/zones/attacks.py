@@ -15,8 +15,10 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource, roll
 from . import payloads, shots
-from .aoe import attack_aoe
-from .base import ZonesBase
+from .aoe import (
+    Aoe,  # the topic below (a chain)
+    attack_aoe,
+)
 from .cover import cover_bonus
 from .damage import Hit, damage_events, hit_for, injury_of
 from .damage import run as run_damage
@@ -50,8 +52,8 @@ _PLAIN_DICE = re.compile(r"^[1-9]\d?d[1-9]\d{0,2}(k[hl]1)?$")
 """Offense dice that roll without any refusal: a few dice, kept whole or keeping one."""
 
 
-@mypyc_attr(native_class=False)
-class Attacks(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Attacks(Aoe):
     """Ranged and melee attacks, and checking them before any die is rolled."""
 
 

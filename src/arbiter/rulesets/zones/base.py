@@ -75,7 +75,7 @@ def cover_refusal(who: Creature, improved: bool) -> IllegalCommand | None:
     return None
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ZonesBase(Ruleset):
     """The zones ruleset's own helpers, shared by all its topics."""
 

@@ -10,13 +10,13 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import ZonesBase
 from .model import STATS
 from .rolls import HINDRANCE_LIMIT, roll_check
+from .turns import Turns  # the topic below (a chain)
 
 
-@mypyc_attr(native_class=False)
-class Checks(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Checks(Turns):
     """The ``roll`` command."""
 
     @command("A roll-under roll on a stat (DEX, STR, SPD...); a roll on SPD not "

@@ -10,12 +10,13 @@ from ...core import catalogue as args
 from ...core.catalogue import command, extends
 from ...dice import DiceSource
 from .base import ZonesBase
+from .invariants import Invariants  # the topic below (a chain)
 from .model import Creature, condition_catalogue, unlisted_condition
 from .turns import aftermath
 
 
-@mypyc_attr(native_class=False)
-class Conditions(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Conditions(Invariants):
     """The GM's conditions and grapples."""
 
     @command("Two creatures are in a grapple (grappling itself is outside the excerpt); "

@@ -16,7 +16,7 @@ from .base import ZonesBase, cover_data, cover_refusal
 from .model import Creature, band_distance, cover_chart, engaged, group_defenders, group_mates
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cover(ZonesBase):
     """Taking and leaving cover."""
 

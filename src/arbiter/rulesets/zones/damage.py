@@ -36,6 +36,7 @@ from ...core.rounding import round_down, round_up
 from ...dice import DiceSource, roll
 from . import payloads
 from .base import ZonesBase
+from .conditions import Conditions  # the topic below (a chain)
 from .model import DAMAGE_TYPES, RULINGS, Creature, Effect, Weapon, injury_type
 from .turns import aftermath
 
@@ -126,8 +127,8 @@ def run(damage: int, kind: str, hit: Hit) -> DamageCalc:
     return PIPELINE.run(DamageCalc(max(damage, 0), kind), hit)
 
 
-@mypyc_attr(native_class=False)
-class Damage(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Damage(Conditions):
     """The GM's damage and healing, and what damage does to a creature."""
 
     @event("{target} takes {taken} damage[ from {source}][ ({injury.type})]"

@@ -11,15 +11,15 @@ from mypy_extensions import mypyc_attr
 from ...core import EncounterState, Event
 from ...core.invariants import invariant
 from ...dice import DiceSource
-from .base import ZonesBase
+from .checks import Checks  # the topic below (a chain)
 from .model import ALTITUDE, Creature, creatures, engaged, touch_forbidden
 from .movement import touches_ended
 
 HIGHEST = max(ALTITUDE.values())
 
 
-@mypyc_attr(native_class=False)
-class Invariants(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Invariants(Checks):
     """The zones ruleset's invariants, and what keeps them true after the GM sets a value
     (``settle``) or removes a creature (``departures``)."""
 

@@ -17,7 +17,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import payloads
-from .base import ZonesBase
+from .cover import Cover  # the topic below (a chain)
 from .model import Creature
 
 UNIT_SECONDS = {"minute": 60, "hour": 3600, "day": 86400}
@@ -33,8 +33,8 @@ def seconds_in(amount: int, unit: str) -> int:
     return amount * UNIT_SECONDS[single]
 
 
-@mypyc_attr(native_class=False)
-class Lasting(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Lasting(Cover):
     """What outlasts an encounter, the ``rest`` command and the roster's time hook."""
 
     time_activities = ("rest", "none")

@@ -15,6 +15,7 @@ from ...dice import DiceSource
 from ...limits import IMAGE_SIDE
 from . import payloads
 from .base import ZonesBase, names
+from .lasting import Lasting  # the topic below (a chain)
 from .model import (
     ALTITUDE,
     RANGE_BANDS,
@@ -40,8 +41,8 @@ def _entry(zmap: dict[str, Any], zone: str) -> dict[str, Any]:
     zmap[zone] = new
     return new
 
-@mypyc_attr(native_class=False)
-class Movement(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Movement(Lasting):
     """Zones, moving, engagements, touching and flanking."""
 
     @command("Describe a zone: its adjacent zones (both ways) and whether it is indoors.",

@@ -15,7 +15,7 @@ from ...core.catalogue import command, event
 from ...dice import DiceSource
 from . import aoe as area
 from . import payloads
-from .base import ZonesBase
+from .attacks import Attacks  # the topic below (a chain)
 from .model import (
     ALTITUDE,
     RULINGS,
@@ -31,8 +31,8 @@ from .rolls import success_odds
 from .shots import plan_shot
 
 
-@mypyc_attr(native_class=False)
-class Odds(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Odds(Attacks):
     """``odds`` and the ``odds`` command."""
 
     def odds(self, state: EncounterState, command: Command) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Offense and defense rolls are roll-under checks (ruling AZ-1, :mod:`.rolls`). A ranged
 attack is resolved in the order of Z-RA-3: abilities, ammunition, offense roll, the target's
 defense roll on DEX, then damage and drive through :mod:`.damage`. Each topic is a module
-with one mixin class over :class:`.base.ZonesBase`: :mod:`.turns`, :mod:`.actions`,
+with one class, the classes one chain from :class:`.base.ZonesBase` (each extends the one
+below it in the order of the imports; docs/extending.md): :mod:`.turns`, :mod:`.actions`,
 :mod:`.attacks` (planned by :mod:`.shots`), :mod:`.aoe`, :mod:`.damage`, :mod:`.conditions`,
 :mod:`.cover`, :mod:`.movement`, :mod:`.checks`, :mod:`.odds` and :mod:`.lasting`.
 """
@@ -16,24 +17,12 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from .actions import ZonesEconomy
-from .aoe import Aoe
-from .attacks import Attacks
-from .base import ZonesBase
-from .checks import Checks
-from .conditions import Conditions
-from .cover import Cover
-from .damage import Damage
-from .invariants import Invariants
-from .lasting import Lasting
 from .model import Creature
-from .movement import Movement
 from .odds import Odds
-from .turns import Turns
 
 
-@mypyc_attr(native_class=False)
-class ZonesRuleset(Turns, Attacks, Aoe, Damage, Conditions, Cover, Movement, Checks, Odds,
-                   Lasting, Invariants, ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class ZonesRuleset(Odds):
     name = "zones"
     title = "Zones (seed 002: Back in Combat): roll-under offense and defense"
     seed = "002_f87c09dfc02f1736.txt"

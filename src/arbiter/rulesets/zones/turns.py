@@ -17,14 +17,15 @@ from ...dice import DiceSource, roll
 from . import payloads
 from .base import ZonesBase
 from .model import Creature, creatures
+from .movement import Movement  # the topic below (a chain)
 
 _HIT_EVENTS = frozenset({"damaged", "condition_added", "interfered"})
 """Events of a hit that change no creature's side and no health but a ``damaged`` event's
 (``down`` is health at 0 or less): the encounter's end is read from them directly."""
 
 
-@mypyc_attr(native_class=False)
-class Turns(ZonesBase):
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Turns(Movement):
     """Initiative (ruling ZR-3), turn ends and the encounter won."""
 
     def status(self, state: EncounterState, entity: Entity) -> str:
