@@ -3,6 +3,7 @@ sentences, and the documents made from them."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,38 @@ def test_an_actor_is_a_creature_id_however_many_were_seen_before() -> None:
         assert actor_error(f"c{i}") is None
     assert len(binding._ACTORS) <= binding._ACTORS_KEPT
     assert actor_error("no spaces") is not None
+
+
+def test_arguments_bound_before_bind_the_same_and_a_wrong_type_is_refused_every_time() -> None:
+    """``binding`` keeps the arguments it converted (small scalars only, bounded): the same
+    arguments bind to the same values, an argument equal to one seen before but of another
+    type (``1`` for ``True``, ``0`` for ``False``) is still refused, a long text is not
+    kept, and a full memo empties."""
+    spec = load_ruleset("realms").spec("attack")
+
+    def bind(args: dict[str, Any]) -> Any:
+        return parse_args(spec, Command("attack", "nia", args))
+
+    first = bind({"target": "orc", "unaware": True, "bonus": 2})
+    again = bind({"target": "orc", "unaware": True, "bonus": 2})
+    assert (again.target, again.unaware, again.bonus, again.defend) == ("orc", True, 2, False)
+    assert again == first
+    for wrong in ({"target": "orc", "unaware": 1, "bonus": 2},
+                  {"target": "orc", "unaware": True, "bonus": True},
+                  {"target": "orc", "unaware": True, "bonus": 2.0}):
+        for _ in range(2):
+            with pytest.raises(InvalidArgument):
+                bind(wrong)
+    assert bind({"target": "orc", "unaware": False}).unaware is False
+    with pytest.raises(InvalidArgument):
+        bind({"target": "orc", "unaware": 0})
+    long = "o" * (binding._KEY_TEXT + 1)
+    with contextlib.suppress(InvalidArgument):
+        bind({"target": long})
+    assert not any(long in key for key in binding._PARSED)
+    for i in range(binding._PARSED_KEPT + 5):
+        assert bind({"target": f"c{i}"}).target == f"c{i}"
+    assert len(binding._PARSED) <= binding._PARSED_KEPT
 
 
 def test_a_choice_refuses_what_it_does_not_list() -> None:

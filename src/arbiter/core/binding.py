@@ -40,6 +40,50 @@ def _actor_id(actor: object) -> bool:
     return True
 
 
+_PARSED: dict[tuple[Any, ...], Any] = {}
+"""Arguments already converted, by their struct and each argument's name, type and value
+(an encounter's commands repeat the same few: a target, a weapon, a place). Only arguments
+of small scalars are kept, and only a struct whose every field is one (it is frozen, so
+commands may share it). Bounded: emptied when it reaches :data:`_PARSED_KEPT`."""
+_PARSED_KEPT = 4096
+_KEY_TEXT = 64
+"""The longest string argument a key of :data:`_PARSED` holds."""
+_KEY_ITEMS = 16
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
+def _key(struct: Any, given: object) -> tuple[Any, ...] | None:
+    """The key of ``given`` in :data:`_PARSED`, or None when it is not kept there."""
+    if type(given) is not dict or len(given) > _KEY_ITEMS:
+        return None
+    key: list[Any] = [struct]
+    for name, value in given.items():
+        kind = type(value)
+        if kind is str:
+            if len(value) > _KEY_TEXT:
+                return None
+        elif kind is not int and kind is not bool and value is not None:
+            return None
+        key += (name, kind, value)
+    return tuple(key)
+
+
+def _convert(struct: Any, given: object) -> Any:
+    """``given`` converted to ``struct`` (strict), through :data:`_PARSED`."""
+    key = _key(struct, given)
+    if key is not None:
+        found = _PARSED.get(key)
+        if found is not None:
+            return found
+    made = msgspec.convert(given, struct, strict=True)
+    if key is not None and all(type(getattr(made, field)) in _SCALARS
+                               for field in struct.__struct_fields__):
+        if len(_PARSED) >= _PARSED_KEPT:
+            _PARSED.clear()
+        _PARSED[key] = made
+    return made
+
+
 def parse_args(spec: CommandSpec, command: Command) -> Any:
     """``command``'s arguments as ``spec`` types them (an instance of ``spec.struct``: each
     argument by name, validated, defaulted), or :class:`InvalidArgument` naming what breaks
@@ -59,6 +103,6 @@ def parse_args(spec: CommandSpec, command: Command) -> Any:
                                   "command.actor")
     try:
         struct = spec._struct or spec.struct  # made on first use (the property, interpreted)
-        return msgspec.convert(command.args, struct, strict=True)
+        return _convert(struct, command.args)
     except msgspec.ValidationError as err:
         raise spec.explain(str(err)) from None
