@@ -204,6 +204,25 @@ class Wound:
     source: str | None = None
     """Who caused it (earns its bleeding's critical damage points, P-CDP-5)."""
 
+    def __init__(self, id: str, name: str, area: str | None = None,
+                 tags: list[str] | None = None, fatigue: int = 0, level: int = 1,
+                 known: bool = True, cause: str | None = None, received: int = 0,
+                 max_days: int | None = None, conditions: list[str] | None = None,
+                 bleeding: int = 0, source: str | None = None) -> None:  # performance.md, 34
+        self.id = id
+        self.name = name
+        self.area = area
+        self.tags = [] if tags is None else tags
+        self.fatigue = fatigue
+        self.level = level
+        self.known = known
+        self.cause = cause
+        self.received = received
+        self.max_days = max_days
+        self.conditions = [] if conditions is None else conditions
+        self.bleeding = bleeding
+        self.source = source
+
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 

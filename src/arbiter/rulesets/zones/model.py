@@ -472,6 +472,46 @@ class Shot:
     bench/sim.py's zones-4v4: 45.9M instructions per encounter spending it again, 45.5M
     kept)."""
 
+    def __init__(self, actor: Creature, weapon: Weapon, targets: list[Creature], band: str,
+                 competent: bool, unaimed: bool, blind: bool, thrown: bool, one_handed: bool,
+                 full_auto: bool, expr: str, on: str, stat: int, hindrance: dict[str, int],
+                 ammo_cost: int, normal: Effect, action: str, aoe: str | None = None,
+                 aoe_source: str | None = None, impact: Effect | None = None,
+                 area: Effect | None = None, engagement: str | None = None, zone: str = "",
+                 spread: list[str] | None = None, caution: bool = False,
+                 blinded: bool = False, grapple_partner: bool = False,
+                 engagements: tuple[str, ...] = (),
+                 used: dict[str, Any] | None = None) -> None:  # performance.md, 34
+        self.actor = actor
+        self.weapon = weapon
+        self.targets = targets
+        self.band = band
+        self.competent = competent
+        self.unaimed = unaimed
+        self.blind = blind
+        self.thrown = thrown
+        self.one_handed = one_handed
+        self.full_auto = full_auto
+        self.expr = expr
+        self.on = on
+        self.stat = stat
+        self.hindrance = hindrance
+        self.ammo_cost = ammo_cost
+        self.normal = normal
+        self.action = action
+        self.aoe = aoe
+        self.aoe_source = aoe_source
+        self.impact = impact
+        self.area = area
+        self.engagement = engagement
+        self.zone = zone
+        self.spread = [] if spread is None else spread
+        self.caution = caution
+        self.blinded = blinded
+        self.grapple_partner = grapple_partner
+        self.engagements = engagements
+        self.used = used
+
 
 class MeleePlan(NamedTuple):
     """A melee attack, checked before any die is rolled (``Attacks._plan_melee``)."""
