@@ -333,12 +333,12 @@ class DamageRules(PolemosBase):
         if result["armor"]:  # replaced, never changed in place (metadata=SHARED in model.py)
             armor = list(target.armor)
             for index, value in result["armor"].items():
-                armor[int(index)] = replace(armor[int(index)], value=value)
+                armor[int(index)] = armor[int(index)].with_value(value)
             target.armor = armor
         if result["vitality"]:
             areas = dict(target.areas)
             for area, value in result["vitality"].items():
-                areas[area] = replace(areas[area], vitality=value)
+                areas[area] = areas[area].with_vitality(value)
             target.areas = areas
         target.sp, target.fp = result["sp"], result["fp"]
         source = data.get("source")

@@ -253,7 +253,7 @@ class LastingRules(StealthRules):
         creature = self.creature(state, data["target"])
         areas = dict(creature.areas)  # replaced, never changed in place (SHARED)
         for name, value in data["vitality"].items():
-            areas[name] = replace(areas[name], vitality=int(value))
+            areas[name] = areas[name].with_vitality(int(value))
         creature.areas = areas
 
     @also(**{"from": args.integer("the clock before (rounds)")},

@@ -106,6 +106,19 @@ class BodyArea:
     vital: bool
     adjacent: list[str]
 
+    def __init__(self, vitality: int, vitality_max: int, vital: bool,
+                 adjacent: list[str]) -> None:  # performance.md, 34
+        self.vitality = vitality
+        self.vitality_max = vitality_max
+        self.vital = vital
+        self.adjacent = adjacent
+
+    def with_vitality(self, vitality: int) -> BodyArea:
+        """This area at ``vitality``, a new one (a map of areas is replaced, never changed in
+        place: ``area_facts``); ``dataclasses.replace`` without its interpreted search of
+        the fields, which ran for each area a hit changed."""
+        return BodyArea(vitality, self.vitality_max, self.vital, self.adjacent)
+
     @property
     def minimum(self) -> int:
         """Minimum vitality: 1 for a non-vital area, 0 for a vital one (P-BLD-1, AP-9)."""
@@ -182,6 +195,20 @@ class ArmorPiece:
     value_max: int
     ratings: dict[str, int]
     worn: bool = True
+
+    def __init__(self, name: str, areas: list[str], value: int, value_max: int,
+                 ratings: dict[str, int], worn: bool = True) -> None:  # performance.md, 34
+        self.name = name
+        self.areas = areas
+        self.value = value
+        self.value_max = value_max
+        self.ratings = ratings
+        self.worn = worn
+
+    def with_value(self, value: int) -> ArmorPiece:
+        """This piece at armor value ``value``, a new one (pieces are replaced, never
+        changed in place: ``BodyArea.with_vitality``)."""
+        return ArmorPiece(self.name, self.areas, value, self.value_max, self.ratings, self.worn)
 
 
 @mypyc_attr(native_class=False)
