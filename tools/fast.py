@@ -61,7 +61,6 @@ COMPILED = [
 EXCLUDED = {
     "arbiter/dice/ast.py",  # the parser's drafts change a node's __class__ (not native)
     "arbiter/core/catalogue.py",  # builds msgspec types at run time from typing forms
-    "arbiter/core/deferred.py",  # a Mapping: compiled, a metaclass conflict
     "arbiter/core/registry.py",  # isinstance(x, Ruleset): compiled, a closed-world check
     "arbiter/core/conditions.py",  # msgspec Structs (a metaclass): the conditions.toml schema
     "arbiter/core/payloads.py",  # builds TypedDicts at run time from typing forms

@@ -114,7 +114,9 @@ def test_the_ruleset_classes_are_native_on_one_base_and_open_to_subclasses() -> 
         name = ".".join(path.relative_to(ROOT / "src").with_suffix("").parts)
         module = importlib.import_module(name)
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            kind = getattr(module, node.name, None) if isinstance(node, ast.ClassDef) else None
+            if not isinstance(node, ast.ClassDef):
+                continue
+            kind = getattr(module, node.name, None)
             if isinstance(kind, type) and issubclass(kind, Ruleset):
                 found.append(kind.__name__)
                 if _non_native(node) or not _allows_subclasses(node) or len(node.bases) > 1:

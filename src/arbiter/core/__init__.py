@@ -1,7 +1,7 @@
 """The rules kernel: entities, conditions, encounters, commands and events, rulings."""
 
 from .damage import DamageCalc, Pipeline, StepRecord
-from .deferred import Deferred
+from .deferred import DataMap, Deferred
 from .economy import ActionEconomy
 from .encounter import Encounter
 from .errors import (
@@ -27,6 +27,7 @@ __all__ = [
     "Command",
     "Condition",
     "DamageCalc",
+    "DataMap",
     "Deferred",
     "Duration",
     "Encounter",

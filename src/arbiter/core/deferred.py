@@ -1,17 +1,22 @@
 """Payload values written out only when read (:class:`Deferred`).
 
-Left interpreted by the compiled build (``tools/fast.py``): mypyc gives a class it compiles
-the wrong metaclass for an abstract base such as ``Mapping``, and nothing here is hot (a
-value is made once per roll and read only when an event is written out).
+Compiled by the compiled build (``tools/fast.py``) as a native class: mypyc cannot compile a
+subclass of an abstract base such as ``Mapping`` (the wrong metaclass), so ``Deferred`` is a
+plain class that writes out what a mapping reads (``keys``, ``items``, ``get``, ``==``...)
+and is registered as a ``Mapping``. A zones encounter makes and reads one about 450 times a
+fight: interpreted, its ``__init__`` and ``__getitem__`` were a Python frame each time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from typing import Any
 
+from mypy_extensions import mypyc_attr
 
-class Deferred(Mapping[str, Any]):
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Deferred:
     """A payload value written out only when someone reads it: a dice breakdown or a damage
     pipeline's explanation, which a simulated fight never reads (writing them took 10% of
     a realms encounter's instructions, 6% of a Polemos one). ``build`` makes the value (a
@@ -28,8 +33,6 @@ class Deferred(Mapping[str, Any]):
     >>> d["total"], dict(d) == {"total": 7, "text": "2d6 (3, 4) = 7", "bonus": 1}
     (7, True)
     """
-
-    __slots__ = ("_build", "_extra", "_known", "_value")
 
     def __init__(self, build: Callable[[], dict[str, Any]],
                  extra: dict[str, Any] | None = None, *,
@@ -58,6 +61,35 @@ class Deferred(Mapping[str, Any]):
             return known[key]
         return self.value()[key]
 
+    def get(self, key: str, default: Any = None) -> Any:
+        known = self._known
+        if known is not None and key in known:
+            return known[key]
+        return self.value().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        known = self._known
+        return (known is not None and key in known) or key in self.value()
+
+    def keys(self) -> KeysView[str]:
+        return self.value().keys()
+
+    def items(self) -> ItemsView[str, Any]:
+        return self.value().items()
+
+    def values(self) -> ValuesView[Any]:
+        return self.value().values()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Deferred):
+            other = other.value()
+        return isinstance(other, Mapping) and self.value() == dict(other.items())
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # a mapping, not hashable
+
     def __bool__(self) -> bool:
         return bool(self._known) or bool(self.value())
 
@@ -74,4 +106,10 @@ class Deferred(Mapping[str, Any]):
         return (dict, (self.value(),))
 
 
-__all__ = ["Deferred"]
+Mapping.register(Deferred)
+
+DataMap = Mapping[str, Any] | Deferred
+"""A payload value that reads as a mapping: a dict, or a :class:`Deferred` (registered as a
+``Mapping`` at run time, which a type checker does not follow)."""
+
+__all__ = ["DataMap", "Deferred"]

@@ -34,7 +34,7 @@ from .catalogue import (
 from .conditions import load_conditions
 from .content import read_content
 from .copying import apply_to_scratch, scratch_copy
-from .deferred import Deferred
+from .deferred import DataMap, Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
@@ -517,7 +517,7 @@ class Ruleset:
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, Mapping[str, Any]]:
+    ) -> tuple[int, DataMap]:
         result = roll(f"{self.initiative_dice}+{entity.stat('initiative')}", dice)
         return result.total, Deferred(result.to_json)
 

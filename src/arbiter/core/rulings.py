@@ -75,7 +75,7 @@ class RulingSet:
             known = ", ".join(sorted(self._by_id)) or "none"
             raise RulingError(f"unknown ruling {ruling_id!r} (known: {known})") from None
 
-    def value(self, chosen: Mapping[str, str], ruling_id: str) -> str:
+    def value(self, chosen: dict[str, str], ruling_id: str) -> str:
         """The value of a ruling in ``chosen`` (an encounter's ``state.rulings``), else its
         default from ``rulings.toml``: the one place a default is written."""
         found = chosen.get(ruling_id)
@@ -85,7 +85,7 @@ class RulingSet:
                 return self.get(ruling_id).default  # RulingError: an unknown ruling
         return found
 
-    def chosen(self, chosen: Mapping[str, str], ruling_id: str, choice: str) -> bool:
+    def chosen(self, chosen: dict[str, str], ruling_id: str, choice: str) -> bool:
         """Whether ruling ``ruling_id`` is ``choice`` in ``chosen``; RulingError when
         ``choice`` is not one the ruling lists (so a misspelt choice in the code fails
         loudly instead of falling into an ``else``).
@@ -104,7 +104,8 @@ class RulingSet:
             ruling = self.get(ruling_id)  # RulingError: an unknown ruling
             raise RulingError(f"ruling {ruling_id} has no choice {choice!r} (choices: "
                               f"{', '.join(ruling.choices)})")
-        return self.value(chosen, ruling_id) == choice
+        found = chosen.get(ruling_id)  # value()'s first look, without the call
+        return (found if found is not None else self.value(chosen, ruling_id)) == choice
 
     def resolve(self, overrides: Mapping[str, str] | None = None) -> dict[str, str]:
         """Every ruling's chosen value: defaults, with ``overrides`` validated and applied."""

@@ -13,6 +13,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     Condition,
+    DataMap,
     Deferred,
     Duration,
     EncounterState,
@@ -87,7 +88,7 @@ class TurnRules(LastingRules):
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, Mapping[str, Any]]:
+    ) -> tuple[int, DataMap]:
         """P-ORD-3: one [initiative] skill roll when turn-by-turn play starts."""
         value = entity.skills.get("initiative", 0) if isinstance(entity, Creature) else 0
         result = roll_skill(value, 0, 0, self.ruling(state, "AP-2"), dice)

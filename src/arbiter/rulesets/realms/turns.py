@@ -9,14 +9,12 @@ stands (``RealmsBase.winner``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from mypy_extensions import mypyc_attr
 
 from ...core import (
     Command,
     Condition,
+    DataMap,
     Deferred,
     EncounterState,
     Entity,
@@ -80,7 +78,7 @@ class TurnRules(OddsRules):
         return not (isinstance(found, RealmsCreature) and (found.dead or found.unsummoned))
 
     def roll_initiative(self, state: EncounterState, entity: Entity,
-                        dice: DiceSource) -> tuple[int, Mapping[str, Any]]:
+                        dice: DiceSource) -> tuple[int, DataMap]:
         """d20 + initiative bonus (Agility unless given); a companion's place is its
         Perceive bonus, with no roll (R-CMP-5)."""
         if isinstance(entity, RealmsCreature) and entity.companion:

@@ -6,7 +6,6 @@ returned so the event can carry it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -118,7 +117,7 @@ def touching(state: EncounterState, target: Creature) -> set[str]:
 
 
 def chance_for(state: EncounterState, plan: AoePlan, who: Creature,
-               rulings: Mapping[str, str]) -> tuple[int | None, str]:
+               rulings: dict[str, str]) -> tuple[int | None, str]:
     """The d100 chance to include ``who`` (None: always included) and the reason."""
     if who.vehicle and (not plan.spread or RULINGS.chosen(rulings, "AZ-24", "always-hit")):
         return None, "vehicles are always struck (Z-AOE-10)"
@@ -144,7 +143,7 @@ def chance_for(state: EncounterState, plan: AoePlan, who: Creature,
     return DEFAULT_CHANCE, "80% (Z-AOE-6)"
 
 
-def pairs(group: list[Creature], rulings: Mapping[str, str]) -> list[list[Creature]]:
+def pairs(group: list[Creature], rulings: dict[str, str]) -> list[list[Creature]]:
     """Candidates grouped so that a mount and its rider share one roll (Z-AOE-12, AZ-20)."""
     ids = {c.id for c in group}
     out: list[list[Creature]] = []
@@ -166,7 +165,7 @@ def pairs(group: list[Creature], rulings: Mapping[str, str]) -> list[list[Creatu
 
 
 def roll_inclusion(state: EncounterState, plan: AoePlan, group: list[Creature],
-                   dice: DiceSource, rulings: Mapping[str, str]) -> dict[str, dict[str, Any]]:
+                   dice: DiceSource, rulings: dict[str, str]) -> dict[str, dict[str, Any]]:
     """Roll d100 for each candidate (one roll per mount and rider) and say who is included."""
     out: dict[str, dict[str, Any]] = {}
     for unit in pairs(group, rulings):
@@ -195,7 +194,7 @@ def zaoe_zones(state: EncounterState, zone: str, size: str) -> list[str]:
     return [zone, *adjacent(state, zone)] if size == "greater" else [zone]
 
 
-def pick_group(count: int, dice: DiceSource, rulings: Mapping[str, str]) -> tuple[int, list[int]]:
+def pick_group(count: int, dice: DiceSource, rulings: dict[str, str]) -> tuple[int, list[int]]:
     """A random group among ``count`` (AZ-19): a die with that many faces, or d6 re-rolled."""
     if RULINGS.chosen(rulings, "AZ-19", "reroll-d6") and count <= 6:
         rolls = []

@@ -16,7 +16,6 @@ counts in the drive comparison but not in the reduction. Every step is recorded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +24,7 @@ from mypy_extensions import mypyc_attr
 from ...core import (
     Command,
     DamageCalc,
+    DataMap,
     Deferred,
     EncounterState,
     Event,
@@ -42,7 +42,7 @@ from .turns import aftermath
 
 
 def fraction_of(value: int, numerator: int, denominator: int,
-                rulings: Mapping[str, str]) -> int:
+                rulings: dict[str, str]) -> int:
     """``value × numerator / denominator``, rounded as ruling AZ-12 says (default: down)."""
     if RULINGS.chosen(rulings, "AZ-12", "up"):
         return round_up(value * numerator, denominator)
@@ -63,13 +63,13 @@ class Hit:
     shielding: int = 0
     shielded: bool = False
     shielding_counts: tuple[int, int] = (1, 1)
-    rulings: Mapping[str, str] = field(default_factory=dict)
+    rulings: dict[str, str] = field(default_factory=dict)
     armor_off: bool = False
 
     def __init__(self, armor: int, drive: int, bonus: int = 0, bonus_label: str = "",
                  bonus_vs_drive_only: bool = False, shielding: int = 0, shielded: bool = False,
                  shielding_counts: tuple[int, int] = (1, 1),
-                 rulings: Mapping[str, str] | None = None,
+                 rulings: dict[str, str] | None = None,
                  armor_off: bool = False) -> None:  # performance.md, 34
         self.armor = armor
         self.drive = drive
@@ -219,7 +219,7 @@ def injury_of(rules: ZonesBase, command: Command, taken: int, dice: DiceSource,
     return {"type": injury_type(value), "roll": value}
 
 
-def damage_events(target: Creature, pipeline: Mapping[str, Any], taken: int,
+def damage_events(target: Creature, pipeline: DataMap, taken: int,
                   shielding_used: int, injury: dict[str, Any] | None,
                   source: str) -> list[Event]:
     if taken <= 0 and not shielding_used:

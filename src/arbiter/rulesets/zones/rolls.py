@@ -51,7 +51,7 @@ DIE_LADDER = (2, 4, 6, 8, 10, 12, 20)
 """AZ-1 ``die-steps``: die sizes a step of Hindrance moves along (then d30, d40...)."""
 
 
-def offense_expression(expr: str, rulings: Mapping[str, str]) -> str:
+def offense_expression(expr: str, rulings: dict[str, str]) -> str:
     """The dice actually rolled for a listed expression such as ``2d20`` (AZ-3)."""
     if expr in _AS_LISTED:  # not several dice of one size: AZ-3 has nothing to say
         return expr
@@ -107,14 +107,14 @@ def stepped(expr: str, steps: int) -> str:
     return _DIE.sub(lambda m: f"{m.group(1)}d{step_die(int(m.group(2)), steps)}", expr)
 
 
-def succeeds(total: int, stat: int, rulings: Mapping[str, str]) -> bool:
+def succeeds(total: int, stat: int, rulings: dict[str, str]) -> bool:
     """Roll-under (AZ-1): a total equal to the stat succeeds unless AZ-2 says otherwise."""
     if RULINGS.chosen(rulings, "AZ-2", "failure"):
         return total < stat
     return total <= stat
 
 
-def reaches(total: int, rulings: Mapping[str, str]) -> bool:
+def reaches(total: int, rulings: dict[str, str]) -> bool:
     """Roll-over (AZ-1): a total equal to the target succeeds unless AZ-2 says otherwise."""
     if RULINGS.chosen(rulings, "AZ-2", "failure"):
         return total > ROLL_OVER_TARGET
@@ -122,7 +122,7 @@ def reaches(total: int, rulings: Mapping[str, str]) -> bool:
 
 
 def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
-               dice: DiceSource, rulings: Mapping[str, str],
+               dice: DiceSource, rulings: dict[str, str],
                voluntary_fail: bool = False) -> Deferred:
     """Roll ``expr`` on a stat with labelled Hindrance; the raw dice, H and stat kept apart."""
     listed = offense_expression(expr, rulings)
@@ -184,7 +184,7 @@ def _check_text(lead: str, rolled: RollResult, tail: str) -> dict[str, Any]:
     return {"text": f"{lead}{rolled.tree.render()}{tail}"}
 
 
-def success_odds(expr: str, stat: int, hindrance: int, rulings: Mapping[str, str]) -> Fraction:
+def success_odds(expr: str, stat: int, hindrance: int, rulings: dict[str, str]) -> Fraction:
     """The exact chance that ``expr`` with ``hindrance`` succeeds on ``stat`` (AZ-1, AZ-2)."""
     text = offense_expression(expr, rulings)
     tie_fails = RULINGS.chosen(rulings, "AZ-2", "failure")

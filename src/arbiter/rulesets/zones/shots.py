@@ -4,10 +4,7 @@ shares: critical hits (ruling ZR-3) and the target's defense roll (Z-RA-4, flank
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from ...core import Command, EncounterState, IllegalCommand, InvalidCommand
+from ...core import Command, DataMap, EncounterState, IllegalCommand, InvalidCommand
 from ...dice import DiceSource
 from .base import ZonesBase, names
 from .damage import fraction_of
@@ -303,7 +300,7 @@ def aoe_mode(rules: ZonesBase, state: EncounterState, command: Command, actor: C
 
 
 def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot: Shot,
-                 offense: Mapping[str, Any]) -> tuple[bool, str | None]:
+                 offense: DataMap) -> tuple[bool, str | None]:
     """A critical hit (ruling ZR-3: the GM's ``critical``, or a natural 1 by that ruling),
     unless the attack cannot inflict one."""
     asked = command.a.critical
@@ -319,7 +316,7 @@ def critical_hit(rules: ZonesBase, state: EncounterState, command: Command, shot
 
 
 def defense_roll(rules: ZonesBase, state: EncounterState, command: Command, attacker: Creature,
-                 target: Creature, range_band: str, dice: DiceSource) -> Mapping[str, Any]:
+                 target: Creature, range_band: str, dice: DiceSource) -> DataMap:
     """The target's defense roll: always d20 on DEX (Z-RA-4), with flanking Hindrance."""
     hindrance = flank_hindrance(rules, state, target, attacker, range_band)
     extra = command.a.defense_hindrance  # the GM's
@@ -328,7 +325,7 @@ def defense_roll(rules: ZonesBase, state: EncounterState, command: Command, atta
     return roll_check("1d20", "DEX", target.stat("DEX"), hindrance, dice, state.rulings)
 
 
-def _part(damage: int, fraction: str, rulings: Mapping[str, str]) -> Effect:
+def _part(damage: int, fraction: str, rulings: dict[str, str]) -> Effect:
     """A fraction of the damage, as an energy effect whose drive equals its damage."""
     num, _, den = fraction.partition("/")
     value = fraction_of(damage, int(num), int(den or 1), rulings)

@@ -4,12 +4,9 @@ a ZAoE's bright light, Z-ZAO-10) and the encounter won when one side alone stand
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from mypy_extensions import mypyc_attr
 
-from ...core import Deferred, EncounterState, Entity, Event
+from ...core import DataMap, Deferred, EncounterState, Entity, Event
 from ...core import catalogue as args
 from ...core.catalogue import event
 from ...core.outcomes import STANDING
@@ -46,7 +43,7 @@ class Turns(Movement):
 
     def roll_initiative(
         self, state: EncounterState, entity: Entity, dice: DiceSource
-    ) -> tuple[int, Mapping[str, Any]]:
+    ) -> tuple[int, DataMap]:
         """d20 + SPD, highest first (ruling ZR-3; not a roll *on* SPD, so cover stays)."""
         result = roll(f"{self.initiative_dice}+{entity.stat('SPD')}", dice)
         return result.total, Deferred(result.to_json)
