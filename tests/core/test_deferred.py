@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import pickle
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,3 +110,24 @@ def test_the_kernel_initiative_roll_is_written_out_in_the_stored_event() -> None
     rolls = started.to_json()["data"]["rolls"]
     assert {k: type(v) for k, v in rolls.items()} == {"nia": dict, "ogre": dict}
     assert rolls["nia"]["text"].startswith("1d20") and rolls["nia"]["total"] >= 15
+
+
+def test_it_reads_as_a_mapping_without_being_a_subclass_of_one() -> None:
+    """``Deferred`` writes out what a ``Mapping`` reads (the compiled build cannot compile a
+    subclass of one) and is registered as one: what the mixins gave, it gives, with the
+    known fields read without building the rest."""
+    source = Counted({"text": "2d6 (3, 4) = 7"})
+    value = Deferred(source.build, {"bonus": 1}, known={"total": 7})
+    assert isinstance(value, Mapping) and not issubclass(Deferred, dict)
+    assert value.get("total") == 7 and "total" in value and source.calls == 0
+    assert value.get("missing") is None and value.get("missing", 3) == 3
+    assert "text" in value and "missing" not in value and 7 not in value
+    assert list(value.keys()) == ["total", "text", "bonus"]
+    assert list(value.values()) == [7, "2d6 (3, 4) = 7", 1]
+    assert dict(value.items()) == {**value} == dict(value)
+    same = Deferred(lambda: {"total": 7, "text": "2d6 (3, 4) = 7", "bonus": 1})
+    assert value == same and (value != same) is False
+    assert value != {"total": 7} and value != [("total", 7)] and value != 7
+    with pytest.raises(TypeError):
+        hash(value)
+    assert source.calls == 1
