@@ -63,10 +63,10 @@ class Simulator:
         """
         ruleset = self.ruleset if log is None else log.ruleset
         job = self.job
-        decide, evolve = ruleset.decide, ruleset.evolve
+        # the ruleset's methods called on it, not bound into locals: its class is native in the
+        # compiled build, so a call is direct (a bound method is a call by name each time)
         defeated, damage = self.outcomes.defeated, self.outcomes.damage
         side_of, policies = self.side_of, self.policies
-        decided = ruleset.outcome
         dice = SeededDice(run_seed(job.seed, index))
         state = run_copy(self.base) if log is None else log.state
         dealt, taken = tally.dealt, tally.taken
@@ -76,7 +76,7 @@ class Simulator:
 
         def run(command: Command) -> None:
             if log is None:
-                events = decide(state, command, dice)
+                events = ruleset.decide(state, command, dice)
                 if checked:
                     own_fully(state)
                     apply_checked(ruleset, state, Entry(0, command, events, []))
@@ -84,7 +84,7 @@ class Simulator:
                     for event in events:
                         if event.type in IN_PLACE_EVENTS:  # what it shares with the set-up
                             own_fully(state)
-                        evolve(state, event)
+                        ruleset.evolve(state, event)
             else:
                 events = log.execute(command, dice).events
             for dealer, target, amount in damage(command, events):
@@ -99,7 +99,7 @@ class Simulator:
             ``side_won``), else the simulator's own when fewer than two sides can still act
             by the outcomes hooks (a ruleset that never decides, or a side out of the fight
             before the rules say so), else None."""
-            done, winner = decided(state)
+            done, winner = ruleset.outcome(state)
             if done:
                 return DRAW if winner is None else winner
             entities = state.entities
