@@ -12,7 +12,7 @@ import pytest
 
 from arbiter.core import Command, EncounterState, Event, RulesError, load_ruleset
 from arbiter.dice import SeededDice
-from arbiter.rulesets.polemos.model import Creature
+from arbiter.rulesets.polemos.model import Creature, DamageType, Wound, wound_of
 from arbiter.rulesets.polemos.rules import PolemosRuleset
 from arbiter.sim import load_encounter, prepare
 from arbiter.sim.engine import Simulator
@@ -109,3 +109,31 @@ def test_check_refuses_what_decide_refuses(name: str) -> None:
         for event in entry.events:
             ruleset.evolve(state, event)
     assert checked > 20  # accepted ones too, not only refusals
+
+
+@pytest.mark.parametrize("record", [
+    {"id": "w1", "name": "Cut"},
+    {"id": "w2", "name": "Gash", "area": "left arm", "tags": ["bleeding"], "fatigue": 2,
+     "level": 3, "known": False, "cause": "w1", "received": 4, "max_days": 9,
+     "conditions": ["stunned"], "bleeding": 2, "source": "orc"},
+    {"id": "w3", "name": "Bruise", "bleeding": 0, "source": None},
+], ids=["bare", "every field", "its own bleeding and source"])
+def test_a_recorded_wound_is_what_the_keyword_call_made(record: dict[str, object]) -> None:
+    """``wound_of`` (``apply_wound_added``'s fast path) builds the wound that
+    ``Wound(**{"bleeding": ..., "source": ..., **record})`` built: the record's own bleeding
+    and source first, the event's for a record written before it kept them."""
+    for bleeding, source in ((0, None), (3, "nia")):
+        assert wound_of(record, bleeding, source) == \
+            Wound(**{"bleeding": bleeding, "source": source, **record})  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        wound_of({**record, "colour": "red"}, 0, None)
+    with pytest.raises(TypeError):
+        wound_of({"name": "Cut"}, 0, None)
+
+
+def test_a_damage_type_degrades_to_one_shared_type() -> None:
+    kinetic = DamageType.parse("kinetic")
+    stamina = kinetic.degraded()
+    assert stamina == DamageType("kinetic", "stamina") and stamina is kinetic.degraded()
+    assert stamina is not None and stamina.degraded() == DamageType("kinetic", "focus")
+    assert DamageType("kinetic", "focus").degraded() is None

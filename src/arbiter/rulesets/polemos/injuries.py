@@ -44,6 +44,7 @@ from .model import (
     condition_catalogue,
     reveal_table,
     wound_catalogue,
+    wound_of,
 )
 
 FATIGUE_CONDITIONS = ("physical fatigue", "mental fatigue")
@@ -220,8 +221,7 @@ class InjuryRules(CheckRules):
     def apply_wound_added(self, state: EncounterState, data: payloads.WoundAdded) -> None:
         creature = self.creature(state, data["target"])
         # a payload written before the record kept its bleeding takes the event's
-        wound = Wound(**{"bleeding": int(data.get("bleeding") or 0), "source": data.get("source"),
-                         **data["wound"]})
+        wound = wound_of(data["wound"], int(data.get("bleeding") or 0), data.get("source"))
         creature.wounds = [*creature.wounds, wound]
         state.extra["wound_count"] = max(int(state.extra.get("wound_count", 0)), data["count"])
         self._wound_effects(creature, wound, wound.bleeding, wound.source)

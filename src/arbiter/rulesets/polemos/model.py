@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
@@ -70,14 +70,20 @@ class DamageType:
         return _parse_damage_type(text)
 
     def degraded(self) -> DamageType | None:
-        """vitality → stamina → focus → nothing (P-DTY-4)."""
-        index = MEASURES.index(self.measure)
-        if index + 1 >= len(MEASURES):
-            return None
-        return DamageType(self.base, MEASURES[index + 1])
+        """vitality → stamina → focus → nothing (P-DTY-4): one shared type for each (a
+        damage type is frozen), not a new one each time armor degrades a hit."""
+        return _degraded(self.base, self.measure)
 
     def __str__(self) -> str:
         return self.base if self.measure == "vitality" else f"{self.base} ({self.measure})"
+
+
+@lru_cache(maxsize=256)
+def _degraded(base: str, measure: str) -> DamageType | None:
+    index = MEASURES.index(measure)
+    if index + 1 >= len(MEASURES):
+        return None
+    return DamageType(base, MEASURES[index + 1])
 
 
 @lru_cache(maxsize=256)
@@ -252,6 +258,24 @@ class Wound:
 
     def to_json(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+_WOUND_FIELDS = frozenset(item.name for item in fields(Wound))
+
+
+def wound_of(data: Mapping[str, Any], bleeding: int, source: str | None) -> Wound:
+    """The wound a ``wound_added`` event records (``Wound.to_json``), the event's
+    ``bleeding`` and ``source`` standing in for a record written before it kept them: what
+    ``Wound(**{"bleeding": bleeding, "source": source, **data})`` gives, without the call by
+    keyword (each wound a hit gives). A record with a key no field has is refused as that
+    call refuses it."""
+    if "id" not in data or "name" not in data or not _WOUND_FIELDS.issuperset(data):
+        return Wound(**{"bleeding": bleeding, "source": source, **data})
+    get = data.get
+    return Wound(data["id"], data["name"], get("area"), get("tags"), get("fatigue", 0),
+                 get("level", 1), get("known", True), get("cause"), get("received", 0),
+                 get("max_days"), get("conditions"), get("bleeding", bleeding),
+                 get("source", source))
 
 
 @mypyc_attr(native_class=False)
