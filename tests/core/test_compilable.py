@@ -123,3 +123,23 @@ def test_the_ruleset_classes_are_native_on_one_base_and_open_to_subclasses() -> 
                     wrong.append(f"{path.name}: {node.name}")
     assert {"Ruleset", "RealmsRuleset", "ZonesRuleset", "PolemosRuleset"} <= set(found)
     assert not wrong, wrong
+
+
+def test_no_function_names_two_kinds_of_exception_alike() -> None:
+    """``except A as err`` and ``except B as err`` in one function: mypyc types ``err`` by
+    the first clause and raises ``TypeError`` when the second catches a ``B`` that is not an
+    ``A`` (a batch with an unknown creature was a 500 in the compiled build). Each clause
+    names its own."""
+    found = []
+    for path in FILES:
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            kinds: dict[str, set[str]] = {}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.ExceptHandler) and node.name:
+                    kind = ast.unparse(node.type) if node.type else "BaseException"
+                    kinds.setdefault(node.name, set()).add(kind)
+            found += [f"{path.name}:{fn.lineno} {fn.name}: {name} for {sorted(kind)}"
+                      for name, kind in kinds.items() if len(kind) > 1]
+    assert not found, found

@@ -54,9 +54,9 @@ def _read_yaml(path: Path) -> Any:
                           f"text (byte {err.object[err.start]:#04x})") from None
     try:
         return plain(load_yaml(text, str(path)))
-    except YamlError as err:
-        raise SchemaError(f"{path}:{err.line}: cannot read this content file: "
-                          f"{err.reason}") from None
+    except YamlError as bad:  # (not ``err``: see tests/core/test_compilable.py)
+        raise SchemaError(f"{path}:{bad.line}: cannot read this content file: "
+                          f"{bad.reason}") from None
 
 
 def read_content(path: Path) -> dict[str, Any]:

@@ -266,8 +266,8 @@ def _asked(ruleset: Ruleset, state: EncounterState, command: Command,
         if found is not None and _missing(err, found):
             return None
         return refusal_of(ruleset, err)
-    except RulesError as err:
-        return refusal_of(ruleset, err)
+    except RulesError as refused:  # (not ``err``: see tests/core/test_compilable.py)
+        return refusal_of(ruleset, refused)
     return None
 
 

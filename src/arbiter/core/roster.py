@@ -623,8 +623,8 @@ class Roster:
             except IllegalCommand as err:
                 raise IllegalCommand(f"time cannot pass for {ident}: {err.reason}",
                                      err.rule) from None
-            except RulesError as err:
-                raise InvalidCommand(f"time cannot pass for {ident}: {err}") from None
+            except RulesError as refused:  # (not ``err``: tests/core/test_compilable.py)
+                raise InvalidCommand(f"time cannot pass for {ident}: {refused}") from None
             lasting[ident] = json.loads(json.dumps(after, allow_nan=False))
             said = [self.ruleset.describe(e.type, e.data, names) for e in events
                     if e.type not in QUIET]

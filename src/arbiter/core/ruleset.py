@@ -1491,8 +1491,9 @@ class Ruleset:
             except IllegalCommand as err:
                 raise IllegalCommand(f"batch: command {index} ({inner.name}): {err.reason}",
                                      rule=err.rule) from None
-            except RulesError as err:
-                raise InvalidCommand(f"batch: command {index} ({inner.name}): {err}") from None
+            except RulesError as refused:  # (not ``err``: tests/core/test_compilable.py)
+                raise InvalidCommand(f"batch: command {index} ({inner.name}): "
+                                     f"{refused}") from None
             events += decided
             scratch = self._then(scratch, state, decided)
         return events
