@@ -523,6 +523,9 @@ def _declared(kind: type, attr: str) -> CommandSpec | None:
             continue
         spec = declaration(fn, attr)
         if isinstance(spec, CommandSpec):
+            if not spec.topic:  # a compiled native class's method has no __module__
+                spec = _DECLARATIONS[fn] = replace(
+                    spec, topic=klass.__module__.rpartition(".")[2])
             return spec
         if isinstance(spec, Extension):
             base = _declared(kind.__mro__[index + 1], attr) if index + 1 < len(
@@ -767,6 +770,8 @@ def events_of(kind: type) -> dict[str, EventSpec]:
             fn = klass.__dict__.get(attr)
             spec = declaration(fn, attr) if fn is not None else None
             if isinstance(spec, EventSpec):
+                if not spec.module:  # a compiled native class's method has no __module__
+                    spec = _DECLARATIONS[fn] = replace(spec, module=klass.__module__)
                 unknown = sorted(spec.optional - spec.fields.keys())
                 if unknown:
                     raise TypeError(f"{kind.__name__}.{attr}: optional names fields it does "
