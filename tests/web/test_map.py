@@ -121,7 +121,9 @@ def test_a_drag_moves_the_current_creature_and_spends_its_ap(
     expect(info).to_contain_text("1 space, 1 AP (1 move action)")
     expect(info).to_contain_text("3 AP left")
     expect(page.locator("#map-panel .costlabel")).to_contain_text("3 AP left")
-    expect(page.locator("#map-panel .aim")).to_have_attribute("data-square", f"{dest[0]},{dest[1]}")
+    # the square it lands on (a creature of more than one square shows its whole footprint)
+    expect(page.locator("#map-panel .aim[data-square]")).to_have_attribute(
+        "data-square", f"{dest[0]},{dest[1]}")
     page.locator("#map-panel").screenshot(path=str(OUTPUT / "map-drag-realms-1440.png"))
     page.mouse.up()
     expect(page.locator(f"#cards article.card[data-id='{current}'] .fact[data-field=ap]")
