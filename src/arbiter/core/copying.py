@@ -962,5 +962,5 @@ def _guard_state(kind: type, fields: dict[str, Any], shared_extra: frozenset[str
             fields[name] = {k: read_only(v, f"state.{name}[{k!r}]") for k, v in items.items()}
     extra = fields.get("extra")
     if shared_extra and type(extra) is dict:
-        for key in shared_extra & extra.keys():
+        for key in extra.keys() & shared_extra:  # (a set: frozenset & keys is the keys' own &)
             extra[key] = read_only(extra[key], f"state.extra[{key!r}]")
