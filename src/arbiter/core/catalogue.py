@@ -287,7 +287,8 @@ class CommandSpec:
     topic: str = ""
     """The topic module that declares it (``attacks``, ``movement``, ``checks``...: each means
     the same in every ruleset, docs/extending.md; ``ruleset`` for the kernel's): the
-    console groups a creature's actions by it."""
+    console groups a creature's actions by it. Read from the declaring class when the
+    catalogue is built (:func:`catalogue_of`): a compiled method has no ``__module__``."""
     _struct: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -444,9 +445,8 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
         if missing:
             raise TypeError(f"{name or summary!r}: role {role!r} needs the arguments "
                             f"{', '.join(missing)}")
-        topic = str(getattr(fn, "__module__", "") or "").rpartition(".")[2]
         declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
-                                off_turn, role, topic))
+                                off_turn, role))
         return fn
     return mark
 
@@ -523,7 +523,7 @@ def _declared(kind: type, attr: str) -> CommandSpec | None:
             continue
         spec = declaration(fn, attr)
         if isinstance(spec, CommandSpec):
-            if not spec.topic:  # a compiled native class's method has no __module__
+            if not spec.topic:  # its class's module (a compiled method has no __module__)
                 spec = _DECLARATIONS[fn] = replace(
                     spec, topic=klass.__module__.rpartition(".")[2])
             return spec
@@ -698,7 +698,7 @@ class EventSpec:
     player: str
     module: str = ""
     """The module of the ``apply_*`` method that declares it (its package keeps the payload
-    class: :mod:`arbiter.core.payloads`)."""
+    class: :mod:`arbiter.core.payloads`), read from the declaring class by :func:`events_of`."""
     optional: frozenset[str] = frozenset()
     """The fields a payload may lack (or hold as null); every other one is in each."""
 
@@ -748,8 +748,7 @@ def event(gm: str, *, player: str | None = None, shared: Mapping[str, Arg] | Non
                                 "{path?then|else} with no field inside (the log would show "
                                 "the braces)")
         declare(fn, EventSpec(_name_of(fn, "apply_"), made, gm,
-                              gm if player is None else player,
-                              getattr(fn, "__module__", "") or "",
+                              gm if player is None else player, "",
                               frozenset(optional) | CARRIED.keys()))
         return fn
     return mark
@@ -770,7 +769,7 @@ def events_of(kind: type) -> dict[str, EventSpec]:
             fn = klass.__dict__.get(attr)
             spec = declaration(fn, attr) if fn is not None else None
             if isinstance(spec, EventSpec):
-                if not spec.module:  # a compiled native class's method has no __module__
+                if not spec.module:  # its class's (a compiled method has no __module__)
                     spec = _DECLARATIONS[fn] = replace(spec, module=klass.__module__)
                 unknown = sorted(spec.optional - spec.fields.keys())
                 if unknown:
