@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from arbiter.core import Condition, Encounter, EncounterState, Entity, Event, load_ruleset
+from arbiter.core import Command, Condition, Encounter, EncounterState, Entity, Event, load_ruleset
 from arbiter.core.copying import (
     COPIED,
     KERNEL_EXTRA,
@@ -132,9 +132,11 @@ def test_own_fully_leaves_a_run_copy_nothing_shared() -> None:
 
 
 def test_the_simulator_owns_its_copy_before_an_override(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An ``overridden`` event may change a value in place: the fast path makes its run copy
-    share nothing first, so the set-up state stays as it was."""
-    import arbiter.sim.engine as engine
+    """An ``overridden`` event may change a value in place: the fast path
+    (``Ruleset.advance``) makes its run copy share nothing first, so the set-up state stays
+    as it was: both where ``next`` applies its events as it decides them and where a
+    command's events are applied after it is decided."""
+    import arbiter.core.ruleset as kernel
     sim, base = _polemos_setup()
     before = copy.deepcopy(base)
     owned: list[int] = []
@@ -144,22 +146,27 @@ def test_the_simulator_owns_its_copy_before_an_override(monkeypatch: pytest.Monk
         owned.append(1)
         real(state)
 
-    monkeypatch.setattr(engine, "own_fully", counting)
+    monkeypatch.setattr(kernel, "own_fully", counting)
     who = next(iter(base.entities))
-    override = Event("overridden", {"path": f"{who}.areas.head.vitality", "value": -3,
+
+    def override(value: int) -> Event:
+        return Event("overridden", {"path": f"{who}.areas.head.vitality", "value": value,
                                     "old": None, "reason": "test"})
-    original = sim.ruleset.decide
 
-    def deciding(state: EncounterState, command: Any, dice: Any) -> list[Event]:
-        events = original(state, command, dice)
-        return [override, *events] if command.name == "next" else events
-
-    monkeypatch.setattr(sim.ruleset, "decide", deciding)
+    ending = sim.ruleset.turn_end_events  # a turn's end: ``next`` applies it in place
+    monkeypatch.setattr(sim.ruleset, "turn_end_events",
+                        lambda state, actor, dice: [override(-3), *ending(state, actor, dice)])
     from arbiter.core.invariants import checking
     from arbiter.sim.stats import Tally
     with checking(False):  # the planted override skips what the rules derive from it
         sim.play(0, Tally())
     assert owned and base == before
+    owned.clear()
+    monkeypatch.setitem(sim.ruleset._do_table, "note", lambda state, command, dice: [override(-5)])
+    state = run_copy(base)
+    sim.ruleset.advance(state, Command("note", args={"text": "x"}), SeededDice(1))
+    assert owned and base == before
+    assert getattr(state.entities[who], "areas")["head"].vitality == -5  # noqa: B009
 
 
 # -- copy-on-write promises, declared on the fields -----------------------------------------

@@ -33,7 +33,7 @@ from .catalogue import (
 )
 from .conditions import load_conditions
 from .content import read_content
-from .copying import apply_to_scratch, scratch_copy
+from .copying import IN_PLACE_EVENTS, apply_to_scratch, own_fully, scratch_copy
 from .deferred import DataMap, Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
@@ -214,6 +214,10 @@ class Ruleset:
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
         self._do_table: dict[str, Handler] = {}  # each command's do_* method, bound once
+        kind = type(self)
+        self._owned_next = kind.do_next is Ruleset.do_next and kind.lookahead is Ruleset.lookahead
+        """Whether :meth:`advance` plays ``next`` in place: the kernel's ``do_next`` and
+        ``lookahead`` (a ruleset's own are asked as ``decide`` asks them)."""
         self._lazy: dict[str, Any] = {}  # what a property reads once from the package's files
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
             tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
@@ -368,16 +372,48 @@ class Ruleset:
     def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """The events a command causes, or a RulesError saying why it cannot happen. The
         command is first checked against its declaration (:meth:`bound`)."""
-        self.bound(command)
-        if command.name != "create" and not state.ruleset:
-            raise IllegalCommand("the encounter has not been created yet")
-        handler = self._do_table.get(command.name)
-        if handler is None:  # bound once (the catalogue's names only: bound() checked it)
-            handler = self._do_table[command.name] = getattr(self, f"do_{command.name}")
+        handler = self._handler(state, command)
         try:
             return handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
+
+    def _handler(self, state: EncounterState, command: Command) -> Handler:
+        """What ``decide`` asks before the command's handler: ``command`` bound to its
+        declaration, an encounter created; and the handler, bound once (the catalogue's
+        names only: :meth:`bound` checked the name)."""
+        self.bound(command)
+        if command.name != "create" and not state.ruleset:
+            raise IllegalCommand("the encounter has not been created yet")
+        handler = self._do_table.get(command.name)
+        if handler is None:
+            handler = self._do_table[command.name] = getattr(self, f"do_{command.name}")
+        return handler
+
+    def advance(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
+        """``decide`` and then ``evolve`` each of its events on ``state``, for a caller that
+        owns ``state`` and keeps only what it becomes (the simulator): the same events and
+        the same state as the two steps.
+
+        ``next`` applies the events that end a turn and begin the next one to ``state`` as
+        it decides them (``_next``), where ``decide`` applies them to a lookahead's copy
+        first and the caller applies them again: one turn change is a state copy and
+        about four events fewer. Every other command is decided whole before any event is
+        applied, so its refusal leaves ``state`` as it was; ``next`` refuses before it
+        applies anything too (``check_turn_end``), and an error after that (a ruleset's
+        ``turn_start_events`` that raises) leaves ``state`` part-way. A ruleset with its own
+        ``do_next`` or ``lookahead`` is decided whole, as ``decide`` does."""
+        handler = self._handler(state, command)
+        applied = 0
+        try:
+            if command.name == "next" and self._owned_next:
+                events, applied = self._next(state, command, dice, True)
+            else:
+                events = handler(state, command, dice)
+        except DiceError as err:
+            raise InvalidCommand(str(err)) from None
+        self._in_place(state, events[applied:] if applied else events)
+        return events
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
@@ -1158,6 +1194,16 @@ class Ruleset:
     ) -> list[Event]:
         """The events that begin ``who``'s turn. ``scratch`` is a lookahead's scratch state
         that only the caller holds and no longer needs: it is taken further in place."""
+        events, after = self._opening(scratch, who, round_)
+        return events + self.turn_start_events(after, who, dice)
+
+    def _opening(
+        self, scratch: EncounterState, who: str, round_: int
+    ) -> tuple[list[Event], EncounterState]:
+        """The kernel's events that begin ``who``'s turn (``turn_started``, ``revealed``,
+        the conditions that expire), and ``scratch`` with them applied: a lookahead's
+        scratch state that only the caller holds (or a state the caller owns, with no
+        scratch entities: applied in place all the same)."""
         events = [Event("turn_started", {"actor": who, "round": round_,
                                          "economy": self.economy.fresh(scratch, who)})]
         after = self._further(scratch, events)
@@ -1171,7 +1217,7 @@ class Ruleset:
         if expiring:
             events += expiring
             after = self._further(after, expiring)
-        return events + self.turn_start_events(after, who, dice)
+        return events, after
 
     def _expiring(
         self, state: EncounterState, who: str, round_: int, point: TurnPoint
@@ -1209,22 +1255,46 @@ class Ruleset:
              when="any", actor="optional")
     def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """End the current turn and start the next creature's (a new round after the last)."""
+        return self._next(state, command, dice, False)[0]
+
+    def _next(self, state: EncounterState, command: Command, dice: DiceSource,
+              owned: bool) -> tuple[list[Event], int]:
+        """``next``'s events, and how many of the first of them are applied to ``state``
+        already: none (``decide``), or with ``owned`` (:meth:`advance`) those up to the next
+        creature's ``turn_start_events``, applied in place where ``decide`` applies them to
+        a lookahead's copy. The rules read the same states either way."""
         who = state.current
         if who is None:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
         if command.actor is not None and command.actor != who:
             raise IllegalCommand(f"it is {who}'s turn, not {command.actor}'s")
         self.check_turn_end(state, who)
+        round_ = state.round  # the state's, before any event: read once
         events = self.turn_end_events(state, who, dice)
         done = len(events)
-        after = self.lookahead(state, events)
-        events += self._expiring(after, who, state.round, "end")
-        events.append(Event("turn_ended", {"actor": who, "round": state.round}))
-        after = self._then(after, state, events[done:])
-        following = self.next_turn(after, who, state.round)
+        after = self._in_place(state, events) if owned else self.lookahead(state, events)
+        events += self._expiring(after, who, round_, "end")
+        events.append(Event("turn_ended", {"actor": who, "round": round_}))
+        after = self._in_place(after, events[done:]) if owned else \
+            self._then(after, state, events[done:])
+        following = self.next_turn(after, who, round_)
         if following is None:
-            return events
-        return events + self._begin_turn(after, following[0], following[1], dice)
+            return events, len(events) if owned else 0
+        opening, after = self._opening(after, following[0], following[1])
+        events += opening
+        applied = len(events) if owned else 0
+        return events + self.turn_start_events(after, following[0], dice), applied
+
+    def _in_place(self, state: EncounterState, events: list[Event]) -> EncounterState:
+        """``state`` with ``events`` applied in place: a state its caller owns (``advance``),
+        which may share with another what ``evolve`` promises not to change in place
+        (a simulator's run copy, ``copying.run_copy``): owned fully first before an event
+        that does (``IN_PLACE_EVENTS``)."""
+        for happened in events:
+            if happened.type in IN_PLACE_EVENTS:
+                own_fully(state)
+            self.evolve(state, happened)
+        return state
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
         """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""

@@ -12,7 +12,7 @@ import hashlib
 from collections import Counter
 
 from ..core import Command, Encounter, EncounterState, Entry, RulesError, load_ruleset
-from ..core.copying import IN_PLACE_EVENTS, own_fully, run_copy
+from ..core.copying import own_fully, run_copy
 from ..core.invariants import CHECKING, apply_checked
 from ..dice import SeededDice
 from .encounter import Job
@@ -76,15 +76,12 @@ class Simulator:
 
         def run(command: Command) -> None:
             if log is None:
-                events = ruleset.decide(state, command, dice)
                 if checked:
+                    events = ruleset.decide(state, command, dice)
                     own_fully(state)
                     apply_checked(ruleset, state, Entry(0, command, events, []))
-                else:
-                    for event in events:
-                        if event.type in IN_PLACE_EVENTS:  # what it shares with the set-up
-                            own_fully(state)
-                        ruleset.evolve(state, event)
+                else:  # decide and evolve, ``next`` in place (the run owns its state)
+                    events = ruleset.advance(state, command, dice)
             else:
                 events = log.execute(command, dice).events
             for dealer, target, amount in damage(command, events):

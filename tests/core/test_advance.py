@@ -1,0 +1,98 @@
+"""``Ruleset.advance``: ``decide`` and then ``evolve``, for a caller that owns its state (the
+simulator). ``next`` applies the events that end a turn and begin the next one as it
+decides them; the events and the state are those of the two steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from arbiter.core import (
+    Command,
+    Encounter,
+    EncounterState,
+    Event,
+    IllegalCommand,
+    Ruleset,
+    load_ruleset,
+)
+from arbiter.core.copying import run_copy
+from arbiter.dice import DiceSource, ForcedDice, SeededDice
+
+DEMO = load_ruleset("demo")
+
+
+def ambush() -> Encounter:
+    """nia; a hidden imp, blessed for one round; an orc; nia's turn, revealing on a turn."""
+    enc = Encounter.create(DEMO, reveal_on_turn=True)
+    for spec in ({"id": "nia", "health": 10}, {"id": "imp", "health": 5, "hidden": True},
+                 {"id": "orc", "health": 5}):
+        enc.execute(Command("add", args=spec), ForcedDice([]))
+    enc.execute(Command("start", args={"initiative": {"nia": 12, "imp": 8, "orc": 4}}),
+                ForcedDice([]))
+    return enc
+
+
+def both_ways(ruleset: Ruleset, state: EncounterState, command: Command,
+              seed: int) -> tuple[list[Event], EncounterState, list[Event], EncounterState]:
+    """``advance`` on one copy of ``state``, ``decide`` and ``evolve`` on another, with the
+    same dice."""
+    owned, stepped = run_copy(state), state.copy()
+    advanced = ruleset.advance(owned, command, SeededDice(seed))
+    decided = ruleset.decide(stepped, command, SeededDice(seed))
+    for event in decided:
+        ruleset.evolve(stepped, event)
+    return advanced, owned, decided, stepped
+
+
+def test_next_advanced_in_place_gives_the_events_and_state_of_decide_then_evolve() -> None:
+    enc = ambush()
+    enc.execute(Command("condition", args={"target": "imp", "name": "blessed",
+                                           "rounds": 1}), ForcedDice([]))
+    assert DEMO._owned_next
+    kinds = []
+    for turn in range(7):  # past the imp's reveal and the end of its condition
+        before = enc.state.copy()
+        advanced, owned, decided, stepped = both_ways(DEMO, enc.state, Command("next"), turn)
+        assert advanced == decided and owned == stepped
+        assert enc.state == before  # the state given is a run copy's original: untouched
+        kinds.append([event.type for event in advanced])
+        enc.execute(Command("next"), SeededDice(turn))
+    assert ["turn_ended", "turn_started", "revealed"] in kinds
+    assert any("condition_removed" in types for types in kinds)
+
+
+def test_a_refused_command_leaves_the_owned_state_as_it_was() -> None:
+    enc = Encounter.create(DEMO)
+    enc.execute(Command("add", args={"id": "nia", "health": 10}), ForcedDice([]))
+    owned = run_copy(enc.state)
+    with pytest.raises(IllegalCommand, match="turn-by-turn play has not started"):
+        DEMO.advance(owned, Command("next"), SeededDice(1))
+    assert owned == enc.state
+    enc.execute(Command("start"), SeededDice(1))
+    owned = run_copy(enc.state)
+    with pytest.raises(IllegalCommand, match="it is nia's turn, not orc's"):
+        DEMO.advance(owned, Command("next", "orc"), SeededDice(1))
+    assert owned == enc.state
+
+
+class OwnNext(type(DEMO)):  # type: ignore[misc]
+    """A ruleset with its own ``do_next``: ``advance`` decides it whole."""
+
+    def do_next(self, state: EncounterState, command: Command,
+                dice: DiceSource) -> list[Event]:
+        self.asked += 1
+        return super().do_next(state, command, dice)
+
+    def __init__(self, *given: Any) -> None:
+        super().__init__(*given)
+        self.asked = 0
+
+
+def test_a_ruleset_with_its_own_next_is_decided_whole() -> None:
+    own = OwnNext()
+    assert not own._owned_next
+    enc = ambush()
+    advanced, owned, decided, stepped = both_ways(own, enc.state, Command("next"), 3)
+    assert own.asked == 2 and advanced == decided and owned == stepped
