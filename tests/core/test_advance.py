@@ -4,8 +4,6 @@ decides them; the events and the state are those of the two steps."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from arbiter.core import (
@@ -19,6 +17,7 @@ from arbiter.core import (
 )
 from arbiter.core.copying import run_copy
 from arbiter.dice import DiceSource, ForcedDice, SeededDice
+from arbiter.rulesets.demo.rules import DemoRuleset
 
 DEMO = load_ruleset("demo")
 
@@ -77,7 +76,7 @@ def test_a_refused_command_leaves_the_owned_state_as_it_was() -> None:
     assert owned == enc.state
 
 
-class OwnNext(type(DEMO)):  # type: ignore[misc]
+class OwnNext(DemoRuleset):
     """A ruleset with its own ``do_next``: ``advance`` decides it whole."""
 
     def do_next(self, state: EncounterState, command: Command,
@@ -85,8 +84,8 @@ class OwnNext(type(DEMO)):  # type: ignore[misc]
         self.asked += 1
         return super().do_next(state, command, dice)
 
-    def __init__(self, *given: Any) -> None:
-        super().__init__(*given)
+    def __init__(self) -> None:
+        super().__init__()
         self.asked = 0
 
 
