@@ -4,10 +4,13 @@ decides them; the events and the state are those of the two steps."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from arbiter.core import (
     Command,
+    Condition,
     Encounter,
     EncounterState,
     Event,
@@ -49,7 +52,7 @@ def test_next_advanced_in_place_gives_the_events_and_state_of_decide_then_evolve
     enc = ambush()
     enc.execute(Command("condition", args={"target": "imp", "name": "blessed",
                                            "rounds": 1}), ForcedDice([]))
-    assert DEMO._owned_next
+    assert DEMO._owns and DEMO._owns_next
     kinds = []
     for turn in range(7):  # past the imp's reveal and the end of its condition
         before = enc.state.copy()
@@ -91,7 +94,48 @@ class OwnNext(DemoRuleset):
 
 def test_a_ruleset_with_its_own_next_is_decided_whole() -> None:
     own = OwnNext()
-    assert not own._owned_next
+    assert own._owns and not own._owns_next
     enc = ambush()
     advanced, owned, decided, stepped = both_ways(own, enc.state, Command("next"), 3)
     assert own.asked == 2 and advanced == decided and owned == stepped
+
+
+class Nested(DemoRuleset):
+    """Conditions of one name add up their levels; ``condition`` looks past its events with
+    ``past``; ``note`` decides a ``condition`` on the same state and looks past it (as
+    ``batch`` does): the inner ``decide`` is pure under ``advance`` too, so ``note`` reads
+    the condition added once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings, self.package_dir = DEMO.rulings, DEMO.package_dir  # the demo's files
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        return new if existing is None else dataclasses.replace(
+            new, level=existing.level + new.level)
+
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        events = super().do_condition(state, command, dice)
+        after = self.past(state, events)
+        return [*events, Event("noted", {"text": f"{after.entity('imp').conditions}"})]
+
+    def do_note(self, state: EncounterState, command: Command,
+                dice: DiceSource) -> list[Event]:
+        bless = Command("condition", args={"target": "imp", "name": "blessed", "level": 1})
+        decided = self.decide(state, bless, dice)
+        after = self.lookahead(state, decided)
+        return [*decided, Event("noted", {"text": f"{after.entity('imp').conditions}"})]
+
+
+def test_a_decide_inside_an_advanced_command_is_pure() -> None:
+    nested = Nested()
+    state = ambush().state
+    for seed in range(3):  # the levels add up
+        advanced, owned, decided, stepped = both_ways(
+            nested, state, Command("note", args={"text": "x"}), seed)
+        assert advanced == decided and owned == stepped
+        assert not nested._owned
+        blessed = stepped.entity("imp").condition("blessed")
+        assert blessed is not None and blessed.level == seed + 1
+        state = stepped

@@ -12,9 +12,10 @@ import typer
 from typer.testing import CliRunner
 
 from arbiter.core import Command, Condition, Encounter, EncounterState, Entity, Event, load_ruleset
-from arbiter.core.copying import clone
+from arbiter.core.copying import clone, run_copy
 from arbiter.core.paths import get_path
 from arbiter.core.registry import available
+from arbiter.dice import SeededDice
 from arbiter.scenario import ScenarioError
 from arbiter.sim import (
     SimError,
@@ -28,6 +29,7 @@ from arbiter.sim import (
     wilson,
 )
 from arbiter.sim.cli import sim_command, sweep_command
+from arbiter.sim.engine import run_seed
 from arbiter.sim.hooks import STANDING, generic_damage, generic_status
 from arbiter.sim.sweep import Vary
 
@@ -131,6 +133,29 @@ def test_fast_path_matches_the_table_path_on_every_shipped_encounter(path: Path)
         sim.play(index, table_tally, table)
         assert fast == table.state
         assert fast_tally == table_tally
+
+
+@pytest.mark.parametrize("path", ENCOUNTERS, ids=[p.name for p in ENCOUNTERS])
+def test_advance_gives_each_command_the_events_of_the_table_on_every_shipped_encounter(
+        path: Path) -> None:
+    """The fast path's ``Ruleset.advance`` (``next`` and a handler's ``past`` apply events
+    in place as they are decided) gives each command of a run the events the table's
+    ``decide`` logged for it, every value as the log keeps it, and the same state."""
+    encounter = load_encounter(path)
+    name = encounter.data.get("ruleset")
+    if isinstance(name, str) and name not in available():
+        pytest.skip(f"{path.name}: ruleset {name!r} is not installed "
+                    f"(installed: {', '.join(available())})")
+    sim = Simulator(prepare(encounter, max_rounds=12))
+    for index in range(2):
+        table = sim.logged(index)
+        state = run_copy(sim.base)
+        dice = SeededDice(run_seed(sim.job.seed, index))
+        for entry in table.log:
+            events = sim.ruleset.advance(state, entry.command, dice)
+            assert [event.to_json() for event in events] == \
+                [event.to_json() for event in entry.events], entry.command
+        assert state == table.state and len(table.log) > 2
 
 
 def test_scratch_lookahead_leaves_the_state_it_came_from_unchanged() -> None:

@@ -148,6 +148,46 @@ def _expiring_of(entity: Entity, who: str, round_: int, point: TurnPoint,
                                                    "why": "expired"}))
 
 
+class Owned:
+    """What :meth:`Ruleset.advance` owns while a command's handler runs: the state, and the
+    events :meth:`Ruleset.past` applied to it in place so far (the first of the handler's
+    result, in order)."""
+
+    def __init__(self, state: EncounterState) -> None:
+        self.state = state
+        self.applied: list[Event] = []
+
+    def add(self, rules: Ruleset, events: list[Event]) -> EncounterState:
+        """``events``, which follow those applied so far, applied in place."""
+        self.applied += events
+        return rules._in_place(self.state, events)
+
+    def onward(self, rules: Ruleset, events: list[Event]) -> EncounterState:
+        """The state after ``events``, which begin with those applied so far."""
+        applied = self.applied
+        done = len(applied)
+        if not _begins(events, applied):
+            raise RuntimeError("Ruleset.past: the events looked past do not begin with those "
+                               "looked past before")
+        return self.add(rules, events[done:]) if len(events) > done else self.state
+
+    def check_begins(self, command: Command, events: list[Event]) -> None:
+        """Raise unless ``events`` (the handler's result) begin with those applied."""
+        if not _begins(events, self.applied):
+            raise RuntimeError(f"{command.name}: its events do not begin with those it looked "
+                               f"past in place (Ruleset.past): the state is part-way")
+
+
+def _begins(events: list[Event], first: list[Event]) -> bool:
+    """Whether ``events`` begin with the very events ``first``, in order."""
+    if len(events) < len(first):
+        return False
+    for index, given in enumerate(first):  # noqa: SIM110 - a loop, compiled: no generator
+        if events[index] is not given:
+            return False
+    return True
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Ruleset:
     """Base class of every rule system."""
@@ -215,9 +255,16 @@ class Ruleset:
         self._apply_table: dict[str, Applier] = {}
         self._do_table: dict[str, Handler] = {}  # each command's do_* method, bound once
         kind = type(self)
-        self._owned_next = kind.do_next is Ruleset.do_next and kind.lookahead is Ruleset.lookahead
-        """Whether :meth:`advance` plays ``next`` in place: the kernel's ``do_next`` and
-        ``lookahead`` (a ruleset's own are asked as ``decide`` asks them)."""
+        self._owned: dict[int, Owned] = {}
+        """The states :meth:`advance` owns while a command's handler runs, by their ``id``
+        (a state is one run's or one caller's: a thread has its own; None inside a
+        ``decide`` of it, which is pure)."""
+        self._owns = kind.lookahead is Ruleset.lookahead
+        """Whether :meth:`advance` lets :meth:`past` apply events in place: the kernel's
+        ``lookahead`` (a ruleset's own is asked as ``decide`` asks it)."""
+        self._owns_next = self._owns and kind.do_next is Ruleset.do_next
+        """Whether ``next`` (the kernel's, which looks past in place for every ruleset) does
+        too: not for a ruleset's own ``do_next``, which did not choose to."""
         self._lazy: dict[str, Any] = {}  # what a property reads once from the package's files
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
             tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
@@ -373,10 +420,15 @@ class Ruleset:
         """The events a command causes, or a RulesError saying why it cannot happen. The
         command is first checked against its declaration (:meth:`bound`)."""
         handler = self._handler(state, command)
-        try:
+        table = self._owned
+        held = table.pop(id(state), None) if table else None
+        try:  # decided inside an advanced command (``held``): its lookaheads copy all the same
             return handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
+        finally:
+            if held is not None:
+                table[id(state)] = held
 
     def _handler(self, state: EncounterState, command: Command) -> Handler:
         """What ``decide`` asks before the command's handler: ``command`` bound to its
@@ -395,25 +447,49 @@ class Ruleset:
         owns ``state`` and keeps only what it becomes (the simulator): the same events and
         the same state as the two steps.
 
-        ``next`` applies the events that end a turn and begin the next one to ``state`` as
-        it decides them (``_next``), where ``decide`` applies them to a lookahead's copy
-        first and the caller applies them again: one turn change is a state copy and
-        about four events fewer. Every other command is decided whole before any event is
-        applied, so its refusal leaves ``state`` as it was; ``next`` refuses before it
-        applies anything too (``check_turn_end``), and an error after that (a ruleset's
-        ``turn_start_events`` that raises) leaves ``state`` part-way. A ruleset with its own
-        ``do_next`` or ``lookahead`` is decided whole, as ``decide`` does."""
+        While the command's handler runs, :meth:`past` applies the events it looks past
+        to ``state`` in place, where ``decide`` applies them to a lookahead's copy and the
+        caller applies them again: ``next`` does, for the events that end a turn and begin
+        the next (one state copy a turn fewer), and so does a handler that calls ``past``.
+        A refusal before any such event leaves ``state`` as it was (every check a handler
+        makes before it rolls); an error after one (a ruleset's ``turn_start_events`` that
+        raises) leaves ``state`` part-way. A ruleset with its own ``lookahead`` is decided
+        whole, as ``decide`` does, and so is its own ``do_next``."""
         handler = self._handler(state, command)
-        applied = 0
+        owned = Owned(state) if self._owns and (
+            self._owns_next or command.name != "next") else None
+        table, key = self._owned, id(state)
+        outer = table.get(key) if table else None
+        if owned is not None:
+            table[key] = owned
         try:
-            if command.name == "next" and self._owned_next:
-                events, applied = self._next(state, command, dice, True)
-            else:
-                events = handler(state, command, dice)
+            events = handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
-        self._in_place(state, events[applied:] if applied else events)
+        finally:
+            if outer is not None:
+                table[key] = outer
+            elif owned is not None:
+                del table[key]
+        if owned is not None and owned.applied:
+            owned.check_begins(command, events)
+            self._in_place(state, events[len(owned.applied):])
+        else:
+            self._in_place(state, events)
         return events
+
+    def past(self, state: EncounterState, events: list[Event]) -> EncounterState:
+        """The state after ``events``, for a handler whose result begins with them, in
+        order, and which reads ``state`` no more after this call (it reads the state this
+        returns): :meth:`lookahead`; or, while :meth:`advance` owns ``state``, ``state``
+        itself with them applied in place (those a call before applied once: a later
+        call's ``events`` begin with an earlier one's). ``advance`` checks that the result
+        begins with them."""
+        table = self._owned
+        owned = table.get(id(state)) if table else None
+        if owned is None:
+            return self.lookahead(state, events)
+        return owned.onward(self, events)
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""
@@ -1194,29 +1270,28 @@ class Ruleset:
     ) -> list[Event]:
         """The events that begin ``who``'s turn. ``scratch`` is a lookahead's scratch state
         that only the caller holds and no longer needs: it is taken further in place."""
-        events, after = self._opening(scratch, who, round_)
+        events, after = self._opening(scratch, who, round_, None)
         return events + self.turn_start_events(after, who, dice)
 
     def _opening(
-        self, scratch: EncounterState, who: str, round_: int
+        self, scratch: EncounterState, who: str, round_: int, owned: Owned | None
     ) -> tuple[list[Event], EncounterState]:
         """The kernel's events that begin ``who``'s turn (``turn_started``, ``revealed``,
         the conditions that expire), and ``scratch`` with them applied: a lookahead's
-        scratch state that only the caller holds (or a state the caller owns, with no
-        scratch entities: applied in place all the same)."""
+        scratch state that only the caller holds, or the state ``owned`` (:meth:`advance`)."""
         events = [Event("turn_started", {"actor": who, "round": round_,
                                          "economy": self.economy.fresh(scratch, who)})]
-        after = self._further(scratch, events)
+        after = owned.add(self, events) if owned else self._further(scratch, events)
         if after.reveal_on_turn:
             entity = after.entities.get(who)
             if entity is not None and entity.hidden:  # the GM hid it: it acts, it is seen
                 revealed = [Event("revealed", {"target": who})]
                 events += revealed
-                after = self._further(after, revealed)
+                after = owned.add(self, revealed) if owned else self._further(after, revealed)
         expiring = self._expiring(after, who, round_, "start")
         if expiring:
             events += expiring
-            after = self._further(after, expiring)
+            after = owned.add(self, expiring) if owned else self._further(after, expiring)
         return events, after
 
     def _expiring(
@@ -1254,36 +1329,32 @@ class Ruleset:
     @command("End the current turn and start the next creature's.", who="player",
              when="any", actor="optional")
     def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
-        """End the current turn and start the next creature's (a new round after the last)."""
-        return self._next(state, command, dice, False)[0]
+        """End the current turn and start the next creature's (a new round after the last).
 
-    def _next(self, state: EncounterState, command: Command, dice: DiceSource,
-              owned: bool) -> tuple[list[Event], int]:
-        """``next``'s events, and how many of the first of them are applied to ``state``
-        already: none (``decide``), or with ``owned`` (:meth:`advance`) those up to the next
-        creature's ``turn_start_events``, applied in place where ``decide`` applies them to
-        a lookahead's copy. The rules read the same states either way."""
+        Under :meth:`advance` it applies the events up to the next creature's
+        ``turn_start_events`` to ``state`` as it decides them (``past``); the rules read
+        the same states either way."""
         who = state.current
         if who is None:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
         if command.actor is not None and command.actor != who:
             raise IllegalCommand(f"it is {who}'s turn, not {command.actor}'s")
         self.check_turn_end(state, who)
-        round_ = state.round  # the state's, before any event: read once
+        table = self._owned
+        owned = table.get(id(state)) if table else None
+        round_ = state.round  # the state's before any event (it changes, owned): read once
         events = self.turn_end_events(state, who, dice)
         done = len(events)
-        after = self._in_place(state, events) if owned else self.lookahead(state, events)
+        after = owned.onward(self, events) if owned else self.lookahead(state, events)
         events += self._expiring(after, who, round_, "end")
         events.append(Event("turn_ended", {"actor": who, "round": round_}))
-        after = self._in_place(after, events[done:]) if owned else \
+        after = owned.onward(self, events) if owned else \
             self._then(after, state, events[done:])
         following = self.next_turn(after, who, round_)
         if following is None:
-            return events, len(events) if owned else 0
-        opening, after = self._opening(after, following[0], following[1])
-        events += opening
-        applied = len(events) if owned else 0
-        return events + self.turn_start_events(after, following[0], dice), applied
+            return events
+        opening, after = self._opening(after, following[0], following[1], owned)
+        return events + opening + self.turn_start_events(after, following[0], dice)
 
     def _in_place(self, state: EncounterState, events: list[Event]) -> EncounterState:
         """``state`` with ``events`` applied in place: a state its caller owns (``advance``),

@@ -208,7 +208,7 @@ class AttackRules(MovementRules):
         if defend:
             shield_roll, defended = self.defend(state, target, dice)
             events.append(defended)
-        events += self.hurt(self.lookahead(state, events), target.id, components, dice,
+        events += self.hurt(self.past(state, events), target.id, components, dice,
                             shield_roll=shield_roll)
         return events
 
