@@ -52,7 +52,7 @@ def test_next_advanced_in_place_gives_the_events_and_state_of_decide_then_evolve
     enc = ambush()
     enc.execute(Command("condition", args={"target": "imp", "name": "blessed",
                                            "rounds": 1}), ForcedDice([]))
-    assert DEMO._owns and DEMO._owns_next
+    assert DEMO._looking_past() == {"next"}
     kinds = []
     for turn in range(7):  # past the imp's reveal and the end of its condition
         before = enc.state.copy()
@@ -94,7 +94,7 @@ class OwnNext(DemoRuleset):
 
 def test_a_ruleset_with_its_own_next_is_decided_whole() -> None:
     own = OwnNext()
-    assert own._owns and not own._owns_next
+    assert own._looking_past() == set()
     enc = ambush()
     advanced, owned, decided, stepped = both_ways(own, enc.state, Command("next"), 3)
     assert own.asked == 2 and advanced == decided and owned == stepped
@@ -109,6 +109,9 @@ class Nested(DemoRuleset):
     def __init__(self) -> None:
         super().__init__()
         self.rulings, self.package_dir = DEMO.rulings, DEMO.package_dir  # the demo's files
+
+    def _looking_past(self) -> frozenset[str]:  # both may apply in place under advance
+        return frozenset({"condition", "note"})
 
     def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
         return new if existing is None else dataclasses.replace(
@@ -139,3 +142,27 @@ def test_a_decide_inside_an_advanced_command_is_pure() -> None:
         blessed = stepped.entity("imp").condition("blessed")
         assert blessed is not None and blessed.level == seed + 1
         state = stepped
+
+
+def test_the_commands_that_look_past_in_place_are_those_declared_so() -> None:
+    from arbiter.core.registry import available
+    looking = {name: load_ruleset(name)._looking_past() for name in available()}
+    assert all("next" in found for found in looking.values())
+    if "realms" in looking:
+        assert looking["realms"] == {"next", "attack"}
+
+
+class Reordered(Nested):
+    """``condition`` puts a note before the events it looked past: refused loudly."""
+
+    def do_condition(self, state: EncounterState, command: Command,
+                     dice: DiceSource) -> list[Event]:
+        events = super().do_condition(state, command, dice)
+        return [events[-1], *events[:-1]]
+
+
+def test_a_result_that_does_not_begin_with_what_it_looked_past_is_an_error() -> None:
+    state = run_copy(ambush().state)
+    bless = Command("condition", args={"target": "imp", "name": "blessed", "level": 1})
+    with pytest.raises(RuntimeError, match="condition: its events do not begin with those"):
+        Reordered().advance(state, bless, SeededDice(1))

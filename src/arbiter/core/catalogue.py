@@ -284,6 +284,10 @@ class CommandSpec:
     map tools: ``paint`` (marks squares: walls, difficult terrain), ``zone`` (describes a
     zone and the zones next to it), ``region`` (draws a zone on the scene's image); their
     arguments are :data:`ROLE_ARGS`'s."""
+    looks_past: bool = False
+    """Its handler looks past the events its result begins with through ``Ruleset.past``:
+    the simulator's ``Ruleset.advance`` lets it apply them to the state in place (a hint:
+    without it ``past`` is a plain lookahead)."""
     topic: str = ""
     """The topic module that declares it (``attacks``, ``movement``, ``checks``...: each means
     the same in every ruleset, docs/extending.md; ``ruleset`` for the kernel's): the
@@ -430,7 +434,8 @@ def _expected(arg: Arg) -> str:
 
 def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorUse = "none",
             rules: tuple[str, ...] = (), cost: str = "", open: bool = False,
-            off_turn: tuple[str, ...] = (), role: Role = "", **args: Arg) -> Callable[[F], F]:
+            off_turn: tuple[str, ...] = (), role: Role = "", looks_past: bool = False,
+            **args: Arg) -> Callable[[F], F]:
     """Declare the command a ``do_*`` handler implements (see the module's description)."""
     def mark(fn: F) -> F:
         name = _name_of(fn, "do_")
@@ -446,7 +451,7 @@ def command(summary: str, *, who: Who = "gm", when: When = "turn", actor: ActorU
             raise TypeError(f"{name or summary!r}: role {role!r} needs the arguments "
                             f"{', '.join(missing)}")
         declare(fn, CommandSpec(name, summary, dict(args), who, when, actor, rules, cost, open,
-                                off_turn, role))
+                                off_turn, role, looks_past))
         return fn
     return mark
 

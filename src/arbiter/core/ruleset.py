@@ -160,7 +160,8 @@ class Owned:
     def add(self, rules: Ruleset, events: list[Event]) -> EncounterState:
         """``events``, which follow those applied so far, applied in place."""
         self.applied += events
-        return rules._in_place(self.state, events)
+        rules._applied(self.state, events, 0)
+        return self.state
 
     def onward(self, rules: Ruleset, events: list[Event]) -> EncounterState:
         """The state after ``events``, which begin with those applied so far."""
@@ -170,12 +171,6 @@ class Owned:
             raise RuntimeError("Ruleset.past: the events looked past do not begin with those "
                                "looked past before")
         return self.add(rules, events[done:]) if len(events) > done else self.state
-
-    def check_begins(self, command: Command, events: list[Event]) -> None:
-        """Raise unless ``events`` (the handler's result) begin with those applied."""
-        if not _begins(events, self.applied):
-            raise RuntimeError(f"{command.name}: its events do not begin with those it looked "
-                               f"past in place (Ruleset.past): the state is part-way")
 
 
 def _begins(events: list[Event], first: list[Event]) -> bool:
@@ -254,17 +249,13 @@ class Ruleset:
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
         self._do_table: dict[str, Handler] = {}  # each command's do_* method, bound once
-        kind = type(self)
         self._owned: dict[int, Owned] = {}
         """The states :meth:`advance` owns while a command's handler runs, by their ``id``
         (a state is one run's or one caller's: a thread has its own; None inside a
         ``decide`` of it, which is pure)."""
-        self._owns = kind.lookahead is Ruleset.lookahead
-        """Whether :meth:`advance` lets :meth:`past` apply events in place: the kernel's
-        ``lookahead`` (a ruleset's own is asked as ``decide`` asks it)."""
-        self._owns_next = self._owns and kind.do_next is Ruleset.do_next
-        """Whether ``next`` (the kernel's, which looks past in place for every ruleset) does
-        too: not for a ruleset's own ``do_next``, which did not choose to."""
+        self._looking: frozenset[str] | None = None
+        """The commands whose handlers :meth:`advance` lets :meth:`past` apply events in place
+        (:meth:`_looking_past`), found on first use."""
         self._lazy: dict[str, Any] = {}  # what a property reads once from the package's files
         self._carried_rules: tuple[tuple[str, Callable[[EncounterState, Any], None]], ...] = \
             tuple((field, getattr(self, f"carry_{field}")) for field in self.carried)
@@ -456,12 +447,19 @@ class Ruleset:
         raises) leaves ``state`` part-way. A ruleset with its own ``lookahead`` is decided
         whole, as ``decide`` does, and so is its own ``do_next``."""
         handler = self._handler(state, command)
-        owned = Owned(state) if self._owns and (
-            self._owns_next or command.name != "next") else None
+        looking = self._looking
+        if looking is None:
+            looking = self._looking = self._looking_past()
+        if command.name not in looking:  # decided whole, then applied
+            try:
+                events = handler(state, command, dice)
+            except DiceError as err:
+                raise InvalidCommand(str(err)) from None
+            return self._applied(state, events, 0)
+        owned = Owned(state)
         table, key = self._owned, id(state)
         outer = table.get(key) if table else None
-        if owned is not None:
-            table[key] = owned
+        table[key] = owned
         try:
             events = handler(state, command, dice)
         except DiceError as err:
@@ -469,14 +467,36 @@ class Ruleset:
         finally:
             if outer is not None:
                 table[key] = outer
-            elif owned is not None:
+            else:
                 del table[key]
-        if owned is not None and owned.applied:
-            owned.check_begins(command, events)
-            self._in_place(state, events[len(owned.applied):])
-        else:
-            self._in_place(state, events)
+        applied = owned.applied
+        if applied and not _begins(events, applied):
+            raise RuntimeError(f"{command.name}: its events do not begin with those it looked "
+                               f"past in place (Ruleset.past): the state is part-way")
+        return self._applied(state, events, len(applied))
+
+    def _applied(self, state: EncounterState, events: list[Event], done: int) -> list[Event]:
+        """``events``, with those after the first ``done`` applied to ``state`` in place: a
+        state its caller owns (``advance``), which may share with another what ``evolve``
+        promises not to change in place (a simulator's run copy, ``copying.run_copy``):
+        owned fully first before an event that does (``IN_PLACE_EVENTS``)."""
+        for index in range(done, len(events)):
+            happened = events[index]
+            if happened.type in IN_PLACE_EVENTS:  # what a run's copy shares with its set-up
+                own_fully(state)
+            self.evolve(state, happened)
         return events
+
+    def _looking_past(self) -> frozenset[str]:
+        """The commands declared ``looks_past`` (their handlers call :meth:`past`), when the
+        ruleset looks ahead with the kernel's ``lookahead`` (a ruleset's own is asked as
+        ``decide`` asks it: none). ``next`` only with the kernel's ``do_next``: a ruleset's
+        own did not choose to (its events need not begin with the kernel's)."""
+        kind = type(self)
+        if kind.lookahead is not Ruleset.lookahead:
+            return frozenset()
+        return frozenset(name for name, spec in self.catalogue.items() if spec.looks_past
+                         and (name != "next" or kind.do_next is Ruleset.do_next))
 
     def past(self, state: EncounterState, events: list[Event]) -> EncounterState:
         """The state after ``events``, for a handler whose result begins with them, in
@@ -1327,7 +1347,7 @@ class Ruleset:
         state.turn_index = state.order.index(data["actor"])
 
     @command("End the current turn and start the next creature's.", who="player",
-             when="any", actor="optional")
+             when="any", actor="optional", looks_past=True)
     def do_next(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """End the current turn and start the next creature's (a new round after the last).
 
@@ -1348,24 +1368,13 @@ class Ruleset:
         after = owned.onward(self, events) if owned else self.lookahead(state, events)
         events += self._expiring(after, who, round_, "end")
         events.append(Event("turn_ended", {"actor": who, "round": round_}))
-        after = owned.onward(self, events) if owned else \
+        after = owned.add(self, events[done:]) if owned else \
             self._then(after, state, events[done:])
         following = self.next_turn(after, who, round_)
         if following is None:
             return events
         opening, after = self._opening(after, following[0], following[1], owned)
         return events + opening + self.turn_start_events(after, following[0], dice)
-
-    def _in_place(self, state: EncounterState, events: list[Event]) -> EncounterState:
-        """``state`` with ``events`` applied in place: a state its caller owns (``advance``),
-        which may share with another what ``evolve`` promises not to change in place
-        (a simulator's run copy, ``copying.run_copy``): owned fully first before an event
-        that does (``IN_PLACE_EVENTS``)."""
-        for happened in events:
-            if happened.type in IN_PLACE_EVENTS:
-                own_fully(state)
-            self.evolve(state, happened)
-        return state
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
         """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""

@@ -149,7 +149,7 @@ class AttackRules(MovementRules):
     @command("Attack a creature: d20 + attack bonus against its Evasion or a Defense score "
              "(2 AP; a flanking reaction 1 AP, out of turn).",
              who="player", when="turn", off_turn=("reaction",), actor="required",
-             cost="attack",
+             cost="attack", looks_past=True,
              rules=("R-AP-1", "R-ARM-6", "R-ARM-7", "R-ARM-8", "R-SHD-1", "R-FLK-2", "R-CMP-8",
                     "R-C-BLI", "R-C-CHA", "R-C-RES", "R-C-DAZ", "R-C-EXH", "R-C-FRI", "R-C-GRA",
                     "R-C-HID", "R-C-INV", "R-C-PRO", "R-C-WEA", "R-DY-1", "R-DTH-1", "R-CMP-10"),
