@@ -460,8 +460,9 @@ class Ruleset:
         table, key = self._owned, id(state)
         outer = table.get(key) if table else None
         table[key] = owned
-        try:
-            events = handler(state, command, dice)
+        try:  # ``next`` in looking is the kernel's (_looking_past): called directly
+            events = self._next(state, command, dice, owned) if command.name == "next" \
+                else handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
         finally:
@@ -1354,14 +1355,18 @@ class Ruleset:
         Under :meth:`advance` it applies the events up to the next creature's
         ``turn_start_events`` to ``state`` as it decides them (``past``); the rules read
         the same states either way."""
+        table = self._owned
+        return self._next(state, command, dice, table.get(id(state)) if table else None)
+
+    def _next(self, state: EncounterState, command: Command, dice: DiceSource,
+              owned: Owned | None) -> list[Event]:
+        """``do_next``, given what :meth:`advance` owns of ``state`` (None: nothing)."""
         who = state.current
         if who is None:
             raise IllegalCommand("turn-by-turn play has not started (use 'start')")
         if command.actor is not None and command.actor != who:
             raise IllegalCommand(f"it is {who}'s turn, not {command.actor}'s")
         self.check_turn_end(state, who)
-        table = self._owned
-        owned = table.get(id(state)) if table else None
         round_ = state.round  # the state's before any event (it changes, owned): read once
         events = self.turn_end_events(state, who, dice)
         done = len(events)
