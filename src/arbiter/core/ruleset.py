@@ -457,12 +457,19 @@ class Ruleset:
                 raise InvalidCommand(str(err)) from None
             return self._applied(state, events, 0)
         owned = Owned(state)
+        if command.name == "next":  # the kernel's (``_looking_past``): given what it owns
+            try:
+                events = self._next(state, command, dice, owned)
+            except DiceError as err:
+                raise InvalidCommand(str(err)) from None
+            # its result begins with what it applied, as ``_next`` builds it; its hooks
+            # (``turn_end_events``...) look past with lookaheads: no state is registered
+            return self._applied(state, events, len(owned.applied))
         table, key = self._owned, id(state)
         outer = table.get(key) if table else None
         table[key] = owned
-        try:  # ``next`` in looking is the kernel's (_looking_past): called directly
-            events = self._next(state, command, dice, owned) if command.name == "next" \
-                else handler(state, command, dice)
+        try:
+            events = handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
         finally:
