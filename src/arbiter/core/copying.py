@@ -577,6 +577,29 @@ class WritingEntities(CowEntities):
         return {key: self[key] for key in self}
 
 
+@mypyc_attr(native_class=False)
+class TouchingEntities(WritingEntities):
+    """:class:`WritingEntities` for a state its caller owns (``Ruleset.advance``): it notes
+    each entity it hands out to ``evolve``, as a lookahead would, without copying it (the
+    state is changed in place), so that :func:`touched` names them."""
+
+    __slots__ = ()
+
+    def _own(self, key: str) -> Any:
+        self.owned.add(key)
+        return dict.__getitem__(self, key)
+
+
+def touching(entities: dict[str, Any]) -> CowEntities:
+    """``entities`` (a plain dict) as the entities of a state its caller owns that notes
+    which of them ``evolve`` touches (:class:`TouchingEntities`, while it is applied):
+    none yet, nothing above."""
+    out = CowEntities(entities)
+    out.owned = set()
+    out.above = NONE
+    return out
+
+
 def _clone_cow(value: CowEntities) -> dict[str, Any]:
     return {key: clone(item) for key, item in dict.items(value)}
 

@@ -33,7 +33,15 @@ from .catalogue import (
 )
 from .conditions import load_conditions
 from .content import read_content
-from .copying import IN_PLACE_EVENTS, apply_to_scratch, own_fully, scratch_copy
+from .copying import (
+    IN_PLACE_EVENTS,
+    CowEntities,
+    TouchingEntities,
+    apply_to_scratch,
+    own_fully,
+    scratch_copy,
+    touching,
+)
 from .deferred import DataMap, Deferred
 from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
@@ -156,12 +164,38 @@ class Owned:
     def __init__(self, state: EncounterState) -> None:
         self.state = state
         self.applied: list[Event] = []
+        self.plain: Any = None
+        """The state's own entities while :meth:`track` notes what is touched, else None."""
 
     def add(self, rules: Ruleset, events: list[Event]) -> EncounterState:
         """``events``, which follow those applied so far, applied in place."""
         self.applied += events
-        rules._applied(self.state, events, 0)
-        return self.state
+        state = self.state
+        if self.plain is None:
+            rules._applied(state, events, 0)
+            return state
+        entities = state.entities
+        entities.__class__ = TouchingEntities
+        try:
+            rules._applied(state, events, 0)
+        finally:
+            entities.__class__ = CowEntities
+        return state
+
+    def track(self) -> None:
+        """Note the entities the events applied from now on touch, for ``copying.touched``
+        of the state and of any lookahead from it, as a chain of lookaheads would."""
+        state = self.state
+        if self.plain is None and type(state.entities) is dict:
+            self.plain = state.entities
+            state.entities = touching(self.plain)
+
+    def untrack(self) -> None:
+        """The state's entities a plain dict again (with what the events changed)."""
+        if self.plain is not None:
+            state = self.state
+            state.entities = dict(state.entities)
+            self.plain = None
 
     def onward(self, rules: Ruleset, events: list[Event]) -> EncounterState:
         """The state after ``events``, which begin with those applied so far."""
@@ -188,6 +222,11 @@ class Ruleset:
     """Base class of every rule system."""
 
     name: ClassVar[str] = ""
+    reads_touched: ClassVar[bool] = False
+    """Its rules read ``copying.touched`` of the state a turn starts on (Polemos' settled
+    consequences): under :meth:`advance`, ``next`` notes the entities the events it applies
+    in place touch, as the lookahead ``decide`` takes would (a copy of the entity map and
+    a note per entity touched, a turn; without it they would look at every creature)."""
     title: ClassVar[str] = ""
     seed: ClassVar[str] = ""
     entity_type: ClassVar[type[Entity]] = Entity
@@ -436,7 +475,8 @@ class Ruleset:
     def advance(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
         """``decide`` and then ``evolve`` each of its events on ``state``, for a caller that
         owns ``state`` and keeps only what it becomes (the simulator): the same events and
-        the same state as the two steps.
+        the same state as the two steps. (A lookahead's scratch state, which shares its
+        entities, is decided whole and its events applied copy-on-write.)
 
         While the command's handler runs, :meth:`past` applies the events it looks past
         to ``state`` in place, where ``decide`` applies them to a lookahead's copy and the
@@ -447,6 +487,10 @@ class Ruleset:
         raises) leaves ``state`` part-way. A ruleset with its own ``lookahead`` is decided
         whole, as ``decide`` does, and so is its own ``do_next``."""
         handler = self._handler(state, command)
+        if type(state.entities) is not dict:  # a lookahead's scratch: its entities shared
+            events = self.decide(state, command, dice)
+            apply_to_scratch(self.evolve, state, events)
+            return events
         looking = self._looking
         if looking is None:
             looking = self._looking = self._looking_past()
@@ -462,6 +506,8 @@ class Ruleset:
                 events = self._next(state, command, dice, owned)
             except DiceError as err:
                 raise InvalidCommand(str(err)) from None
+            finally:
+                owned.untrack()
             # its result begins with what it applied, as ``_next`` builds it; its hooks
             # (``turn_end_events``...) look past with lookaheads: no state is registered
             return self._applied(state, events, len(owned.applied))
@@ -1374,6 +1420,8 @@ class Ruleset:
         if command.actor is not None and command.actor != who:
             raise IllegalCommand(f"it is {who}'s turn, not {command.actor}'s")
         self.check_turn_end(state, who)
+        if owned is not None and self.reads_touched:
+            owned.track()
         round_ = state.round  # the state's before any event (it changes, owned): read once
         events = self.turn_end_events(state, who, dice)
         done = len(events)

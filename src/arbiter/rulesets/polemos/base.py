@@ -152,6 +152,8 @@ def also(**more: Arg) -> Callable[[F], F]:
 class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
 
+    reads_touched = True  # its consequences look again only at the creatures touched
+
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """A creature from a stat block (keys: docs/rulesets/polemos.md)."""
         try:
