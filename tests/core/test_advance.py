@@ -166,3 +166,35 @@ def test_a_result_that_does_not_begin_with_what_it_looked_past_is_an_error() -> 
     bless = Command("condition", args={"target": "imp", "name": "blessed", "level": 1})
     with pytest.raises(RuntimeError, match="condition: its events do not begin with those"):
         Reordered().advance(state, bless, SeededDice(1))
+
+
+def test_next_notes_what_it_touches_for_a_ruleset_that_reads_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polemos reads ``copying.touched`` of the state a turn starts on: under ``advance`` it
+    names the creatures the turn change touched, as the lookahead of ``decide`` does, and
+    the run's entities are a plain dict again after."""
+    from pathlib import Path
+
+    from arbiter.core.copying import touched
+    from arbiter.sim import Simulator, load_encounter, prepare
+    root = Path(__file__).resolve().parents[2]
+    sim = Simulator(prepare(load_encounter(root / "scenarios/encounters/polemos-4v4.yaml")))
+    rules = sim.ruleset
+    assert rules.reads_touched and not DEMO.reads_touched
+    seen: list[object] = []
+    starting = rules.turn_start_events
+    monkeypatch.setattr(rules, "turn_start_events", lambda state, who, dice: (
+        seen.append(touched(state)), starting(state, who, dice))[1])
+    state = run_copy(sim.base)
+    for event in rules.decide(state, Command("start"), SeededDice(1)):
+        rules.evolve(state, event)
+    for turn in range(12):
+        stepped = state.copy()
+        decided = rules.decide(stepped, Command("next"), SeededDice(turn))
+        advanced = rules.advance(state, Command("next"), SeededDice(turn))
+        assert advanced == decided and type(state.entities) is dict
+        for event in decided:
+            rules.evolve(stepped, event)
+        assert state == stepped
+        by_decide, by_advance = seen[-2:]
+        assert isinstance(by_advance, set) and by_advance == by_decide
