@@ -183,8 +183,12 @@ def test_next_notes_what_it_touches_for_a_ruleset_that_reads_it(
     assert rules.reads_touched and not DEMO.reads_touched
     seen: list[object] = []
     starting = rules.turn_start_events
-    monkeypatch.setattr(rules, "turn_start_events", lambda state, who, dice: (
-        seen.append(touched(state)), starting(state, who, dice))[1])
+
+    def noting(state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+        seen.append(touched(state))
+        return starting(state, who, dice)
+
+    monkeypatch.setattr(rules, "turn_start_events", noting)
     state = run_copy(sim.base)
     for event in rules.decide(state, Command("start"), SeededDice(1)):
         rules.evolve(state, event)
