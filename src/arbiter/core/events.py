@@ -113,11 +113,14 @@ class Event:
         return cls(etype, upcast(etype, version, data))
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Command:
     """A request: ``name`` (the ``do`` of a scenario step), an acting entity, arguments.
-    Treated as immutable, like :class:`Event` (and not frozen for the same reason).
+    Treated as immutable, like :class:`Event` (and not frozen for the same reason); like it
+    a native class in the compiled build, built by the ``__init__`` written out here (a
+    simulated zones fight makes about 110, and the tactics read their fields at every
+    check). Every way in from outside (``from_json``) checks the types first.
 
     >>> Command.from_json({"do": "attack", "actor": "nia", "target": "bandit"})
     Command(name='attack', actor='nia', args={'target': 'bandit'})
@@ -131,6 +134,16 @@ class Command:
     by name: ``command.a.target``), set by ``Ruleset.bound`` before a handler, a check or
     the odds read them; ``None`` until then. ``args`` stays what was sent (the log keeps
     it)."""
+
+    def __init__(self, name: str, actor: str | None = None, args: dict[str, Any] | None = None,
+                 a: Any = None) -> None:  # performance.md, 34
+        self.name = name
+        self.actor = actor
+        self.args = {} if args is None else args
+        self.a = a
+
+    def __reduce__(self) -> tuple[Any, ...]:  # copy and pickle every field (reduce_fields)
+        return reduce_fields(self)
 
     @classmethod
     def from_json(cls, payload: Mapping[str, Any]) -> Command:
