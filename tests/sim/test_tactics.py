@@ -191,17 +191,3 @@ def test_damage_taken_is_the_health_lost(ruleset: str) -> None:
             assert before is not None and after is not None
             lost = before - after
             assert tally.taken[who] == lost, who
-
-
-def test_a_tactic_command_is_made_once_for_what_it_says_and_the_memo_is_bounded(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    from arbiter.sim.tactics import common
-    monkeypatch.setattr(common, "_MADE", {})
-    monkeypatch.setattr(common, "MADE_LIMIT", 3)
-    shot = common.made("attack", "a", {"target": "b", "weapon": "rifle"})
-    assert shot is common.made("attack", "a", {"target": "b", "weapon": "rifle"})
-    assert shot == Command("attack", "a", {"target": "b", "weapon": "rifle"})
-    assert shot is not common.made("attack", "a", {"target": "c", "weapon": "rifle"})
-    assert shot is not common.made("attack", "b", {"target": "b", "weapon": "rifle"})
-    common.made("melee", "a", {"target": "b"})
-    assert len(common._MADE) <= 3

@@ -11,29 +11,7 @@ know what is legal.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import Command, EncounterState, RulesError, Ruleset
-
-_MADE: dict[tuple[Any, ...], Command] = {}
-"""The commands the tactics made, by their name, actor and arguments (at most
-:data:`MADE_LIMIT`): one object for each, bound once."""
-MADE_LIMIT = 4096
-
-
-def made(name: str, actor: str, args: dict[str, str]) -> Command:
-    """The command ``name`` of ``actor`` with ``args`` (text values), the same object each
-    time it is asked for: a command is never changed once made, and ``Ruleset.bound`` keeps
-    its typed arguments on it, so a tactic's command is bound once, not at every check and
-    every turn (a zones attack's arguments are converted by msgspec each time: 9% of a
-    compiled zones run)."""
-    key = (name, actor, *args.items())
-    found = _MADE.get(key)
-    if found is None:
-        if len(_MADE) >= MADE_LIMIT:
-            _MADE.clear()
-        found = _MADE[key] = Command(name, actor, args)
-    return found
 
 
 def accepted(ruleset: Ruleset, state: EncounterState, command: Command) -> bool:

@@ -30,7 +30,7 @@ from ...rulesets.polemos.attacks import attack_choice_accepted, attack_choices
 from ...rulesets.polemos.base import PolemosBase
 from ...rulesets.polemos.model import Creature, area_facts
 from ..policy import register_policy
-from .common import accepted, made, sign
+from .common import accepted, sign
 
 CRITICALS = (("daze", 2), ("fatigue-wounds", 1))
 """Critical damage point effects the policy buys, best first, with their cost."""
@@ -131,7 +131,7 @@ class Aim:
             spend: Command | None = None
             for effect, cost in CRITICALS:  # the best the points buy
                 if me.critical_points >= cost:
-                    spend = made("critical", me.id, {"effect": effect})
+                    spend = Command("critical", me.id, {"effect": effect})
                     break
             if spend is None or not accepted(ruleset, state, spend):
                 return

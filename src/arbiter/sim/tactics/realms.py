@@ -33,7 +33,7 @@ from ...rulesets.realms.model import RealmsCreature, ap_costs, out_of_fight, spa
 from ...rulesets.realms.movement import distance
 from ..hooks import DamageRecord, register_outcomes
 from ..policy import register_policy
-from .common import accepted, made, sign
+from .common import accepted, sign
 
 HURT = frozenset({"damaged", "dying_damage"})
 
@@ -157,7 +157,7 @@ class Skirmish:
         if "medicine" in me.skills and _ap(state, me) >= costs["stabilize"]:
             ally = _dying_ally(state, me)
             if ally is not None:
-                yield made("stabilize", me.id, {"target": ally.id})
+                yield Command("stabilize", me.id, {"target": ally.id})
         moved = False
         for _ in range(8):
             me = cast(RealmsCreature, state.entities[actor.id])
@@ -182,4 +182,4 @@ class Skirmish:
                 target = _target_in_reach(state, ruleset, me)
                 if target is None:
                     return
-            yield made("attack", me.id, {"target": target.id})
+            yield Command("attack", me.id, {"target": target.id})

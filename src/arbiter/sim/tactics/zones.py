@@ -32,7 +32,7 @@ from ...core.copying import clone
 from ...rulesets.zones.model import Creature
 from ..hooks import DamageRecord, generic_damage, register_outcomes
 from ..policy import register_policy
-from .common import accepted, made
+from .common import accepted
 
 COVER = "moderate"
 """The cover environment (``cover.toml``) a shooter is assumed to find where it stands."""
@@ -140,7 +140,7 @@ class TakeCoverAndShoot:
         shots, melee = _arms(me)
         if shots:
             if not close and not me.has("cover"):
-                cover = made("cover", me.id, {"environment": COVER})
+                cover = Command("cover", me.id, {"environment": COVER})
                 if accepted(ruleset, state, cover):
                     yield cover
             ammo = me.ammo
@@ -151,7 +151,7 @@ class TakeCoverAndShoot:
                     # asked (a sixth of the checks, each planning a whole shot; callgrind
                     # on zones-4v4: 46.3M instructions per encounter asking, 45.5M not)
                     continue
-                shot = made("attack", me.id, {"target": target.id, "weapon": name})
+                shot = Command("attack", me.id, {"target": target.id, "weapon": name})
                 if accepted(ruleset, state, shot):
                     yield shot
                     return
@@ -160,7 +160,7 @@ class TakeCoverAndShoot:
         if close:
             victim = _most_wounded(close)
             assert victim is not None
-            hit = made("melee", me.id, {"target": victim.id, "weapon": melee})
+            hit = Command("melee", me.id, {"target": victim.id, "weapon": melee})
             if accepted(ruleset, state, hit):
                 yield hit
             return
@@ -171,6 +171,6 @@ class TakeCoverAndShoot:
         yield move
         me = cast(Creature, state.entities[me.id])
         target = cast(Creature, state.entities[target.id])
-        hit = made("melee", me.id, {"target": target.id, "weapon": melee})
+        hit = Command("melee", me.id, {"target": target.id, "weapon": melee})
         if accepted(ruleset, state, hit):
             yield hit
