@@ -486,45 +486,40 @@ class Ruleset:
         makes before it rolls); an error after one (a ruleset's ``turn_start_events`` that
         raises) leaves ``state`` part-way. A ruleset with its own ``lookahead`` is decided
         whole, as ``decide`` does, and so is its own ``do_next``."""
-        handler = self._handler(state, command)
         if type(state.entities) is not dict:  # a lookahead's scratch: its entities shared
             events = self.decide(state, command, dice)
             apply_to_scratch(self.evolve, state, events)
             return events
+        handler = self._handler(state, command)
         looking = self._looking
         if looking is None:
             looking = self._looking = self._looking_past()
-        if command.name not in looking:  # decided whole, then applied
-            try:
-                events = handler(state, command, dice)
-            except DiceError as err:
-                raise InvalidCommand(str(err)) from None
-            return self._applied(state, events, 0)
-        owned = Owned(state)
-        if command.name == "next":  # the kernel's (``_looking_past``): given what it owns
-            try:
-                events = self._next(state, command, dice, owned)
-            except DiceError as err:
-                raise InvalidCommand(str(err)) from None
-            finally:
-                owned.untrack()
-            # its result begins with what it applied, as ``_next`` builds it; its hooks
-            # (``turn_end_events``...) look past with lookaheads: no state is registered
-            return self._applied(state, events, len(owned.applied))
-        table, key = self._owned, id(state)
-        outer = table.get(key) if table else None
-        table[key] = owned
+        owned = Owned(state) if command.name in looking else None
+        # ``next`` (the kernel's: ``_looking_past``) is given what it owns and builds its
+        # result on what it applied; its hooks look past with lookaheads. Any other handler
+        # that looks past finds its state registered, by ``id``, while it runs.
+        kernel_next = owned is not None and command.name == "next"
+        registered = owned is not None and not kernel_next
+        table, key = self._owned, id(state) if registered else 0
+        outer = table.get(key) if registered and table else None
+        if registered and owned is not None:
+            table[key] = owned
         try:
-            events = handler(state, command, dice)
+            events = self._next(state, command, dice, owned) if kernel_next \
+                else handler(state, command, dice)
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
         finally:
+            if owned is not None:
+                owned.untrack()
             if outer is not None:
                 table[key] = outer
-            else:
+            elif registered:
                 del table[key]
+        if owned is None:  # decided whole, then applied
+            return self._applied(state, events, 0)
         applied = owned.applied
-        if applied and not _begins(events, applied):
+        if registered and applied and not _begins(events, applied):
             raise RuntimeError(f"{command.name}: its events do not begin with those it looked "
                                f"past in place (Ruleset.past): the state is part-way")
         return self._applied(state, events, len(applied))
