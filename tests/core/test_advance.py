@@ -5,6 +5,7 @@ decides them; the events and the state are those of the two steps."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -150,6 +151,8 @@ def test_the_commands_that_look_past_in_place_are_those_declared_so() -> None:
     assert all("next" in found for found in looking.values())
     if "realms" in looking:
         assert looking["realms"] == {"next", "attack"}
+    if "polemos" in looking:  # their consequences' tails (``_consequences``)
+        assert looking["polemos"] == {"next", "attack", "critical"}
 
 
 class Reordered(Nested):
@@ -202,3 +205,56 @@ def test_next_notes_what_it_touches_for_a_ruleset_that_reads_it(
         assert state == stepped
         by_decide, by_advance = seen[-2:]
         assert isinstance(by_advance, set) and by_advance == by_decide
+
+
+def test_polemos_tails_look_past_in_place_at_what_the_events_touched(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Polemos' ``attack`` and ``critical`` end with their consequences (``_consequences``),
+    which under ``advance`` look past the handler's events in place: each command of a
+    logged run gives the table's events and state, and the consequences look at the
+    creatures the events touched (a set, not every creature: ``copying.touched``), at least
+    those the lookahead of ``decide`` names."""
+    from pathlib import Path
+
+    from arbiter.core.copying import touched
+    from arbiter.rulesets.polemos.base import PolemosBase
+    from arbiter.sim import Simulator, load_encounter, prepare
+    from arbiter.sim.engine import run_seed
+    root = Path(__file__).resolve().parents[2]
+    sim = Simulator(prepare(load_encounter(root / "scenarios/encounters/polemos-4v4.yaml")))
+    rules = sim.ruleset
+    assert isinstance(rules, PolemosBase)
+    seen: list[tuple[set[str] | frozenset[str] | None, bool]] = []
+    looking = rules._consequences_in
+
+    def noting(state: EncounterState, after: EncounterState,
+               hit: dict[str, Any] | None = None, *, settled: bool = False) -> list[Event]:
+        seen.append((touched(after), after is state))
+        return looking(state, after, hit, settled=settled)
+
+    monkeypatch.setattr(rules, "_consequences_in", noting)
+    tails = 0
+    for index in range(3):
+        table = sim.logged(index)
+        state = run_copy(sim.base)
+        dice = SeededDice(run_seed(sim.job.seed, index))
+        for entry in table.log:
+            before = state.copy()
+            del seen[:]
+            events = rules.advance(state, entry.command, dice)
+            assert events == entry.events and type(state.entities) is dict
+            if entry.command.name not in ("attack", "critical") or not seen:
+                continue
+            by_advance = seen[:]
+            del seen[:]
+            # the same command decided on a copy, with the dice the table rolled for it
+            assert rules.decide(before, entry.command,
+                                ForcedDice(value for _, value in entry.dice)) == events
+            assert len(seen) == len(by_advance)
+            for (ahead, in_place), (behind, _) in zip(by_advance, seen, strict=True):
+                if behind is not None:  # a lookahead's (None: the state found, settled)
+                    assert isinstance(ahead, set) and ahead >= behind, entry.command
+                    assert in_place
+                    tails += 1
+        assert state == table.state
+    assert tails  # some consequences were looked at in place

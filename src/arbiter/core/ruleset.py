@@ -558,7 +558,18 @@ class Ruleset:
         owned = table.get(id(state)) if table else None
         if owned is None:
             return self.lookahead(state, events)
+        if self.reads_touched:  # as ``next`` does: ``copying.touched`` names what they touch
+            owned.track()
         return owned.onward(self, events)
+
+    def owns(self, state: EncounterState) -> bool:
+        """Whether :meth:`advance` owns ``state`` while a handler declared ``looks_past``
+        runs: :meth:`past` applies to it in place, where otherwise it looks ahead on a copy.
+        (A handler that would look ahead past fewer events than its result begins with,
+        those its rule reads, looks past all of them when it does: they are applied
+        anyway.)"""
+        table = self._owned
+        return bool(table) and id(state) in table
 
     def evolve(self, state: EncounterState, event: Event) -> EncounterState:
         """Apply one event. The only way state changes; replay gives the same state."""

@@ -258,7 +258,7 @@ class AttackRules(MovementRules):
     @also(**DICE_ARGS, **reach_args())
     @command("Attack with a weapon: 2D6 + skill against the target's defense roll; weapon "
              "damage 1D6 + modifier on a hit.", who="player", actor="required",
-             cost="primary",
+             cost="primary", looks_past=True,
              rules=("P-ATK-1", "P-ATK-2", "P-ATK-5", "P-ACT-1", "P-DTY-2", "P-DMG-2",
                     "P-DMG-4", "P-RNG-1", "P-REQ-1", "P-REQ-5", "P-STL-1", "P-TGT-4",
                     "P-COV-2", "P-COV-4", "P-CDP-1", "P-CDP-2", "P-SKL-2", "AP-1", "AP-2",
@@ -342,7 +342,7 @@ class AttackRules(MovementRules):
             self.creature(state, data["target"]).attacks_received += 1
 
     @command("Spend critical damage points: an unknown wound (1), two fatigue wounds (1) or "
-             "daze (2).", who="player", when="any", actor="optional",
+             "daze (2).", who="player", when="any", actor="optional", looks_past=True,
              rules=("P-CDP-3", "P-CDP-4", "P-CDP-5", "P-CDP-7", "P-CDP-8", "P-WND-7",
                     "AP-14"),
              effect=args.choice("what the points buy", *CRITICAL_EFFECTS, required=True),

@@ -300,6 +300,9 @@ class ConditionRules(SphereRules):
         seen = [event for event in events if event.type not in UNSEEN_BY_CONSEQUENCES]
         if not seen:  # the state as the command found it: settled (a miss, a daze)
             return self._consequences_in(state, state, settled=True)
+        if self.owns(state):  # under ``advance`` (a handler declared ``looks_past``): all of
+            # them applied in place, once, and what they touched noted (``reads_touched``)
+            return self._consequences_in(state, self.past(state, events))
         return self._consequences_in(state, self.lookahead(state, seen))
 
     def _consequences_of_damage(self, state: EncounterState, damaged: Event) -> list[Event]:
