@@ -683,8 +683,11 @@ class Ruleset:
         if state.in_combat and kind != "free" and state.current != who:
             raise IllegalCommand(f"it is {state.current}'s turn, not {who}'s",
                                  remedy=(None, "wait for its turn"))
-        economy = state.economy.get(who, self.economy.fresh(state, who))
-        return self.economy.spend(state, who, kind, economy)
+        rules = self.economy
+        economy = state.economy.get(who)
+        if economy is None:  # a fresh one made only when none is kept (not as a default)
+            economy = rules.fresh(state, who)
+        return rules.spend(state, who, kind, economy)
 
     # -- hooks a ruleset overrides ------------------------------------------------------
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:

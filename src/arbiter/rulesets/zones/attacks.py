@@ -318,7 +318,7 @@ class Attacks(Aoe):
         needed) interferes with the target's ranged attacks (Z-MI-1)."""
         checked = self._checked_plan(state, command)
         actor, target, weapon, data, hindrance, no_roll = checked if isinstance(
-            checked, MeleePlan) else self._plan_melee(state, command)
+            checked, tuple) else self._plan_melee(state, command)  # a MeleePlan (a Shot: not)
         if no_roll:
             data["offense"] = None
             success = True
@@ -375,7 +375,7 @@ class Attacks(Aoe):
         other = a.hindrance  # the GM's
         if other:
             hindrance["other"] = other
-        return MeleePlan(actor, target, weapon, data, hindrance, a.no_offense_roll)
+        return actor, target, weapon, data, hindrance, a.no_offense_roll
 
     @event("{actor} attacks {target} in melee with {weapon}[; offense {offense.text}]"
            "[; defense {defense.text}]; {hit?hit|no hit}[, {taken} damage]"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any
 
 from mypy_extensions import mypyc_attr
 
@@ -432,7 +432,6 @@ share_extra_in_scratch("zones", {"zones", "lights", "winner", "regions"})
 map, ``apply_region_set`` new regions), never changed in place."""
 
 
-@mypyc_attr(native_class=False)
 @dataclass(slots=True)
 class Shot:
     """A ranged attack, planned and checked before any die is rolled
@@ -513,12 +512,8 @@ class Shot:
         self.used = used
 
 
-class MeleePlan(NamedTuple):
-    """A melee attack, checked before any die is rolled (``Attacks._plan_melee``)."""
-
-    actor: Creature
-    target: Creature
-    weapon: Weapon
-    data: dict[str, Any]
-    hindrance: dict[str, int]
-    no_offense_roll: bool
+MeleePlan = tuple[Creature, Creature, Weapon, dict[str, Any], dict[str, int], bool]
+"""A melee attack, checked before any die is rolled (``Attacks._plan_melee``): the actor,
+the target, the weapon, the event's data so far, the offense roll's Hindrance and whether
+it needs no offense roll. A plain tuple: a named one is built by an interpreted function
+(a Python frame for each melee, in the compiled build too)."""

@@ -173,15 +173,16 @@ def roll_check(expr: str, on: str, stat: int, hindrance: Mapping[str, int],
         **out,
     }
     lead = f"{listed} stepped {total_h} for Hindrance: " if "stepped_from" in out else ""
-    return Deferred(partial(_check_text, lead, rolled, f"{h_text} = {total} vs {against}: "
-                                                             f"{verdict}"), known=known)
+    return Deferred(partial(_check_text, lead, rolled, h_text, total, against, verdict),
+                    known=known)
 
 
-def _check_text(lead: str, rolled: RollResult, tail: str) -> dict[str, Any]:
+def _check_text(lead: str, rolled: RollResult, h_text: str, total: int, against: str,
+                verdict: str) -> dict[str, Any]:
     """A check's ``text``: written only when read (the dice breakdown is most of a check's
     cost, and a simulated fight reads none); so is the roll's result tree it shows, which a
-    plain sum makes only when it is read (``RollResult.tree``)."""
-    return {"text": f"{lead}{rolled.tree.render()}{tail}"}
+    plain sum makes only when it is read (``RollResult.tree``), and the sentence after it."""
+    return {"text": f"{lead}{rolled.tree.render()}{h_text} = {total} vs {against}: {verdict}"}
 
 
 def success_odds(expr: str, stat: int, hindrance: int, rulings: dict[str, str]) -> Fraction:

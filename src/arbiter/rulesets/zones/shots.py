@@ -251,7 +251,19 @@ def normal_effect(actor: Creature, weapon: Weapon, thrown: bool, full_auto: bool
             drive += actor.stat("STR")
     if weapon.energy:
         drive = damage
-    return Effect(damage, drive)
+    key = (damage, drive)
+    effect = _EFFECTS.get(key)
+    if effect is None:
+        if len(_EFFECTS) >= 1024:
+            _EFFECTS.clear()
+        effect = _EFFECTS[key] = Effect(damage, drive)
+    return effect
+
+
+_EFFECTS: dict[tuple[int, int], Effect] = {}
+"""Each normal effect made, by its damage and drive (bounded): an ``Effect`` is frozen, so
+one is shared, and its ``dataclasses`` constructor runs interpreted (a Python frame for
+each shot planned, in the compiled build too)."""
 
 
 def aoe_mode(rules: ZonesBase, state: EncounterState, command: Command, actor: Creature,
