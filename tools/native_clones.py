@@ -108,7 +108,11 @@ def source() -> str:
         aliases[module, name] = alias
         imported.setdefault(module, []).append(name if alias == name else f"{name} as {alias}")
     for module in sorted(imported):
-        lines.append(f"from {module} import {', '.join(sorted(imported[module]))}")
+        plain = sorted(n for n in imported[module] if " as " not in n)
+        if plain:
+            lines.append(f"from {module} import {', '.join(plain)}")
+        # one line for each name imported under another (ruff's isort: no combined "as")
+        lines += [f"from {module} import {n}" for n in sorted(imported[module]) if " as " in n]
     body: list[str] = []
     table: list[str] = []
     declared: list[str] = []

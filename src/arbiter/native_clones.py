@@ -11,7 +11,11 @@ from typing import Any
 
 from arbiter.core.copying import clone
 from arbiter.core.model import Condition, EncounterState, Entity
+from arbiter.rulesets.polemos.model import ArmorPiece as polemos_ArmorPiece
+from arbiter.rulesets.polemos.model import BodyArea as polemos_BodyArea
 from arbiter.rulesets.polemos.model import Creature as polemos_Creature
+from arbiter.rulesets.polemos.model import Weapon as polemos_Weapon
+from arbiter.rulesets.polemos.model import Wound as polemos_Wound
 from arbiter.rulesets.realms.model import RealmsCreature as realms_RealmsCreature
 from arbiter.rulesets.zones.model import Creature as zones_Creature
 
@@ -580,6 +584,194 @@ def build_zones_Creature(f: dict[str, Any]) -> zones_Creature:
     return n
 
 
+def full_polemos_BodyArea(v: polemos_BodyArea) -> polemos_BodyArea:
+    n: polemos_BodyArea = polemos_BodyArea.__new__(polemos_BodyArea)
+    n.vitality = v.vitality
+    n.vitality_max = v.vitality_max
+    n.vital = v.vital
+    n.adjacent = v.adjacent.copy()
+    return n
+
+
+def scratch_polemos_BodyArea(v: polemos_BodyArea) -> polemos_BodyArea:
+    n: polemos_BodyArea = polemos_BodyArea.__new__(polemos_BodyArea)
+    n.vitality = v.vitality
+    n.vitality_max = v.vitality_max
+    n.vital = v.vital
+    n.adjacent = v.adjacent.copy()
+    return n
+
+
+def fields_polemos_BodyArea(v: polemos_BodyArea) -> dict[str, Any]:
+    return {
+        "vitality": v.vitality,
+        "vitality_max": v.vitality_max,
+        "vital": v.vital,
+        "adjacent": v.adjacent,
+    }
+
+
+def build_polemos_BodyArea(f: dict[str, Any]) -> polemos_BodyArea:
+    n: polemos_BodyArea = polemos_BodyArea.__new__(polemos_BodyArea)
+    n.vitality = f["vitality"]
+    n.vitality_max = f["vitality_max"]
+    n.vital = f["vital"]
+    n.adjacent = f["adjacent"]
+    return n
+
+
+def full_polemos_Weapon(v: polemos_Weapon) -> polemos_Weapon:
+    n: polemos_Weapon = polemos_Weapon.__new__(polemos_Weapon)
+    n.skill = v.skill
+    n.rating = v.rating
+    n.damage = v.damage.copy()
+    n.range = v.range
+    return n
+
+
+def scratch_polemos_Weapon(v: polemos_Weapon) -> polemos_Weapon:
+    n: polemos_Weapon = polemos_Weapon.__new__(polemos_Weapon)
+    n.skill = v.skill
+    n.rating = v.rating
+    n.damage = v.damage.copy()
+    n.range = v.range
+    return n
+
+
+def fields_polemos_Weapon(v: polemos_Weapon) -> dict[str, Any]:
+    return {
+        "skill": v.skill,
+        "rating": v.rating,
+        "damage": v.damage,
+        "range": v.range,
+    }
+
+
+def build_polemos_Weapon(f: dict[str, Any]) -> polemos_Weapon:
+    n: polemos_Weapon = polemos_Weapon.__new__(polemos_Weapon)
+    n.skill = f["skill"]
+    n.rating = f["rating"]
+    n.damage = f["damage"]
+    n.range = f["range"]
+    return n
+
+
+def full_polemos_ArmorPiece(v: polemos_ArmorPiece) -> polemos_ArmorPiece:
+    n: polemos_ArmorPiece = polemos_ArmorPiece.__new__(polemos_ArmorPiece)
+    n.name = v.name
+    n.areas = v.areas.copy()
+    n.value = v.value
+    n.value_max = v.value_max
+    n.ratings = v.ratings.copy()
+    n.worn = v.worn
+    return n
+
+
+def scratch_polemos_ArmorPiece(v: polemos_ArmorPiece) -> polemos_ArmorPiece:
+    n: polemos_ArmorPiece = polemos_ArmorPiece.__new__(polemos_ArmorPiece)
+    n.name = v.name
+    n.areas = v.areas.copy()
+    n.value = v.value
+    n.value_max = v.value_max
+    n.ratings = v.ratings.copy()
+    n.worn = v.worn
+    return n
+
+
+def fields_polemos_ArmorPiece(v: polemos_ArmorPiece) -> dict[str, Any]:
+    return {
+        "name": v.name,
+        "areas": v.areas,
+        "value": v.value,
+        "value_max": v.value_max,
+        "ratings": v.ratings,
+        "worn": v.worn,
+    }
+
+
+def build_polemos_ArmorPiece(f: dict[str, Any]) -> polemos_ArmorPiece:
+    n: polemos_ArmorPiece = polemos_ArmorPiece.__new__(polemos_ArmorPiece)
+    n.name = f["name"]
+    n.areas = f["areas"]
+    n.value = f["value"]
+    n.value_max = f["value_max"]
+    n.ratings = f["ratings"]
+    n.worn = f["worn"]
+    return n
+
+
+def full_polemos_Wound(v: polemos_Wound) -> polemos_Wound:
+    n: polemos_Wound = polemos_Wound.__new__(polemos_Wound)
+    n.id = v.id
+    n.name = v.name
+    n.area = v.area
+    n.tags = v.tags.copy()
+    n.fatigue = v.fatigue
+    n.level = v.level
+    n.known = v.known
+    n.cause = v.cause
+    n.received = v.received
+    n.max_days = v.max_days
+    n.conditions = v.conditions.copy()
+    n.bleeding = v.bleeding
+    n.source = v.source
+    return n
+
+
+def scratch_polemos_Wound(v: polemos_Wound) -> polemos_Wound:
+    n: polemos_Wound = polemos_Wound.__new__(polemos_Wound)
+    n.id = v.id
+    n.name = v.name
+    n.area = v.area
+    n.tags = v.tags.copy()
+    n.fatigue = v.fatigue
+    n.level = v.level
+    n.known = v.known
+    n.cause = v.cause
+    n.received = v.received
+    n.max_days = v.max_days
+    n.conditions = v.conditions.copy()
+    n.bleeding = v.bleeding
+    n.source = v.source
+    return n
+
+
+def fields_polemos_Wound(v: polemos_Wound) -> dict[str, Any]:
+    return {
+        "id": v.id,
+        "name": v.name,
+        "area": v.area,
+        "tags": v.tags,
+        "fatigue": v.fatigue,
+        "level": v.level,
+        "known": v.known,
+        "cause": v.cause,
+        "received": v.received,
+        "max_days": v.max_days,
+        "conditions": v.conditions,
+        "bleeding": v.bleeding,
+        "source": v.source,
+    }
+
+
+def build_polemos_Wound(f: dict[str, Any]) -> polemos_Wound:
+    n: polemos_Wound = polemos_Wound.__new__(polemos_Wound)
+    n.id = f["id"]
+    n.name = f["name"]
+    n.area = f["area"]
+    n.tags = f["tags"]
+    n.fatigue = f["fatigue"]
+    n.level = f["level"]
+    n.known = f["known"]
+    n.cause = f["cause"]
+    n.received = f["received"]
+    n.max_days = f["max_days"]
+    n.conditions = f["conditions"]
+    n.bleeding = f["bleeding"]
+    n.source = f["source"]
+    return n
+
+
 def full_polemos_Creature(v: polemos_Creature) -> polemos_Creature:
     n: polemos_Creature = polemos_Creature.__new__(polemos_Creature)
     n.id = v.id
@@ -841,6 +1033,30 @@ COPIERS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any],
         fields_zones_Creature,
         build_zones_Creature,
     ),
+    polemos_BodyArea: (
+        full_polemos_BodyArea,
+        scratch_polemos_BodyArea,
+        fields_polemos_BodyArea,
+        build_polemos_BodyArea,
+    ),
+    polemos_Weapon: (
+        full_polemos_Weapon,
+        scratch_polemos_Weapon,
+        fields_polemos_Weapon,
+        build_polemos_Weapon,
+    ),
+    polemos_ArmorPiece: (
+        full_polemos_ArmorPiece,
+        scratch_polemos_ArmorPiece,
+        fields_polemos_ArmorPiece,
+        build_polemos_ArmorPiece,
+    ),
+    polemos_Wound: (
+        full_polemos_Wound,
+        scratch_polemos_Wound,
+        fields_polemos_Wound,
+        build_polemos_Wound,
+    ),
     polemos_Creature: (
         full_polemos_Creature,
         scratch_polemos_Creature,
@@ -964,6 +1180,41 @@ ANNOTATIONS: dict[type, dict[str, str]] = {
         'touching': 'list[str]',
         'flanking': 'dict[str, Any]',
         'interference': 'list[str]',
+    },
+    polemos_BodyArea: {
+        'vitality': 'int',
+        'vitality_max': 'int',
+        'vital': 'bool',
+        'adjacent': 'list[str]',
+    },
+    polemos_Weapon: {
+        'skill': 'str',
+        'rating': 'int',
+        'damage': 'dict[str, int]',
+        'range': 'int',
+    },
+    polemos_ArmorPiece: {
+        'name': 'str',
+        'areas': 'list[str]',
+        'value': 'int',
+        'value_max': 'int',
+        'ratings': 'dict[str, int]',
+        'worn': 'bool',
+    },
+    polemos_Wound: {
+        'id': 'str',
+        'name': 'str',
+        'area': 'str | None',
+        'tags': 'list[str]',
+        'fatigue': 'int',
+        'level': 'int',
+        'known': 'bool',
+        'cause': 'str | None',
+        'received': 'int',
+        'max_days': 'int | None',
+        'conditions': 'list[str]',
+        'bleeding': 'int',
+        'source': 'str | None',
     },
     polemos_Creature: {
         'tags': 'set[str]',

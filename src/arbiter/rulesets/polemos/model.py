@@ -102,7 +102,7 @@ def _parse_damage_type(text: str) -> DamageType:
     return DamageType(text)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class BodyArea:
     """One body area: vitality, its maximum, vital or not, and its adjacent areas."""
@@ -177,7 +177,7 @@ def _area_facts(areas: dict[str, BodyArea]) -> AreaFacts:
     return (zero, 0 if lowest is None else lowest, total)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Weapon:
     skill: str
@@ -190,7 +190,7 @@ class Weapon:
         return list(self.damage)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class ArmorPiece:
     """A piece of high-impact armor: areas covered, armor value, ratings per exact type."""
@@ -217,7 +217,7 @@ class ArmorPiece:
         return ArmorPiece(self.name, self.areas, value, self.value_max, self.ratings, self.worn)
 
 
-@mypyc_attr(native_class=False)
+@mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass(slots=True)
 class Wound:
     id: str
