@@ -360,23 +360,29 @@ class GroupRollPart(Part):
         return [d for m in self.members for d in m.dice()]
 
 
-@mypyc_attr(native_class=False)
 class RollResult:
     """The outcome of rolling an expression.
 
     >>> from arbiter.dice.sources import ForcedDice
     >>> print(roll("4d6kh3", ForcedDice([6, 5, 3, 1])))
     4d6kh3 (6, 5, 3, ~~1~~) = 14
+
+    A native class in the compiled build (every roll makes one, and the rules read its
+    total and values), copied and pickled through :meth:`__reduce__`. A plain sum is
+    rolled without its tree (:func:`_lazy_result`): its ``plan``, the values it rolled
+    (``rolls``) and its ``total`` are given instead.
     """
 
-    __slots__ = ("_plan", "_rolls", "_tree", "expression", "total")
-
-    def __init__(self, expression: Node, tree: Part) -> None:
+    def __init__(self, expression: Node, tree: Part | None, plan: _Plan | None = None,
+                 rolls: list[list[int]] | None = None, total: int | None = None) -> None:
         self.expression = expression
         self._tree: Part | None = tree
-        self._plan: _Plan | None = None
-        self._rolls: list[list[int]] | None = None
-        self.total: int = int(tree.total)
+        self._plan: _Plan | None = plan
+        self._rolls: list[list[int]] | None = rolls
+        if total is None:
+            assert tree is not None, "a result without its tree is given its total"
+            total = int(tree.total)
+        self.total: int = total
 
     @property
     def tree(self) -> Part:
@@ -393,14 +399,9 @@ class RollResult:
             tree = self._tree = _compiled(plan)(replay.roll, replay.roll_many)
         return tree
 
-    def __getstate__(self) -> tuple[Node, int, Part]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # (the tree itself, made if it was not: a plan's steps are closures)
-        return self.expression, self.total, self.tree
-
-    def __setstate__(self, state: tuple[Node, int, Part]) -> None:
-        self.expression, self.total, self._tree = state
-        self._plan = None
-        self._rolls = None
+        return _restored, (self.expression, self.total, self.tree)
 
     def dice(self) -> list[Die]:
         """Every die rolled, left to right, whatever its fate."""
@@ -444,6 +445,11 @@ class RollResult:
         if isinstance(self.tree, CommentPart):
             data["comment"] = self.tree.text
         return data
+
+
+def _restored(expression: Node, total: int, tree: Part) -> RollResult:
+    """A result copied or unpickled (:meth:`RollResult.__reduce__`)."""
+    return RollResult(expression, tree, None, None, total)
 
 
 def _divide(a: Value, b: Value, up: bool) -> int:
@@ -537,12 +543,10 @@ _Flat = list[SimpleTerm]
 """A plain sum's dice terms: (subtracted?, dice, faces, dice kept, keeping the highest?)."""
 
 
-@mypyc_attr(native_class=False)
 class _Plan:
     """How to roll one parsed tree: its compiled step (made on the second roll, see
-    :func:`_new_plan`), or its plain sum's terms."""
-
-    __slots__ = ("batches", "constant", "flat", "node", "step", "walks")
+    :func:`_new_plan`), or its plain sum's terms. (Native in the compiled build: read at
+    every roll.)"""
 
     def __init__(self, node: Node, step: _Step | None, batches: bool) -> None:
         self.node = node
@@ -650,13 +654,7 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
 
 def _lazy_result(plan: _Plan, rolls: list[list[int]], total: int) -> RollResult:
     """A result whose tree is made when it is read, from the values rolled (in order)."""
-    result: RollResult = _new(RollResult)
-    result.expression = plan.node
-    result._tree = None
-    result._plan = plan
-    result._rolls = rolls
-    result.total = total
-    return result
+    return RollResult(plan.node, None, plan, rolls, total)
 
 
 # -- the first roll of a new tree: a walk over it ------------------------------------------
@@ -1691,9 +1689,5 @@ def _roll_plan(plan: _Plan, source: DiceSource) -> RollResult:
             return _roll_walk(plan, source)
         step = _compiled(plan)
     tree = step(source.roll, getattr(source, "roll_many", None) if plan.batches else None)
-    result = _new(RollResult)
-    result.expression = plan.node
-    result._tree = tree
     # a whole number: fractions arise only inside rounding functions, which round them
-    result.total = tree.total  # type: ignore[assignment]
-    return result
+    return RollResult(plan.node, tree, None, None, tree.total)  # type: ignore[arg-type]

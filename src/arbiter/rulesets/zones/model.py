@@ -54,7 +54,6 @@ def band_distance(band: str) -> int:
     return RANGE_BANDS.index(band) + 1
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Effect:
     """Damage and drive of one effect (impact, area, high or low)."""
@@ -76,7 +75,6 @@ def effect_of(spec: Mapping[str, Any], energy: bool, key: str) -> Effect | None:
     return Effect(damage, damage if energy else int(raw.get("drive", 0)))
 
 
-@mypyc_attr(native_class=False)
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """A weapon (or weapon-equivalent Ability), from ``weapons.toml`` or a stat block."""
