@@ -309,3 +309,21 @@ def test_a_batch_is_one_entry_and_refused_whole() -> None:
     with pytest.raises(InvalidCommand, match="cannot be a 'batch'"):
         enc.execute({"do": "batch", "commands": [{"do": "batch", "commands": []}]},
                     ForcedDice([]))
+
+
+def test_a_condition_read_back_shares_one_duration_for_each_value() -> None:
+    """``Condition.from_json`` reads its duration through ``duration_of``: one object for
+    each value (a Duration never changes), equal to ``Duration(**data)``; ``1`` and
+    ``True`` are kept apart, and a key no field has is refused as the call refuses it."""
+    from arbiter.core.model import Condition, Duration, duration_of
+    data = {"kind": "timed", "round": 3, "turn_of": "nia", "at": "start"}
+    first = Condition.from_json({"name": "dazed", "duration": dict(data)}).duration
+    second = Condition.from_json({"name": "blessed", "duration": dict(data)}).duration
+    assert first is second and first == Duration(**data)  # type: ignore[arg-type]
+    assert duration_of({"kind": "timed", "round": True}).round is True
+    assert duration_of({"kind": "timed", "round": 1}).round == 1
+    assert type(duration_of({"kind": "timed", "round": 1}).round) is int
+    with pytest.raises(TypeError, match="unexpected keyword argument 'lasts'"):
+        duration_of({"kind": "timed", "lasts": 2})
+    unhashable = duration_of({"kind": "caused", "cause": ["a list"]})  # made, not kept
+    assert unhashable.cause == ["a list"]

@@ -98,6 +98,25 @@ class Duration:
 UNTIL_REMOVED = Duration()
 """The default duration, shared: a Duration never changes."""
 
+_DURATIONS: dict[tuple[Any, ...], Duration] = {}
+
+
+def duration_of(data: Mapping[str, Any]) -> Duration:
+    """``Duration(**data)``, one shared object for each value seen (a Duration never
+    changes; bounded): its ``dataclasses`` constructor is interpreted code, in the compiled
+    build too, and every condition an event adds is read back from its JSON."""
+    key = tuple((name, type(value), value) for name, value in data.items())  # 1 is not True
+    try:
+        found = _DURATIONS.get(key)
+    except TypeError:  # a value that cannot be a key: made, not kept
+        return Duration(**data)
+    if found is None:
+        found = Duration(**data)  # TypeError: a key no field has, as the call refuses it
+        if len(_DURATIONS) >= 1024:
+            _DURATIONS.clear()
+        _DURATIONS[key] = found
+    return found
+
 
 def _fields(obj: Any) -> dict[str, Any]:
     return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
@@ -145,7 +164,7 @@ class Condition:
         duration = data.get("duration")
         extra = data.get("data")
         return cls(data["name"], int(data.get("level", 1)), tuple(data.get("tags", ())),
-                   data.get("source"), Duration(**duration) if duration else UNTIL_REMOVED,
+                   data.get("source"), duration_of(duration) if duration else UNTIL_REMOVED,
                    dict(extra) if extra else {})
 
 

@@ -150,11 +150,14 @@ class Simulator:
         tally.turns += turns
         tally.outcomes[outcome] += 1
         tally.rounds[min(state.round, job.max_rounds)] += 1
-        status_of = self.outcomes.status
+        status_of, statuses = self.outcomes.status, tally.status
         for who in side_of:
             entity = state.entities.get(who)
             status = status_of(state, entity) if entity is not None else "down"
-            tally.status.setdefault(who, Counter())[status] += 1
+            counts = statuses.get(who)
+            if counts is None:  # made once a creature (a default argument: every run, each)
+                counts = statuses[who] = Counter()
+            counts[status] += 1
         return state
 
     def logged(self, index: int) -> Encounter:

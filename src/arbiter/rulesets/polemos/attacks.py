@@ -106,21 +106,29 @@ def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) ->
             "concealment": level, "covered": covered}
 
 
+Expected = tuple[float, Fraction]
+"""An attack's expected damage (:func:`expected_damage`) as a key that orders as the
+fraction: the float first, which orders as the fraction wherever the floats differ
+(rounding is monotonic), the fraction where they are equal. A fraction's own comparison and
+its ``float()`` are interpreted code: a tactic's sort ran them about 60 times a fight."""
+
+
 @lru_cache(maxsize=4096)
 def expected_damage(attack_value: int, defense_value: int, defense_dice: int, rule2: str,
-                    ties: str, modifier: int, threshold: int) -> Fraction:
+                    ties: str, modifier: int, threshold: int) -> Expected:
     """The chance to hit × the mean damage roll of an attack with no bonus or penalty dice
-    (``attack_odds``; pure, so cached)."""
+    (``attack_odds``; pure, so cached), as :data:`Expected`."""
     hit, _, _, mean = attack_odds(attack_value, 0, 0, defense_value, defense_dice, 0, rule2,
                                   ties, modifier, threshold)
-    return hit * mean
+    expected = hit * mean
+    return float(expected), expected
 
 
 def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
-                   target_id: str) -> list[tuple[Fraction, Command]]:
+                   target_id: str) -> list[tuple[Expected, Command]]:
     """Every attack of ``actor_id`` on ``target_id`` with one of its weapons and damage types
     (the command names only target, weapon and type), with its expected damage (``odds``:
-    hit × damage_mean), in the order of the weapons and their types; those ``odds`` refuses
+    hit × damage_mean, as :data:`Expected`), in the order of the weapons and their types; those ``odds`` refuses
     (out of range, say) left out. The same answers as asking ``odds`` for each command, but
     what does not depend on the weapon (the actor, the target, the range, reach and the
     path; with no angle, concealment refuses nothing) is checked and read once for all: a
@@ -143,7 +151,7 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
             return []
     except RulesError:
         return []
-    out: list[tuple[Fraction, Command]] = []
+    out: list[tuple[Expected, Command]] = []
     defenses: dict[str, tuple[int, int]] = {}  # concealment's bonus and dice, by skill
     for name, weapon in actor.weapons.items():
         if gap is not None and gap > weapon.range:  # P-RNG-1, P-REQ-5

@@ -66,11 +66,9 @@ def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
     scored = attack_choices(cast(PolemosBase, ruleset), state, me.id, target.id)
     if len(scored) < 2:
         return [command for _, command in scored]
-    # highest first, ties in the order given (a reverse sort is stable too); by the float
-    # first, which orders as the fraction wherever the floats differ (rounding is
-    # monotonic), and by the fraction where they are equal: the fraction's own comparison
-    # is interpreted code, and this sort ran it 80 times a fight
-    keys = [(float(expected), expected) for expected, _ in scored]
+    # highest first, ties in the order given (a reverse sort is stable too), by the keys
+    # ``attack_choices`` gives (``Expected``: the float, then the fraction where equal)
+    keys = [expected for expected, _ in scored]
     order = sorted(range(len(scored)), key=keys.__getitem__, reverse=True)
     return [scored[i][1] for i in order]
 
