@@ -128,12 +128,13 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
                    target_id: str) -> list[tuple[Expected, Command]]:
     """Every attack of ``actor_id`` on ``target_id`` with one of its weapons and damage types
     (the command names only target, weapon and type), with its expected damage (``odds``:
-    hit × damage_mean, as :data:`Expected`), in the order of the weapons and their types; those ``odds`` refuses
-    (out of range, say) left out. The same answers as asking ``odds`` for each command, but
-    what does not depend on the weapon (the actor, the target, the range, reach and the
-    path; with no angle, concealment refuses nothing) is checked and read once for all: a
-    tactic asks this for every target it considers (measured on polemos-4v4: 224 attack
-    set-ups a fight before, 41 after, with ``attack_choice_accepted``)."""
+    hit × damage_mean, as :data:`Expected`), in the order of the weapons and their types;
+    those ``odds`` refuses (out of range, say) left out. The same answers as asking
+    ``odds`` for each command, but what does not depend on the weapon (the actor, the
+    target, the range, reach and the path; with no angle, concealment refuses nothing) is
+    checked and read once for all: a tactic asks this for every target it considers
+    (measured on polemos-4v4: 224 attack set-ups a fight before, 41 after, with
+    ``attack_choice_accepted``)."""
     probe = rules.bound(Command("attack", actor_id, {"target": target_id}))
     rule2, ties = rules.ruling(state, "AP-2"), rules.ruling(state, "AP-1")
     try:  # attack_setup's checks that do not depend on the weapon
