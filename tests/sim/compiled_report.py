@@ -20,7 +20,7 @@ import arbiter.build
 import arbiter.sim.engine
 from arbiter.core import Encounter, RulesError, load_ruleset
 from arbiter.core.copying import clone, native, type_hints
-from arbiter.dice import ForcedDice
+from arbiter.dice import ForcedDice, RollResult, SeededDice, roll
 from arbiter.native_clones import COPIERS
 from arbiter.sim import Simulator, load_encounter, prepare
 from arbiter.sim.stats import Tally
@@ -50,8 +50,9 @@ def report_of(path: Path) -> dict[str, Any]:
 
 
 def copies() -> dict[str, bool]:
-    """Whether a played end state of each shipped encounter, and a demo creature (a class
-    written in Python on a native base, in the compiled build), copy and pickle whole."""
+    """Whether a played end state of each shipped encounter, a demo creature (a class
+    written in Python on a native base, in the compiled build) and rolls' results (native
+    there too) copy and pickle whole."""
     out = {}
     for path in ENCOUNTERS:
         state = Simulator(prepare(load_encounter(path), seed=SEED)).play(0, Tally())
@@ -62,6 +63,12 @@ def copies() -> dict[str, bool]:
     orc = demo.state.entity("orc")
     out["demo creature"] = (clone(orc) == orc == copy.deepcopy(orc)
                             == pickle.loads(pickle.dumps(orc)))
+    for text in ("2d6+3", "4d6kh3", "1d20!+2", "floor(3d6/2)"):  # a flat sum, a tree
+        rolled = roll(text, SeededDice(7))
+        out[f"roll {text}"] = all(
+            (str(again), again.total, again.values()) == (str(rolled), rolled.total,
+                                                          rolled.values())
+            for again in (copy.deepcopy(rolled), pickle.loads(pickle.dumps(rolled))))
     return out
 
 
@@ -88,7 +95,8 @@ def overrides() -> dict[str, str]:
 def report() -> dict[str, Any]:
     return {"engine": arbiter.sim.engine.__file__, "build": arbiter.build.build(),
             "encounters": {path.name: report_of(path) for path in ENCOUNTERS},
-            "native": sorted(kind.__qualname__ for kind in COPIERS if native(kind)),
+            "native": sorted(kind.__qualname__ for kind in (*COPIERS, RollResult)
+                             if native(kind)),
             "hints": {f"{kind.__module__}.{kind.__qualname__}":
                       {name: repr(hint) for name, hint in type_hints(kind).items()}
                       for kind in COPIERS},

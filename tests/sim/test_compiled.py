@@ -99,7 +99,8 @@ def test_compiled_tallies_are_the_pure_tallies(compiled: dict[str, Any], pure: d
 
 def test_the_hot_state_is_native_in_the_compiled_build_only(compiled: dict[str, Any],
                                                              pure: dict[str, Any]) -> None:
-    assert {"Condition", "EncounterState", "Entity", "RealmsCreature", "Creature"} \
+    assert {"Condition", "EncounterState", "Entity", "RealmsCreature", "Creature",
+            "BodyArea", "Wound", "ArmorPiece", "Weapon", "RollResult"} \
         <= set(compiled["native"])
     assert pure["native"] == []
 
