@@ -258,3 +258,60 @@ def test_polemos_tails_look_past_in_place_at_what_the_events_touched(
                     tails += 1
         assert state == table.state
     assert tails  # some consequences were looked at in place
+
+
+class Blessing(DemoRuleset):
+    """At each turn start, the creature whose turn it is is blessed (levels add up) and a
+    note says what it holds then, looked past in place under ``advance`` (``Ahead`` made
+    ``in_place``); ``backwards`` puts the note first: refused loudly."""
+
+    backwards = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings, self.package_dir = DEMO.rulings, DEMO.package_dir
+
+    def stack_condition(self, existing: Condition | None, new: Condition) -> Condition:
+        return new if existing is None else dataclasses.replace(
+            new, level=existing.level + new.level)
+
+    def turn_start_events(self, state: EncounterState, who: str,
+                          dice: DiceSource) -> list[Event]:
+        from arbiter.core.ahead import Ahead
+        bless = Condition("blessed", 1)
+        events = [Event("condition_added", {"target": who, "condition": bless.to_json()})]
+        after = Ahead(self, state, in_place=True).of(events)
+        held = after.entity(who).conditions
+        note = Event("noted", {"text": f"{who}: {[(c.name, c.level) for c in held]}"})
+        return [note, *events] if self.backwards else [*events, note]
+
+
+def test_a_turn_start_looks_past_its_own_events_in_place_under_advance() -> None:
+    """``Ahead(in_place=True)`` in ``turn_start_events`` applies its events to the state
+    ``advance`` owns (``Ruleset.started_past``), once: the events and the state are those
+    of ``decide`` then ``evolve``, which looks ahead on a copy instead."""
+    rules = Blessing()
+    enc = Encounter.create(rules)
+    for spec in ({"id": "nia", "health": 10}, {"id": "orc", "health": 5}):
+        enc.execute(Command("add", args=spec), ForcedDice([]))
+    enc.execute(Command("start", args={"initiative": {"nia": 12, "orc": 4}}), ForcedDice([]))
+    applied: list[int] = []
+    started = rules.started_past
+
+    def counting(state: EncounterState, events: list[Event]) -> EncounterState | None:
+        found = started(state, events)
+        applied.append(0 if found is None else len(events))
+        return found
+
+    rules.started_past = counting  # type: ignore[method-assign]
+    for turn in range(4):
+        advanced, owned, decided, stepped = both_ways(rules, enc.state, Command("next"), turn)
+        assert advanced == decided and owned == stepped and type(owned.entities) is dict
+        enc.execute(Command("next"), SeededDice(turn))
+    assert applied == [1, 0, 0] * 4  # advance in place; decide (twice) looked ahead
+    levels = [e.data["text"] for e in enc.log[-1].events if e.type == "noted"]
+    assert levels == ["nia: [('blessed', 3)]"]  # nia's third turn start (with start's): once each
+
+    rules.backwards = True
+    with pytest.raises(RuntimeError, match="turn_start_events: its events do not begin"):
+        rules.advance(run_copy(enc.state), Command("next"), SeededDice(9))

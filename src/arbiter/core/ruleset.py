@@ -292,6 +292,10 @@ class Ruleset:
         """The states :meth:`advance` owns while a command's handler runs, by their ``id``
         (a state is one run's or one caller's: a thread has its own; None inside a
         ``decide`` of it, which is pure)."""
+        self._starting: dict[int, Owned] = {}
+        """The states :meth:`advance` owns while ``next`` asks ``turn_start_events`` of them,
+        by their ``id``: what :meth:`started_past` applies in place (``Ahead(in_place=True)``
+        in a ruleset's turn start)."""
         self._looking: frozenset[str] | None = None
         """The commands whose handlers :meth:`advance` lets :meth:`past` apply events in place
         (:meth:`_looking_past`), found on first use."""
@@ -450,15 +454,18 @@ class Ruleset:
         """The events a command causes, or a RulesError saying why it cannot happen. The
         command is first checked against its declaration (:meth:`bound`)."""
         handler = self._handler(state, command)
-        table = self._owned
+        table, starting = self._owned, self._starting
         held = table.pop(id(state), None) if table else None
-        try:  # decided inside an advanced command (``held``): its lookaheads copy all the same
-            return handler(state, command, dice)
+        begun = starting.pop(id(state), None) if starting else None
+        try:  # decided inside an advanced command (``held``, ``begun``): its lookaheads copy
+            return handler(state, command, dice)  # all the same
         except DiceError as err:
             raise InvalidCommand(str(err)) from None
         finally:
             if held is not None:
                 table[id(state)] = held
+            if begun is not None:
+                starting[id(state)] = begun
 
     def _handler(self, state: EncounterState, command: Command) -> Handler:
         """What ``decide`` asks before the command's handler: ``command`` bound to its
@@ -560,6 +567,20 @@ class Ruleset:
             return self.lookahead(state, events)
         if self.reads_touched:  # as ``next`` does: ``copying.touched`` names what they touch
             owned.track()
+        return owned.onward(self, events)
+
+    def started_past(self, state: EncounterState,
+                     events: list[Event]) -> EncounterState | None:
+        """While :meth:`advance` runs ``next`` and asks ``turn_start_events`` of ``state``:
+        ``state`` itself with ``events`` applied in place, for a turn start whose result
+        begins with them (those a call before applied once: a later call's ``events``
+        begin with an earlier one's), and which reads ``state`` after this only as the
+        state they lead to; else None (look ahead). :class:`~arbiter.core.ahead.Ahead`
+        asks it when made ``in_place`` (Polemos' turn start)."""
+        table = self._starting
+        owned = table.get(id(state)) if table else None
+        if owned is None or owned.state is not state:
+            return None
         return owned.onward(self, events)
 
     def owns(self, state: EncounterState) -> bool:
@@ -1443,7 +1464,28 @@ class Ruleset:
         if following is None:
             return events
         opening, after = self._opening(after, following[0], following[1], owned)
-        return events + opening + self.turn_start_events(after, following[0], dice)
+        if owned is None:
+            return events + opening + self.turn_start_events(after, following[0], dice)
+        # the turn start may look past its own events in place (``started_past``): they
+        # follow those applied so far, noted as ``owned``'s (what it touches too)
+        start = Owned(after)
+        start.plain = owned.plain
+        table, key = self._starting, id(after)
+        outer = table.get(key)
+        table[key] = start
+        try:
+            begun = self.turn_start_events(after, following[0], dice)
+        finally:
+            if outer is not None:
+                table[key] = outer
+            else:
+                del table[key]
+        if start.applied:
+            if not _begins(begun, start.applied):
+                raise RuntimeError("turn_start_events: its events do not begin with those it "
+                                   "looked past in place (Ruleset.started_past)")
+            owned.applied += start.applied
+        return events + opening + begun
 
     def check_turn_end(self, state: EncounterState, who: str) -> None:
         """Raise IllegalCommand when ``who``'s turn may not end yet (default: it always may)."""

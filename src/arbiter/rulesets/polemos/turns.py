@@ -274,10 +274,12 @@ class TurnRules(LastingRules):
     def turn_start_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """At the start of a turn: what falls due by the clock, then the bearer's per-round
         effects (P-CON-9)."""
-        # each step looks past the events of those before it
-        ahead = Ahead(self, state, ROUND_EFFECTS_UNREAD)
-        events = due_readds(self, state, self.clock(state))
-        events += expire_clock(ahead.of(events), self.clock(state))
+        # each step looks past the events of those before it: in place under ``advance``
+        # (``started_past``), where ``state`` is then the state they lead to
+        ahead = Ahead(self, state, ROUND_EFFECTS_UNREAD, in_place=True)
+        clock = self.clock(state)  # (read before any: a readded wound changes no clock)
+        events = due_readds(self, state, clock)
+        events += expire_clock(ahead.of(events), clock)
         events += self._passed_over(ahead.of(events), who, dice)
         events += round_effects(self, ahead.of(events), who, dice)
         events += sphere_turn_start(self, ahead.of(events), who)
