@@ -266,6 +266,7 @@ class Blessing(DemoRuleset):
     ``in_place``); ``backwards`` puts the note first: refused loudly."""
 
     backwards = False
+    starts_in_place = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -286,7 +287,8 @@ class Blessing(DemoRuleset):
         return [note, *events] if self.backwards else [*events, note]
 
 
-def test_a_turn_start_looks_past_its_own_events_in_place_under_advance() -> None:
+def test_a_turn_start_looks_past_its_own_events_in_place_under_advance(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """``Ahead(in_place=True)`` in ``turn_start_events`` applies its events to the state
     ``advance`` owns (``Ruleset.started_past``), once: the events and the state are those
     of ``decide`` then ``evolve``, which looks ahead on a copy instead."""
@@ -315,3 +317,8 @@ def test_a_turn_start_looks_past_its_own_events_in_place_under_advance() -> None
     rules.backwards = True
     with pytest.raises(RuntimeError, match="turn_start_events: its events do not begin"):
         rules.advance(run_copy(enc.state), Command("next"), SeededDice(9))
+    monkeypatch.setattr(Blessing, "starts_in_place", False)  # not declared: looked ahead
+    del applied[:]
+    rules.backwards = False
+    rules.advance(run_copy(enc.state), Command("next"), SeededDice(9))
+    assert applied == [0]

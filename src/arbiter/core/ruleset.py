@@ -227,6 +227,10 @@ class Ruleset:
     consequences): under :meth:`advance`, ``next`` notes the entities the events it applies
     in place touch, as the lookahead ``decide`` takes would (a copy of the entity map and
     a note per entity touched, a turn; without it they would look at every creature)."""
+    starts_in_place: ClassVar[bool] = False
+    """Its ``turn_start_events`` looks past its own events with an ``Ahead`` made
+    ``in_place`` (Polemos): under :meth:`advance`, ``next`` lends it the state it owns
+    (:meth:`started_past`; a record a turn, which the others do without)."""
     title: ClassVar[str] = ""
     seed: ClassVar[str] = ""
     entity_type: ClassVar[type[Entity]] = Entity
@@ -1464,7 +1468,7 @@ class Ruleset:
         if following is None:
             return events
         opening, after = self._opening(after, following[0], following[1], owned)
-        if owned is None:
+        if owned is None or not self.starts_in_place:
             return events + opening + self.turn_start_events(after, following[0], dice)
         # the turn start may look past its own events in place (``started_past``): they
         # follow those applied so far, noted as ``owned``'s (what it touches too)

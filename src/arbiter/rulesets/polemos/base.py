@@ -153,6 +153,7 @@ class PolemosBase(Ruleset):
     """Helpers every part of the Polemos rules uses."""
 
     reads_touched = True  # its consequences look again only at the creatures touched
+    starts_in_place = True  # its turn start looks past its own events in place (advance)
 
     def make_entity(self, entity_id: str, spec: Mapping[str, Any]) -> Entity:
         """A creature from a stat block (keys: docs/rulesets/polemos.md)."""
