@@ -81,6 +81,7 @@ from arbiter.dice.roller import (
     Part,
     RollResult,
     _compiled,
+    _never_stopped,
     _new_plan,
     _Plan,
     _roll_plan,
@@ -92,7 +93,8 @@ from .strategies import any_dice, any_expressions, commented, dice_nodes, expres
 #
 # Written from the rules in docs/dice.md, die by die with ``Die`` objects, sharing nothing
 # with the plans but the bounds (``bounds.py`` is where the rule for how far rerolls and
-# explosions go lives) and the result classes.
+# explosions go lives), the message of a source that never stops a reroll, and the result
+# classes.
 
 
 def _worst_case(node: Node) -> int:
@@ -143,7 +145,9 @@ def _reference_dice(node: Dice, source: DiceSource, budget: _Budget,
                 value = _face(node, source, budget)
                 rerolls += 1
             if node.reroll is not None and not node.reroll_once and node.reroll.matches(value):
-                raise DiceError("the dice source is not rolling fairly")
+                # the rule's message (as the bounds are): the source gave a face the die
+                # rerolls after every reroll it is allowed
+                raise _never_stopped(node, value, bound)
             if node.compound:
                 chain.append(value)
             else:
