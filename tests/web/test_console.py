@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, expect
 
 from arbiter.server import create_app
 
@@ -179,6 +179,38 @@ def errors(page: Page) -> list[str]:
     """The uncaught script errors of a page (recorded by ``watch``)."""
     found: list[str] = getattr(page, "script_errors", [])
     return found
+
+
+def test_a_template_picked_stays_picked_when_the_bestiary_arrives(
+        server: ServerThread, api: httpx.Client, page: Page) -> None:
+    """The add form's templates are filled again when the campaign's bestiary arrives, at
+    any moment after the ruleset's: a template the GM picked before that stays picked, so
+    the creature added is the template's (a wolf of 11 health, not a blank stat block of
+    1). The bestiary's answer is held here until the wolf is picked."""
+    campaign = create_campaign(api, "demo")
+    gm = {"Authorization": f"Bearer {campaign.gm_token}"}
+    r = api.post(f"/api/campaigns/{campaign.id}/encounters", json={"name": "E"}, headers=gm)
+    assert r.status_code == 201, r.text
+    held: list[Route] = []
+    bestiary = re.compile(r".*/api/campaigns/[^/]+/bestiary$")
+    page.route(bestiary, lambda route: held.append(route))
+    page.goto(f"{server.url}/#campaign={campaign.id}&token={campaign.gm_token}")
+    add = page.locator("#add")
+    add.locator("[name=template]").select_option("wolf")
+    add.locator("[name=id]").fill("w1")
+    add.locator("[name=side]").fill("beasts")
+    for _ in range(100):  # the page asks for its bestiary as it opens the campaign
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the bestiary was not asked for"
+    for route in held:
+        route.continue_()
+    page.unroute(bestiary)
+    page.wait_for_load_state("networkidle")  # the bestiary has arrived and filled the list
+    expect(add.locator("[name=template]")).to_have_value("wolf")
+    add.locator("button[type=submit]").click()
+    expect(card(page, "w1").locator(".meter[data-field=health] .num")).to_have_text("11/11")
 
 
 def test_bad_input_shows_a_clear_message(server: ServerThread, api: httpx.Client,

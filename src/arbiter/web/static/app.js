@@ -1497,12 +1497,17 @@ function rosterHooks() {
   };
 }
 
-// Add combatant's templates: the ruleset's, then the campaign's bestiary.
+// Add combatant's templates: the ruleset's, then the campaign's bestiary. The list is filled
+// again when the bestiary arrives (after the ruleset's, at any moment): the template the GM
+// has picked meanwhile stays picked, or an add would go without it.
 function fillAddTemplates() {
   const mine = S.bestiaryIds || [];
-  replace($("#add [name=template]"), h("option", { value: "" }, "(stat block below)"),
+  const select = /** @type {HTMLSelectElement} */ ($("#add [name=template]"));
+  const picked = select.value;
+  replace(select, h("option", { value: "" }, "(stat block below)"),
     Object.keys(S.templates).map((t) => h("option", { value: t }, t)),
     mine.length ? h("optgroup", { label: "bestiary" }, mine.map((t) => h("option", { value: t }, t))) : null);
+  if (picked && Array.from(select.options).some((o) => o.value === picked)) select.value = picked;
 }
 
 // How the dice box read what was typed, in the campaign's notation (docs/dice.md, "Dialects").
