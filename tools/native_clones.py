@@ -127,7 +127,11 @@ def source() -> str:
         if kinds is None:
             raise SystemExit(f"{module}.{name}: an annotation does not resolve")
         scratch = copying._scratch_kinds(kind, kinds)
-        for label, reading in (("full", kinds), ("scratch", scratch)):
+        # a class whose scratch copy copies every field as its full copy does (none of its
+        # fields is shared or copied shallowly) has the one function for both
+        same = all(_copy_of(scratch[n], n) == _copy_of(kinds[n], n) for n in names)
+        for label, reading in (("full", kinds),) if same else (("full", kinds),
+                                                               ("scratch", scratch)):
             body += ["", "", f"def {label}_{alias}(v: {alias}) -> {alias}:",
                      f"    n: {alias} = {alias}.__new__({alias})"]
             body += [f"    n.{n} = {_copy_of(reading[n], n)}" for n in names]
@@ -139,7 +143,8 @@ def source() -> str:
                  f"    n: {alias} = {alias}.__new__({alias})"]
         body += [f'    n.{n} = f["{n}"]' for n in names]
         body += ["    return n"]
-        table += [f"    {alias}: (", f"        full_{alias},", f"        scratch_{alias},",
+        table += [f"    {alias}: (", f"        full_{alias},",
+                  f"        {'full' if same else 'scratch'}_{alias},",
                   f"        fields_{alias},", f"        build_{alias},", "    ),"]
         own = inspect.get_annotations(kind)
         declared += [f"    {alias}: {{"]

@@ -31,17 +31,6 @@ def full_Condition(v: Condition) -> Condition:
     return n
 
 
-def scratch_Condition(v: Condition) -> Condition:
-    n: Condition = Condition.__new__(Condition)
-    n.name = v.name
-    n.level = v.level
-    n.tags = v.tags
-    n.source = v.source
-    n.duration = clone(v.duration)
-    n.data = clone(v.data)
-    return n
-
-
 def fields_Condition(v: Condition) -> dict[str, Any]:
     return {
         "name": v.name,
@@ -65,20 +54,6 @@ def build_Condition(f: dict[str, Any]) -> Condition:
 
 
 def full_Entity(v: Entity) -> Entity:
-    n: Entity = Entity.__new__(Entity)
-    n.id = v.id
-    n.name = v.name
-    n.kind = v.kind
-    n.side = v.side
-    n.owner = v.owner
-    n.tags = set(v.tags)
-    n.stats = v.stats.copy()
-    n.conditions = clone(v.conditions)
-    n.hidden = v.hidden
-    return n
-
-
-def scratch_Entity(v: Entity) -> Entity:
     n: Entity = Entity.__new__(Entity)
     n.id = v.id
     n.name = v.name
@@ -593,15 +568,6 @@ def full_polemos_BodyArea(v: polemos_BodyArea) -> polemos_BodyArea:
     return n
 
 
-def scratch_polemos_BodyArea(v: polemos_BodyArea) -> polemos_BodyArea:
-    n: polemos_BodyArea = polemos_BodyArea.__new__(polemos_BodyArea)
-    n.vitality = v.vitality
-    n.vitality_max = v.vitality_max
-    n.vital = v.vital
-    n.adjacent = v.adjacent.copy()
-    return n
-
-
 def fields_polemos_BodyArea(v: polemos_BodyArea) -> dict[str, Any]:
     return {
         "vitality": v.vitality,
@@ -621,15 +587,6 @@ def build_polemos_BodyArea(f: dict[str, Any]) -> polemos_BodyArea:
 
 
 def full_polemos_Weapon(v: polemos_Weapon) -> polemos_Weapon:
-    n: polemos_Weapon = polemos_Weapon.__new__(polemos_Weapon)
-    n.skill = v.skill
-    n.rating = v.rating
-    n.damage = v.damage.copy()
-    n.range = v.range
-    return n
-
-
-def scratch_polemos_Weapon(v: polemos_Weapon) -> polemos_Weapon:
     n: polemos_Weapon = polemos_Weapon.__new__(polemos_Weapon)
     n.skill = v.skill
     n.rating = v.rating
@@ -667,17 +624,6 @@ def full_polemos_ArmorPiece(v: polemos_ArmorPiece) -> polemos_ArmorPiece:
     return n
 
 
-def scratch_polemos_ArmorPiece(v: polemos_ArmorPiece) -> polemos_ArmorPiece:
-    n: polemos_ArmorPiece = polemos_ArmorPiece.__new__(polemos_ArmorPiece)
-    n.name = v.name
-    n.areas = v.areas.copy()
-    n.value = v.value
-    n.value_max = v.value_max
-    n.ratings = v.ratings.copy()
-    n.worn = v.worn
-    return n
-
-
 def fields_polemos_ArmorPiece(v: polemos_ArmorPiece) -> dict[str, Any]:
     return {
         "name": v.name,
@@ -701,24 +647,6 @@ def build_polemos_ArmorPiece(f: dict[str, Any]) -> polemos_ArmorPiece:
 
 
 def full_polemos_Wound(v: polemos_Wound) -> polemos_Wound:
-    n: polemos_Wound = polemos_Wound.__new__(polemos_Wound)
-    n.id = v.id
-    n.name = v.name
-    n.area = v.area
-    n.tags = v.tags.copy()
-    n.fatigue = v.fatigue
-    n.level = v.level
-    n.known = v.known
-    n.cause = v.cause
-    n.received = v.received
-    n.max_days = v.max_days
-    n.conditions = v.conditions.copy()
-    n.bleeding = v.bleeding
-    n.source = v.source
-    return n
-
-
-def scratch_polemos_Wound(v: polemos_Wound) -> polemos_Wound:
     n: polemos_Wound = polemos_Wound.__new__(polemos_Wound)
     n.id = v.id
     n.name = v.name
@@ -1005,13 +933,13 @@ COPIERS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any],
                          Callable[[dict[str, Any]], Any]]] = {
     Condition: (
         full_Condition,
-        scratch_Condition,
+        full_Condition,
         fields_Condition,
         build_Condition,
     ),
     Entity: (
         full_Entity,
-        scratch_Entity,
+        full_Entity,
         fields_Entity,
         build_Entity,
     ),
@@ -1035,25 +963,25 @@ COPIERS: dict[type, tuple[Callable[[Any], Any], Callable[[Any], Any],
     ),
     polemos_BodyArea: (
         full_polemos_BodyArea,
-        scratch_polemos_BodyArea,
+        full_polemos_BodyArea,
         fields_polemos_BodyArea,
         build_polemos_BodyArea,
     ),
     polemos_Weapon: (
         full_polemos_Weapon,
-        scratch_polemos_Weapon,
+        full_polemos_Weapon,
         fields_polemos_Weapon,
         build_polemos_Weapon,
     ),
     polemos_ArmorPiece: (
         full_polemos_ArmorPiece,
-        scratch_polemos_ArmorPiece,
+        full_polemos_ArmorPiece,
         fields_polemos_ArmorPiece,
         build_polemos_ArmorPiece,
     ),
     polemos_Wound: (
         full_polemos_Wound,
-        scratch_polemos_Wound,
+        full_polemos_Wound,
         fields_polemos_Wound,
         build_polemos_Wound,
     ),
