@@ -207,6 +207,24 @@ class Owned:
         return self.add(rules, events[done:]) if len(events) > done else self.state
 
 
+def _lend(table: dict[int, Owned], owned: Owned) -> Owned | None:
+    """Register ``owned`` in ``table`` by its state's ``id``, for as long as a handler (or
+    a turn start) runs; what was there before, to give back (:func:`_give_back`)."""
+    key = id(owned.state)
+    outer = table.get(key)
+    table[key] = owned
+    return outer
+
+
+def _give_back(table: dict[int, Owned], owned: Owned, outer: Owned | None) -> None:
+    """Undo :func:`_lend`: the entry that was there before, or none."""
+    key = id(owned.state)
+    if outer is not None:
+        table[key] = outer
+    else:
+        del table[key]
+
+
 def _begins(events: list[Event], first: list[Event]) -> bool:
     """Whether ``events`` begin with the very events ``first``, in order."""
     if len(events) < len(first):
@@ -511,10 +529,7 @@ class Ruleset:
         # that looks past finds its state registered, by ``id``, while it runs.
         kernel_next = owned is not None and command.name == "next"
         registered = owned is not None and not kernel_next
-        table, key = self._owned, id(state) if registered else 0
-        outer = table.get(key) if registered and table else None
-        if registered and owned is not None:
-            table[key] = owned
+        outer = _lend(self._owned, owned) if registered and owned is not None else None
         try:
             events = self._next(state, command, dice, owned) if kernel_next \
                 else handler(state, command, dice)
@@ -523,10 +538,8 @@ class Ruleset:
         finally:
             if owned is not None:
                 owned.untrack()
-            if outer is not None:
-                table[key] = outer
-            elif registered:
-                del table[key]
+                if registered:
+                    _give_back(self._owned, owned, outer)
         if owned is None:  # decided whole, then applied
             return self._applied(state, events, 0)
         applied = owned.applied
@@ -1474,16 +1487,11 @@ class Ruleset:
         # follow those applied so far, noted as ``owned``'s (what it touches too)
         start = Owned(after)
         start.plain = owned.plain
-        table, key = self._starting, id(after)
-        outer = table.get(key)
-        table[key] = start
+        outer = _lend(self._starting, start)
         try:
             begun = self.turn_start_events(after, following[0], dice)
         finally:
-            if outer is not None:
-                table[key] = outer
-            else:
-                del table[key]
+            _give_back(self._starting, start, outer)
         if start.applied:
             if not _begins(begun, start.applied):
                 raise RuntimeError("turn_start_events: its events do not begin with those it "
