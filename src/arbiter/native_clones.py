@@ -1017,7 +1017,7 @@ ANNOTATIONS: dict[type, dict[str, str]] = {
     EncounterState: {
         'ruleset': 'str',
         'rulings': 'dict[str, str]',
-        'entities': 'MutableMapping[str, Entity]',
+        'entities': 'dict[str, Entity]',
         'order': 'list[str]',
         'initiative': 'dict[str, int]',
         'round': 'int',

@@ -143,3 +143,24 @@ def test_no_function_names_two_kinds_of_exception_alike() -> None:
             found += [f"{path.name}:{fn.lineno} {fn.name}: {name} for {sorted(kind)}"
                       for name, kind in kinds.items() if len(kind) > 1]
     assert not found, found
+
+
+def _entity_map(node: ast.expr) -> bool:
+    """``state.entities``, ``entities``: an encounter's map of entities, as the code names it."""
+    return (isinstance(node, ast.Attribute) and node.attr == "entities") or (
+        isinstance(node, ast.Name) and node.id == "entities")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT / "src")))
+def test_no_compiled_code_reads_an_entity_map_by_get(path: Path) -> None:
+    """Compiled, ``get`` on a dict reads its table past a subclass's own ``get`` (mypyc's
+    ``CPyDict_Get``), so on a lookahead's scratch state it would hand out an entity without
+    the copy ``copying.WritingEntities`` takes: an ``apply_*`` would change the state the
+    lookahead came from. An entity is read by ``model.entity_at`` (or ``[]``), which the
+    map's own class reads; ``copying.peek`` reads one without a copy on purpose."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = [node.lineno for node in ast.walk(tree)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+             and node.func.attr == "get" and _entity_map(node.func.value)
+             and not (path.name == "model.py" and path.parent.name == "core")]
+    assert not found, f"{path.name}: entities.get at lines {found}: use model.entity_at"

@@ -22,6 +22,7 @@ from arbiter.core.copying import (
     SHARED,
     BrokenPromise,
     CowEntities,
+    apply_to_scratch,
     clone,
     own_fully,
     read_only,
@@ -30,6 +31,7 @@ from arbiter.core.copying import (
     scratch_guard,
     scratch_promises,
 )
+from arbiter.core.model import entity_at
 from arbiter.dice import SeededDice
 from arbiter.rulesets.demo.rules import DemoCreature
 
@@ -76,6 +78,31 @@ def test_lookahead_shares_untouched_entities_and_never_changes_the_state() -> No
     assert not further.entities["orc"].has("slowed")
     assert scratch.entities["orc"].has("slowed") and state == before
     assert DEMO.lookahead(state, []) is state
+
+
+def test_an_entity_read_by_entity_at_while_a_scratch_is_written_is_its_own_copy() -> None:
+    """``entity_at`` reads a scratch state's entities as their own class does: while
+    ``evolve`` writes the scratch (``WritingEntities``) it hands out the scratch's own copy,
+    so a change to it leaves the state the lookahead came from alone; a plain dict gives
+    its entity, and an unknown id gives None (as ``get`` does)."""
+    state = _fight()
+    before = copy.deepcopy(state)
+    seen: list[Entity | None] = []
+
+    def rename(scratch: EncounterState, event: Event) -> EncounterState:
+        found = entity_at(scratch.entities, "orc")
+        assert found is not None
+        found.name = "Grunt"
+        seen.extend([found, entity_at(scratch.entities, "ghost")])
+        return scratch
+
+    scratch = apply_to_scratch(rename, scratch_copy(state), [Event("renamed", {})])
+    assert seen[0] is not state.entities["orc"] and seen[1] is None
+    assert scratch.entities["orc"].name == "Grunt" and state == before
+    assert entity_at(state.entities, "orc") is state.entities["orc"]
+    assert entity_at(state.entities, "ghost") is None
+    # between events a scratch's map reads as a dict: an entity it has not written is shared
+    assert entity_at(scratch.entities, "nia") is state.entities["nia"]
 
 
 def test_lookahead_copies_everything_before_an_override() -> None:

@@ -92,11 +92,12 @@ def _own_hook(kind: type, hook: str) -> bool:
 
 def _field_reduces() -> tuple[Any, ...]:
     """The ``__reduce__`` of the kernel's state classes and of ``Event``, which
-    :func:`reduce_fields`."""
+    :func:`reduce_fields`, and of ``Duration``, rebuilt from its fields by its constructor:
+    none changes what a copy holds."""
     from .events import Event
-    from .model import Condition, EncounterState, Entity
+    from .model import Condition, Duration, EncounterState, Entity
     return (Condition.__reduce__, EncounterState.__reduce__, Entity.__reduce__,
-            Event.__reduce__)
+            Event.__reduce__, Duration.__reduce__)
 
 
 def reduce_fields(value: Any) -> tuple[Any, ...]:

@@ -7,13 +7,13 @@ end), so stepping back and forward never ticks an effect twice; "remaining" is d
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from .copying import COPIED, SHARED, clone, reduce_fields
+from .copying import COPIED, SHARED, CowEntities, clone, reduce_fields
 from .errors import IllegalCommand, UnknownEntity
 
 E = TypeVar("E", bound="Entity")
@@ -51,7 +51,6 @@ DurationKind = Literal["until_removed", "timed", "sustained", "caused", "field"]
 TurnPoint = Literal["start", "end"]
 
 
-@mypyc_attr(native_class=False)  # native, a frozen dataclass cannot be copied nor pickled
 @dataclass(frozen=True, slots=True)
 class Duration:
     """How long a condition lasts.
@@ -92,7 +91,24 @@ class Duration:
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {k: v for k, v in _fields(self).items() if v is not None}
+        """Its fields that are not None, in their order (``kind`` and ``at`` never are)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.round is not None:
+            out["round"] = self.round
+        if self.turn_of is not None:
+            out["turn_of"] = self.turn_of
+        out["at"] = self.at
+        if self.by is not None:
+            out["by"] = self.by
+        if self.cause is not None:
+            out["cause"] = self.cause
+        return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Rebuilt by its constructor from its fields: a native class of the compiled build
+        (every rule reads a condition's duration), whose own pickling would set its frozen
+        fields one by one, which a frozen class refuses."""
+        return (Duration, (self.kind, self.round, self.turn_of, self.at, self.by, self.cause))
 
 
 UNTIL_REMOVED = Duration()
@@ -116,10 +132,6 @@ def duration_of(data: Mapping[str, Any]) -> Duration:
             _DURATIONS.clear()
         _DURATIONS[key] = found
     return found
-
-
-def _fields(obj: Any) -> dict[str, Any]:
-    return {name: getattr(obj, name) for name in obj.__dataclass_fields__}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -203,6 +215,19 @@ class Entity:
         return self.stats.get(name, default)
 
 
+def entity_at(entities: dict[str, Entity], key: str) -> Entity | None:
+    """The entity ``key`` of an encounter's entities, or None: ``entities.get(key)`` as the
+    map's own class reads it. Compiled, ``get`` on a dict reads the table itself, past a
+    subclass's own ``get`` (mypyc's ``CPyDict_Get``), and a lookahead's scratch state
+    copies an entity when its map hands it out (``copying.WritingEntities``); ``[]`` is
+    read by the subclass's own. A scratch state's map between events (``CowEntities``)
+    reads as a dict. (``copying.peek`` reads one without taking a copy, on purpose.)"""
+    kind = type(entities)
+    if kind is dict or kind is CowEntities:
+        return entities.get(key)
+    return entities[key] if key in entities else None  # noqa: SIM401 - [] is the subclass's
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 @dataclass
 class EncounterState:
@@ -212,7 +237,11 @@ class EncounterState:
     rulings: dict[str, str] = field(default_factory=dict, metadata=SHARED)
     """Shared by a lookahead's scratch state: ``apply_ruling_set`` replaces the dict, never
     changes it."""
-    entities: MutableMapping[str, Entity] = field(default_factory=dict)
+    entities: dict[str, Entity] = field(default_factory=dict)
+    """A dict, so that compiled code reads it directly (a ``MutableMapping`` is read by a
+    call by name for each ``get``, ``items``, ``values``); a lookahead's scratch state holds
+    a subclass that copies each entity it hands out (``copying.CowEntities``): read one by
+    :func:`entity_at`, never ``get``, which compiled code reads past a subclass's own."""
     order: list[str] = field(default_factory=list)
     initiative: dict[str, int] = field(default_factory=dict)
     round: int = 0

@@ -14,7 +14,7 @@ import msgspec
 
 from .copying import type_hints
 from .errors import InvalidCommand
-from .model import EncounterState
+from .model import EncounterState, entity_at
 
 
 def _step(obj: Any, key: str, path: str) -> Any:
@@ -35,7 +35,7 @@ def _step(obj: Any, key: str, path: str) -> Any:
 def get_path(state: EncounterState, path: str) -> Any:
     """The value at ``path``: an entity id first, else an attribute of the state."""
     parts = path.split(".")
-    obj: Any = state.entities.get(parts[0])
+    obj: Any = entity_at(state.entities, parts[0])
     if obj is None:
         obj = _step(state, parts[0], path)
     for key in parts[1:]:
@@ -54,7 +54,7 @@ def set_path(state: EncounterState, path: str, value: Any) -> None:
     parts = path.split(".")
     if len(parts) < 2:
         raise InvalidCommand(f"cannot override {path!r}: name a field, e.g. 'nia.health'")
-    root: Any = state.entities.get(parts[0])
+    root: Any = entity_at(state.entities, parts[0])
     keys = parts[1:]
     if root is None:  # an attribute of the state itself
         root, keys = state, parts

@@ -47,7 +47,7 @@ from .economy import ActionEconomy
 from .errors import IllegalCommand, InvalidCommand, NoOdds, RulesError, SchemaError
 from .events import Command, Event
 from .invariants import Invariant, invariant, invariants_of
-from .model import Condition, Duration, EncounterState, Entity, TurnPoint, name_problem
+from .model import Condition, Duration, EncounterState, Entity, TurnPoint, entity_at, name_problem
 from .options import Option, legal_options
 from .outcomes import STANDING, generic_status
 from .paths import get_path, set_path
@@ -310,6 +310,9 @@ class Ruleset:
         self.package_dir = path.parent if path else None
         self._apply_table: dict[str, Applier] = {}
         self._do_table: dict[str, Handler] = {}  # each command's do_* method, bound once
+        self._structs: dict[str, type] = {}
+        """Each command's argument type (``CommandSpec._struct``) once one is bound: read
+        from an interpreted ``CommandSpec`` by name, it was a lookup by name a command."""
         self._owned: dict[int, Owned] = {}
         """The states :meth:`advance` owns while a command's handler runs, by their ``id``
         (a state is one run's or one caller's: a thread has its own; None inside a
@@ -462,14 +465,17 @@ class Ruleset:
         itself is bound the same way. The arguments are a cache of ``args``: setting them
         changes nothing a command means, and a command bound by another declaration (the
         same ``Command`` object given to two rulesets) is bound again by this one."""
+        given = command.a
+        if given is not None and type(given) is self._structs.get(command.name):
+            return command  # bound by this declaration already (a command the tactics keep)
         spec = self.catalogue.get(command.name)
         if spec is None:
             spec = self.spec(command.name)
-        given = command.a
         # ``_struct``, not the property: a struct ``given`` is of exists already, and the
         # property is interpreted code in the compiled build (a Python frame per command)
         if given is None or type(given) is not spec._struct:
             command.a = parse_args(spec, command)
+            self._structs[command.name] = type(command.a)
         return command
 
     def decide(self, state: EncounterState, command: Command, dice: DiceSource) -> list[Event]:
@@ -772,7 +778,7 @@ class Ruleset:
         unless the GM marked ``target`` hidden or it has a concealing condition
         (:attr:`concealing`) whose data does not list ``actor`` in ``detected_by``. A
         ruleset with detection rules of its own overrides it (Polemos: its searches)."""
-        entity = state.entities.get(target)
+        entity = entity_at(state.entities, target)
         if entity is None or actor == target:
             return True
         if entity.hidden:
@@ -1107,7 +1113,7 @@ class Ruleset:
         squares = set(revealed_squares(fog))
         zones = set(fog["zones"])
         for who in sorted(watchers):
-            entity = state.entities.get(who)
+            entity = entity_at(state.entities, who)
             if entity is None:
                 continue
             seen, near = self.vision_of(state, entity, radius)
@@ -1230,7 +1236,7 @@ class Ruleset:
                     after = self.lookahead(state, self.decide(state, command, ProbeDice()))
                 except (RulesError, ValueError, TypeError):
                     continue  # a placement this encounter refuses
-                if after.entities.get(command.a.target) == state.entities[command.a.target]:
+                if entity_at(after.entities, command.a.target) == state.entities[command.a.target]:
                     continue  # standing there already
             out.append(saved)
         return out, absent
@@ -1404,7 +1410,7 @@ class Ruleset:
                                          "economy": self.economy.fresh(scratch, who)})]
         after = owned.add(self, events) if owned else self._further(scratch, events)
         if after.reveal_on_turn:
-            entity = after.entities.get(who)
+            entity = entity_at(after.entities, who)
             if entity is not None and entity.hidden:  # the GM hid it: it acts, it is seen
                 revealed = [Event("revealed", {"target": who})]
                 events += revealed
@@ -1422,7 +1428,7 @@ class Ruleset:
         point: ``who``'s own first, then the others' in the order they were added."""
         out: list[Event] = []
         entities = state.entities
-        mine = entities.get(who)
+        mine = entity_at(entities, who)
         if mine is not None and mine.conditions:
             _expiring_of(mine, who, round_, point, out)
         for entity in entities.values():  # one pass, no list of them (every turn, twice)
@@ -1666,7 +1672,7 @@ class Ruleset:
            name=args.text("the condition"), why=args.text("expired or removed"))
     def apply_condition_removed(self, state: EncounterState,
                                 data: kernel_payloads.ConditionRemoved) -> None:
-        entity = state.entities.get(data["target"])
+        entity = entity_at(state.entities, data["target"])
         if entity is not None:
             entity.conditions = [c for c in entity.conditions if c.name != data["name"]]
 

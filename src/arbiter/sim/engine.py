@@ -14,6 +14,7 @@ from collections import Counter
 from ..core import Command, Encounter, EncounterState, Entry, RulesError, load_ruleset
 from ..core.copying import own_fully, run_copy
 from ..core.invariants import CHECKING, apply_checked
+from ..core.model import entity_at
 from ..dice import SeededDice
 from .encounter import Job
 from .hooks import outcomes_for
@@ -105,11 +106,11 @@ class Simulator:
                 # the creature found able to act last time, looked at first: a side's look
                 # does not grow with the creatures that went down before it
                 who = able.get(side)
-                entity = entities.get(who) if who is not None else None
+                entity = entity_at(entities, who) if who is not None else None
                 if entity is None or defeated(state, entity):
                     who = None
                     for member in members:  # one creature able to act is enough
-                        entity = entities.get(member)
+                        entity = entity_at(entities, member)
                         if entity is not None and not defeated(state, entity):
                             who = member
                             break
@@ -152,7 +153,7 @@ class Simulator:
         tally.rounds[min(state.round, job.max_rounds)] += 1
         status_of, statuses = self.outcomes.status, tally.status
         for who in side_of:
-            entity = state.entities.get(who)
+            entity = entity_at(state.entities, who)
             status = status_of(state, entity) if entity is not None else "down"
             counts = statuses.get(who)
             if counts is None:  # made once a creature (a default argument: every run, each)

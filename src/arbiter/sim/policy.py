@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
 from ..core import Command, EncounterState, Entity, Ruleset
+from ..core.model import entity_at
 from .hooks import health_of, outcomes_for
 
 ANY = "*"
@@ -135,7 +136,7 @@ class AttackMostWounded:
     ) -> Iterator[Command]:
         defeated = outcomes_for(ruleset.name).defeated
         for _ in range(MAX_COMMANDS):
-            actor = state.entities.get(actor.id, actor)
+            actor = (entity_at(state.entities, actor.id) or actor)
             if defeated(state, actor):
                 return
             target = most_wounded(enemies(state, actor, ruleset))

@@ -28,6 +28,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.economy import Economy
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import also
@@ -62,7 +63,7 @@ def kind_of(command: Command) -> str:
 
 class PolemosEconomy(ActionEconomy):
     def fresh(self, state: Any, who: str) -> Economy:
-        entity = state.entities.get(who) if state is not None else None
+        entity = entity_at(state.entities, who) if state is not None else None
         if entity is not None and getattr(entity, "channel", None):
             # P-ACT-7: a multi-turn full action takes this whole turn too
             return {"primary": 0, "secondary": 0, "minor": 0, "free": 0, "full": True}
@@ -201,12 +202,12 @@ class ActionRules(TargetRules):
         if sp is not None and fp is not None:
             actor.sp, actor.fp = sp, fp
         for name in data.get("attacked") or []:  # an area's unwilling creatures
-            hit = state.entities.get(name)
+            hit = entity_at(state.entities, name)
             if isinstance(hit, Creature):
                 hit.attacks_received += 1
         aimed = data.get("target")
         if data.get("attack") and aimed is not None:
-            target = state.entities.get(aimed)
+            target = entity_at(state.entities, aimed)
             if isinstance(target, Creature):
                 target.attacks_received += 1
 

@@ -30,6 +30,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import Arg, CommandSpec, EventSpec, declaration, declare
 from ...core.conditions import UNLISTED
+from ...core.model import entity_at
 from ...core.ruleset import ENTITY_KEYS
 from ...dice import DiceSource
 from .grid import Square, Walls, distance
@@ -235,7 +236,7 @@ class PolemosBase(Ruleset):
 
     def acting(self, state: EncounterState, command: Command) -> Creature:
         who = command.actor
-        entity = state.entities.get(who) if who is not None else None
+        entity = entity_at(state.entities, who) if who is not None else None
         actor = entity if isinstance(entity, Creature) else \
             self.creature(state, self.actor(state, command).id)
         if actor.down:
@@ -249,7 +250,7 @@ class PolemosBase(Ruleset):
 
     @staticmethod
     def _is_down(state: EncounterState, who: str) -> bool:
-        entity = state.entities.get(who)
+        entity = entity_at(state.entities, who)
         return isinstance(entity, Creature) and entity.down
 
     def duration(self, state: EncounterState, rounds: int) -> Duration:
@@ -293,7 +294,7 @@ class PolemosBase(Ruleset):
         """An ability used once a round (P-ACT-1): an event that carries ``counts`` (with
         ``ability`` and ``round``) adds it to the actor's uses this round."""
         if data["counts"] and "ability" in data:
-            creature = state.entities.get(data["actor"])
+            creature = entity_at(state.entities, data["actor"])
             if isinstance(creature, Creature):
                 if creature.used_round != data["round"]:
                     creature.used, creature.used_round = [], data["round"]
@@ -310,7 +311,7 @@ class PolemosBase(Ruleset):
     def square_of(self, state: EncounterState, who: str) -> tuple[int, int] | None:
         """Where an entity is: its own square, or its carrier's (P-TGT-1: gear is its own
         object but travels with whoever carries it)."""
-        entity = state.entities.get(who)
+        entity = entity_at(state.entities, who)
         if isinstance(entity, Creature) and entity.position is not None:  # the usual case
             return entity.position[0], entity.position[1]
         seen: set[str] = set()
@@ -319,7 +320,7 @@ class PolemosBase(Ruleset):
             if entity.position is not None:
                 return entity.position[0], entity.position[1]
             holder = entity.carried_by or entity.installed_in
-            entity = state.entities.get(holder) if holder else None
+            entity = entity_at(state.entities, holder) if holder else None
         return None
 
     def range_between(self, state: EncounterState, actor: Creature, target: Creature,
@@ -380,7 +381,7 @@ class PolemosBase(Ruleset):
     @staticmethod
     def detected(state: EncounterState, actor: str, target: str) -> bool:
         """P-REQ-1, P-STL-1: a hidden object counts only once the actor has detected it."""
-        entity = state.entities.get(target)
+        entity = entity_at(state.entities, target)
         if entity is None or actor == target or not (entity.hidden or entity.has("hidden")):
             return True
         return target in state.extra.get("detected", {}).get(actor, [])

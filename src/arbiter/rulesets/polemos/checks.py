@@ -38,6 +38,12 @@ BASE_DICE = 2
 """A skill roll rolls 2D6 and adds the skill value (P-SKL-2)."""
 
 
+_POOLS: dict[tuple[int, int, int, str], str] = {}
+"""Skill roll expressions already written, by value, bonus, penalty and ruling (every
+attack rolls two, of the same few). Bounded: emptied when it reaches :data:`_POOLS_KEPT`."""
+_POOLS_KEPT = 1024
+
+
 def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") -> str:
     """The dice expression of a skill roll with ``bonus`` and ``penalty`` dice.
 
@@ -46,6 +52,18 @@ def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") 
     first (2 + bonus − penalty); ``remove-then-add`` removes base dice, subtracts the excess
     and adds the bonus dice.
     """
+    key = (value, bonus, penalty, rule)
+    text = _POOLS.get(key)
+    if text is None:
+        text = _pool_text(value, bonus, penalty, rule)
+        if len(_POOLS) >= _POOLS_KEPT:
+            _POOLS.clear()
+        _POOLS[key] = text
+    return text
+
+
+def _pool_text(value: int, bonus: int, penalty: int, rule: str) -> str:
+    """:func:`skill_pool`, written out."""
     check_dice_counts(bonus, penalty)
     if rule == "remove-then-add":
         removed = min(penalty, BASE_DICE)

@@ -6,7 +6,7 @@ location's field conditions (P-CON-12).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -27,6 +27,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...core.copying import touched
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import (
@@ -52,7 +53,7 @@ def _out_cold(entity: Entity | None, downed: list[str]) -> bool:
         isinstance(entity, Creature) and entity.down)
 
 
-def _sustaining_settled(entities: Mapping[str, Entity], looked: Iterable[Entity],
+def _sustaining_settled(entities: dict[str, Entity], looked: Iterable[Entity],
                         sustained: list[tuple[Entity, Condition]], downed: list[str]) -> bool:
     """Whether no sustained condition ends (P-CON-7) in a state that was settled before the
     creatures ``looked`` changed: none of them is out cold, and none holds a sustained
@@ -62,7 +63,7 @@ def _sustaining_settled(entities: Mapping[str, Entity], looked: Iterable[Entity]
             return False
     for _, cond in sustained:
         by = cond.duration.by
-        if by is not None and _out_cold(entities.get(by), downed):
+        if by is not None and _out_cold(entity_at(entities, by), downed):
             return False
     return True
 
@@ -343,7 +344,7 @@ class ConditionRules(SphereRules):
             if hit_target is not None and hit_target not in changed:
                 changed = {*changed, hit_target}
             if len(changed) == 1:
-                only = entities.get(next(iter(changed)))
+                only = entity_at(entities, next(iter(changed)))
                 looked = () if only is None else (only,)
             else:  # in the entities' order, as a full look would give its events
                 looked = [e for k, e in entities.items() if k in changed]

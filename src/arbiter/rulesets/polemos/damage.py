@@ -41,6 +41,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...core.rounding import half_round_down, round_down
 from ...dice import DiceSource, roll
 from . import payloads
@@ -227,7 +228,7 @@ def damage_events(rules: PolemosBase, state: EncounterState, target_id: str, are
                             measures=rules.ruling(state, "AP-19"),
                             clamp=rules.ruling(state, "AP-9") == "clamp", armor=armor)
     threshold = target.critical_threshold
-    if source is not None and isinstance(state.entities.get(source), Creature):
+    if source is not None and isinstance(entity_at(state.entities, source), Creature):
         threshold = rules.creature(state, source).critical_threshold
     # P-CDP-1, P-CDP-2: one point per full threshold of the damage dealt before armor
     points = round_down(amount, threshold)
@@ -342,7 +343,7 @@ class DamageRules(PolemosBase):
             target.areas = areas
         target.sp, target.fp = result["sp"], result["fp"]
         source = data.get("source")
-        owner = state.entities.get(source) if source else None
+        owner = entity_at(state.entities, source) if source else None
         if isinstance(owner, Creature):  # P-CDP-3, P-CDP-5: the (original) attacker spends
             owner.critical_points = data["critical_points"]
             owner.critical_target = data["target"]

@@ -11,6 +11,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import EncounterState, Event
 from ...core.invariants import invariant
+from ...core.model import entity_at
 from ...dice import DiceSource
 from .damage import DamageRules  # the topic below (a chain)
 from .model import Creature
@@ -81,7 +82,7 @@ class Invariants(DamageRules):
             seen = {me.id}
             holder = me.carried_by or me.installed_in
             while holder is not None:
-                found = state.entities.get(holder)
+                found = entity_at(state.entities, holder)
                 if not isinstance(found, Creature):
                     yield f"{me.id} is held by {holder!r}, who is gone"
                     break

@@ -21,6 +21,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...core.copying import share_extra_in_scratch
+from ...core.model import entity_at
 from ...core.ruleset import chunks
 from ...dice import DiceSource
 from ...limits import MAP_SQUARES, MOVE_SQUARES
@@ -193,7 +194,7 @@ class MovementRules(TurnRules):
         reach: dict[str, int] = {}
         squares: dict[str, Square] = {}
         for who in ids:
-            me = state.entities.get(who)
+            me = entity_at(state.entities, who)
             if isinstance(me, Creature) and me.position is not None:
                 reach[who] = me.reach
                 squares[who] = (me.position[0], me.position[1])

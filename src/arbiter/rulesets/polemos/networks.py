@@ -38,6 +38,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import PROCESS_CAUSE, PolemosBase, also, reach_args
@@ -88,7 +89,7 @@ def member_of(state: EncounterState, system: str, name: str) -> bool:
         return False
     if system in net["members"]:
         return True
-    entity = state.entities.get(system)
+    entity = entity_at(state.entities, system)
     device = entity.device if isinstance(entity, Creature) else None
     owner = device.get("owner") if device else None
     if not owner or owner == system:

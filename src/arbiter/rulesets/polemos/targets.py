@@ -17,6 +17,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import SIGHT_BLOCKERS, PolemosBase, also, reach_args
@@ -242,7 +243,7 @@ def check_kind(rules: PolemosBase, state: EncounterState, actor: Creature, targe
             out["square"] = key
         out["affected"] = [target.id]
     elif kind == "vehicle_animal":
-        pulling = state.entities.get(target.pulling) if target.pulling else None
+        pulling = entity_at(state.entities, target.pulling) if target.pulling else None
         if not creature or not ("mount" in target.tags or (
                 isinstance(pulling, Creature) and (pulling.vehicle or
                                                    "rideable" in pulling.tags))):

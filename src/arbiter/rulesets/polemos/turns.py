@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -25,6 +24,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...core.outcomes import OUT_OF_FIGHT
 from ...dice import DiceSource
 from . import payloads
@@ -51,7 +51,7 @@ def _out_name(name: str) -> bool:
 
 def _initiative_skill(state: EncounterState, who: str, by_skill: bool) -> int:
     """AP-3: the [initiative] skill that breaks a tie, or 0 when the ruling does not."""
-    entity = state.entities.get(who)
+    entity = entity_at(state.entities, who)
     return entity.skill("initiative") if by_skill and isinstance(entity, Creature) else 0
 
 ROUND_EFFECTS_UNREAD = frozenset({"per_round_passed"})
@@ -62,9 +62,9 @@ only (for a creature that is down and neither bleeds nor tires, no copy: with ``
 about 50 lookahead copies a fight at turn starts before, 9 after, on polemos-4v4)."""
 
 
-def _down(entities: Mapping[str, Entity], who: str) -> bool:
+def _down(entities: dict[str, Entity], who: str) -> bool:
     """``is_down`` by the flag alone (POL-1), as the turn order reads it."""
-    entity = entities.get(who)
+    entity = entity_at(entities, who)
     return isinstance(entity, Creature) and entity.down
 
 
@@ -152,7 +152,7 @@ class TurnRules(LastingRules):
         # it stops at the first one waiting (the next in the order, as a rule): a turn's
         # cost does not grow with the number of creatures after it
         for c in state.order:
-            entity = entities.get(c)
+            entity = entity_at(entities, c)
             if isinstance(entity, Creature) and entity.down:
                 continue
             if c not in acted:
@@ -287,7 +287,7 @@ class TurnRules(LastingRules):
 
     def turn_end_events(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
         """P-ACT-7: a multi-turn full action advances at the end of each of its turns."""
-        creature = state.entities.get(who)
+        creature = entity_at(state.entities, who)
         if not isinstance(creature, Creature) or not creature.channel:
             return []
         channel = creature.channel

@@ -16,6 +16,7 @@ from ...core import ActionEconomy, EncounterState
 from ...core import catalogue as args
 from ...core.catalogue import event
 from ...core.copying import peek
+from ...core.model import entity_at
 from . import payloads
 from .base import RealmsBase
 from .model import AP_PER_TURN, RealmsCreature
@@ -27,7 +28,7 @@ class RealmsEconomy(ActionEconomy):
     is left of bought movement this turn, in half spaces."""
 
     def fresh(self, state: Any, who: str) -> dict[str, Any]:
-        entity = state.entities.get(who)
+        entity = entity_at(state.entities, who)
         ap = entity.ap if isinstance(entity, RealmsCreature) else AP_PER_TURN
         return {"ap": ap, "movement": 0}
 

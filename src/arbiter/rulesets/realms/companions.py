@@ -8,6 +8,7 @@ from mypy_extensions import mypyc_attr
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .actions import ActionRules  # the topic below (a chain)
@@ -37,7 +38,7 @@ class CompanionRules(ActionRules):
         ``health_now``) is Dying, or dead, as damage would have left it (R-DY-1, R-DTH-1)."""
         who = str(events[0].data["id"])
         after = self.lookahead(state, events)
-        added = after.entities.get(who)
+        added = entity_at(after.entities, who)
         if not isinstance(added, RealmsCreature) or added.health > 0:
             return []
         return self.consequences(after, who, added.health, dice)

@@ -10,6 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import EncounterState, Event
 from ...core.invariants import invariant
+from ...core.model import entity_at
 from ...dice import DiceSource
 from .energy import EnergyRules  # the topic below (a chain)
 from .model import RealmsCreature, conditions_catalogue
@@ -85,7 +86,7 @@ class Invariants(EnergyRules):
     @invariant("R-SIZ-5", "no creature ends its turn in another's space, unless that one "
                "fills more than double its spaces or one rides the other", after="turn_end")
     def holds_own_space(self, state: EncounterState, who: str) -> Iterator[str]:
-        me = state.entities.get(who)
+        me = entity_at(state.entities, who)
         if not isinstance(me, RealmsCreature) or me.position is None or me.mounted_on \
                 or me.dead or me.unsummoned:
             return

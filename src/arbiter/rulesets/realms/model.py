@@ -23,6 +23,7 @@ from ...core.conditions import ConditionSpec, load_conditions
 from ...core.conditions import amount as _modifier
 from ...core.content import frozen, read_content
 from ...core.copying import COPIED, SHARED
+from ...core.model import entity_at
 from ...core.rounding import half_round_down, half_round_up
 from ...core.rulings import RulingSet
 
@@ -547,7 +548,7 @@ def needs_arms(state: EncounterState, action: str, weapon_arms: bool = True) -> 
 def creature(state: EncounterState, name: str) -> RealmsCreature:
     """The realms creature ``name`` (``EncounterState.entity_of``, in one call: this runs
     for nearly every event)."""
-    entity = state.entities.get(name)
+    entity = entity_at(state.entities, name)
     if type(entity) is RealmsCreature:
         return entity
     return state.entity_of(name, RealmsCreature)

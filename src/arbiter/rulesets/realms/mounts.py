@@ -13,6 +13,7 @@ from mypy_extensions import mypyc_attr
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import ROLL_FIELDS
@@ -23,7 +24,7 @@ from .movement import square_of
 
 def unruly(state: EncounterState, rider: RealmsCreature) -> RealmsCreature | None:
     """The mount ``rider`` rides when it is unwilling and unsaddled (R-MNT-6), else None."""
-    mount = state.entities.get(rider.mounted_on or "")
+    mount = entity_at(state.entities, rider.mounted_on or "")
     if isinstance(mount, RealmsCreature) and not mount.willing and not mount.saddled:
         return mount
     return None

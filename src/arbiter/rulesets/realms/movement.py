@@ -22,6 +22,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.copying import share_extra_in_scratch
+from ...core.model import entity_at
 from ...core.rounding import half_round_down, half_round_up, round_up
 from ...core.ruleset import chunks
 from ...dice import DiceSource, roll
@@ -333,7 +334,7 @@ class MovementRules(LastingRules):
         footprints: dict[str, list[list[int]]] = {}
         reach: dict[str, int] = {}
         for who in ids:
-            me = state.entities.get(who)
+            me = entity_at(state.entities, who)
             if not isinstance(me, RealmsCreature):
                 continue
             cells = me.size_info.footprint

@@ -26,6 +26,7 @@ from ...core import (
 from ...core import catalogue as args
 from ...core.catalogue import event, extends
 from ...core.copying import peek
+from ...core.model import entity_at
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from . import payloads
@@ -74,7 +75,7 @@ class TurnRules(OddsRules):
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """The dead and the unsummoned get no turn; a Dying creature still does: it takes its
         dying damage at the start of its turns and gains 1 AP at their end (R-DY-2)."""
-        found = state.entities.get(who)
+        found = entity_at(state.entities, who)
         return not (isinstance(found, RealmsCreature) and (found.dead or found.unsummoned))
 
     def roll_initiative(self, state: EncounterState, entity: Entity,
@@ -92,7 +93,7 @@ class TurnRules(OddsRules):
         """Characters and creatures highest first; companions at the very end of the round
         in order of Perceive (AR-38: highest first by default)."""
         added = list(state.entities)
-        companions = {e for e in initiative if getattr(state.entities.get(e), "companion_of",
+        companions = {e for e in initiative if getattr(entity_at(state.entities, e), "companion_of",
                                                         None) is not None}
         sign = 1 if self.ruling_is(state, "AR-38", "lowest-first") else -1
         keys = {e: ((sign if e in companions else -1) * initiative[e], added.index(e))

@@ -19,6 +19,7 @@ from ...core import (
     InvalidCommand,
     Ruleset,
 )
+from ...core.model import entity_at
 from ...core.ruleset import ENTITY_KEYS
 from .model import ALTITUDE, RULINGS, STATS, Creature, Weapon, cover_chart, weapon_spec
 
@@ -146,7 +147,7 @@ class ZonesBase(Ruleset):
 
     def acting(self, state: EncounterState, command: Command) -> Creature:
         who = command.actor
-        found = state.entities.get(who) if who is not None else None
+        found = entity_at(state.entities, who) if who is not None else None
         if isinstance(found, Creature) and found.id == who:
             actor = found  # what the lookups below give, in one step
         else:

@@ -8,6 +8,7 @@ from mypy_extensions import mypyc_attr
 from ...core import Command, Condition, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, extends
+from ...core.model import entity_at
 from ...dice import DiceSource
 from .base import ZonesBase
 from .invariants import Invariants  # the topic below (a chain)
@@ -80,7 +81,7 @@ class Conditions(Invariants):
         events = super().do_uncondition(state, command, dice)
         if command.a.name == "grappling":
             target = self.creature(state, command.a.target)
-            partner = state.entities.get(target.grappling() or "")
+            partner = entity_at(state.entities, target.grappling() or "")
             if isinstance(partner, Creature) and partner.grappling() == target.id:
                 events.append(Event("condition_removed", {"target": partner.id,
                                                           "name": "grappling",

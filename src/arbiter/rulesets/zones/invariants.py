@@ -10,6 +10,7 @@ from mypy_extensions import mypyc_attr
 
 from ...core import EncounterState, Event
 from ...core.invariants import invariant
+from ...core.model import entity_at
 from ...dice import DiceSource
 from .checks import Checks  # the topic below (a chain)
 from .model import ALTITUDE, Creature, creatures, engaged, touch_forbidden
@@ -48,7 +49,7 @@ class Invariants(Checks):
     def holds_touch_and_cover(self, state: EncounterState) -> Iterator[str]:
         for toucher in creatures(state):
             for name in toucher.touching:
-                touched = state.entities.get(name)
+                touched = entity_at(state.entities, name)
                 if isinstance(touched, Creature) and touch_forbidden(toucher, touched):
                     yield f"{toucher.id} is in cover and touches {name}, an ally not in cover"
 
@@ -58,7 +59,7 @@ class Invariants(Checks):
         near = self.ruling_is(state, "ZR-10", "engaged")
         for toucher in creatures(state):
             for name in toucher.touching:
-                touched = state.entities.get(name)
+                touched = entity_at(state.entities, name)
                 if not isinstance(touched, Creature):
                     yield f"{toucher.id} touches {name!r}, who is not in the encounter"
                 elif near and not engaged(toucher, touched):
@@ -87,7 +88,7 @@ class Invariants(Checks):
             other = who.grappling()
             if other is None:
                 continue
-            partner = state.entities.get(other)
+            partner = entity_at(state.entities, other)
             if not isinstance(partner, Creature):
                 yield f"{who.id} grapples {other!r}, who is not in the encounter"
             elif partner.grappling() != who.id:

@@ -11,6 +11,7 @@ from mypy_extensions import mypyc_attr
 from ...core import Command, EncounterState, Event, IllegalCommand, InvalidCommand
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.model import entity_at
 from ...dice import DiceSource
 from ...limits import IMAGE_SIDE
 from . import payloads
@@ -398,7 +399,7 @@ def touches_ended(rules: ZonesBase, state: EncounterState, events: list[Event]) 
     out: list[Event] = []
     for toucher in creatures(after):
         for name in toucher.touching:
-            touched = after.entities.get(name)
+            touched = entity_at(after.entities, name)
             if not isinstance(touched, Creature):
                 continue
             if touch_forbidden(toucher, touched):

@@ -9,6 +9,7 @@ from mypy_extensions import mypyc_attr
 from ...core import DataMap, Deferred, EncounterState, Entity, Event
 from ...core import catalogue as args
 from ...core.catalogue import event
+from ...core.model import entity_at
 from ...core.outcomes import STANDING
 from ...dice import DiceSource, roll
 from . import payloads
@@ -37,7 +38,7 @@ class Turns(Movement):
     # -- initiative (ruling ZR-3) ---------------------------------------------------------
     def takes_turn(self, state: EncounterState, who: str) -> bool:
         """A creature out of the fight (0 Health, or marked down: ZR-2) gets no turn."""
-        found = state.entities.get(who)
+        found = entity_at(state.entities, who)
         return not (isinstance(found, Creature) and (
             found.health <= 0 or (found.conditions and found.down)))  # .down, asked less
 
@@ -53,7 +54,7 @@ class Turns(Movement):
         """Melee interference lasts until the end of the creature's turn (AZ-9); bright light
         from an energy ZAoE ends at the end of its attacker's next turn (Z-ZAO-10)."""
         events = []
-        entity = state.entities.get(who)
+        entity = entity_at(state.entities, who)
         if isinstance(entity, Creature) and entity.interference:
             events.append(Event("interference_cleared", {"target": who}))
         lights = state.extra.get("lights")

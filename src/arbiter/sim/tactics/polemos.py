@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Ruleset
+from ...core.model import entity_at
 from ...rulesets.polemos.attacks import attack_choice_accepted, attack_choices
 from ...rulesets.polemos.base import PolemosBase
 from ...rulesets.polemos.model import Creature, area_facts
@@ -43,6 +44,21 @@ def _wounds(creature: Creature) -> tuple[int, int]:
     return (lowest, total)
 
 
+
+
+_SHARED: dict[tuple[str, str, object, object], Command] = {}
+"""The moves and critical point spendings this tactic offers, by what they say: the same
+few every fight, each bound once (a command is never changed once made). Bounded: emptied
+when it reaches :data:`_SHARED_KEPT`."""
+_SHARED_KEPT = 4096
+
+
+def _kept(key: tuple[str, str, object, object], command: Command) -> Command:
+    """``command``, kept in :data:`_SHARED` as ``key``."""
+    if len(_SHARED) >= _SHARED_KEPT:
+        _SHARED.clear()
+    _SHARED[key] = command
+    return command
 
 
 def _target(state: EncounterState, me: Creature) -> Creature | None:
@@ -75,8 +91,23 @@ def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
 
 def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
                  target: Creature) -> Command | None:
+    """The first of :func:`_attacks` the rules accept. They all spend the same action, which
+    is all ``attack_choice_accepted`` asks of them, so the best is found by one pass (the
+    first of the highest, as the stable sort puts it) and asked first; the sort and the
+    others are asked only when it is refused."""
+    rules = cast(PolemosBase, ruleset)
+    scored = attack_choices(rules, state, me.id, target.id)
+    if not scored:
+        return None
+    best_key, best = scored[0]
+    for index in range(1, len(scored)):  # the fraction compared only where the floats tie
+        key = scored[index][0]  # (its comparison is interpreted code)
+        if key[0] > best_key[0] or (key[0] == best_key[0] and key[1] > best_key[1]):
+            best_key, best = scored[index]
+    if attack_choice_accepted(rules, state, best):
+        return best
     for command in _attacks(state, ruleset, me, target):  # ``accepted``, for these
-        if attack_choice_accepted(cast(PolemosBase, ruleset), state, command):
+        if command is not best and attack_choice_accepted(rules, state, command):
             return command
     return None
 
@@ -93,7 +124,8 @@ def _approach(state: EncounterState, ruleset: Ruleset, me: Creature,
         to = [x + sign(tx - x) * min(n, abs(tx - x)), y + sign(ty - y) * min(n, abs(ty - y))]
         if to == [tx, ty]:
             continue
-        command = Command("move", me.id, {"to": to})
+        key = ("move", me.id, to[0], to[1])
+        command = _SHARED.get(key) or _kept(key, Command("move", me.id, {"to": to}))
         if accepted(ruleset, state, command):
             return command
     return None
@@ -106,7 +138,7 @@ class Aim:
 
     def choose(self, state: EncounterState, actor: Entity,
                ruleset: Ruleset) -> Iterator[Command]:
-        me = state.entities.get(actor.id)
+        me = entity_at(state.entities, actor.id)
         if not isinstance(me, Creature) or me.down or me.kind != "creature":
             return
         target = _target(state, me)
@@ -129,7 +161,9 @@ class Aim:
             spend: Command | None = None
             for effect, cost in CRITICALS:  # the best the points buy
                 if me.critical_points >= cost:
-                    spend = Command("critical", me.id, {"effect": effect})
+                    key = ("critical", me.id, effect, 0)
+                    spend = _SHARED.get(key) or _kept(
+                        key, Command("critical", me.id, {"effect": effect}))
                     break
             if spend is None or not accepted(ruleset, state, spend):
                 return

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Event, Ruleset
+from ...core.model import entity_at
 from ...rulesets.realms.model import RealmsCreature, ap_costs, out_of_fight, spaces_between
 from ...rulesets.realms.movement import distance
 from ..hooks import DamageRecord, register_outcomes
@@ -148,7 +149,7 @@ class Skirmish:
 
     def choose(self, state: EncounterState, actor: Entity,
                ruleset: Ruleset) -> Iterator[Command]:
-        me = state.entities.get(actor.id)
+        me = entity_at(state.entities, actor.id)
         if not isinstance(me, RealmsCreature) or out_of_fight(state, me):
             return
         if me.companion_of is not None and not me.commanded:

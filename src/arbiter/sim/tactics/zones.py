@@ -29,6 +29,7 @@ from typing import Any, cast
 
 from ...core import Command, EncounterState, Entity, Event, Ruleset
 from ...core.copying import clone
+from ...core.model import entity_at
 from ...rulesets.zones.model import Creature
 from ..hooks import DamageRecord, generic_damage, register_outcomes
 from ..policy import register_policy
@@ -131,7 +132,7 @@ class TakeCoverAndShoot:
 
     def choose(self, state: EncounterState, actor: Entity,
                ruleset: Ruleset) -> Iterator[Command]:
-        me = state.entities.get(actor.id)
+        me = entity_at(state.entities, actor.id)
         if not isinstance(me, Creature) or defeated(state, me):
             return
         target, close = _target_and_close(state, me)
