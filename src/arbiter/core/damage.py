@@ -60,8 +60,10 @@ class DamageCalc:
         self.amount = new_amount
 
     def explain(self) -> str:
-        head = f"{self.initial} {self.type}".strip()
-        return " → ".join([head, *(f"{s.label}: {s.after}" for s in self.steps)])
+        parts = [f"{self.initial} {self.type}".strip()]
+        for step in self.steps:  # a loop, compiled: no generator (every hit explains one)
+            parts.append(f"{step.label}: {step.after}")
+        return " → ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -215,6 +215,22 @@ class Entity:
         return self.stats.get(name, default)
 
 
+_CAUSED: dict[str, Duration] = {}
+
+
+def caused(cause: str) -> Duration:
+    """``Duration("caused", cause=cause)``, one shared object for each cause (a Duration
+    never changes; bounded): its ``dataclasses`` constructor is interpreted code with
+    keywords, and a Polemos fight makes one for every status condition and caused
+    condition it gives."""
+    found = _CAUSED.get(cause)
+    if found is None:
+        if len(_CAUSED) >= 1024:
+            _CAUSED.clear()
+        found = _CAUSED[cause] = Duration("caused", cause=cause)
+    return found
+
+
 def entity_at(entities: dict[str, Entity], key: str) -> Entity | None:
     """The entity ``key`` of an encounter's entities, or None: ``entities.get(key)`` as the
     map's own class reads it. Compiled, ``get`` on a dict reads the table itself, past a

@@ -27,7 +27,7 @@ from ...core import catalogue as args
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
 from ...core.copying import touched
-from ...core.model import entity_at
+from ...core.model import caused, entity_at
 from ...dice import DiceSource
 from . import payloads
 from .base import (
@@ -109,6 +109,13 @@ def expire_clock(state: EncounterState, now: int) -> list[Event]:
     return out
 
 
+_RULED: list[Any] = [None, None, None]
+"""What ``_consequences_in`` reads of the rulings (``_status_steps`` and POL-1), for the last
+ruleset and map of rulings it read them from (by identity: an encounter's rulings are
+replaced, never changed in place; ``rulings`` is declared ``SHARED``): three rulings and a
+cached call at nearly every command."""
+
+
 @cache
 def _status_steps(fatigue_rule: str, stress_rule: str) -> tuple[
         tuple[tuple[str, int, int | None], ...], tuple[float, float, float, float]]:
@@ -184,7 +191,7 @@ class ConditionRules(SphereRules):
             state.entity(sustainer)
             duration = Duration("sustained", by=sustainer)
         elif cause is not None:
-            duration = Duration("caused", cause=cause)
+            duration = caused(cause)
         else:
             duration = self.duration(state, rounds)  # P-CON-10: e.g. level 3, 3 turns
         tags = tuple(dict.fromkeys([*spec.tags, *(a.tags or [])]))
@@ -328,10 +335,18 @@ class ConditionRules(SphereRules):
         with the square of its size when each command looked at every creature: 33% of a
         Polemos 32-against-32.)"""
         out: list[Event] = []
-        # the rulings in force after the events (an override may have changed one)
-        steps, low = _status_steps(self.ruling(after, "AP-13"), self.ruling(after, "AP-16"))
+        # the rulings in force after the events (an override may have changed one): read
+        # once for each map of rulings (replaced when one changes, never changed in place)
+        rulings = after.rulings
+        memo = _RULED
+        if memo[0] is self and memo[1] is rulings:
+            steps, low, vital_zero = memo[2]
+        else:
+            steps, low = _status_steps(self.ruling(after, "AP-13"),
+                                       self.ruling(after, "AP-16"))
+            vital_zero = self.ruling(after, "POL-1") == "vital-zero"
+            memo[0], memo[1], memo[2] = self, rulings, (steps, low, vital_zero)
         low_sp, low_fp, low_fatigue, low_stress = low
-        vital_zero = self.ruling(after, "POL-1") == "vital-zero"
         entities = after.entities
         hit_target = hit["target"] if hit is not None else None
         changed = touched(after)
@@ -418,7 +433,7 @@ class ConditionRules(SphereRules):
             if want and not has:
                 spec = condition_catalogue().get(name, UNLISTED)
                 cond = Condition(name, 1, spec.tags, None,
-                                 Duration("caused", cause="status"))
+                                 caused("status"))
                 out.append(Event("condition_added", {"target": creature.id,
                                                      "condition": cond.to_json()}))
             elif has and not want:

@@ -25,7 +25,6 @@ choosing a weapon and its damage type (P-DTY-2) live here too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -95,7 +94,7 @@ def _cover(calc: DamageCalc, ctx: DamageContext) -> None:
 
 def _armor(calc: DamageCalc, ctx: DamageContext) -> None:
     """P-ARM-1..7: effective worn armor on the area absorbs into its armor value."""
-    kind = str(ctx.dtype)
+    kind = calc.type  # str(ctx.dtype), which the instance was made with
     for index, piece in enumerate(ctx.creature.armor):
         if calc.amount <= 0:
             return
@@ -167,9 +166,10 @@ def resolve_damage(
                         sp=creature.sp, fp=creature.fp)
     if not armor:
         ctx.creature = _without_armor(creature)
-    first = PIPELINE.run(DamageCalc(max(amount, 0), str(dtype)), ctx)
+    name = str(dtype)  # (a call of an interpreted class's __str__: once)
+    first = PIPELINE.run(DamageCalc(max(amount, 0), name), ctx)
     instances = [first.to_json()]
-    taken = {str(dtype): first.amount}
+    taken = {name: first.amount}
     armor_damage = 0
     if armor_rule == "per-piece":  # AP-8 alternative: round each piece's half, then sum
         armor_damage = sum(half_round_down(a) for a in ctx.absorbed)
@@ -182,11 +182,12 @@ def resolve_damage(
                                    clamp=clamp, absorbed=[0] * len(ctx.armor_values),
                                    vitality=ctx.vitality, sp=ctx.sp, fp=ctx.fp,
                                    overflow=ctx.overflow)
-        second = PIPELINE.run(DamageCalc(armor_damage, str(degraded),
+        degraded_name = str(degraded)
+        second = PIPELINE.run(DamageCalc(armor_damage, degraded_name,
                                          tags=frozenset({"armor damage"})), second_ctx)
         # P-ARM-11: armor damage causes no further armor damage: second_ctx.absorbed is dropped
         instances.append({**second.to_json(), "armor_damage": True})
-        taken[str(degraded)] = taken.get(str(degraded), 0) + second.amount
+        taken[degraded_name] = taken.get(degraded_name, 0) + second.amount
         ctx = DamageContext(creature, area, dtype, rating, second_ctx.armor_values,
                             vitality=second_ctx.vitality, sp=second_ctx.sp, fp=second_ctx.fp,
                             overflow=second_ctx.overflow)
@@ -196,7 +197,7 @@ def resolve_damage(
                           "armor_damage": True})
     return {
         "area": area,
-        "type": str(dtype),
+        "type": name,
         "rating": rating,
         "instances": instances,
         "armor_damage": armor_damage,
@@ -263,11 +264,21 @@ def choose_weapon(rules: PolemosBase, actor: Creature, command: Command) -> tupl
     return name, weapon, kind
 
 
-@lru_cache(maxsize=256)
+_TYPE_NAMES: dict[str, str] = {}
+""":func:`type_name` by the text given (a plain dict, not ``lru_cache``'s call). Bounded:
+emptied when it reaches 256 names."""
+
+
 def type_name(text: str) -> str:
-    """A damage type as written, by its canonical name (``DamageType``): cached, as the
+    """A damage type as written, by its canonical name (``DamageType``): kept, as the
     tactics name a weapon's types about 200 times a simulated fight."""
-    return str(DamageType.parse(text))
+    found = _TYPE_NAMES.get(text)
+    if found is None:
+        found = str(DamageType.parse(text))
+        if len(_TYPE_NAMES) >= 256:
+            _TYPE_NAMES.clear()
+        _TYPE_NAMES[text] = found
+    return found
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

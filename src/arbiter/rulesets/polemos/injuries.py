@@ -14,7 +14,6 @@ from ...core import (
     Command,
     Condition,
     Deferred,
-    Duration,
     EncounterState,
     Event,
     IllegalCommand,
@@ -24,7 +23,7 @@ from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
-from ...core.model import entity_at
+from ...core.model import caused, entity_at
 from ...dice import DiceSource, roll
 from . import payloads
 from .actions import KINDS
@@ -656,7 +655,7 @@ class InjuryRules(CheckRules):
         for name in wound.conditions:
             spec = condition_catalogue().get(name, UNLISTED)
             cond = Condition(name, 1, spec.tags, wound.id,
-                             Duration("caused", cause=wound.id))
+                             caused(wound.id))
             kept = self.stack_condition(creature.condition(name), cond)
             creature.conditions = [c for c in creature.conditions if c.name != name] + [kept]
         if bleeding and wound.area is not None:

@@ -269,13 +269,14 @@ def wound_of(data: Mapping[str, Any], bleeding: int, source: str | None) -> Woun
     ``Wound(**{"bleeding": bleeding, "source": source, **data})`` gives, without the call by
     keyword (each wound a hit gives). A record with a key no field has is refused as that
     call refuses it."""
-    if "id" not in data or "name" not in data or not _WOUND_FIELDS.issuperset(data):
+    if type(data) is not dict or "id" not in data or "name" not in data \
+            or not _WOUND_FIELDS.issuperset(data):
         return Wound(**{"bleeding": bleeding, "source": source, **data})
-    get = data.get
-    return Wound(data["id"], data["name"], get("area"), get("tags"), get("fatigue", 0),
-                 get("level", 1), get("known", True), get("cause"), get("received", 0),
-                 get("max_days"), get("conditions"), get("bleeding", bleeding),
-                 get("source", source))
+    r: dict[str, Any] = data  # a dict's own ``get``, compiled: no call by name
+    return Wound(r["id"], r["name"], r.get("area"), r.get("tags"), r.get("fatigue", 0),
+                 r.get("level", 1), r.get("known", True), r.get("cause"), r.get("received", 0),
+                 r.get("max_days"), r.get("conditions"), r.get("bleeding", bleeding),
+                 r.get("source", source))
 
 
 @mypyc_attr(native_class=False)
