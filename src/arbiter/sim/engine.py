@@ -67,6 +67,9 @@ class Simulator:
         # the ruleset's methods called on it, not bound into locals: its class is native in the
         # compiled build, so a call is direct (a bound method is a call by name each time)
         defeated, damage = self.outcomes.defeated, self.outcomes.damage
+        # the ruleset's own ``is_down`` (unless its tactics registered another): called on
+        # the ruleset, a native call, not through the bound method the outcomes hold
+        own_down = defeated == ruleset.is_down
         side_of, policies = self.side_of, self.policies
         dice = SeededDice(run_seed(job.seed, index))
         state = run_copy(self.base) if log is None else log.state
@@ -107,11 +110,13 @@ class Simulator:
                 # does not grow with the creatures that went down before it
                 who = able.get(side)
                 entity = entity_at(entities, who) if who is not None else None
-                if entity is None or defeated(state, entity):
+                if entity is None or (ruleset.is_down(state, entity) if own_down
+                                      else defeated(state, entity)):
                     who = None
                     for member in members:  # one creature able to act is enough
                         entity = entity_at(entities, member)
-                        if entity is not None and not defeated(state, entity):
+                        if entity is not None and not (ruleset.is_down(state, entity)
+                                                       if own_down else defeated(state, entity)):
                             who = member
                             break
                     able[side] = who

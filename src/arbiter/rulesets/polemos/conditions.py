@@ -6,7 +6,6 @@ location's field conditions (P-CON-12).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -53,7 +52,7 @@ def _out_cold(entity: Entity | None, downed: list[str]) -> bool:
         isinstance(entity, Creature) and entity.down)
 
 
-def _sustaining_settled(entities: dict[str, Entity], looked: Iterable[Entity],
+def _sustaining_settled(entities: dict[str, Entity], looked: list[Entity],
                         sustained: list[tuple[Entity, Condition]], downed: list[str]) -> bool:
     """Whether no sustained condition ends (P-CON-7) in a state that was settled before the
     creatures ``looked`` changed: none of them is out cold, and none holds a sustained
@@ -352,15 +351,15 @@ class ConditionRules(SphereRules):
         changed = touched(after)
         if changed is None and settled:
             changed = NO_IDS  # the state a command found, and the hit's target
-        looked: Iterable[Entity]
+        looked: list[Entity]  # a list, compiled: iterated without an iterator object
         if changed is None:
-            looked = entities.values()
+            looked = list(entities.values())
         else:
             if hit_target is not None and hit_target not in changed:
                 changed = {*changed, hit_target}
             if len(changed) == 1:
                 only = entity_at(entities, next(iter(changed)))
-                looked = () if only is None else (only,)
+                looked = [] if only is None else [only]
             else:  # in the entities' order, as a full look would give its events
                 looked = [e for k, e in entities.items() if k in changed]
         downed: list[str] = []
