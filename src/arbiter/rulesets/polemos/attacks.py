@@ -40,7 +40,7 @@ from .checks import (
 )
 from .cover import concealment, defense_concealment
 from .damage import choose_weapon, damage_events, type_name
-from .model import Creature, DamageType
+from .model import Creature, DamageType, Weapon
 from .movement import (
     MovementRules,  # the topic below (a chain)
     move_checks,
@@ -69,7 +69,32 @@ def attack_odds(attack_value: int, bonus: int, penalty: int, defense_value: int,
     return hit, 1 - hit, tuple(sorted(critical.items())), Fraction(7, 2) + modifier
 
 
-def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) -> dict[str, Any]:
+class AttackSetup:
+    """What :func:`attack_setup` read and checked of an attack, for its rolls (a native class
+    in the compiled build: read at fixed offsets, where a dict of fourteen keys was built
+    and read by name every attack)."""
+
+    def __init__(self, actor: Creature, target: Creature, weapon_name: str, weapon: Weapon,
+                 type: str, area: str | None, bonus: int, penalty: int, defense_skill: str,
+                 defense_bonus: int, defense_dice: int, defense_penalty: int,
+                 concealment: str, covered: list[str]) -> None:
+        self.actor = actor
+        self.target = target
+        self.weapon_name = weapon_name
+        self.weapon = weapon
+        self.type = type
+        self.area = area
+        self.bonus = bonus
+        self.penalty = penalty
+        self.defense_skill = defense_skill
+        self.defense_bonus = defense_bonus
+        self.defense_dice = defense_dice
+        self.defense_penalty = defense_penalty
+        self.concealment = concealment
+        self.covered = covered
+
+
+def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) -> AttackSetup:
     a = command.a
     actor = rules.acting(state, command)
     target = rules.creature(state, a.target)
@@ -98,12 +123,9 @@ def attack_setup(rules: PolemosBase, state: EncounterState, command: Command) ->
     # P-COV-2: concealment helps [firearm defense] only
     _, defense_bonus, defense_dice = defense_concealment(rules, state, target, defense_skill,
                                                                command)
-    return {"actor": actor, "target": target, "weapon_name": weapon_name, "weapon": weapon,
-            "type": dtype, "area": area, "bonus": bonus, "penalty": penalty,
-            "defense_skill": defense_skill, "defense_bonus": defense_bonus,
-            "defense_dice": defense_dice,
-            "defense_penalty": a.defense_penalty,
-            "concealment": level, "covered": covered}
+    return AttackSetup(actor, target, weapon_name, weapon, dtype, area, bonus, penalty,
+                       defense_skill, defense_bonus, defense_dice, a.defense_penalty, level,
+                       covered)
 
 
 Expected = tuple[float, Fraction]
@@ -218,13 +240,13 @@ def attack_choices(rules: PolemosBase, state: EncounterState, actor_id: str,
 
 
 def attack_checks(rules: PolemosBase, state: EncounterState,
-                  command: Command) -> tuple[dict[str, Any], dict[str, Any], bool]:
+                  command: Command) -> tuple[AttackSetup, dict[str, Any], bool]:
     """Everything that may refuse an attack, before a die is rolled: the set-up, the
     action spent (its event data) and whether the target is willing."""
     s = attack_setup(rules, state, command)
-    data, willing = attack_action(rules, state, command, s["actor"])
-    check_dice_counts(s["bonus"], s["penalty"])  # as the skill pools would refuse them
-    check_dice_counts(s["defense_dice"], s["defense_penalty"])
+    data, willing = attack_action(rules, state, command, s.actor)
+    check_dice_counts(s.bonus, s.penalty)  # as the skill pools would refuse them
+    check_dice_counts(s.defense_dice, s.defense_penalty)
     return s, data, willing
 
 
@@ -332,44 +354,44 @@ class AttackRules(MovementRules):
         defense roll; on a hit, weapon damage (1D6 + modifier) on the body area aimed at or
         a random one (1D<areas>), through armor."""
         s, data, willing = attack_checks(self, state, command)
-        actor, target, weapon = s["actor"], s["target"], s["weapon"]
+        actor, target, weapon = s.actor, s.target, s.weapon
         rule2, ties = self.ruling(state, "AP-2"), self.ruling(state, "AP-1")
-        attack = roll_skill(actor.skill(weapon.skill), s["bonus"], s["penalty"], rule2, dice)
+        attack = roll_skill(actor.skill(weapon.skill), s.bonus, s.penalty, rule2, dice)
         # items set one by one, in this order (the log's): ``update`` with keywords builds
         # a dict of them first, a call by name (twice an attack)
         data["target"] = target.id
-        data["weapon"] = s["weapon_name"]
-        data["type"] = s["type"]
+        data["weapon"] = s.weapon_name
+        data["type"] = s.type
         data["attack"] = not willing
         data["attack_roll"] = Deferred(attack.to_json)
         data["attack_total"] = attack.total
-        data["concealment"] = s["concealment"]
+        data["concealment"] = s.concealment
         if willing:  # P-ATK-2: a willing target is not attacked and does not defend
             hit = True
         else:
-            defense = roll_skill(target.skill(s["defense_skill"]) + s["defense_bonus"],
-                                 s["defense_dice"], s["defense_penalty"], rule2, dice)
+            defense = roll_skill(target.skill(s.defense_skill) + s.defense_bonus,
+                                 s.defense_dice, s.defense_penalty, rule2, dice)
             hit = success(attack.total, defense.total, ties)
             data["defense_roll"] = Deferred(defense.to_json)
             data["defense_total"] = defense.total
-            if s["defense_penalty"]:
-                data["defense_penalty"] = s["defense_penalty"]
+            if s.defense_penalty:
+                data["defense_penalty"] = s.defense_penalty
         data["hit"] = hit
         events = [Event("attacked", data)]
         if hit:
-            area = s["area"]
+            area = s.area
             targeted = area is not None
             if area is None:  # P-DMG-4: a random body area, 1D<number of areas> (AP-12)
                 areas = list(target.areas)
                 area = areas[roll(f"1d{len(areas)}", dice).total - 1]
-            damage = roll(f"1d6+{weapon.damage[s['type']]}".replace("+-", "-"), dice)  # P-DMG-2
+            damage = roll(f"1d6+{weapon.damage[s.type]}".replace("+-", "-"), dice)  # P-DMG-2
             # the damage reads the state as it is: ``attacked`` changes nothing it reads (the
             # attack counted, the economy: base.UNSEEN_BY_CONSEQUENCES), so no lookahead
             # copy for it; nor for the consequences, read from the damage's new values
             hurt = damage_events(
-                self, state, target.id, area, DamageType.parse(s["type"]), max(damage.total, 0),
+                self, state, target.id, area, DamageType.parse(s.type), max(damage.total, 0),
                 weapon.rating, actor.id, targeted,
-                {"damage_roll": Deferred(damage.to_json), "covered": area in s["covered"]}, dice)
+                {"damage_roll": Deferred(damage.to_json), "covered": area in s.covered}, dice)
             if len(hurt) == 1 and hurt[0].type == "damaged":
                 return events + hurt + self._consequences_of_damage(state, hurt[0])
             return events + hurt + self._consequences(state, events + hurt)

@@ -78,10 +78,10 @@ class OddsRules(AttackRules):
         if command.name == "attack":
             s = attack_setup(self, state, command)
             hit, miss, critical, mean = attack_odds(
-                s["actor"].skill(s["weapon"].skill), s["bonus"], s["penalty"],
-                s["target"].skill(s["defense_skill"]) + s["defense_bonus"], s["defense_dice"],
-                s["defense_penalty"], rule2, ties, s["weapon"].damage[s["type"]],
-                s["actor"].critical_threshold)
+                s.actor.skill(s.weapon.skill), s.bonus, s.penalty,
+                s.target.skill(s.defense_skill) + s.defense_bonus, s.defense_dice,
+                s.defense_penalty, rule2, ties, s.weapon.damage[s.type],
+                s.actor.critical_threshold)
             # the chance of each number of critical damage points: a miss earns none and
             # is said once, as "miss" (0 stays for a hit that earns none)
             return {"hit": hit, "miss": miss,
