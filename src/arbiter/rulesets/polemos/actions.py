@@ -64,7 +64,7 @@ def kind_of(command: Command) -> str:
 class PolemosEconomy(ActionEconomy):
     def fresh(self, state: Any, who: str) -> Economy:
         entity = entity_at(state.entities, who) if state is not None else None
-        if entity is not None and getattr(entity, "channel", None):
+        if isinstance(entity, Creature) and entity.channel:
             # P-ACT-7: a multi-turn full action takes this whole turn too
             return {"primary": 0, "secondary": 0, "minor": 0, "free": 0, "full": True}
         return {"primary": 1, "secondary": 1, "minor": 0, "free": 0, "full": False}

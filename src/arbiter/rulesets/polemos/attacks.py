@@ -384,7 +384,9 @@ class AttackRules(MovementRules):
             if area is None:  # P-DMG-4: a random body area, 1D<number of areas> (AP-12)
                 areas = list(target.areas)
                 area = areas[roll(f"1d{len(areas)}", dice).total - 1]
-            damage = roll(f"1d6+{weapon.damage[s.type]}".replace("+-", "-"), dice)  # P-DMG-2
+            modifier = weapon.damage[s.type]
+            damage = roll(f"1d6+{modifier}" if modifier >= 0 else f"1d6{modifier}",
+                          dice)  # P-DMG-2
             # the damage reads the state as it is: ``attacked`` changes nothing it reads (the
             # attack counted, the economy: base.UNSEEN_BY_CONSEQUENCES), so no lookahead
             # copy for it; nor for the consequences, read from the damage's new values
