@@ -101,8 +101,9 @@ def _forget_caches() -> None:
     except ImportError:
         return
     model._AREA_FACTS.clear()
-    for fn in (attacks.attack_odds, attacks.expected_damage, damage.type_name,
-               grid._crossed, model._parse_damage_type):
+    attacks._EXPECTED.clear()
+    damage._TYPE_NAMES.clear()
+    for fn in (attacks.attack_odds, grid._crossed, model._parse_damage_type):
         getattr(fn, "cache_clear", print)()  # (not while trick 13 is off)
     zmodel._WEAPONS.clear()
     zmodel._WEAPONS_BY_CONTENT.clear()
@@ -193,9 +194,19 @@ def off_area_facts(p: Patches) -> None:  # 12
 def off_polemos_caches(p: Patches) -> None:  # 13
     from arbiter.rulesets.polemos import attacks, damage, grid, model
 
-    for fn in (attacks.attack_odds, attacks.expected_damage, damage.type_name,
-               grid._crossed, model._parse_damage_type):
+    odds = attacks.attack_odds.__wrapped__
+    for fn in (attacks.attack_odds, grid._crossed, model._parse_damage_type):
         p.everywhere(fn, fn.__wrapped__)
+
+    def expected_damage(attack_value: int, defense_value: int, defense_dice: int, rule2: str,
+                        ties: str, modifier: int, threshold: int) -> Any:
+        hit, _, _, mean = odds(attack_value, 0, 0, defense_value, defense_dice, 0, rule2,
+                               ties, modifier, threshold)
+        return float(hit * mean), hit * mean
+
+    # kept in plain dicts (attacks._EXPECTED, damage._TYPE_NAMES): worked out each time
+    p.everywhere(attacks.expected_damage, expected_damage)
+    p.everywhere(damage.type_name, lambda text: str(model.DamageType.parse(text)))
 
 
 def off_far_skip(p: Patches) -> None:  # 15

@@ -634,9 +634,8 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
         return _roll_flat_seeded(plan, source)
     roll = source.roll
     many = getattr(source, "roll_many", None)
-    total = plan.constant
     rolls = []
-    for minus, n, faces, kept, highest in plan.flat or ():
+    for _, n, faces, _, _ in plan.flat or ():
         if n == 1:
             values = [roll(faces)]
         elif many is not None:
@@ -644,14 +643,7 @@ def _roll_flat(plan: _Plan, source: DiceSource) -> RollResult:
         else:
             values = [roll(faces) for _ in range(n)]
         rolls.append(values)
-        # (the kept dice's sum is the sum of the highest or lowest ``kept`` values, however
-        # ties are broken)
-        value = sum(values) if kept == n else sum(sorted(values, reverse=highest)[:kept])
-        if minus:
-            total -= value
-        else:
-            total += value
-    return _lazy_result(plan, rolls, total)
+    return _lazy_result(plan, rolls, _flat_total(plan, rolls))
 
 
 def _roll_flat_seeded(plan: _Plan, seeded: SeededDice) -> RollResult:
@@ -659,17 +651,24 @@ def _roll_flat_seeded(plan: _Plan, seeded: SeededDice) -> RollResult:
     ``roll_many(1, faces)`` is its ``roll(faces)``), by a direct call, compiled, where a
     source of any kind is asked for ``roll`` and ``roll_many`` by name each time (a
     simulated Polemos fight rolls about 170 times)."""
+    rolls = [seeded.roll_many(n, faces) for _, n, faces, _, _ in plan.flat or ()]
+    return _lazy_result(plan, rolls, _flat_total(plan, rolls))
+
+
+def _flat_total(plan: _Plan, rolls: list[list[int]]) -> int:
+    """The total of a plain sum whose terms rolled ``rolls``, in order: the kept dice's sum
+    is the sum of the highest or lowest ``kept`` values, however ties are broken."""
     total = plan.constant
-    rolls = []
-    for minus, n, faces, kept, highest in plan.flat or ():
-        values = seeded.roll_many(n, faces)
-        rolls.append(values)
+    terms = plan.flat or ()
+    for index in range(len(terms)):
+        minus, n, _, kept, highest = terms[index]
+        values = rolls[index]
         value = sum(values) if kept == n else sum(sorted(values, reverse=highest)[:kept])
         if minus:
             total -= value
         else:
             total += value
-    return _lazy_result(plan, rolls, total)
+    return total
 
 
 def _lazy_result(plan: _Plan, rolls: list[list[int]], total: int) -> RollResult:
