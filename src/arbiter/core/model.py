@@ -15,6 +15,7 @@ from mypy_extensions import mypyc_attr
 
 from .copying import COPIED, SHARED, CowEntities, clone, reduce_fields
 from .errors import IllegalCommand, UnknownEntity
+from .memo import kept
 
 E = TypeVar("E", bound="Entity")
 MAX_NAME = 100
@@ -225,9 +226,7 @@ def caused(cause: str) -> Duration:
     condition it gives."""
     found = _CAUSED.get(cause)
     if found is None:
-        if len(_CAUSED) >= 1024:
-            _CAUSED.clear()
-        found = _CAUSED[cause] = Duration("caused", cause=cause)
+        found = kept(_CAUSED, cause, Duration("caused", cause=cause), 1024)
     return found
 
 

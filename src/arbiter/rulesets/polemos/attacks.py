@@ -24,6 +24,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.memo import kept
 from ...core.rounding import round_down
 from ...dice import DiceSource, roll
 from . import payloads
@@ -152,10 +153,7 @@ def expected_damage(attack_value: int, defense_value: int, defense_dice: int, ru
         hit, _, _, mean = attack_odds(attack_value, 0, 0, defense_value, defense_dice, 0,
                                       rule2, ties, modifier, threshold)
         expected = hit * mean
-        found = (float(expected), expected)
-        if len(_EXPECTED) >= _EXPECTED_KEPT:
-            _EXPECTED.clear()
-        _EXPECTED[key] = found
+        found = kept(_EXPECTED, key, (float(expected), expected), _EXPECTED_KEPT)
     return found
 
 
@@ -179,9 +177,7 @@ def shared_attack(actor_id: str, target_id: str, weapon: str | None = None,
             args["weapon"] = weapon
         if kind is not None:
             args["type"] = kind
-        if len(_SHARED) >= _SHARED_KEPT:
-            _SHARED.clear()
-        found = _SHARED[key] = Command("attack", actor_id, args)
+        found = kept(_SHARED, key, Command("attack", actor_id, args), _SHARED_KEPT)
     return found
 
 

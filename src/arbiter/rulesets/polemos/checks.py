@@ -28,6 +28,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.memo import kept
 from ...dice import DiceSource, Distribution, RollResult, distribution, roll
 from . import payloads
 from .base import also
@@ -55,10 +56,7 @@ def skill_pool(value: int, bonus: int = 0, penalty: int = 0, rule: str = "net") 
     key = (value, bonus, penalty, rule)
     text = _POOLS.get(key)
     if text is None:
-        text = _pool_text(value, bonus, penalty, rule)
-        if len(_POOLS) >= _POOLS_KEPT:
-            _POOLS.clear()
-        _POOLS[key] = text
+        text = kept(_POOLS, key, _pool_text(value, bonus, penalty, rule), _POOLS_KEPT)
     return text
 
 

@@ -40,6 +40,7 @@ from ...core import (
 )
 from ...core import catalogue as args
 from ...core.catalogue import command, event
+from ...core.memo import kept
 from ...core.model import entity_at
 from ...core.rounding import half_round_down, round_down
 from ...dice import DiceSource, roll
@@ -274,10 +275,7 @@ def type_name(text: str) -> str:
     tactics name a weapon's types about 200 times a simulated fight."""
     found = _TYPE_NAMES.get(text)
     if found is None:
-        found = str(DamageType.parse(text))
-        if len(_TYPE_NAMES) >= 256:
-            _TYPE_NAMES.clear()
-        _TYPE_NAMES[text] = found
+        found = kept(_TYPE_NAMES, text, str(DamageType.parse(text)), 256)
     return found
 
 

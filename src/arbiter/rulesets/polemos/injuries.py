@@ -23,6 +23,7 @@ from ...core import catalogue as args
 from ...core.ahead import Ahead
 from ...core.catalogue import command, event
 from ...core.conditions import UNLISTED
+from ...core.memo import kept
 from ...core.model import caused, entity_at
 from ...dice import DiceSource, roll
 from . import payloads
@@ -627,9 +628,7 @@ class InjuryRules(CheckRules):
         if made is None:
             made = _wound_fields(name, raw)
             if key is not None:
-                if len(_WOUND_FIELDS) >= _WOUND_FIELDS_KEPT:
-                    _WOUND_FIELDS.clear()
-                _WOUND_FIELDS[key] = made
+                kept(_WOUND_FIELDS, key, made, _WOUND_FIELDS_KEPT)
         area, tags, fatigue, level, known, cause, max_days, conditions, bleeding, source = made
         if area is not None:
             creature.area(str(area))

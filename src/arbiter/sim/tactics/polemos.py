@@ -26,8 +26,9 @@ from collections.abc import Iterator
 from typing import cast
 
 from ...core import Command, EncounterState, Entity, Ruleset
+from ...core.memo import kept
 from ...core.model import entity_at
-from ...rulesets.polemos.attacks import attack_choice_accepted, attack_choices
+from ...rulesets.polemos.attacks import Expected, attack_choice_accepted, attack_choices
 from ...rulesets.polemos.base import PolemosBase
 from ...rulesets.polemos.model import Creature, area_facts
 from ..policy import register_policy
@@ -53,14 +54,6 @@ when it reaches :data:`_SHARED_KEPT`."""
 _SHARED_KEPT = 4096
 
 
-def _kept(key: tuple[str, str, object, object], command: Command) -> Command:
-    """``command``, kept in :data:`_SHARED` as ``key``."""
-    if len(_SHARED) >= _SHARED_KEPT:
-        _SHARED.clear()
-    _SHARED[key] = command
-    return command
-
-
 def _target(state: EncounterState, me: Creature) -> Creature | None:
     best: Creature | None = None
     best_key: tuple[int, int] = (0, 0)
@@ -73,17 +66,10 @@ def _target(state: EncounterState, me: Creature) -> Creature | None:
     return best
 
 
-def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
-             target: Creature) -> list[Command]:
-    """Every weapon and damage type against ``target``, highest expected damage first
-    (those the odds refuse, e.g. out of range, left out): the ruleset's ``odds`` of each,
-    asked through ``attack_choices``, which reads what they share once (measured: the
-    odds asked one command at a time were a fifth of a run)."""
-    scored = attack_choices(cast(PolemosBase, ruleset), state, me.id, target.id)
-    if len(scored) < 2:
-        return [command for _, command in scored]
-    # highest first, ties in the order given (a reverse sort is stable too), by the keys
-    # ``attack_choices`` gives (``Expected``: the float, then the fraction where equal)
+def _ordered(scored: list[tuple[Expected, Command]]) -> list[Command]:
+    """The attacks ``attack_choices`` gave, highest expected damage first, ties in the order
+    given (a reverse sort is stable too), by its keys (``Expected``: the float, then the
+    fraction where equal)."""
     keys = [expected for expected, _ in scored]
     order = sorted(range(len(scored)), key=keys.__getitem__, reverse=True)
     return [scored[i][1] for i in order]
@@ -91,8 +77,11 @@ def _attacks(state: EncounterState, ruleset: Ruleset, me: Creature,
 
 def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
                  target: Creature) -> Command | None:
-    """The first of :func:`_attacks` the rules accept. They all spend the same action, which
-    is all ``attack_choice_accepted`` asks of them, so the best is found by one pass (the
+    """The first attack on ``target``, by highest expected damage (those the odds refuse, e.g.
+    out of range, left out), that the rules accept: the ruleset's ``odds`` of each, asked
+    through ``attack_choices``, which reads what they share once (measured: the odds asked
+    one command at a time were a fifth of a run). They all spend the same action, which is
+    all ``attack_choice_accepted`` asks of them, so the best is found by one pass (the
     first of the highest, as the stable sort puts it) and asked first; the sort and the
     others are asked only when it is refused."""
     rules = cast(PolemosBase, ruleset)
@@ -106,7 +95,7 @@ def _best_attack(state: EncounterState, ruleset: Ruleset, me: Creature,
             best_key, best = scored[index]
     if attack_choice_accepted(rules, state, best):
         return best
-    for command in _attacks(state, ruleset, me, target):  # ``accepted``, for these
+    for command in _ordered(scored):  # ``accepted``, for these
         if command is not best and attack_choice_accepted(rules, state, command):
             return command
     return None
@@ -125,7 +114,8 @@ def _approach(state: EncounterState, ruleset: Ruleset, me: Creature,
         if to == [tx, ty]:
             continue
         key = ("move", me.id, to[0], to[1])
-        command = _SHARED.get(key) or _kept(key, Command("move", me.id, {"to": to}))
+        command = _SHARED.get(key) or kept(
+            _SHARED, key, Command("move", me.id, {"to": to}), _SHARED_KEPT)
         if accepted(ruleset, state, command):
             return command
     return None
@@ -162,8 +152,9 @@ class Aim:
             for effect, cost in CRITICALS:  # the best the points buy
                 if me.critical_points >= cost:
                     key = ("critical", me.id, effect, 0)
-                    spend = _SHARED.get(key) or _kept(
-                        key, Command("critical", me.id, {"effect": effect}))
+                    spend = _SHARED.get(key) or kept(
+                        _SHARED, key, Command("critical", me.id, {"effect": effect}),
+                        _SHARED_KEPT)
                     break
             if spend is None or not accepted(ruleset, state, spend):
                 return
