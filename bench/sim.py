@@ -113,34 +113,50 @@ def calls_per_encounter(job: Job, runs: int = 40) -> float:
     return total / runs
 
 
-def compiled_rates(files: list[Path], seconds: float, mode: str) -> dict[str, float] | str:
-    """Each file's encounters per second per core on the compiled build, measured in a
-    process that imports it; or why there is no figure."""
-    if mode == "no":
-        return "not asked (--compiled no)"
+def fresh_build(make: bool) -> str | None:
+    """None when the compiled build (``build/fast``) is fresh, made first when stale and
+    ``make``; else why there is none."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import fast  # tools/fast.py
     finally:
         sys.path.pop(0)
-    if not fast.fresh(FAST):
-        if mode != "build":
-            return "no fresh compiled build in build/fast (make fast, or --compiled build)"
-        lack = fast.missing()
-        if lack is not None:
-            return f"cannot compile: {lack}"
-        fast.main([])
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(FAST), str(ROOT)]),
-           "ARBITER_BENCH_PURE_ONLY": "1"}
+    if fast.fresh(FAST):
+        return None
+    if not make:
+        return "no fresh compiled build in build/fast (make fast, or --compiled build)"
+    lack = fast.missing()
+    if lack is not None:
+        return f"cannot compile: {lack}"
+    fast.main([])
+    return None
+
+
+def rates_in(path: list[str], files: list[Path], seconds: float) -> dict[str, float] | str:
+    """Each file's encounters per second per core, measured by this script in a process
+    that imports the package from ``path`` first (a build's directory); or why there is no
+    figure."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "ARBITER_BENCH_PURE_ONLY": "1"}
     run = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--json",
                           "--seconds", str(seconds), "--compiled", "no",
                           *[str(f) for f in files]],
                          env=env, capture_output=True, text=True, check=False)
     if run.returncode != 0:
-        return f"the compiled run failed: {run.stderr.strip()[-500:]}"
+        return f"the run on {os.pathsep.join(path)} failed: {run.stderr.strip()[-500:]}"
     report = json.loads(run.stdout)
     return {name: row["per_s_per_core"] for entry in report.values()
             for name, row in entry["files"].items()}
+
+
+def compiled_rates(files: list[Path], seconds: float, mode: str) -> dict[str, float] | str:
+    """Each file's encounters per second per core on the compiled build, measured in a
+    process that imports it; or why there is no figure."""
+    if mode == "no":
+        return "not asked (--compiled no)"
+    why = fresh_build(mode == "build")
+    if why is not None:
+        return why
+    return rates_in([str(FAST), str(ROOT)], files, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -357,7 +357,9 @@ class ConditionRules(SphereRules):
         else:
             if hit_target is not None and hit_target not in changed:
                 changed = {*changed, hit_target}
-            if len(changed) == 1:
+            if not changed:  # nothing touched (a turn start with nothing due)
+                looked = []
+            elif len(changed) == 1:
                 only = entity_at(entities, next(iter(changed)))
                 looked = [] if only is None else [only]
             else:  # in the entities' order, as a full look would give its events
