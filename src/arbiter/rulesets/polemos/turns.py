@@ -171,15 +171,19 @@ class TurnRules(LastingRules):
         state.extra.setdefault("round_effects", {})[data["actor"]] = data["round"]
         self.kernel_turn_started(state, data)
 
-    def _passed_over(self, state: EncounterState, who: str, dice: DiceSource) -> list[Event]:
+    def _passed_over(self, ahead: Ahead, events: list[Event], who: str,
+                     dice: DiceSource) -> None:
         """The per-round effects of creatures that are down, as ``who``'s turn starts (P-CON-9:
         no turn, so every three seconds; ruling POL-9): ``in-place``, those whose place in the
         order the turns just passed over (the round before for those after the last
         creature standing); ``round-start``, every one at the first turn of a round. Once a
-        round each (``extra.round_effects``)."""
+        round each (``extra.round_effects``). Appended to the turn start's ``events``, each
+        creature's read on the state after those before it (``ahead``: the turn start's, in
+        place where ``advance`` owns the state)."""
+        state = ahead.of(events)
         order = state.order
         if who not in order:
-            return []
+            return
         entities = state.entities
         places: list[tuple[str, int]] = []
         if self.ruling_is(state, "POL-9", "round-start"):
@@ -197,16 +201,14 @@ class TurnRules(LastingRules):
                 places.append((order[index], round_))
             places.reverse()
         if not places:
-            return []
-        done = state.extra.get("round_effects", {})
-        events: list[Event] = []
-        ahead = Ahead(self, state, ROUND_EFFECTS_UNREAD)
+            return
+        # (a copy: in place, each per_round_passed event writes into the state's own)
+        done = dict(state.extra.get("round_effects", {}))
         for name, round_ in places:
             if round_ < 1 or int(done.get(name, 0)) >= round_:
                 continue
             events.append(Event("per_round_passed", {"target": name, "round": round_}))
             events += round_effects(self, ahead.of(events), name, dice)
-        return events
 
     @event("{target} is down: its per-round effects of round {round} take effect.",
            target=args.creature("the creature that is down (no turn, P-CON-9)"),
@@ -280,7 +282,7 @@ class TurnRules(LastingRules):
         clock = self.clock(state)  # (read before any: a readded wound changes no clock)
         events = due_readds(self, state, clock)
         events += expire_clock(ahead.of(events), clock)
-        events += self._passed_over(ahead.of(events), who, dice)
+        self._passed_over(ahead, events, who, dice)
         events += round_effects(self, ahead.of(events), who, dice)
         events += sphere_turn_start(self, ahead.of(events), who)
         return events + self._consequences_in(state, ahead.of(events))
