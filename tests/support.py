@@ -1,10 +1,14 @@
 """What tests share: scenario files played once a session (the ``played`` fixture of
-tests/conftest.py) and the creature templates as their files hold them."""
+tests/conftest.py), the creature templates as their files hold them, and the project's
+scripts (``tools/``, ``bench/``) loaded as modules."""
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import yaml
 
@@ -66,3 +70,27 @@ def templates_in_file(ruleset: Ruleset) -> dict[str, dict[str, object]]:
     data = yaml.safe_load((ruleset.package_dir / "templates.yaml").read_text(encoding="utf-8"))
     assert isinstance(data, dict) and data, f"{ruleset.name}: templates.yaml holds no templates"
     return {str(name): block for name, block in data.items() if name != "schema"}
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def script(relative: str) -> ModuleType:
+    """The project's script ``relative`` (``tools/fast.py``, ``bench/against.py``...) loaded
+    as a module, once a session, with its own folder importable (a bench script imports
+    ``bench/sim.py`` as ``sim``)."""
+    path = ROOT / relative
+    name = "arbiter_script_" + relative.removesuffix(".py").replace("/", "_")
+    found = sys.modules.get(name)
+    if found is not None:
+        return found
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (a dataclass of the script looks its module up)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(path.parent))
+    return module

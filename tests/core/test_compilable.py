@@ -11,15 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from ..support import script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _compiled_files() -> list[Path]:
-    spec = importlib.util.spec_from_file_location("arbiter_tools_fast", ROOT / "tools" / "fast.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return [ROOT / "src" / rel for rel in module.sources(ROOT / "src")]
+    return [ROOT / "src" / rel for rel in script("tools/fast.py").sources(ROOT / "src")]
 
 
 FILES = _compiled_files()

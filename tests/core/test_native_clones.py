@@ -10,7 +10,6 @@ same fields shared with the original and the same ones copied.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,6 +22,8 @@ from arbiter.native_clones import COPIERS
 from arbiter.sim import Simulator, load_encounter, prepare
 from arbiter.sim.stats import Tally
 
+from ..support import script
+
 ROOT = Path(__file__).resolve().parents[2]
 PURE = not native(Entity)
 """This is the pure build (the tests also run under the compiled one: ``PYTHONPATH=build/
@@ -31,12 +32,7 @@ ENCOUNTERS = sorted((ROOT / "scenarios" / "encounters").glob("*.yaml"))
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("arbiter_tools_native_clones",
-                                                  ROOT / "tools" / "native_clones.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("tools/native_clones.py")
 
 
 @pytest.mark.skipif(not PURE, reason="written from the pure build's classes")

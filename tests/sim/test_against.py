@@ -5,28 +5,16 @@ goals read as ratios to the base."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from ..support import script
 
 
 def _against() -> ModuleType:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        spec = importlib.util.spec_from_file_location("arbiter_bench_against",
-                                                      ROOT / "bench" / "against.py")
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module  # (its dataclass looks its module up)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.pop(0)
-    return module
+    return script("bench/against.py")
 
 
 def test_rounds_alternate_and_goals_are_ratios_to_the_base(monkeypatch: pytest.MonkeyPatch

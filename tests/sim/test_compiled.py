@@ -15,7 +15,6 @@ of sources built before copies it in seconds).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -26,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from ..support import script
 from . import compiled_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,11 +34,7 @@ GOLDEN = ROOT / "tests" / "golden" / "logs.json"
 
 
 def _tools() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("arbiter_tools_fast", ROOT / "tools" / "fast.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("tools/fast.py")
 
 
 @pytest.fixture(scope="module")
